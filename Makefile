@@ -1,0 +1,108 @@
+# readprofile - read the kernel's tick profile and attribute it to symbols.
+#
+#   make                 build ./readprofile
+#   make check           build and run every test (unit, golden CLI, differential)
+#   make check-sanitize  the same suite on an ASan+UBSan build (in build-san/)
+#   make check-valgrind  the golden CLI tests under valgrind
+#   make fuzz            run each libFuzzer harness for FUZZ_TIME seconds
+#   make bench           side-by-side benchmark against util-linux
+#   make check-vm        boot a real kernel under qemu and test on /proc/profile
+#   make demo            run readprofile on the bundled real-kernel snapshot
+#   make install         install into $(DESTDIR)$(PREFIX)
+
+VERSION    = 1.0
+PREFIX    ?= /usr/local
+SBINDIR   ?= $(PREFIX)/sbin
+MANDIR    ?= $(PREFIX)/share/man
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+INSTALL   ?= install
+
+CFLAGS    ?= -O2 -g
+WARNFLAGS  = -std=c11 -Wall -Wextra -Wshadow -Wformat=2 -Wstrict-prototypes \
+             -Wmissing-prototypes -Wvla -Wno-format-nonliteral $(WERROR)
+ALL_CPPFLAGS = -D_GNU_SOURCE -DRP_VERSION='"$(VERSION)"' -Isrc $(CPPFLAGS)
+ALL_CFLAGS = $(WARNFLAGS) $(CFLAGS)
+
+# Object directory and binary; check-sanitize builds a second tree.
+B   ?= build
+BIN ?= readprofile
+
+LIB_SRCS = $(filter-out src/main.c,$(wildcard src/*.c))
+LIB_OBJS = $(LIB_SRCS:src/%.c=$(B)/%.o)
+UNIT_SRCS = $(wildcard tests/unit/test_*.c)
+UNIT_BINS = $(UNIT_SRCS:tests/unit/%.c=$(B)/tests/%)
+HDRS = $(wildcard src/*.h)
+
+all: $(BIN)
+
+$(BIN): $(B)/main.o $(B)/librp.a
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(B)/main.o $(B)/librp.a $(LDLIBS)
+
+$(B)/librp.a: $(LIB_OBJS)
+	rm -f $@
+	$(AR) rcs $@ $(LIB_OBJS)
+
+$(B)/%.o: src/%.c $(HDRS) | $(B)
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
+
+$(B) $(B)/tests:
+	mkdir -p $@
+
+# Unit tests (cmocka).
+$(B)/tests/%: tests/unit/%.c tests/unit/unit.h $(B)/librp.a $(HDRS) | $(B)/tests
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(B)/librp.a -lcmocka $(LDLIBS)
+
+# Helpers for the differential and golden tests.
+$(B)/tests/gen: tests/diff/gen.c | $(B)/tests
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $<
+$(B)/tests/model: tests/diff/model.c | $(B)/tests
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $<
+
+check-deps:
+	@sh tests/need-cmocka.sh
+
+check: check-deps
+	@$(MAKE) --no-print-directory check-run
+
+check-run: $(BIN) $(UNIT_BINS) $(B)/tests/gen $(B)/tests/model
+	@sh tests/unit/run.sh $(UNIT_BINS)
+	@RP=$(abspath $(BIN)) sh tests/cli/run.sh
+	@RP=$(abspath $(BIN)) GEN=$(abspath $(B)/tests/gen) MODEL=$(abspath $(B)/tests/model) sh tests/diff/run.sh
+
+SAN = -fsanitize=address,undefined -fno-sanitize-recover=all
+check-sanitize: check-deps
+	@$(MAKE) --no-print-directory B=build-san BIN=build-san/readprofile \
+	    CFLAGS="-O1 -g -fno-omit-frame-pointer $(SAN)" LDFLAGS="$(SAN)" check-run
+
+check-valgrind: $(BIN)
+	@RP=$(abspath $(BIN)) RP_WRAP="valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite" \
+	    sh tests/cli/run.sh
+
+FUZZ_TIME ?= 60
+fuzz:
+	@sh fuzz/run.sh $(FUZZ_TIME)
+
+bench: $(BIN)
+	@sh bench/run.sh
+
+check-vm:
+	@sh tests/vm/run.sh
+
+demo: $(BIN)
+	@sh tests/demo.sh $(abspath $(BIN))
+
+install: $(BIN)
+	$(INSTALL) -d $(DESTDIR)$(SBINDIR) $(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(BASHCOMPDIR)
+	$(INSTALL) -m 0755 $(BIN) $(DESTDIR)$(SBINDIR)/readprofile
+	$(INSTALL) -m 0644 man/readprofile.8 $(DESTDIR)$(MANDIR)/man8/readprofile.8
+	$(INSTALL) -m 0644 completion/readprofile $(DESTDIR)$(BASHCOMPDIR)/readprofile
+
+uninstall:
+	rm -f $(DESTDIR)$(SBINDIR)/readprofile $(DESTDIR)$(MANDIR)/man8/readprofile.8 \
+	    $(DESTDIR)$(BASHCOMPDIR)/readprofile
+
+clean:
+	rm -rf build build-san build-fuzz readprofile
+
+.PHONY: all check check-deps check-run check-sanitize check-valgrind fuzz bench \
+	check-vm demo install uninstall clean

@@ -1,0 +1,128 @@
+/*
+ * attrib.c - the classic and the exact attribution rules.
+ */
+#include "attrib.h"
+
+static const uint32_t *
+array_span(void *ctx, uint64_t from, uint64_t to, size_t *got)
+{
+	*got = (size_t)(to - from);
+	return (const uint32_t *)ctx + from;
+}
+
+struct counters
+counters_array(const uint32_t *w, uint64_t n)
+{
+	struct counters c = { n, array_span, (void *)(uintptr_t)w };
+
+	return c;
+}
+
+uint64_t
+counters_sum(const struct counters *c, uint64_t from, uint64_t to)
+{
+	uint64_t sum = 0;
+
+	while (from < to) {
+		size_t got;
+		const uint32_t *w = c->span(c->ctx, from, to, &got);
+
+		for (size_t i = 0; i < got; i++)
+			sum += w[i];
+		from += got;
+	}
+	return sum;
+}
+
+uint32_t
+counters_get(const struct counters *c, uint64_t k)
+{
+	size_t got;
+
+	return *c->span(c->ctx, k, k + 1, &got);
+}
+
+void
+attrib_init(struct attrib *a, uint64_t origin, uint32_t step, uint64_t nwords,
+    enum attrib_mode mode)
+{
+	a->origin = origin;
+	a->step = step;
+	a->nwords = nwords;
+	a->mode = mode;
+	a->cursor = 1;
+}
+
+/* First word whose bucket starts at or after ADDR. */
+static uint64_t
+bucket_at_or_after(const struct attrib *a, uint64_t addr)
+{
+	uint64_t off = addr - a->origin;
+
+	return off / a->step + (off % a->step != 0) + 1;
+}
+
+static uint64_t
+min_u64(uint64_t x, uint64_t y)
+{
+	return x < y ? x : y;
+}
+
+static int
+close_classic(struct attrib *a, uint64_t start, uint64_t next,
+    struct attrib_span *sp)
+{
+	uint64_t j = a->step ? (next - a->origin) / a->step : 0;
+
+	if (a->cursor >= a->nwords || j > a->nwords)
+		return -1;
+	sp->first = a->cursor;
+	sp->end = j > a->cursor ? j : a->cursor;
+	a->cursor = sp->end;
+	sp->list_first = sp->list_end = 0;
+	if (a->step) {
+		sp->list_first = (start - a->origin) / a->step + 1;
+		sp->list_end = j;
+	}
+	return 0;
+}
+
+static int
+close_exact(struct attrib *a, uint64_t start, uint64_t next,
+    struct attrib_span *sp)
+{
+	uint64_t last = a->nwords - 1;	/* always *unknown* */
+
+	if (a->nwords <= 1 ||
+	    (a->step && (start - a->origin) / a->step >= a->nwords))
+		return -1;
+	sp->first = sp->end = 1;
+	if (a->step) {
+		sp->first = min_u64(bucket_at_or_after(a, start), last);
+		sp->end = min_u64(bucket_at_or_after(a, next), last);
+	}
+	sp->list_first = sp->first;
+	sp->list_end = sp->end;
+	return 0;
+}
+
+int
+attrib_close(struct attrib *a, uint64_t start, uint64_t next,
+    struct attrib_span *sp)
+{
+	if (a->mode == ATTRIB_EXACT)
+		return close_exact(a, start, next, sp);
+	return close_classic(a, start, next, sp);
+}
+
+uint64_t
+attrib_word_addr(const struct attrib *a, uint64_t k)
+{
+	return (k - 1) * a->step + a->origin;
+}
+
+double
+attrib_load(uint64_t ticks, uint64_t length)
+{
+	return length ? (double)ticks / (double)length : 0.0;
+}

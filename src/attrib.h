@@ -1,0 +1,71 @@
+/*
+ * attrib.h - attribution of profile counters to symbols.
+ *
+ * Pure functions, no I/O.  The profile is seen through struct counters:
+ * words 0..n-1 in host byte order, word 0 the sampling step, word k >= 1
+ * the counter for [origin + (k-1)*step, origin + k*step), the last word
+ * also collecting every tick outside the kernel text.
+ *
+ * A symbol [start, next) is closed when the line at NEXT is read; the
+ * result is the range of words it is credited with and the range that -s
+ * lists.  Two modes:
+ *   classic: the words from where the previous symbol stopped up to, not
+ *            including, word (next - origin) / step: each symbol's last
+ *            bucket goes to its successor (util-linux's rule);
+ *   exact:   the words whose bucket starts inside [start, next), never the
+ *            last word (the kernel's own mapping).
+ */
+#ifndef RP_ATTRIB_H
+#define RP_ATTRIB_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct counters {
+	uint64_t n;		/* words, step word included */
+	/* Words [from, from + *got) with 1 <= *got <= to - from, from < to <= n. */
+	const uint32_t *(*span)(void *ctx, uint64_t from, uint64_t to, size_t *got);
+	void *ctx;
+};
+
+/* Counters over an array in memory. */
+struct counters counters_array(const uint32_t *w, uint64_t n);
+
+/* Sum of words [from, to). */
+uint64_t counters_sum(const struct counters *c, uint64_t from, uint64_t to);
+
+/* Word k; k < c->n. */
+uint32_t counters_get(const struct counters *c, uint64_t k);
+
+enum attrib_mode { ATTRIB_CLASSIC, ATTRIB_EXACT };
+
+struct attrib {
+	uint64_t origin;
+	uint64_t step;
+	uint64_t nwords;
+	enum attrib_mode mode;
+	uint64_t cursor;	/* classic: the next word to read */
+};
+
+struct attrib_span {
+	uint64_t first, end;		/* words credited: [first, end) */
+	uint64_t list_first, list_end;	/* words -s lists */
+};
+
+void attrib_init(struct attrib *a, uint64_t origin, uint32_t step,
+    uint64_t nwords, enum attrib_mode mode);
+
+/*
+ * Close the symbol [start, next), origin <= start <= next.  Returns 0, or
+ * -1 when the symbol lies beyond the end of the profile.
+ */
+int attrib_close(struct attrib *a, uint64_t start, uint64_t next,
+    struct attrib_span *sp);
+
+/* Address of word k >= 1. */
+uint64_t attrib_word_addr(const struct attrib *a, uint64_t k);
+
+/* ticks / length, or 0 when the length is 0. */
+double attrib_load(uint64_t ticks, uint64_t length);
+
+#endif

@@ -1,0 +1,44 @@
+/*
+ * input.h - open an input for reading.
+ *
+ * An input is a path, "-" for standard input, or a compressed file
+ * (.gz, .xz, .zst, .bz2) that is decompressed by exec'ing the standard tool
+ * with the file as its standard input: no shell, and the file is opened
+ * here, with the caller's rights.
+ */
+#ifndef RP_INPUT_H
+#define RP_INPUT_H
+
+#include <stdint.h>
+#include <sys/types.h>
+
+struct input {
+	const char *name;	/* as given, for messages */
+	int fd;
+	pid_t child;		/* decompressor, or -1 */
+	int errfd;		/* decompressor's stderr, or -1 */
+	const char *tool;	/* decompressor's name, or NULL */
+	int seekable;		/* a regular file of known size: pread works */
+	uint64_t size;		/* when seekable */
+};
+
+/*
+ * Open NAME.  Returns 0, or -1 with errno set when the file itself cannot
+ * be opened (missing, a directory, ...).  A decompressor that cannot be
+ * started is fatal.
+ */
+int input_open(struct input *in, const char *name);
+
+/*
+ * Read up to N bytes; returns the count, 0 at end of input.  At end of
+ * input the decompressor, if any, is waited for and its failure is fatal.
+ */
+size_t input_read(struct input *in, void *buf, size_t n);
+
+/* Close, stopping a decompressor whose output was not read to the end. */
+void input_close(struct input *in);
+
+/* The decompressor for NAME's suffix, or NULL. */
+const char *input_tool(const char *name);
+
+#endif

@@ -1,0 +1,64 @@
+/*
+ * mapfile.h - the symbol source: System.map, /proc/kallsyms, `nm -n`.
+ *
+ * Reads "ADDRESS TYPE NAME ..." lines of any length (up to MAP_MAX_LINE
+ * bytes) as a stream and classifies them; knows nothing of counters.
+ */
+#ifndef RP_MAPFILE_H
+#define RP_MAPFILE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "input.h"
+
+#define MAP_MAX_LINE ((size_t)1 << 20)
+
+struct map {
+	const char *name;
+	struct input in;
+	char *buf;		/* read buffer */
+	size_t cap, len, pos;
+	int eof;
+	uint64_t lineno;
+};
+
+enum sym_kind {
+	SYM_TEXT,		/* type T, t, W or w */
+	SYM_ABS,		/* type A or ?: absolute */
+	SYM_OTHER,		/* any other type: data */
+};
+
+struct sym {
+	uint64_t addr;
+	enum sym_kind kind;
+	const char *name;	/* valid until the next map_next() */
+	size_t namelen;
+	uint64_t lineno;
+};
+
+/* Open NAME; returns -1 with errno set when it cannot be opened. */
+int map_open(struct map *m, const char *name);
+
+/* A map over a string in memory (for tests); TEXT must outlive the map. */
+void map_open_mem(struct map *m, const char *name, const char *text, size_t n);
+
+/* Next line: 1, or 0 at end of file.  A malformed line is fatal. */
+int map_next(struct map *m, struct sym *s);
+
+/*
+ * Parse one line [p, e) (no newline) into S; returns 0, or -1 when it does
+ * not hold an address, a type and a name.
+ */
+int map_parse_line(const char *p, const char *e, struct sym *s);
+
+/* Classify a type word by its first character. */
+enum sym_kind map_kind(char type);
+
+int sym_is(const struct sym *s, const char *name);
+int sym_is_stext(const struct sym *s);
+int sym_is_etext(const struct sym *s);
+
+void map_close(struct map *m);
+
+#endif

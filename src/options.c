@@ -1,0 +1,92 @@
+/*
+ * options.c - parsing the command line, util-linux's spelling.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "options.h"
+#include "util.h"
+
+enum { OPT_EXACT = 256, OPT_BASELINE };
+
+static char progname[] = PROGNAME;
+
+static const struct option longopts[] = {
+	{ "mapfile",    required_argument, NULL, 'm' },
+	{ "profile",    required_argument, NULL, 'p' },
+	{ "multiplier", required_argument, NULL, 'M' },
+	{ "info",       no_argument,       NULL, 'i' },
+	{ "verbose",    no_argument,       NULL, 'v' },
+	{ "all",        no_argument,       NULL, 'a' },
+	{ "histbin",    no_argument,       NULL, 'b' },
+	{ "counters",   no_argument,       NULL, 's' },
+	{ "reset",      no_argument,       NULL, 'r' },
+	{ "no-auto",    no_argument,       NULL, 'n' },
+	{ "exact",      no_argument,       NULL, OPT_EXACT },
+	{ "baseline",   required_argument, NULL, OPT_BASELINE },
+	{ "version",    no_argument,       NULL, 'V' },
+	{ "help",       no_argument,       NULL, 'h' },
+	{ NULL, 0, NULL, 0 }
+};
+
+int
+options_multiplier(const char *s, int *out)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (end == s || *end != '\0') {
+		warnx_("failed to parse multiplier: '%s'", s);
+		return -1;
+	}
+	if (errno == ERANGE || v < INT_MIN || v > INT_MAX) {
+		warnx_("failed to parse multiplier: '%s': %s", s,
+		    strerror(ERANGE));
+		return -1;
+	}
+	*out = (int)v;
+	return 0;
+}
+
+enum opt_result
+options_parse(struct options *o, int argc, char **argv)
+{
+	int c;
+
+	memset(o, 0, sizeof *o);
+	o->profile = "/proc/profile";
+	if (argc > 0)
+		argv[0] = progname;	/* getopt's messages name the program */
+	optind = 1;
+	opterr = 1;
+	while ((c = getopt_long(argc, argv, "m:p:M:ivabsrnVh", longopts,
+	    NULL)) != -1) {
+		switch (c) {
+		case 'm': o->mapfile = optarg; break;
+		case 'p': o->profile = optarg; break;
+		case 'M':
+			if (options_multiplier(optarg, &o->multiplier) < 0)
+				return OPT_BAD_MULTIPLIER;
+			o->multiplier_set = 1;
+			break;
+		case 'i': o->info = 1; break;
+		case 'v': o->verbose = 1; break;
+		case 'a': o->all = 1; break;
+		case 'b': o->bins = 1; break;
+		case 's': o->counters = 1; break;
+		case 'r': o->reset = 1; break;
+		case 'n': o->noauto = 1; break;
+		case OPT_EXACT: o->exact = 1; break;
+		case OPT_BASELINE: o->baseline = optarg; break;
+		case 'V': return OPT_VERSION;
+		case 'h': return OPT_HELP;
+		default: return OPT_USAGE_ERROR;
+		}
+	}
+	return OPT_RUN;
+}

@@ -1,0 +1,30 @@
+/*
+ * options.h - the command line.
+ */
+#ifndef RP_OPTIONS_H
+#define RP_OPTIONS_H
+
+struct options {
+	const char *mapfile;	/* NULL: the default search */
+	const char *profile;
+	const char *baseline;	/* NULL: none */
+	int info, verbose, all, bins, counters, reset, noauto, exact;
+	int multiplier_set;
+	int multiplier;
+};
+
+enum opt_result {
+	OPT_RUN,		/* go on */
+	OPT_HELP,		/* -h seen */
+	OPT_VERSION,		/* -V seen */
+	OPT_USAGE_ERROR,	/* message printed; "Try ..." still to print */
+	OPT_BAD_MULTIPLIER,	/* message printed */
+};
+
+/* Parse ARGV into O (defaults first). */
+enum opt_result options_parse(struct options *o, int argc, char **argv);
+
+/* A multiplier that fits an int; returns 0, or -1 with a message printed. */
+int options_multiplier(const char *s, int *out);
+
+#endif

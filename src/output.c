@@ -1,0 +1,238 @@
+/*
+ * output.c - report lines and the held-back output buffer.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "fmt.h"
+#include "output.h"
+#include "util.h"
+
+#define HOLD ((size_t)1 << 20)	/* held in memory before spilling */
+#define NAME_WIDTH 40
+
+void
+out_init(struct out *o, int fd)
+{
+	o->fd = fd;
+	o->cap = HOLD;
+	o->buf = xmalloc(o->cap);
+	o->len = 0;
+	o->spill = -1;
+}
+
+static int
+write_all(int fd, const char *p, size_t n)
+{
+	while (n > 0) {
+		ssize_t r = write(fd, p, n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return -1;
+		p += r;
+		n -= (size_t)r;
+	}
+	return 0;
+}
+
+/* The memory buffer is full: move it to the temporary file. */
+static void
+spill(struct out *o)
+{
+	if (o->spill < 0) {
+		FILE *f = tmpfile();
+
+		if (f == NULL)
+			fatal("cannot create a temporary file for the report");
+		o->spill = dup(fileno(f));
+		fclose(f);
+		if (o->spill < 0)
+			fatal("dup");
+	}
+	if (write_all(o->spill, o->buf, o->len) < 0)
+		fatal("writing the report to a temporary file");
+	o->len = 0;
+}
+
+/* Room for N more bytes. */
+static char *
+room(struct out *o, size_t n)
+{
+	if (o->cap - o->len < n) {
+		if (n > o->cap / 2) {
+			o->cap = o->len + n;
+			o->buf = xrealloc(o->buf, o->cap);
+		} else {
+			spill(o);
+		}
+	}
+	return o->buf + o->len;
+}
+
+void
+out_str(struct out *o, const char *s, size_t n)
+{
+	memcpy(room(o, n), s, n);
+	o->len += n;
+}
+
+static size_t
+put_name(char *p, const char *name, size_t nlen, size_t width)
+{
+	memcpy(p, name, nlen);
+	if (nlen < width) {
+		memset(p + nlen, ' ', width - nlen);
+		return width;
+	}
+	return nlen;
+}
+
+void
+out_sym(struct out *o, uint64_t ticks, const char *name, size_t nlen,
+    double load)
+{
+	char *p = room(o, nlen + NAME_WIDTH + 2 * FMT_MAX), *s = p;
+
+	p += fmt_u64w(p, ticks, 6);
+	*p++ = ' ';
+	p += put_name(p, name, nlen, NAME_WIDTH);
+	*p++ = ' ';
+	p += fmt_fix84(p, load);
+	*p++ = '\n';
+	o->len += (size_t)(p - s);
+}
+
+void
+out_sym_verbose(struct out *o, uint64_t addr, const char *name, size_t nlen,
+    uint64_t ticks, double load)
+{
+	char *p = room(o, nlen + NAME_WIDTH + 3 * FMT_MAX), *s = p;
+
+	p += fmt_hex16(p, addr);
+	*p++ = ' ';
+	p += put_name(p, name, nlen, NAME_WIDTH);
+	*p++ = ' ';
+	p += fmt_u64w(p, ticks, 6);
+	*p++ = ' ';
+	p += fmt_fix84(p, load);
+	*p++ = '\n';
+	o->len += (size_t)(p - s);
+}
+
+void
+out_counter(struct out *o, uint64_t addr, const char *name, size_t nlen,
+    uint64_t off, uint32_t count)
+{
+	char *p = room(o, nlen + 3 * FMT_MAX), *s = p;
+
+	*p++ = '\t';
+	p += fmt_althex(p, addr);
+	*p++ = '\t';
+	memcpy(p, name, nlen);
+	p += nlen;
+	*p++ = '+';
+	p += fmt_althex(p, off);
+	*p++ = '\t';
+	p += fmt_u64(p, count);
+	*p++ = '\n';
+	o->len += (size_t)(p - s);
+}
+
+void
+out_bin_header(struct out *o, const char *name, size_t nlen)
+{
+	char *p = room(o, nlen + 2);
+
+	memcpy(p, name, nlen);
+	p[nlen] = ':';
+	p[nlen + 1] = '\n';
+	o->len += nlen + 2;
+}
+
+void
+out_bin(struct out *o, uint64_t addr, uint32_t count)
+{
+	char *p = room(o, 2 * FMT_MAX), *s = p;
+
+	*p++ = '\t';
+	p += fmt_hex(p, addr);
+	*p++ = '\t';
+	p += fmt_u64(p, count);
+	*p++ = '\n';
+	o->len += (size_t)(p - s);
+}
+
+void
+out_bin_total(struct out *o, uint64_t ticks)
+{
+	static const char head[] = "  total\t\t\t\t";
+	char *p = room(o, sizeof head + FMT_MAX), *s = p;
+
+	memcpy(p, head, sizeof head - 1);
+	p += sizeof head - 1;
+	p += fmt_u64(p, ticks);
+	*p++ = '\n';
+	o->len += (size_t)(p - s);
+}
+
+void
+out_unknown(struct out *o, uint32_t count)
+{
+	static const char tail[] = " *unknown*\n";
+	char *p = room(o, sizeof tail + FMT_MAX), *s = p;
+
+	p += fmt_u64w(p, count, 6);
+	memcpy(p, tail, sizeof tail - 1);
+	p += sizeof tail - 1;
+	o->len += (size_t)(p - s);
+}
+
+void
+out_total(struct out *o, uint64_t total, double load, int verbose)
+{
+	if (verbose)
+		out_sym_verbose(o, 0, "total", 5, total, load);
+	else
+		out_sym(o, total, "total", 5, load);
+}
+
+int
+out_finish(struct out *o)
+{
+	char *chunk;
+	ssize_t r;
+
+	if (o->spill >= 0) {
+		if (lseek(o->spill, 0, SEEK_SET) < 0)
+			return -1;
+		chunk = xmalloc(HOLD);
+		while ((r = read(o->spill, chunk, HOLD)) != 0) {
+			if (r < 0 && errno == EINTR)
+				continue;
+			if (r < 0 || write_all(o->fd, chunk, (size_t)r) < 0) {
+				free(chunk);
+				return -1;
+			}
+		}
+		free(chunk);
+		close(o->spill);
+		o->spill = -1;
+	}
+	if (write_all(o->fd, o->buf, o->len) < 0)
+		return -1;
+	o->len = 0;
+	return 0;
+}
+
+void
+out_discard(struct out *o)
+{
+	if (o->spill >= 0)
+		close(o->spill);
+	o->spill = -1;
+	o->len = 0;
+}

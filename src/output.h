@@ -1,0 +1,56 @@
+/*
+ * output.h - the report formats, written through a buffer.
+ *
+ * Every line is formatted by hand, byte for byte as the printf formats of
+ * the classic tool would write it (fmt.h holds the number formatting).
+ * The report is held back until it is complete: a small one in memory, a
+ * large one in an unlinked temporary file, so that an error found late
+ * leaves standard output empty.
+ */
+#ifndef RP_OUTPUT_H
+#define RP_OUTPUT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct out {
+	int fd;
+	char *buf;
+	size_t len, cap;
+	int spill;		/* temporary file, or -1 */
+};
+
+void out_init(struct out *o, int fd);
+
+/* "%6u %-40s %8.4f\n" */
+void out_sym(struct out *o, uint64_t ticks, const char *name, size_t nlen,
+    double load);
+/* "%016llx %-40s %6u %8.4f\n" */
+void out_sym_verbose(struct out *o, uint64_t addr, const char *name,
+    size_t nlen, uint64_t ticks, double load);
+/* "\t%#llx\t%s+%#llx\t%u\n" */
+void out_counter(struct out *o, uint64_t addr, const char *name, size_t nlen,
+    uint64_t off, uint32_t count);
+/* "%s:\n" */
+void out_bin_header(struct out *o, const char *name, size_t nlen);
+/* "\t%llx\t%u\n" */
+void out_bin(struct out *o, uint64_t addr, uint32_t count);
+/* "  total\t\t\t\t%u\n" */
+void out_bin_total(struct out *o, uint64_t ticks);
+/* "%6u *unknown*\n" */
+void out_unknown(struct out *o, uint32_t count);
+/* the total line, plain or verbose (address 0) */
+void out_total(struct out *o, uint64_t total, double load, int verbose);
+/* raw text */
+void out_str(struct out *o, const char *s, size_t n);
+
+/*
+ * Write everything held to the descriptor.  Returns 0, or -1 with errno
+ * set; EPIPE is the reader's choice and is not reported by callers.
+ */
+int out_finish(struct out *o);
+
+/* Drop what is held (on a fatal error). */
+void out_discard(struct out *o);
+
+#endif

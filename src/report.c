@@ -1,0 +1,183 @@
+/*
+ * report.c - the report loop.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "report.h"
+#include "util.h"
+
+/* The symbol waiting for its successor's address. */
+struct pending {
+	uint64_t addr;
+	char *name;
+	size_t len, cap;
+};
+
+static void
+pending_set(struct pending *p, const struct sym *s)
+{
+	if (s->namelen + 1 > p->cap) {
+		p->cap = s->namelen + 64;
+		p->name = xrealloc(p->name, p->cap);
+	}
+	memcpy(p->name, s->name, s->namelen);
+	p->name[s->namelen] = '\0';
+	p->len = s->namelen;
+	p->addr = s->addr;
+}
+
+uint64_t
+report_find_stext(struct map *m, struct sym *s)
+{
+	while (map_next(m, s))
+		if (sym_is_stext(s))
+			return s->addr;
+	return 0;
+}
+
+static uint64_t
+need_stext(struct map *m, struct sym *s)
+{
+	uint64_t origin = report_find_stext(m, s);
+
+	if (origin == 0)
+		fatalx("can't find \"_stext\" in %s", m->name);
+	return origin;
+}
+
+void
+report_text_bounds(struct map *m, struct report_result *res)
+{
+	struct sym s;
+
+	memset(res, 0, sizeof *res);
+	res->origin = need_stext(m, &s);
+	while (map_next(m, &s))
+		if (sym_is_etext(&s)) {
+			res->etext = s.addr;
+			res->have_etext = 1;
+			return;
+		}
+}
+
+/* -b: the bins of one symbol, with its header before the first one. */
+static void
+print_bins(struct out *o, const struct counters *c, const struct attrib *a,
+    const struct attrib_span *sp, const struct pending *p, int all)
+{
+	int header = 0;
+
+	for (uint64_t k = sp->first; k < sp->end;) {
+		size_t got;
+		const uint32_t *w = c->span(c->ctx, k, sp->end, &got);
+
+		for (size_t i = 0; i < got; i++) {
+			if (w[i] == 0 && !all)
+				continue;
+			if (!header) {
+				out_bin_header(o, p->name, p->len);
+				header = 1;
+			}
+			out_bin(o, attrib_word_addr(a, k + i), w[i]);
+		}
+		k += got;
+	}
+}
+
+/* -s: the counters of one symbol. */
+static void
+print_counters(struct out *o, const struct counters *c, const struct attrib *a,
+    const struct attrib_span *sp, const struct pending *p)
+{
+	for (uint64_t k = sp->list_first; k < sp->list_end;) {
+		size_t got;
+		const uint32_t *w = c->span(c->ctx, k, sp->list_end, &got);
+
+		for (size_t i = 0; i < got; i++) {
+			uint64_t addr = attrib_word_addr(a, k + i);
+			out_counter(o, addr, p->name, p->len, addr - p->addr,
+			    w[i]);
+		}
+		k += got;
+	}
+}
+
+struct run {
+	struct map *m;
+	const struct counters *c;
+	const struct report_opts *opt;
+	struct out *o;
+	struct attrib a;
+	struct pending p;
+	uint64_t total;
+};
+
+/* The line S closes the pending symbol; print it. */
+static void
+close_pending(struct run *r, const struct sym *s)
+{
+	struct attrib_span sp;
+	const struct report_opts *opt = r->opt;
+	struct pending *p = &r->p;
+	uint64_t ticks, len;
+
+	if (s->addr < p->addr)
+		fatalx("%s(%llu): address goes backwards (0x%llx after 0x%llx)",
+		    r->m->name, (unsigned long long)s->lineno,
+		    (unsigned long long)s->addr, (unsigned long long)p->addr);
+	if (attrib_close(&r->a, p->addr, s->addr, &sp) < 0)
+		fatalx("profile address out of range. Wrong map file?");
+	if (opt->bins)
+		print_bins(r->o, r->c, &r->a, &sp, p, opt->all);
+	ticks = counters_sum(r->c, sp.first, sp.end);
+	r->total += ticks;
+	len = s->addr - p->addr;
+	if (opt->bins) {
+		if (ticks || opt->verbose)
+			out_bin_total(r->o, ticks);
+	} else if (len && (ticks || opt->all)) {
+		double load = attrib_load(ticks, len);
+		if (opt->verbose)
+			out_sym_verbose(r->o, p->addr, p->name, p->len, ticks,
+			    load);
+		else
+			out_sym(r->o, ticks, p->name, p->len, load);
+		if (opt->counters && r->a.step)
+			print_counters(r->o, r->c, &r->a, &sp, p);
+	}
+	pending_set(p, s);
+}
+
+void
+report_run(struct map *m, const struct counters *c, uint32_t step,
+    const struct report_opts *opt, struct out *o, struct report_result *res)
+{
+	struct run r = { .m = m, .c = c, .opt = opt, .o = o };
+	struct sym s;
+
+	memset(res, 0, sizeof *res);
+	res->origin = need_stext(m, &s);
+	attrib_init(&r.a, res->origin, step, c->n, opt->mode);
+	pending_set(&r.p, &s);
+	while (map_next(m, &s)) {
+		if (sym_is_etext(&s)) {
+			close_pending(&r, &s);
+			res->etext = s.addr;
+			res->have_etext = 1;
+			break;
+		}
+		/* Absolute symbols are skipped until ticks are seen. */
+		if (s.kind == SYM_ABS &&
+		    (r.total == 0 || sym_is(&s, "__init_end")))
+			continue;
+		if (s.kind != SYM_TEXT)
+			break;
+		close_pending(&r, &s);
+	}
+	out_unknown(o, counters_get(c, c->n - 1));
+	out_total(o, r.total, r.p.addr > res->origin ?
+	    attrib_load(r.total, r.p.addr - res->origin) : 0.0, opt->verbose);
+	res->total = r.total;
+	free(r.p.name);
+}

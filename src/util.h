@@ -1,0 +1,26 @@
+/*
+ * util.h - fatal errors and warnings in the style of err(3), and checked
+ * allocation.  Every message goes to stderr prefixed "readprofile: ".
+ */
+#ifndef RP_UTIL_H
+#define RP_UTIL_H
+
+#include <stddef.h>
+
+#define PROGNAME "readprofile"
+
+/* Print "readprofile: MSG" and exit(1). */
+_Noreturn void fatalx(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Print "readprofile: MSG: strerror(errno)" and exit(1). */
+_Noreturn void fatal(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Print "readprofile: MSG" and go on. */
+void warnx_(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Hook run by fatal()/fatalx() before exiting (drops held-back output). */
+extern void (*fatal_hook)(void);
+
+void *xmalloc(size_t n);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+
+#endif
