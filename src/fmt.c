@@ -130,14 +130,30 @@ fmt_fix84(char *dst, double v)
 	size_t n, pad = 0;
 	u128 q;
 
+	if (v == 0) {
+		memcpy(dst, "  0.0000", 8);
+		return 8;
+	}
 	if (!(v >= 0) || v > 1e30) {	/* not reached by a report */
 		int k = snprintf(dst, FMT_MAX, "%8.4f", v);
 		return k < 0 ? 0 : (size_t)k;
 	}
 	q = scaled4(v);
-	n = rev_digits(tmp, q / 10000, 1);
-	tmp[n++] = '.';
-	n += rev_digits(tmp + n, q % 10000, 4);
+	if (q >> 64 == 0) {
+		uint64_t q64 = (uint64_t)q, frac = q64 % 10000;
+
+		n = fmt_u64(tmp, q64 / 10000);
+		tmp[n] = '.';
+		tmp[n + 1] = (char)('0' + frac / 1000);
+		tmp[n + 2] = (char)('0' + frac / 100 % 10);
+		tmp[n + 3] = (char)('0' + frac / 10 % 10);
+		tmp[n + 4] = (char)('0' + frac % 10);
+		n += 5;
+	} else {
+		n = rev_digits(tmp, q / 10000, 1);
+		tmp[n++] = '.';
+		n += rev_digits(tmp + n, q % 10000, 4);
+	}
 	if (n < 8) {
 		pad = 8 - n;
 		memset(dst, ' ', pad);

@@ -33,68 +33,67 @@ map_open_mem(struct map *m, const char *name, const char *text, size_t n)
 	m->buf = xmalloc(n + 1);
 	m->cap = n + 1;
 	memcpy(m->buf, text, n);
+	m->buf[n] = '\n';
 	m->len = n;
 	m->eof = 1;
 }
 
-static int
-is_space(unsigned char c)
-{
-	return c == ' ' || (c >= '\t' && c <= '\r');
-}
+/* Byte classes: a line is split at C_SPACE; C_END ('\n', NUL) ends it. */
+enum { C_WORD, C_SPACE, C_END };
 
-static int
-hexval(unsigned char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	c |= 0x20;
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	return -1;
-}
+static const unsigned char cls[256] = {
+	['\0'] = C_END, ['\n'] = C_END,
+	[' '] = C_SPACE, ['\t'] = C_SPACE, ['\v'] = C_SPACE, ['\f'] = C_SPACE,
+	['\r'] = C_SPACE,
+};
 
-/* Like strtoull(p, &end, 16) over [p, e): sign, 0x, saturation. */
+/* Hex digit value + 1; 0 for any other byte. */
+static const unsigned char hexv1[256] = {
+	['0'] = 1, ['1'] = 2, ['2'] = 3, ['3'] = 4, ['4'] = 5, ['5'] = 6,
+	['6'] = 7, ['7'] = 8, ['8'] = 9, ['9'] = 10,
+	['a'] = 11, ['b'] = 12, ['c'] = 13, ['d'] = 14, ['e'] = 15, ['f'] = 16,
+	['A'] = 11, ['B'] = 12, ['C'] = 13, ['D'] = 14, ['E'] = 15, ['F'] = 16,
+};
+
+#define CLS(p) cls[(unsigned char)*(p)]
+#define HEX(p) (hexv1[(unsigned char)*(p)] - 1)
+#define NOHEX (-1)
+
+/* Like strtoull(p, &end, 16): sign, 0x, saturation; NULL without digits. */
 static const char *
-parse_hex(const char *p, const char *e, uint64_t *out)
+parse_hex(const char *p, uint64_t *out)
 {
-	int neg = 0, over = 0, d;
+	int neg = 0, over = 0;
 	uint64_t v = 0;
 	const char *digits;
 
-	if (p < e && (*p == '+' || *p == '-'))
+	if (*p == '+' || *p == '-')
 		neg = *p++ == '-';
-	if (e - p >= 3 && p[0] == '0' && (p[1] | 0x20) == 'x' &&
-	    hexval((unsigned char)p[2]) >= 0)
+	if (p[0] == '0' && (p[1] | 0x20) == 'x' && HEX(p + 2) != NOHEX)
 		p += 2;
 	digits = p;
-	for (; p < e && (d = hexval((unsigned char)*p)) >= 0; p++) {
-		if (v >> 60)
-			over = 1;
-		v = v << 4 | (uint64_t)d;
+	for (; HEX(p) != NOHEX; p++) {
+		over |= (v >> 60) != 0;
+		v = v << 4 | HEX(p);
 	}
 	if (p == digits)
 		return NULL;
-	if (over)
-		v = UINT64_MAX;
-	else if (neg)
-		v = -v;
-	*out = v;
+	*out = over ? UINT64_MAX : neg ? -v : v;
 	return p;
 }
 
 static const char *
-skip_space(const char *p, const char *e)
+skip_space(const char *p)
 {
-	while (p < e && is_space((unsigned char)*p))
+	while (CLS(p) == C_SPACE)
 		p++;
 	return p;
 }
 
 static const char *
-skip_word(const char *p, const char *e)
+skip_word(const char *p)
 {
-	while (p < e && !is_space((unsigned char)*p))
+	while (CLS(p) == C_WORD)
 		p++;
 	return p;
 }
@@ -117,17 +116,16 @@ map_parse_line(const char *p, const char *e, struct sym *s)
 {
 	const char *type, *name;
 
-	if (memchr(p, '\0', (size_t)(e - p)) != NULL)
-		return -1;
-	p = parse_hex(skip_space(p, e), e, &s->addr);
+	(void)e;	/* *e is '\n' or NUL: the scans stop there */
+	p = parse_hex(skip_space(p), &s->addr);
 	if (p == NULL)
 		return -1;
-	type = skip_space(p, e);
-	p = skip_word(type, e);
+	type = skip_space(p);
+	p = skip_word(type);
 	if (p == type)
 		return -1;
-	name = skip_space(p, e);
-	p = skip_word(name, e);
+	name = skip_space(p);
+	p = skip_word(name);
 	if (p == name)
 		return -1;
 	s->kind = map_kind(*type);
@@ -181,6 +179,7 @@ map_next(struct map *m, struct sym *s)
 			if (m->len == m->pos)
 				return 0;
 			nl = m->buf + m->len;	/* last line, no newline */
+			*nl = '\n';		/* room kept by fill() */
 			line = m->buf + m->pos;
 			break;
 		}

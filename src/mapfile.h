@@ -47,8 +47,9 @@ void map_open_mem(struct map *m, const char *name, const char *text, size_t n);
 int map_next(struct map *m, struct sym *s);
 
 /*
- * Parse one line [p, e) (no newline) into S; returns 0, or -1 when it does
- * not hold an address, a type and a name.
+ * Parse one line [p, e) into S; *e must be '\n' or NUL.  Returns 0, or -1
+ * when it does not hold an address, a type and a name.  Like the classic
+ * tool, a NUL byte ends the line's text.
  */
 int map_parse_line(const char *p, const char *e, struct sym *s);
 

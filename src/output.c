@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "fmt.h"
@@ -14,6 +15,16 @@
 #define HOLD ((size_t)1 << 20)	/* held in memory before spilling */
 #define NAME_WIDTH 40
 
+/* /dev/null: nothing to hold back, nothing to spill. */
+static int
+is_devnull(int fd)
+{
+	struct stat sb, nb;
+
+	return fstat(fd, &sb) == 0 && S_ISCHR(sb.st_mode) &&
+	    stat("/dev/null", &nb) == 0 && sb.st_rdev == nb.st_rdev;
+}
+
 void
 out_init(struct out *o, int fd)
 {
@@ -22,6 +33,7 @@ out_init(struct out *o, int fd)
 	o->buf = xmalloc(o->cap);
 	o->len = 0;
 	o->spill = -1;
+	o->direct = is_devnull(fd);
 }
 
 static int
@@ -43,6 +55,12 @@ write_all(int fd, const char *p, size_t n)
 static void
 spill(struct out *o)
 {
+	if (o->direct) {
+		if (write_all(o->fd, o->buf, o->len) < 0)
+			fatal("write error");
+		o->len = 0;
+		return;
+	}
 	if (o->spill < 0) {
 		FILE *f = tmpfile();
 

@@ -18,6 +18,7 @@ struct out {
 	char *buf;
 	size_t len, cap;
 	int spill;		/* temporary file, or -1 */
+	int direct;		/* /dev/null: written as it comes */
 };
 
 void out_init(struct out *o, int fd);

@@ -2,6 +2,8 @@
  * profile.c - reading a profile: size, byte order, step, counters.
  */
 #include <errno.h>
+#include <signal.h>
+#include <sys/mman.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -10,6 +12,7 @@
 #include "util.h"
 
 #define WIN_WORDS ((size_t)1 << 16)
+#define MAP_CHUNK ((size_t)1 << 20)
 
 static void
 check_size(const struct profile *p)
@@ -66,19 +69,82 @@ bswap32(uint32_t x)
 	return __builtin_bswap32(x);
 }
 
-/* Raw words [from, from + n) of a seekable profile into BUF. */
+/* The file shrank under a mapping: report it rather than die of it. */
 static void
-read_raw(struct profile *p, uint64_t from, size_t n, uint32_t *buf)
+on_sigbus(int sig)
 {
-	size_t want = n * 4, done = 0;
+	static const char msg[] = PROGNAME ": profile file shrank while "
+	    "being read\n";
+	ssize_t r = write(2, msg, sizeof msg - 1);
 
-	if (p->data) {
-		memcpy(buf, p->data + from * 4, want);
-		return;
+	(void)r;
+	(void)sig;
+	_exit(1);
+}
+
+/* Map the chunk of the file holding byte OFF; 0 on success. */
+static int
+map_chunk(struct profile *p, uint64_t off)
+{
+	uint64_t start = off & ~(uint64_t)(MAP_CHUNK - 1);
+	size_t len = p->bytes - start < MAP_CHUNK ? (size_t)(p->bytes - start)
+	    : MAP_CHUNK;
+	void *m;
+
+	if (p->map_base != NULL)
+		munmap(p->map_base, p->map_len);
+	p->map_base = NULL;
+	m = mmap(NULL, len, PROT_READ, MAP_PRIVATE | MAP_POPULATE, p->in.fd,
+	    (off_t)start);
+	if (m == MAP_FAILED)
+		return -1;
+	if (!p->sigbus_set) {
+		struct sigaction sa;
+
+		memset(&sa, 0, sizeof sa);
+		sa.sa_handler = on_sigbus;
+		sigaction(SIGBUS, &sa, NULL);
+		p->sigbus_set = 1;
 	}
+	p->map_base = m;
+	p->map_len = len;
+	p->map_off = start;
+	return 0;
+}
+
+/*
+ * Raw words from FROM on, as stored: a pointer into memory-held data, into
+ * a mapped chunk of the file, or (where mapping fails, as on /proc) into
+ * a buffer read with pread.  *N is the count wanted, cut to what is there.
+ */
+static const uint32_t *
+raw_span(struct profile *p, uint64_t from, size_t *n)
+{
+	uint64_t off = from * 4;
+	size_t avail, done = 0, want;
+
+	if (p->data)
+		return (const uint32_t *)(void *)(p->data + off);
+	if (!p->no_mmap) {
+		if ((p->map_base == NULL || off < p->map_off ||
+		    off >= p->map_off + p->map_len) && map_chunk(p, off) < 0)
+			p->no_mmap = 1;
+		if (!p->no_mmap) {
+			avail = (size_t)(p->map_off + p->map_len - off) / 4;
+			if (*n > avail)
+				*n = avail;
+			return (const uint32_t *)(void *)
+			    ((char *)p->map_base + (off - p->map_off));
+		}
+	}
+	if (p->rawbuf == NULL)
+		p->rawbuf = xmalloc(WIN_WORDS * 4);
+	if (*n > WIN_WORDS)
+		*n = WIN_WORDS;
+	want = *n * 4;
 	while (done < want) {
-		ssize_t r = pread(p->in.fd, (char *)buf + done, want - done,
-		    (off_t)(from * 4 + done));
+		ssize_t r = pread(p->in.fd, (char *)p->rawbuf + done,
+		    want - done, (off_t)(off + done));
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r < 0)
@@ -87,6 +153,7 @@ read_raw(struct profile *p, uint64_t from, size_t n, uint32_t *buf)
 			fatalx("%s: file shrank while being read", p->name);
 		done += (size_t)r;
 	}
+	return p->rawbuf;
 }
 
 void
@@ -94,10 +161,20 @@ profile_count_halves(const uint32_t *w, size_t n, uint64_t *big,
     uint64_t *small)
 {
 	uint64_t b = 0, s = 0;
+	size_t i = 0;
 
-	for (size_t i = 0; i < n; i++) {
-		b += (w[i] & 0xffff0000u) != 0;
-		s += (w[i] & 0x0000ffffu) != 0;
+	/* Most counters are zero: skip them four at a time. */
+	for (; i + 4 <= n; i += 4) {
+		if ((w[i] | w[i + 1] | w[i + 2] | w[i + 3]) == 0)
+			continue;
+		for (size_t j = i; j < i + 4; j++) {
+			b += w[j] > 0xffffu;
+			s += (w[j] & 0xffffu) != 0;
+		}
+	}
+	for (; i < n; i++) {
+		b += w[i] > 0xffffu;
+		s += (w[i] & 0xffffu) != 0;
 	}
 	*big += b;
 	*small += s;
@@ -109,22 +186,22 @@ profile_guess_swapped(uint64_t big, uint64_t small)
 	return big > small;
 }
 
-/* One pass over words 1..n-1 of P in raw order, CHUNK words at a time. */
+/*
+ * One pass over words 1..n-1 in stored order: count the halves in use
+ * (BIG, SMALL), and with BASE check that no counter went down.
+ */
 static void
 pass(struct profile *p, struct profile *base, uint64_t *big, uint64_t *small)
 {
-	uint32_t *w = xmalloc(WIN_WORDS * 4), *b = NULL;
-
-	if (base)
-		b = xmalloc(WIN_WORDS * 4);
 	for (uint64_t k = 1; k < p->nwords;) {
 		size_t n = p->nwords - k < WIN_WORDS ? p->nwords - k : WIN_WORDS;
+		const uint32_t *w = raw_span(p, k, &n), *b;
 
-		read_raw(p, k, n, w);
 		if (big)
 			profile_count_halves(w, n, big, small);
 		if (base) {
-			read_raw(base, k, n, b);
+			b = raw_span(base, k, &n);
+			w = raw_span(p, k, &n);	/* BASE may share nothing */
 			for (size_t i = 0; i < n; i++) {
 				uint32_t x = p->swap ? bswap32(w[i]) : w[i];
 				uint32_t y = p->swap ? bswap32(b[i]) : b[i];
@@ -137,17 +214,14 @@ pass(struct profile *p, struct profile *base, uint64_t *big, uint64_t *small)
 		}
 		k += n;
 	}
-	free(w);
-	free(b);
 }
 
 static uint32_t
 raw_word0(struct profile *p)
 {
-	uint32_t w;
+	size_t n = 1;
 
-	read_raw(p, 0, 1, &w);
-	return w;
+	return *raw_span(p, 0, &n);
 }
 
 /* Memory-held data is swapped in place once, then served directly. */
@@ -198,23 +272,28 @@ static const uint32_t *
 span(void *ctx, uint64_t from, uint64_t to, size_t *got)
 {
 	struct profile *p = ctx;
-	size_t n;
+	size_t n = to - from < WIN_WORDS ? (size_t)(to - from) : WIN_WORDS;
+	const uint32_t *w;
 
 	if (p->data && !p->base) {
 		*got = (size_t)(to - from);
 		return (const uint32_t *)(void *)p->data + from;
 	}
+	if (!p->swap && !p->base) {
+		w = raw_span(p, from, &n);
+		*got = n;
+		return w;
+	}
 	if (from < p->win_first || from >= p->win_first + p->win_n) {
 		if (p->win == NULL)
 			p->win = xmalloc(WIN_WORDS * 4);
 		n = p->nwords - from < WIN_WORDS ? p->nwords - from : WIN_WORDS;
-		if (p->data)
-			memcpy(p->win, p->data + from * 4, n * 4);
-		else
-			read_raw(p, from, n, p->win);
+		w = raw_span(p, from, &n);
 		if (p->swap && !p->data)
 			for (size_t i = 0; i < n; i++)
-				p->win[i] = bswap32(p->win[i]);
+				p->win[i] = bswap32(w[i]);
+		else
+			memcpy(p->win, w, n * 4);
 		if (p->base) {
 			struct counters bc = profile_counters(p->base);
 			for (size_t i = 0; i < n;) {
@@ -247,8 +326,13 @@ void
 profile_close(struct profile *p)
 {
 	input_close(&p->in);
+	if (p->map_base != NULL)
+		munmap(p->map_base, p->map_len);
 	free(p->data);
 	free(p->win);
+	free(p->rawbuf);
+	p->map_base = NULL;
 	p->data = NULL;
 	p->win = NULL;
+	p->rawbuf = NULL;
 }

@@ -2,9 +2,9 @@
  * profile.h - the profile source: /proc/profile, a snapshot file, a pipe.
  *
  * Knows the step, the counters and the byte order; knows nothing of
- * symbols.  A seekable input is read through a window (pread), never held
- * whole; only a non-seekable one (a pipe, stdin, a decompressor) is kept
- * in memory.
+ * symbols.  A seekable input is read a chunk at a time (mapped, or with
+ * pread where mapping fails, as on /proc), never held whole; only a
+ * non-seekable one (a pipe, stdin, a decompressor) is kept in memory.
  */
 #ifndef RP_PROFILE_H
 #define RP_PROFILE_H
@@ -26,6 +26,11 @@ struct profile {
 	int swap;		/* words are in the other byte order */
 	uint32_t step;
 	struct profile *base;	/* subtracted, or NULL */
+	void *map_base;		/* mapped chunk of a seekable file */
+	size_t map_len;
+	uint64_t map_off;
+	int no_mmap, sigbus_set;
+	uint32_t *rawbuf;	/* pread buffer where mapping fails */
 	uint32_t *win;		/* window of words, host order */
 	uint64_t win_first;
 	size_t win_n;
