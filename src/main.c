@@ -134,21 +134,25 @@ print_info_verbose(const struct options *o, const struct profile *p,
 	out_str(&out, line, (size_t)n);
 }
 
-/* Whether NAME opens and holds a non-zero _stext; *zero notes a hidden one. */
+/*
+ * Whether NAME can be used as the map: 1 when it holds a non-zero _stext,
+ * 0 when it opens but does not (*hidden: its _stext reads as 0, as
+ * /proc/kallsyms does when addresses are hidden), -1 with errno set when
+ * it cannot be opened.
+ */
 static int
-has_stext(const char *name, int *zero)
+probe_map(const char *name, int *hidden)
 {
 	struct map m;
 	struct sym s;
-	uint64_t origin;
+	int found;
 
 	if (map_open(&m, name) < 0)
 		return -1;
-	origin = report_find_stext(&m, &s);
-	if (zero)
-		*zero = origin == 0 && s.lineno > 0 && sym_is_stext(&s);
+	found = report_find_stext(&m, &s);
 	map_close(&m);
-	return origin != 0;
+	*hidden = found && s.addr == 0;
+	return found && s.addr != 0;
 }
 
 /*
@@ -159,33 +163,33 @@ static const char *
 default_map(void)
 {
 	static char versioned[sizeof BOOT_MAP + sizeof(((struct utsname *)0)->release) + 1];
+	const char *cand[2] = { BOOT_MAP, NULL }, *last = BOOT_MAP;
 	struct utsname u;
-	const char *last = BOOT_MAP;
-	int r, e = ENOENT, zero = 0, opened = 0;
+	int r = -1, e = ENOENT, hidden;
 
-	if (has_stext(BOOT_MAP, NULL) > 0)
-		return BOOT_MAP;
-	opened |= errno != ENOENT || access(BOOT_MAP, F_OK) == 0;
 	if (uname(&u) == 0) {
 		snprintf(versioned, sizeof versioned, "%s-%s", BOOT_MAP,
 		    u.release);
-		last = versioned;
-		r = has_stext(versioned, NULL);
-		if (r > 0)
-			return versioned;
-		e = errno;
-		opened = r == 0;
+		cand[1] = versioned;
 	}
-	if (has_stext(PROC_KALLSYMS, &zero) > 0) {
+	for (int i = 0; i < 2 && cand[i] != NULL; i++) {
+		last = cand[i];
+		r = probe_map(last, &hidden);
+		if (r > 0)
+			return last;
+		e = errno;
+	}
+	if (probe_map(PROC_KALLSYMS, &hidden) > 0) {
 		warnx_("using %s: no _stext in %s or %s", PROC_KALLSYMS,
 		    BOOT_MAP, last);
 		return PROC_KALLSYMS;
 	}
-	if (zero)
-		fatalx("%s: symbol addresses are hidden (all zero); run as "
-		    "root, or allow them with: sysctl kernel.kptr_restrict=0",
+	if (hidden)
+		fatalx("%s: symbol addresses are hidden (all zero, "
+		    "kernel.kptr_restrict); run as root, or allow them with: "
+		    "sysctl kernel.kptr_restrict=0 kernel.perf_event_paranoid=1",
 		    PROC_KALLSYMS);
-	if (opened)
+	if (r == 0)
 		fatalx("can't find \"_stext\" in %s", last);
 	errno = e;
 	fatal("%s", last);

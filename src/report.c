@@ -27,23 +27,22 @@ pending_set(struct pending *p, const struct sym *s)
 	p->addr = s->addr;
 }
 
-uint64_t
+int
 report_find_stext(struct map *m, struct sym *s)
 {
 	while (map_next(m, s))
 		if (sym_is_stext(s))
-			return s->addr;
+			return 1;
 	return 0;
 }
 
+/* The origin; a map without _stext, or with _stext at 0, is fatal. */
 static uint64_t
 need_stext(struct map *m, struct sym *s)
 {
-	uint64_t origin = report_find_stext(m, s);
-
-	if (origin == 0)
+	if (!report_find_stext(m, s) || s->addr == 0)
 		fatalx("can't find \"_stext\" in %s", m->name);
-	return origin;
+	return s->addr;
 }
 
 void

@@ -27,10 +27,10 @@ struct report_result {
 };
 
 /*
- * Find _stext (or __stext) in M.  Returns its address, or 0 when the map
- * has none (an origin of 0 counts as none).  S receives the line.
+ * Read M up to the first _stext (or __stext) line, into S.  Returns 1, or
+ * 0 when there is none.  (An address of 0 is for the caller to refuse.)
  */
-uint64_t report_find_stext(struct map *m, struct sym *s);
+int report_find_stext(struct map *m, struct sym *s);
 
 /* Find _stext and _etext without reporting (for -i -v). */
 void report_text_bounds(struct map *m, struct report_result *res);

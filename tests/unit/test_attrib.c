@@ -1,0 +1,153 @@
+/*
+ * test_attrib.c - the classic and exact attribution rules, without I/O.
+ */
+#include "unit.h"
+#include "attrib.h"
+
+/* step 4, origin 0x1000, 11 words: step word, 9 counters, last word. */
+static const uint32_t W[] = { 4, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 };
+#define NW (sizeof W / sizeof W[0])
+
+static void
+close_ok(struct attrib *a, uint64_t start, uint64_t next,
+    uint64_t first, uint64_t end, uint64_t lf, uint64_t le)
+{
+	struct attrib_span sp;
+
+	assert_int_equal(attrib_close(a, start, next, &sp), 0);
+	assert_int_equal(sp.first, first);
+	assert_int_equal(sp.end, end);
+	assert_int_equal(sp.list_first, lf);
+	assert_int_equal(sp.list_end, le);
+}
+
+static void
+classic_last_bucket_goes_to_successor(void **state)
+{
+	struct attrib a;
+
+	(void)state;
+	attrib_init(&a, 0x1000, 4, NW, ATTRIB_CLASSIC);
+	close_ok(&a, 0x1000, 0x1004, 1, 1, 1, 1);	/* _stext: nothing */
+	close_ok(&a, 0x1004, 0x100c, 1, 3, 2, 3);	/* a: words 1, 2 */
+	close_ok(&a, 0x100c, 0x1010, 3, 4, 4, 4);	/* b: word 3 */
+	close_ok(&a, 0x1010, 0x1020, 4, 8, 5, 8);	/* c: words 4..7 */
+}
+
+static void
+classic_unaligned_and_zero_length(void **state)
+{
+	struct attrib a;
+
+	(void)state;
+	attrib_init(&a, 0x1000, 4, NW, ATTRIB_CLASSIC);
+	close_ok(&a, 0x1000, 0x1006, 1, 1, 1, 1);
+	close_ok(&a, 0x1006, 0x1006, 1, 1, 2, 1);	/* zero length */
+	close_ok(&a, 0x1006, 0x1011, 1, 4, 2, 4);
+}
+
+static void
+classic_out_of_range(void **state)
+{
+	struct attrib a;
+	struct attrib_span sp;
+
+	(void)state;
+	attrib_init(&a, 0x1000, 4, NW, ATTRIB_CLASSIC);
+	/* word (next - origin) / step may be the last word, not beyond */
+	close_ok(&a, 0x1000, 0x1000 + 4 * NW, 1, NW, 1, NW);
+	assert_int_equal(attrib_close(&a, 0x1000 + 4 * NW, 0x2000, &sp), -1);
+	attrib_init(&a, 0x1000, 4, NW, ATTRIB_CLASSIC);
+	assert_int_equal(attrib_close(&a, 0x1000, 0x1000 + 4 * NW + 4, &sp),
+	    -1);
+	/* a profile of the step word alone has no counter to read */
+	attrib_init(&a, 0x1000, 4, 1, ATTRIB_CLASSIC);
+	assert_int_equal(attrib_close(&a, 0x1000, 0x1000, &sp), -1);
+}
+
+static void
+classic_step_zero_reads_nothing(void **state)
+{
+	struct attrib a;
+
+	(void)state;
+	attrib_init(&a, 0x1000, 0, NW, ATTRIB_CLASSIC);
+	close_ok(&a, 0x1000, 0x1010, 1, 1, 0, 0);
+	close_ok(&a, 0x1010, 0x9000, 1, 1, 0, 0);
+}
+
+static void
+exact_buckets_by_start_address(void **state)
+{
+	struct attrib a;
+
+	(void)state;
+	attrib_init(&a, 0x1000, 4, NW, ATTRIB_EXACT);
+	close_ok(&a, 0x1000, 0x1004, 1, 2, 1, 2);	/* bucket 0x1000 */
+	close_ok(&a, 0x1004, 0x100c, 2, 4, 2, 4);	/* 0x1004, 0x1008 */
+	close_ok(&a, 0x100c, 0x100e, 4, 5, 4, 5);	/* 0x100c */
+	close_ok(&a, 0x100e, 0x1011, 5, 6, 5, 6);	/* 0x1010 only */
+	close_ok(&a, 0x1011, 0x1011, 6, 6, 6, 6);	/* zero length */
+	/* never the last word, which is *unknown* */
+	close_ok(&a, 0x1011, 0x1000 + 4 * NW + 2, 6, NW - 1, 6, NW - 1);
+}
+
+static void
+exact_out_of_range(void **state)
+{
+	struct attrib a;
+	struct attrib_span sp;
+
+	(void)state;
+	attrib_init(&a, 0x1000, 4, NW, ATTRIB_EXACT);
+	assert_int_equal(attrib_close(&a, 0x1000 + 4 * NW, 0x1000 + 4 * NW, &sp),
+	    -1);
+	attrib_init(&a, 0x1000, 4, 1, ATTRIB_EXACT);
+	assert_int_equal(attrib_close(&a, 0x1000, 0x1004, &sp), -1);
+}
+
+static void
+sums_and_loads(void **state)
+{
+	struct counters c = counters_array(W, NW);
+	static const uint32_t big[] = { 4, 0xffffffffu, 0xffffffffu, 7 };
+	struct counters cb = counters_array(big, 4);
+
+	(void)state;
+	assert_int_equal(counters_sum(&c, 1, 3), 3);
+	assert_int_equal(counters_sum(&c, 4, 8), 22);
+	assert_int_equal(counters_sum(&c, 5, 5), 0);
+	assert_int_equal(counters_get(&c, NW - 1), 10);
+	/* 64-bit sums: no wrap */
+	assert_true(counters_sum(&cb, 1, 3) == 2 * (uint64_t)0xffffffffu);
+	assert_true(attrib_load(3, 8) == 0.375);
+	assert_true(attrib_load(5, 0) == 0.0);
+}
+
+static void
+word_addresses(void **state)
+{
+	struct attrib a;
+
+	(void)state;
+	attrib_init(&a, 0xffffffff81000000ull, 16, 100, ATTRIB_CLASSIC);
+	assert_true(attrib_word_addr(&a, 1) == 0xffffffff81000000ull);
+	assert_true(attrib_word_addr(&a, 3) == 0xffffffff81000020ull);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(classic_last_bucket_goes_to_successor),
+		cmocka_unit_test(classic_unaligned_and_zero_length),
+		cmocka_unit_test(classic_out_of_range),
+		cmocka_unit_test(classic_step_zero_reads_nothing),
+		cmocka_unit_test(exact_buckets_by_start_address),
+		cmocka_unit_test(exact_out_of_range),
+		cmocka_unit_test(sums_and_loads),
+		cmocka_unit_test(word_addresses),
+	};
+
+	return cmocka_run_group_tests_name("attrib", tests, NULL, NULL);
+}

@@ -1,0 +1,258 @@
+/*
+ * test_mapfile.c - map line parsing, the type classes, the line reader.
+ */
+#include "unit.h"
+#include "mapfile.h"
+
+static int
+parse(const char *line, struct sym *s)
+{
+	return map_parse_line(line, line + strlen(line), s);
+}
+
+static void
+name_is(const struct sym *s, const char *want)
+{
+	assert_int_equal(s->namelen, strlen(want));
+	assert_memory_equal(s->name, want, s->namelen);
+}
+
+static void
+parses_nm_and_kallsyms_lines(void **state)
+{
+	struct sym s;
+
+	(void)state;
+	assert_int_equal(parse("ffffffff81000000 T _stext", &s), 0);
+	assert_true(s.addr == 0xffffffff81000000ull);
+	assert_int_equal(s.kind, SYM_TEXT);
+	name_is(&s, "_stext");
+	assert_true(sym_is_stext(&s));
+
+	/* kallsyms: a fourth field, tabs */
+	assert_int_equal(parse("ffffffffc0a01000 t init_module\t[ext4]", &s), 0);
+	name_is(&s, "init_module");
+	assert_int_equal(s.kind, SYM_TEXT);
+
+	/* leading blanks, upper-case hex, CR before the newline */
+	assert_int_equal(parse("  \t00000000DEADBEEF W weak_fn\r", &s), 0);
+	assert_true(s.addr == 0xdeadbeefull);
+	name_is(&s, "weak_fn");
+}
+
+static void
+address_like_strtoull(void **state)
+{
+	struct sym s;
+
+	(void)state;
+	assert_int_equal(parse("0x1000 T a", &s), 0);
+	assert_true(s.addr == 0x1000);
+	assert_int_equal(parse("+10 T a", &s), 0);
+	assert_true(s.addr == 0x10);
+	assert_int_equal(parse("-1 T a", &s), 0);
+	assert_true(s.addr == UINT64_MAX);
+	assert_int_equal(parse("123456789abcdef0123 T a", &s), 0);
+	assert_true(s.addr == UINT64_MAX);	/* saturates */
+	/* "0x" without a digit after it: the address is 0, "x" the type */
+	assert_int_equal(parse("0xg T", &s), 0);
+	assert_true(s.addr == 0);
+	name_is(&s, "T");
+	/* the address ends at the first non-hex character */
+	assert_int_equal(parse("1000T name", &s), 0);
+	assert_true(s.addr == 0x1000);
+	name_is(&s, "name");
+}
+
+static void
+rejects_short_lines(void **state)
+{
+	struct sym s;
+
+	(void)state;
+	assert_int_equal(parse("", &s), -1);
+	assert_int_equal(parse("   ", &s), -1);
+	assert_int_equal(parse("zzzz T name", &s), -1);
+	assert_int_equal(parse("1000", &s), -1);
+	assert_int_equal(parse("1000 T", &s), -1);
+	assert_int_equal(parse("1000 T   \r", &s), -1);
+}
+
+static void
+nul_ends_the_text(void **state)
+{
+	static const char line[] = "1000 T name\0garbage";
+	static const char early[] = "1000 T\0 name";
+	struct sym s;
+
+	(void)state;
+	assert_int_equal(map_parse_line(line, line + sizeof line - 1, &s), 0);
+	name_is(&s, "name");
+	assert_int_equal(map_parse_line(early, early + sizeof early - 1, &s),
+	    -1);
+}
+
+static void
+type_classes(void **state)
+{
+	(void)state;
+	assert_int_equal(map_kind('T'), SYM_TEXT);
+	assert_int_equal(map_kind('t'), SYM_TEXT);
+	assert_int_equal(map_kind('W'), SYM_TEXT);
+	assert_int_equal(map_kind('w'), SYM_TEXT);
+	assert_int_equal(map_kind('A'), SYM_ABS);
+	assert_int_equal(map_kind('?'), SYM_ABS);
+	assert_int_equal(map_kind('a'), SYM_OTHER);
+	assert_int_equal(map_kind('D'), SYM_OTHER);
+	assert_int_equal(map_kind('b'), SYM_OTHER);
+	assert_int_equal(map_kind('r'), SYM_OTHER);
+}
+
+static void
+stext_etext_names(void **state)
+{
+	struct sym s;
+
+	(void)state;
+	assert_int_equal(parse("1 T __stext", &s), 0);
+	assert_true(sym_is_stext(&s));
+	assert_int_equal(parse("1 T __etext", &s), 0);
+	assert_true(sym_is_etext(&s));
+	assert_int_equal(parse("1 T _etext_x", &s), 0);
+	assert_false(sym_is_etext(&s));
+	assert_int_equal(parse("1 T _stex", &s), 0);
+	assert_false(sym_is_stext(&s));
+}
+
+static void
+reader_counts_lines_and_takes_last_line_without_newline(void **state)
+{
+	static const char text[] = "1 A abs\n2 T _stext\r\n3 t b\n4 D d";
+	struct map m;
+	struct sym s;
+
+	(void)state;
+	map_open_mem(&m, "mem", text, sizeof text - 1);
+	assert_int_equal(map_next(&m, &s), 1);
+	assert_int_equal(s.kind, SYM_ABS);
+	assert_int_equal(s.lineno, 1);
+	assert_int_equal(map_next(&m, &s), 1);
+	name_is(&s, "_stext");
+	assert_int_equal(map_next(&m, &s), 1);
+	assert_int_equal(map_next(&m, &s), 1);
+	name_is(&s, "d");
+	assert_int_equal(s.kind, SYM_OTHER);
+	assert_int_equal(s.lineno, 4);
+	assert_int_equal(map_next(&m, &s), 0);
+	map_close(&m);
+}
+
+static void
+long_names_are_kept_whole(void **state)
+{
+	size_t n = 10000;
+	char *text = malloc(n + 32);
+	struct map m;
+	struct sym s;
+	int k = sprintf(text, "ffffffff81000000 T ");
+
+	(void)state;
+	memset(text + k, 'x', n);
+	strcpy(text + k + n, "\n");
+	map_open_mem(&m, "mem", text, strlen(text));
+	assert_int_equal(map_next(&m, &s), 1);
+	assert_int_equal(s.namelen, n);
+	map_close(&m);
+	free(text);
+}
+
+static void
+read_blank_line(void *arg)
+{
+	static const char text[] = "1 T _stext\n\n";
+	struct map m;
+	struct sym s;
+
+	(void)arg;
+	map_open_mem(&m, "the.map", text, sizeof text - 1);
+	while (map_next(&m, &s))
+		;
+}
+
+static void
+blank_line_is_a_wrong_map_line(void **state)
+{
+	(void)state;
+	expect_fatal(read_blank_line, NULL, "the.map(2): wrong map line");
+}
+
+static void
+read_file_lines(void *arg)
+{
+	struct map m;
+	struct sym s;
+
+	if (map_open(&m, arg) < 0)
+		_exit(2);
+	while (map_next(&m, &s))
+		;
+}
+
+static void
+streams_files_across_buffer_edges(void **state)
+{
+	/* lines of growing length cross every read boundary */
+	size_t cap = 1 << 22, len = 0, lines = 0;
+	char *text = malloc(cap), *path;
+	struct map m;
+	struct sym s;
+
+	(void)state;
+	while (len < (size_t)3 << 20) {
+		size_t nl = lines % 700 + 1;
+		len += (size_t)sprintf(text + len, "%zx T ", lines + 1);
+		memset(text + len, 'n', nl);
+		len += nl;
+		text[len++] = '\n';
+		lines++;
+	}
+	path = temp_file(text, len);
+	assert_int_equal(map_open(&m, path), 0);
+	for (size_t i = 0; i < lines; i++) {
+		assert_int_equal(map_next(&m, &s), 1);
+		assert_true(s.addr == i + 1);
+		assert_int_equal(s.namelen, i % 700 + 1);
+	}
+	assert_int_equal(map_next(&m, &s), 0);
+	map_close(&m);
+
+	/* a line over the limit is refused, with its number */
+	memset(text, 'y', MAP_MAX_LINE + 10);
+	text[MAP_MAX_LINE + 10] = '\n';
+	unlink(path);
+	free(path);
+	path = temp_file(text, MAP_MAX_LINE + 11);
+	expect_fatal(read_file_lines, path, "(1): line longer than");
+	unlink(path);
+	free(path);
+	free(text);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(parses_nm_and_kallsyms_lines),
+		cmocka_unit_test(address_like_strtoull),
+		cmocka_unit_test(rejects_short_lines),
+		cmocka_unit_test(nul_ends_the_text),
+		cmocka_unit_test(type_classes),
+		cmocka_unit_test(stext_etext_names),
+		cmocka_unit_test(reader_counts_lines_and_takes_last_line_without_newline),
+		cmocka_unit_test(long_names_are_kept_whole),
+		cmocka_unit_test(blank_line_is_a_wrong_map_line),
+		cmocka_unit_test(streams_files_across_buffer_edges),
+	};
+
+	return cmocka_run_group_tests_name("mapfile", tests, NULL, NULL);
+}

@@ -1,0 +1,121 @@
+/*
+ * test_options.c - the command line, short and long, as util-linux spells it.
+ */
+#include "unit.h"
+#include "options.h"
+
+
+static enum opt_result
+parse(struct options *o, int argc, char **argv)
+{
+	return options_parse(o, argc, argv);
+}
+
+static void
+defaults(void **state)
+{
+	struct options o;
+	char *argv[] = { "x", NULL };
+
+	(void)state;
+	assert_int_equal(parse(&o, 1, argv), OPT_RUN);
+	assert_string_equal(o.profile, "/proc/profile");
+	assert_null(o.mapfile);
+	assert_null(o.baseline);
+	assert_false(o.info || o.verbose || o.all || o.bins || o.counters ||
+	    o.reset || o.noauto || o.exact || o.multiplier_set);
+}
+
+static void
+short_options(void **state)
+{
+	struct options o;
+	char *argv[] = { "x", "-m", "map", "-p", "prof", "-ivabsn", NULL };
+
+	(void)state;
+	assert_int_equal(parse(&o, 6, argv), OPT_RUN);
+	assert_string_equal(o.mapfile, "map");
+	assert_string_equal(o.profile, "prof");
+	assert_true(o.info && o.verbose && o.all && o.bins && o.counters &&
+	    o.noauto);
+	assert_false(o.reset);
+}
+
+static void
+long_options(void **state)
+{
+	struct options o;
+	char *argv[] = { "x", "--mapfile=map", "--profile", "prof", "--info",
+	    "--verbose", "--all", "--histbin", "--counters", "--reset",
+	    "--no-auto", "--exact", "--baseline", "before", "--multiplier",
+	    "-7", NULL };
+
+	(void)state;
+	assert_int_equal(parse(&o, 16, argv), OPT_RUN);
+	assert_string_equal(o.mapfile, "map");
+	assert_string_equal(o.profile, "prof");
+	assert_string_equal(o.baseline, "before");
+	assert_true(o.info && o.verbose && o.all && o.bins && o.counters &&
+	    o.reset && o.noauto && o.exact);
+	assert_true(o.multiplier_set);
+	assert_int_equal(o.multiplier, -7);
+}
+
+static void
+help_version_and_errors(void **state)
+{
+	struct options o;
+	char *h[] = { "x", "-h", NULL }, *v[] = { "x", "--version", NULL };
+	char *bad[] = { "x", "-x", NULL }, *miss[] = { "x", "-m", NULL };
+	char *longbad[] = { "x", "--bogus", NULL };
+	char *amb[] = { "x", "--m", "y", NULL };
+	char *arg[] = { "x", "--all=3", NULL };
+
+	(void)state;
+	assert_int_equal(parse(&o, 2, h), OPT_HELP);
+	assert_int_equal(parse(&o, 2, v), OPT_VERSION);
+	fprintf(stderr, "(getopt messages expected below)\n");
+	assert_int_equal(parse(&o, 2, bad), OPT_USAGE_ERROR);
+	assert_int_equal(parse(&o, 2, miss), OPT_USAGE_ERROR);
+	assert_int_equal(parse(&o, 2, longbad), OPT_USAGE_ERROR);
+	assert_int_equal(parse(&o, 3, amb), OPT_USAGE_ERROR);
+	assert_int_equal(parse(&o, 2, arg), OPT_USAGE_ERROR);
+	/* getopt names the program whatever argv[0] was */
+	assert_string_equal(bad[0], "readprofile");
+}
+
+static void
+multipliers(void **state)
+{
+	int m = 0;
+
+	(void)state;
+	assert_int_equal(options_multiplier("2", &m), 0);
+	assert_int_equal(m, 2);
+	assert_int_equal(options_multiplier(" 5", &m), 0);
+	assert_int_equal(m, 5);
+	assert_int_equal(options_multiplier("2147483647", &m), 0);
+	assert_int_equal(m, 2147483647);
+	assert_int_equal(options_multiplier("-2147483648", &m), 0);
+	fprintf(stderr, "(multiplier messages expected below)\n");
+	assert_int_equal(options_multiplier("2147483648", &m), -1);
+	assert_int_equal(options_multiplier("99999999999999999999999", &m), -1);
+	assert_int_equal(options_multiplier("abc", &m), -1);
+	assert_int_equal(options_multiplier("5x", &m), -1);
+	assert_int_equal(options_multiplier("0x10", &m), -1);
+	assert_int_equal(options_multiplier("", &m), -1);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(defaults),
+		cmocka_unit_test(short_options),
+		cmocka_unit_test(long_options),
+		cmocka_unit_test(help_version_and_errors),
+		cmocka_unit_test(multipliers),
+	};
+
+	return cmocka_run_group_tests_name("options", tests, NULL, NULL);
+}

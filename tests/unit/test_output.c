@@ -1,0 +1,142 @@
+/*
+ * test_output.c - each report line format against printf, and the
+ * held-back output: nothing written before out_finish, large reports
+ * spilled and written whole, dropped reports leave nothing.
+ */
+#include "unit.h"
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+
+#include "output.h"
+
+static char *
+finish(struct out *o, FILE *f)
+{
+	char *s;
+
+	assert_int_equal(out_finish(o), 0);
+	s = slurp_fd(fileno(f));
+	free(o->buf);
+	return s;
+}
+
+static void
+line_formats(void **state)
+{
+	FILE *f = tmpfile();
+	struct out o;
+	char want[4096], *got;
+	int n = 0;
+	const char *longname = "a_name_longer_than_the_forty_columns_of_the_report";
+
+	(void)state;
+	out_init(&o, fileno(f));
+	out_sym(&o, 3, "a", 1, 0.375);
+	n += sprintf(want + n, "%6u %-40s %8.4f\n", 3u, "a", 0.375);
+	out_sym(&o, 1234567, longname, strlen(longname), 12345.67891);
+	n += sprintf(want + n, "%6u %-40s %8.4f\n", 1234567u, longname,
+	    12345.67891);
+	out_sym_verbose(&o, 0xffffffff81000000ull, "f", 1, 42, 0.5);
+	n += sprintf(want + n, "%016llx %-40s %6u %8.4f\n",
+	    0xffffffff81000000ull, "f", 42u, 0.5);
+	out_counter(&o, 0x1000, "f", 1, 0, 7);
+	n += sprintf(want + n, "\t%#llx\t%s+%#llx\t%u\n", 0x1000ull, "f", 0ull,
+	    7u);
+	out_counter(&o, 0xffffffff81000010ull, "f", 1, 0x10, 4000000000u);
+	n += sprintf(want + n, "\t%#llx\t%s+%#llx\t%u\n", 0xffffffff81000010ull,
+	    "f", 0x10ull, 4000000000u);
+	out_bin_header(&o, "f", 1);
+	n += sprintf(want + n, "%s:\n", "f");
+	out_bin(&o, 0xabc, 9);
+	n += sprintf(want + n, "\t%llx\t%u\n", 0xabcull, 9u);
+	out_bin_total(&o, 12);
+	n += sprintf(want + n, "  total\t\t\t\t%u\n", 12u);
+	out_unknown(&o, 10);
+	n += sprintf(want + n, "%6u %s\n", 10u, "*unknown*");
+	out_total(&o, 28, 0.875, 0);
+	n += sprintf(want + n, "%6u %-40s %8.4f\n", 28u, "total", 0.875);
+	out_total(&o, 28, 0.875, 1);
+	n += sprintf(want + n, "%016x %-40s %6u %8.4f\n", 0u, "total", 28u,
+	    0.875);
+	(void)n;
+	got = finish(&o, f);
+	assert_string_equal(got, want);
+	free(got);
+	fclose(f);
+}
+
+static void
+held_back_and_spilled(void **state)
+{
+	FILE *f = tmpfile();
+	struct out o;
+	char *got, line[64];
+	size_t len = 0;
+	struct stat sb;
+
+	(void)state;
+	out_init(&o, fileno(f));
+	for (int i = 0; i < 100000; i++) {	/* ~6 MB, past the memory hold */
+		out_sym(&o, (uint64_t)i, "sym", 3, 1.0);
+		len += (size_t)sprintf(line, "%6u %-40s %8.4f\n", (unsigned)i,
+		    "sym", 1.0);
+	}
+	assert_int_equal(fstat(fileno(f), &sb), 0);
+	assert_int_equal(sb.st_size, 0);	/* nothing written yet */
+	got = finish(&o, f);
+	assert_int_equal(strlen(got), len);
+	sprintf(line, "%6u %-40s %8.4f\n", 99999u, "sym", 1.0);
+	assert_string_equal(got + len - strlen(line), line);
+	free(got);
+	fclose(f);
+}
+
+static void
+discarded(void **state)
+{
+	FILE *f = tmpfile();
+	struct out o;
+	char *got;
+
+	(void)state;
+	out_init(&o, fileno(f));
+	for (int i = 0; i < 100000; i++)
+		out_sym(&o, 1, "sym", 3, 1.0);
+	out_discard(&o);
+	got = finish(&o, f);
+	assert_string_equal(got, "");
+	free(got);
+	fclose(f);
+}
+
+static void
+write_errors_are_returned(void **state)
+{
+	struct out o;
+	int fd = open("/dev/full", O_WRONLY);
+
+	(void)state;
+	if (fd < 0)
+		skip();
+	out_init(&o, fd);
+	out_sym(&o, 1, "x", 1, 1.0);
+	errno = 0;
+	assert_int_equal(out_finish(&o), -1);
+	assert_int_equal(errno, ENOSPC);
+	free(o.buf);
+	close(fd);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(line_formats),
+		cmocka_unit_test(held_back_and_spilled),
+		cmocka_unit_test(discarded),
+		cmocka_unit_test(write_errors_are_returned),
+	};
+
+	return cmocka_run_group_tests_name("output", tests, NULL, NULL);
+}

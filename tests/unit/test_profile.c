@@ -1,0 +1,234 @@
+/*
+ * test_profile.c - the profile source: sizes, byte order, step, counters,
+ * baselines; from files and from a pipe.
+ */
+#include <fcntl.h>
+
+#include "unit.h"
+#include "profile.h"
+
+static uint32_t
+bswap(uint32_t x)
+{
+	return __builtin_bswap32(x);
+}
+
+static char *
+words_file(const uint32_t *w, size_t n, int swapped)
+{
+	uint32_t *t = malloc(n * 4 + 1);
+	char *path;
+
+	for (size_t i = 0; i < n; i++)
+		t[i] = swapped ? bswap(w[i]) : w[i];
+	path = temp_file(t, n * 4);
+	free(t);
+	return path;
+}
+
+static void
+heuristic(void **state)
+{
+	static const uint32_t native[] = { 3, 0, 70000, 5, 0x10000 };
+	uint64_t big = 0, small = 0;
+
+	(void)state;
+	profile_count_halves(native, 5, &big, &small);
+	assert_int_equal(big, 2);	/* 70000 and 0x10000 */
+	assert_int_equal(small, 3);	/* 3, 70000 (0x11170), 5 */
+	assert_false(profile_guess_swapped(big, small));
+	assert_true(profile_guess_swapped(3, 2));
+	assert_false(profile_guess_swapped(2, 2));	/* a tie is native */
+	assert_false(profile_guess_swapped(0, 0));
+}
+
+static void
+check_counters(struct profile *p, const uint32_t *w, size_t n)
+{
+	struct counters c = profile_counters(p);
+
+	assert_int_equal(c.n, n);
+	for (size_t k = 0; k < n; k++)
+		assert_int_equal(counters_get(&c, k), w[k]);
+}
+
+static void
+native_and_reversed_files(void **state)
+{
+	static const uint32_t w[] = { 8, 1, 0, 2, 300, 0, 0, 9 };
+	char *path;
+	struct profile p;
+
+	(void)state;
+	for (int swapped = 0; swapped < 2; swapped++) {
+		path = words_file(w, 8, swapped);
+		profile_open(&p, path);
+		assert_int_equal(p.nwords, 8);
+		assert_int_equal(profile_setup(&p, NULL, 0), swapped);
+		assert_int_equal(p.step, 8);
+		check_counters(&p, w, 8);
+		profile_close(&p);
+
+		/* -n: taken as stored */
+		profile_open(&p, path);
+		assert_int_equal(profile_setup(&p, NULL, 1), 0);
+		assert_int_equal(p.step, swapped ? bswap(8) : 8);
+		profile_close(&p);
+		unlink(path);
+		free(path);
+	}
+}
+
+static void
+large_file_across_chunks(void **state)
+{
+	size_t n = (3 << 20) / 4 + 17;	/* several mapped chunks */
+	uint32_t *w = malloc(n * 4);
+	char *path;
+	struct profile p;
+	struct counters c;
+	uint64_t want = 0;
+
+	(void)state;
+	w[0] = 4;
+	for (size_t k = 1; k < n; k++) {
+		w[k] = (uint32_t)(k * 2654435761u) % 7;
+		want += w[k];
+	}
+	for (int swapped = 0; swapped < 2; swapped++) {
+		path = words_file(w, n, swapped);
+		profile_open(&p, path);
+		assert_int_equal(profile_setup(&p, NULL, 0), swapped);
+		c = profile_counters(&p);
+		assert_true(counters_sum(&c, 1, n) == want);
+		assert_int_equal(counters_get(&c, n - 1), w[n - 1]);
+		assert_int_equal(counters_get(&c, 262144), w[262144]);
+		profile_close(&p);
+		unlink(path);
+		free(path);
+	}
+	free(w);
+}
+
+static void
+from_a_pipe(void **state)
+{
+	static const uint32_t w[] = { 4, 5, 6, 7 };
+	int fds[2], saved = dup(0);
+	struct profile p;
+
+	(void)state;
+	assert_int_equal(pipe(fds), 0);
+	assert_int_equal(write(fds[1], w, sizeof w), (ssize_t)sizeof w);
+	close(fds[1]);
+	dup2(fds[0], 0);
+	close(fds[0]);
+	profile_open(&p, "-");
+	dup2(saved, 0);
+	close(saved);
+	assert_null(p.in.seekable ? "seekable" : NULL);
+	profile_setup(&p, NULL, 0);
+	check_counters(&p, w, 4);
+	profile_close(&p);
+}
+
+static void
+open_path(void *arg)
+{
+	struct profile p;
+
+	profile_open(&p, arg);
+}
+
+static void
+bad_sizes(void **state)
+{
+	char *path;
+
+	(void)state;
+	path = temp_file("", 0);
+	expect_fatal(open_path, path, ": input file is empty");
+	unlink(path);
+	free(path);
+	for (size_t n = 1; n <= 7; n += (n == 3 ? 2 : 1)) {
+		path = temp_file("\4\0\0\0\1\0\0", n);
+		expect_fatal(open_path, path, "truncated profile");
+		unlink(path);
+		free(path);
+	}
+	expect_fatal(open_path, "/nonexistent/profile",
+	    "/nonexistent/profile: No such file or directory");
+	expect_fatal(open_path, "/", "/: Is a directory");
+}
+
+struct pair {
+	char *prof, *base;
+};
+
+static void
+setup_pair(void *arg)
+{
+	struct pair *pp = arg;
+	struct profile p, b;
+
+	profile_open(&p, pp->prof);
+	profile_open(&b, pp->base);
+	profile_setup(&p, &b, 0);
+}
+
+static void
+baseline(void **state)
+{
+	static const uint32_t now[] = { 4, 10, 20, 30, 40 };
+	static const uint32_t before[] = { 4, 1, 20, 3, 4 };
+	static const uint32_t diff[] = { 4, 9, 0, 27, 36 };
+	static const uint32_t other_step[] = { 8, 1, 2, 3, 4 };
+	static const uint32_t shorter[] = { 4, 1, 2, 3 };
+	static const uint32_t higher[] = { 4, 1, 21, 3, 4 };
+	struct profile p, b;
+	struct pair pp;
+
+	(void)state;
+	for (int swapped = 0; swapped < 2; swapped++) {
+		pp.prof = words_file(now, 5, swapped);
+		pp.base = words_file(before, 5, swapped);
+		profile_open(&p, pp.prof);
+		profile_open(&b, pp.base);
+		assert_int_equal(profile_setup(&p, &b, 0), swapped);
+		check_counters(&p, diff, 5);
+		profile_close(&p);
+		profile_close(&b);
+		unlink(pp.base);
+		free(pp.base);
+
+		pp.base = words_file(other_step, 5, swapped);
+		expect_fatal(setup_pair, &pp, "sampling step 8 differs");
+		unlink(pp.base);
+		free(pp.base);
+		pp.base = words_file(shorter, 4, swapped);
+		expect_fatal(setup_pair, &pp, "3 counters, but");
+		unlink(pp.base);
+		free(pp.base);
+		pp.base = words_file(higher, 5, swapped);
+		expect_fatal(setup_pair, &pp, "counter 1 is lower than in");
+		unlink(pp.base);
+		free(pp.base);
+		unlink(pp.prof);
+		free(pp.prof);
+	}
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(heuristic),
+		cmocka_unit_test(native_and_reversed_files),
+		cmocka_unit_test(large_file_across_chunks),
+		cmocka_unit_test(from_a_pipe),
+		cmocka_unit_test(bad_sizes),
+		cmocka_unit_test(baseline),
+	};
+
+	return cmocka_run_group_tests_name("profile", tests, NULL, NULL);
+}
