@@ -67,6 +67,7 @@ check: check-deps
 check-run: $(BIN) $(UNIT_BINS) $(B)/tests/gen $(B)/tests/model
 	@sh tests/unit/run.sh $(UNIT_BINS)
 	@RP=$(abspath $(BIN)) sh tests/cli/run.sh
+	@sh tests/completion.sh
 	@RP=$(abspath $(BIN)) GEN=$(abspath $(B)/tests/gen) MODEL=$(abspath $(B)/tests/model) sh tests/diff/run.sh
 
 SAN = -fsanitize=address,undefined -fno-sanitize-recover=all

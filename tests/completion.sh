@@ -1,0 +1,121 @@
+#!/bin/sh
+# Tests for the bash completion in completion/readprofile.
+# Usage: sh tests/completion.sh        (needs bash; skipped without it)
+
+here=$(cd "$(dirname "$0")" && pwd)
+file=$here/../completion/readprofile
+
+if ! command -v bash >/dev/null 2>&1; then
+    echo "completion: bash not found, skipped"
+    echo "0 passed, 0 failed, 1 skipped"
+    exit 0
+fi
+
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT INT TERM
+mkdir "$tmp/boot dir"
+: >"$tmp/System.map-6.1.0"
+: >"$tmp/profile.gz"
+
+pass=0
+fail=0
+
+# comp WORD... : complete the last WORD of "readprofile WORD...", print
+# COMPREPLY one entry per line.
+comp() {
+    (cd "$tmp" && bash -c '
+        . "$1" || exit 1
+        shift
+        COMP_WORDS=(readprofile "$@")
+        COMP_CWORD=$#
+        _readprofile
+        for w in "${COMPREPLY[@]}"; do printf "%s\n" "$w"; done
+    ' comp "$file" "$@")
+}
+
+# expect DESC WANT WORD... : the completions are exactly WANT (lines).
+expect() {
+    desc=$1 want=$2
+    shift 2
+    got=$(comp "$@" | LC_ALL=C sort)
+    want=$(printf '%s\n' "$want" | LC_ALL=C sort)
+    if [ "$got" = "$want" ]; then
+        pass=$((pass + 1))
+    else
+        fail=$((fail + 1))
+        printf 'FAIL: %s\n  want: %s\n  got:  %s\n' "$desc" \
+            "$(printf '%s' "$want" | tr '\n' ' ')" \
+            "$(printf '%s' "$got" | tr '\n' ' ')"
+    fi
+}
+
+# has DESC WANT WORD... : WANT is among the completions.
+has() {
+    desc=$1 want=$2
+    shift 2
+    if comp "$@" | grep -qxF -- "$want"; then
+        pass=$((pass + 1))
+    else
+        fail=$((fail + 1))
+        printf 'FAIL: %s: %s not offered\n' "$desc" "$want"
+    fi
+}
+
+# hasnt DESC UNWANTED WORD... : UNWANTED is not among the completions.
+hasnt() {
+    desc=$1 unwanted=$2
+    shift 2
+    if comp "$@" | grep -qxF -- "$unwanted"; then
+        fail=$((fail + 1))
+        printf 'FAIL: %s: %s offered\n' "$desc" "$unwanted"
+    else
+        pass=$((pass + 1))
+    fi
+}
+
+longs='--mapfile --profile --multiplier --info --verbose --all --histbin
+--counters --reset --no-auto --exact --baseline --version --help'
+shorts='-m -p -M -i -v -a -b -s -r -n -V -h'
+
+# Every long option completes from its name less its last character,
+# and from its full name to itself alone.
+for o in $longs; do
+    has "long option $o from a prefix" "$o" "${o%?}"
+    expect "long option $o complete" "$o" "$o"
+done
+
+# A bare dash offers every option, short and long.
+for o in $shorts $longs; do
+    has "option $o after -" "$o" -
+done
+
+expect "unique prefix --ba" --baseline --ba
+expect "unique prefix --ex" --exact --ex
+expect "prefix --no" --no-auto --no
+hasnt "no files where an option is expected" System.map-6.1.0 ''
+hasnt "no files after a flag" System.map-6.1.0 -a ''
+
+# Options with a file argument complete file names.
+expect "-m file name" System.map-6.1.0 -m Sys
+expect "--mapfile file name" System.map-6.1.0 --mapfile Sys
+expect "--mapfile=file name" --mapfile=System.map-6.1.0 --mapfile=Sys
+expect "--mapfile = file name (= as a word)" System.map-6.1.0 --mapfile = Sys
+expect "-m directory with a space" "boot dir" -m bo
+expect "-p file name" profile.gz -p prof
+expect "--profile file name" profile.gz --profile prof
+expect "--baseline file name" profile.gz --baseline prof
+has "-m lists files" System.map-6.1.0 -m ''
+has "-p offers stdin" - -p ''
+has "--profile offers stdin" - --profile ''
+has "-p lists files" profile.gz -p ''
+hasnt "--baseline does not offer stdin" - --baseline ''
+expect "-m after other options" System.map-6.1.0 -v -a -m Sys
+
+# -M takes a number, never a file name.
+has "-M offers numbers" 2 -M ''
+has "--multiplier offers numbers" 4 --multiplier ''
+hasnt "-M offers no files" System.map-6.1.0 -M ''
+expect "-M filters numbers" "$(printf '1\n10\n16\n100')" -M 1
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
