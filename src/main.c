@@ -47,6 +47,18 @@ drop_privileges(void)
 		fatal("cannot drop privileges");
 }
 
+/* Nothing left that needs the installed rights: give them up for good. */
+static void
+drop_privileges_for_good(void)
+{
+	gid_t g = getgid();
+	uid_t u = getuid();
+
+	if (setuid_install &&
+	    (setresgid(g, g, g) < 0 || setresuid(u, u, u) < 0))
+		fatal("cannot drop privileges");
+}
+
 /* -r / -M: write to /proc/profile, with the installed rights for open only. */
 static _Noreturn void
 write_proc_profile(const struct options *o)
@@ -59,8 +71,9 @@ write_proc_profile(const struct options *o)
 		fatal("cannot regain privileges");
 	fd = open(PROC_PROFILE, O_WRONLY | O_CLOEXEC);
 	e = errno;
-	if (setuid_install && (seteuid(getuid()) < 0 || setuid(getuid()) < 0))
+	if (setuid_install && seteuid(getuid()) < 0)
 		fatal("cannot drop privileges");
+	drop_privileges_for_good();
 	errno = e;
 	if (fd < 0)
 		fatal("%s", PROC_PROFILE);
@@ -250,6 +263,7 @@ main(int argc, char **argv)
 	}
 	if (o.reset || o.multiplier_set)
 		write_proc_profile(&o);
+	drop_privileges_for_good();
 
 	profile_open(&prof, o.profile);
 	if (o.baseline)
