@@ -103,7 +103,7 @@ uninstall:
 	    $(DESTDIR)$(BASHCOMPDIR)/readprofile
 
 clean:
-	rm -rf build build-san build-fuzz readprofile
+	rm -rf build build-san build-fuzz build-static readprofile
 
 .PHONY: all check check-deps check-run check-sanitize check-valgrind fuzz bench \
 	check-vm demo install uninstall clean

@@ -1,0 +1,230 @@
+#!/bin/busybox sh
+# /init of the test initramfs built by tests/vm/run.sh (busybox sh).
+#
+# Runs readprofile against the live /proc/profile of the booted kernel and
+# reports on the serial console, one line per check:
+#   @@RP PASS name | @@RP FAIL name | @@RP NOTE text
+#   @@RP BEGIN file ... base64 of gzip ... @@RP END file
+#   @@RP DONE
+# Binaries: /ours/readprofile (under test), /ul/readprofile (util-linux).
+# The kernel passes RP_STEP (expected sampling step) and RP_KEEP (1: always
+# send the snapshot out) from its command line as environment variables.
+
+/bin/busybox mkdir -p /proc /sys /dev /tmp
+/bin/busybox mount -t proc proc /proc
+/bin/busybox mount -t sysfs sysfs /sys
+/bin/busybox mount -t devtmpfs dev /dev
+/bin/busybox --install -s /bin
+export PATH=/bin
+exec </dev/null >/dev/console 2>&1
+dmesg -n 3
+
+OURS=/ours/readprofile
+UL=/ul/readprofile
+W=/tmp/w
+S=/tmp/snap
+mkdir -p "$W" "$S"
+step=${RP_STEP:-4}
+failed=0
+
+pass() { echo "@@RP PASS $*"; }
+fail() { echo "@@RP FAIL $*"; failed=1; }
+note() { sed 's/^/@@RP NOTE /'; }
+check() { # check NAME CONDITION...
+	name=$1; shift
+	if "$@"; then pass "$name"; else fail "$name"; fi
+}
+
+# run TAG BINARY ARGS...: TAG.out, TAG.err, TAG.rc in $W
+run() {
+	tag=$1; shift
+	"$@" >"$W/$tag.out" 2>"$W/$tag.err"
+	echo $? >"$W/$tag.rc"
+}
+rc() { cat "$W/$1.rc"; }
+# ticks on the `total` line of a default-format report
+total() { awk '$2 == "total" { print $1 }' "$W/$1.out"; }
+show() { # show TAG: stderr, exit status and head of stdout, as notes
+	{
+		echo "$1: exit $(rc "$1")"
+		sed 's/^/  stderr: /' "$W/$1.err" | head -n 5
+		sed 's/^/  stdout: /' "$W/$1.out" | head -n 5
+	} | note
+}
+
+workload() {
+	i=0
+	while [ $i -lt 40 ]; do
+		cat /proc/kallsyms >/dev/null
+		i=$((i + 1))
+	done
+	dd if=/dev/zero of=/tmp/zero bs=64k count=64 2>/dev/null
+	rm -f /tmp/zero
+}
+
+send() { # send NAME FILE: gzip + base64 between markers
+	echo "@@RP BEGIN $1"
+	gzip -c "$2" | base64
+	echo "@@RP END $1"
+}
+
+echo "@@RP NOTE kernel $(uname -r), cmdline: $(cat /proc/cmdline)"
+printf 'root:x:0:0:root:/:/bin/sh\nnobody:x:65534:65534:nobody:/:/bin/sh\n' >/etc/passwd
+printf 'root:x:0:\nnogroup:x:65534:\n' >/etc/group
+rm -rf /boot
+
+# --- -i on the live file -----------------------------------------------------
+for b in ul ours; do
+	eval "bin=\$$(echo $b | tr a-z A-Z)"
+	run "live-i-$b" "$bin" -i
+	check "$b: -i on live /proc/profile prints Sampling_step: $step" \
+		test "$(rc live-i-$b):$(cat $W/live-i-$b.out)" = "0:Sampling_step: $step"
+done
+
+# --- snapshot and differential reports ---------------------------------------
+workload
+cp /proc/profile "$S/profile"
+cp /proc/kallsyms "$S/kallsyms"
+run snap-ul-default "$UL" -p "$S/profile" -m "$S/kallsyms"
+t=$(total snap-ul-default)
+echo "@@RP NOTE snapshot: $(wc -c <"$S/profile") bytes, total ${t:-?} ticks"
+check "snapshot has ticks (util-linux total > 0)" test "${t:-0}" -gt 0
+
+snapfail=0
+for m in default -v -a -b -s -i; do
+	a=$m
+	[ "$m" = default ] && a=
+	run "snap-ul$m" "$UL" -p "$S/profile" -m "$S/kallsyms" $a
+	run "snap-ours$m" "$OURS" -p "$S/profile" -m "$S/kallsyms" $a
+	if cmp -s "$W/snap-ul$m.out" "$W/snap-ours$m.out" &&
+		[ "$(rc snap-ul$m)" = "$(rc snap-ours$m)" ]; then
+		pass "snapshot $m: same stdout and exit status as util-linux"
+	else
+		fail "snapshot $m: same stdout and exit status as util-linux"
+		snapfail=1
+		echo "exit status: util-linux $(rc snap-ul$m), ours $(rc snap-ours$m)" | note
+		sed 's/^/stderr ours: /' "$W/snap-ours$m.err" | head -n 5 | note
+		diff "$W/snap-ul$m.out" "$W/snap-ours$m.out" | head -n 20 | note
+	fi
+done
+
+# --- live reports --------------------------------------------------------------
+run live-report "$OURS" -m /proc/kallsyms
+check "ours: report on live /proc/profile with -m /proc/kallsyms (exit 0, total line)" \
+	test "$(rc live-report)" = 0 -a -n "$(total live-report)"
+check "ours: no warning on live /proc/profile with its own kallsyms" \
+	test ! -s "$W/live-report.err"
+[ -s "$W/live-report.err" ] || [ "$(rc live-report)" != 0 ] && show live-report
+
+words=$(($(stat -c %s /proc/profile) / 4))
+counters=$((words - 1))
+printf 'Sampling_step: %s\nCounters: %s\nText_bytes: %s\nByte_order: little-endian (native)\nMap: /proc/kallsyms matches\n' \
+	"$step" "$counters" "$((counters * step))" >"$W/iv.expect"
+run live-iv "$OURS" -i -v -m /proc/kallsyms
+if [ "$(rc live-iv)" = 0 ] && cmp -s "$W/iv.expect" "$W/live-iv.out"; then
+	pass "ours: -i -v -m /proc/kallsyms on live file (step, counters, map matches)"
+else
+	fail "ours: -i -v -m /proc/kallsyms on live file (step, counters, map matches)"
+	show live-iv
+	diff "$W/iv.expect" "$W/live-iv.out" | head -n 12 | note
+fi
+
+# --- -M 2: x86 refuses the multiplier ----------------------------------------
+for b in ul ours; do
+	eval "bin=\$$(echo $b | tr a-z A-Z)"
+	run "M2-$b" "$bin" -M 2
+	if [ "$(rc M2-$b)" = 1 ] && [ ! -s "$W/M2-$b.out" ] &&
+		[ "$(cat "$W/M2-$b.err")" = "readprofile: error writing /proc/profile: Invalid argument" ]; then
+		pass "$b: -M 2 fails with EINVAL as on x86"
+	else
+		fail "$b: -M 2 fails with EINVAL as on x86"
+		show "M2-$b"
+	fi
+done
+
+# --- -r resets the counters ----------------------------------------------------
+for b in ul ours; do
+	eval "bin=\$$(echo $b | tr a-z A-Z)"
+	workload
+	run "r-before-$b" "$UL" -m /proc/kallsyms
+	run "r-$b" "$bin" -r
+	run "r-after-$b" "$UL" -m /proc/kallsyms
+	tb=$(total "r-before-$b")
+	ta=$(total "r-after-$b")
+	echo "@@RP NOTE $b -r: total ${tb:-?} before, ${ta:-?} after"
+	if [ "$(rc r-$b)" = 0 ] && [ ! -s "$W/r-$b.err" ] &&
+		[ "${tb:-0}" -ge 100 ] && [ -n "$ta" ] && [ $((ta * 10)) -lt "$tb" ]; then
+		pass "$b: -r resets the live counters"
+	else
+		fail "$b: -r resets the live counters"
+		show "r-$b"
+	fi
+done
+
+# --- kallsyms fallback (no -m) ---------------------------------------------------
+# (a) no /boot at all, (b) a Debian-style one-line stub System.map
+fallback() { # fallback TAG DESCRIPTION
+	run "fb-$1" "$OURS" -p "$S/profile"
+	if [ "$(rc fb-$1)" = 0 ] && cmp -s "$W/snap-ul-default.out" "$W/fb-$1.out" &&
+		grep -q '^readprofile: using /proc/kallsyms' "$W/fb-$1.err"; then
+		pass "ours: no -m, $2: uses /proc/kallsyms (same report as util-linux -m kallsyms, says so on stderr)"
+		head -n 2 "$W/fb-$1.err" | note
+	else
+		fail "ours: no -m, $2: uses /proc/kallsyms (same report as util-linux -m kallsyms, says so on stderr)"
+		show "fb-$1"
+	fi
+}
+rm -rf /boot
+fallback noboot "no /boot"
+mkdir /boot
+echo "ffffffffffffffff B The real System.map is in the linux-image-$(uname -r)-dbg package" \
+	>"/boot/System.map-$(uname -r)"
+fallback stub "stub /boot/System.map-$(uname -r)"
+rm -rf /boot
+
+# (c) unprivileged user, kptr_restrict=1: kallsyms addresses read as zero
+echo 1 >/proc/sys/kernel/kptr_restrict
+chmod 755 /ours /ours/readprofile
+su -s /bin/sh nobody -c 'id -u; head -n 1 /proc/kallsyms' >"$W/nobody.out" 2>&1
+if [ "$(head -n 1 "$W/nobody.out")" = 65534 ] &&
+	sed -n 2p "$W/nobody.out" | grep -q '^0000000000000000 '; then
+	pass "uid 65534 sees zero addresses in /proc/kallsyms (kptr_restrict=1)"
+else
+	fail "uid 65534 sees zero addresses in /proc/kallsyms (kptr_restrict=1)"
+	note <"$W/nobody.out"
+fi
+su -s /bin/sh nobody -c "$OURS" >"$W/fb-nobody.out" 2>"$W/fb-nobody.err"
+echo $? >"$W/fb-nobody.rc"
+if [ "$(rc fb-nobody)" = 1 ] && [ ! -s "$W/fb-nobody.out" ] &&
+	grep -q kptr_restrict "$W/fb-nobody.err"; then
+	pass "ours: no -m, uid 65534, kptr_restrict=1: fails naming kptr_restrict"
+	head -n 2 "$W/fb-nobody.err" | note
+else
+	fail "ours: no -m, uid 65534, kptr_restrict=1: fails naming kptr_restrict"
+	show fb-nobody
+fi
+
+# (d) unprivileged user allowed to see kallsyms addresses: on Debian that takes
+# both kptr_restrict=0 and perf_event_paranoid<=1 (the default 3 hides them)
+echo 0 >/proc/sys/kernel/kptr_restrict
+echo 1 >/proc/sys/kernel/perf_event_paranoid
+chmod 755 "$S"
+chmod 644 "$S/profile"
+su -s /bin/sh nobody -c "$OURS -p $S/profile" >"$W/fb-shown.out" 2>"$W/fb-shown.err"
+echo $? >"$W/fb-shown.rc"
+if [ "$(rc fb-shown)" = 0 ] && cmp -s "$W/snap-ul-default.out" "$W/fb-shown.out"; then
+	pass "ours: no -m, uid 65534, kptr_restrict=0, perf_event_paranoid=1: same report as util-linux -m kallsyms"
+else
+	fail "ours: no -m, uid 65534, kptr_restrict=0, perf_event_paranoid=1: same report as util-linux -m kallsyms"
+	show fb-shown
+fi
+
+# --- the snapshot, for reproducing failures on the host ------------------------
+if [ "$snapfail" = 1 ] || [ "${RP_KEEP:-0}" = 1 ]; then
+	send profile.gz "$S/profile"
+	send kallsyms.gz "$S/kallsyms"
+fi
+
+echo "@@RP DONE"
+sync
+poweroff -f
