@@ -13,7 +13,7 @@ array_span(void *ctx, uint64_t from, uint64_t to, size_t *got)
 struct counters
 counters_array(const uint32_t *w, uint64_t n)
 {
-	struct counters c = { n, array_span, (void *)(uintptr_t)w };
+	struct counters c = { n, array_span, NULL, (void *)(uintptr_t)w };
 
 	return c;
 }
@@ -41,6 +41,8 @@ counters_sum(const struct counters *c, uint64_t from, uint64_t to)
 {
 	uint64_t sum = 0;
 
+	if (c->sum)
+		return c->sum(c->ctx, from, to);
 	while (from < to) {
 		size_t got;
 		const uint32_t *w = c->span(c->ctx, from, to, &got);
@@ -68,15 +70,25 @@ attrib_init(struct attrib *a, uint64_t origin, uint32_t step, uint64_t nwords,
 	a->nwords = nwords;
 	a->mode = mode;
 	a->cursor = 1;
+	a->shift = -1;
+	if (step && (step & (step - 1)) == 0)
+		a->shift = __builtin_ctz(step);
+}
+
+/* off / step: a shift for the usual power-of-two steps. */
+static uint64_t
+div_step(const struct attrib *a, uint64_t off)
+{
+	return a->shift >= 0 ? off >> a->shift : off / a->step;
 }
 
 /* First word whose bucket starts at or after ADDR. */
 static uint64_t
 bucket_at_or_after(const struct attrib *a, uint64_t addr)
 {
-	uint64_t off = addr - a->origin;
+	uint64_t off = addr - a->origin, q = div_step(a, off);
 
-	return off / a->step + (off % a->step != 0) + 1;
+	return q + (q * a->step != off) + 1;
 }
 
 static uint64_t
@@ -89,7 +101,7 @@ static int
 close_classic(struct attrib *a, uint64_t start, uint64_t next,
     struct attrib_span *sp)
 {
-	uint64_t j = a->step ? (next - a->origin) / a->step : 0;
+	uint64_t j = a->step ? div_step(a, next - a->origin) : 0;
 
 	if (a->cursor >= a->nwords || j > a->nwords)
 		return -1;
@@ -98,7 +110,7 @@ close_classic(struct attrib *a, uint64_t start, uint64_t next,
 	a->cursor = sp->end;
 	sp->list_first = sp->list_end = 0;
 	if (a->step) {
-		sp->list_first = (start - a->origin) / a->step + 1;
+		sp->list_first = div_step(a, start - a->origin) + 1;
 		sp->list_end = j;
 	}
 	return 0;
@@ -111,7 +123,7 @@ close_exact(struct attrib *a, uint64_t start, uint64_t next,
 	uint64_t last = a->nwords - 1;	/* always *unknown* */
 
 	if (a->nwords <= 1 ||
-	    (a->step && (start - a->origin) / a->step >= a->nwords))
+	    (a->step && div_step(a, start - a->origin) >= a->nwords))
 		return -1;
 	sp->first = sp->end = 1;
 	if (a->step) {

@@ -25,6 +25,8 @@ struct counters {
 	uint64_t n;		/* words, step word included */
 	/* Words [from, from + *got) with 1 <= *got <= to - from, from < to <= n. */
 	const uint32_t *(*span)(void *ctx, uint64_t from, uint64_t to, size_t *got);
+	/* Optional: the sum of [from, to), when the source has a faster way. */
+	uint64_t (*sum)(void *ctx, uint64_t from, uint64_t to);
 	void *ctx;
 };
 
@@ -45,6 +47,7 @@ struct attrib {
 	uint64_t nwords;
 	enum attrib_mode mode;
 	uint64_t cursor;	/* classic: the next word to read */
+	int shift;		/* log2(step) when a power of two, else -1 */
 };
 
 struct attrib_span {

@@ -33,9 +33,11 @@ map_open_mem(struct map *m, const char *name, const char *text, size_t n)
 	m->buf = xmalloc(n + 1);
 	m->cap = n + 1;
 	memcpy(m->buf, text, n);
-	m->buf[n] = '\n';
 	m->len = n;
 	m->eof = 1;
+	if (n > 0 && text[n - 1] != '\n')
+		m->buf[m->len++] = '\n';
+	m->lines = m->len;
 }
 
 /* Byte classes: a line is split at C_SPACE; C_END ('\n', NUL) ends it. */
@@ -61,25 +63,82 @@ static const unsigned char hexv1[256] = {
 
 /* Like strtoull(p, &end, 16): sign, 0x, saturation; NULL without digits. */
 static const char *
-parse_hex(const char *p, uint64_t *out)
+parse_hex_slow(const char *p, uint64_t *out)
 {
-	int neg = 0, over = 0;
+	int neg = 0;
 	uint64_t v = 0;
-	const char *digits;
+	const char *digits, *q;
 
 	if (*p == '+' || *p == '-')
 		neg = *p++ == '-';
 	if (p[0] == '0' && (p[1] | 0x20) == 'x' && HEX(p + 2) != NOHEX)
 		p += 2;
 	digits = p;
-	for (; HEX(p) != NOHEX; p++) {
-		over |= (v >> 60) != 0;
-		v = v << 4 | HEX(p);
-	}
+	for (; HEX(p) != NOHEX; p++)
+		v = v << 4 | (uint64_t)HEX(p);
 	if (p == digits)
 		return NULL;
-	*out = over ? UINT64_MAX : neg ? -v : v;
+	if (p - digits > 16) {		/* more than 64 bits, unless zeros lead */
+		for (q = digits; *q == '0'; q++)
+			;
+		if (p - q > 16) {
+			*out = UINT64_MAX;
+			return p;
+		}
+	}
+	*out = neg ? -v : v;
 	return p;
+}
+
+#define ONES 0x0101010101010101ull
+
+#ifdef __SSE2__
+#include <emmintrin.h>
+
+/* Sixteen hex digits at P into *OUT, with SSE2; 0 when one is not. */
+static int
+hex16(const char *p, uint64_t *out)
+{
+	__m128i x = _mm_loadu_si128((const __m128i *)(const void *)p);
+	__m128i y = _mm_or_si128(x, _mm_set1_epi8(0x20));
+	__m128i dig = _mm_and_si128(_mm_cmpgt_epi8(x, _mm_set1_epi8('0' - 1)),
+	    _mm_cmplt_epi8(x, _mm_set1_epi8('9' + 1)));
+	__m128i let = _mm_and_si128(_mm_cmpgt_epi8(y, _mm_set1_epi8('a' - 1)),
+	    _mm_cmplt_epi8(y, _mm_set1_epi8('f' + 1)));
+	__m128i v, lo4, hi4;
+	uint64_t packed;
+
+	if (_mm_movemask_epi8(_mm_or_si128(dig, let)) != 0xffff)
+		return 0;
+	/* digit values: low nibble, plus 9 for letters */
+	v = _mm_add_epi8(_mm_and_si128(x, _mm_set1_epi8(0x0f)),
+	    _mm_and_si128(let, _mm_set1_epi8(9)));
+	/* byte pairs (first, second) -> first << 4 | second */
+	lo4 = _mm_slli_epi16(v, 4);
+	hi4 = _mm_srli_epi16(v, 8);
+	v = _mm_and_si128(_mm_or_si128(lo4, hi4), _mm_set1_epi16(0x00ff));
+	v = _mm_packus_epi16(v, v);
+	memcpy(&packed, &v, 8);
+	*out = __builtin_bswap64(packed);
+	return 1;
+}
+#else
+static int
+hex16(const char *p, uint64_t *out)
+{
+	(void)p;
+	(void)out;
+	return 0;	/* the scalar path reads it */
+}
+#endif
+
+/* The address at P; the usual sixteen digits are read all at once. */
+static const char *
+parse_hex(const char *p, const char *e, uint64_t *out)
+{
+	if (e - p >= 16 && HEX(p + 16) == NOHEX && hex16(p, out))
+		return p + 16;
+	return parse_hex_slow(p, out);
 }
 
 static const char *
@@ -90,9 +149,27 @@ skip_space(const char *p)
 	return p;
 }
 
+/*
+ * The end of the word at P, at or before E (*E ends the line).  Eight
+ * bytes at a time: any byte below '!' may end it and is looked at.
+ */
 static const char *
-skip_word(const char *p)
+skip_word(const char *p, const char *e)
 {
+	uint64_t x, t;
+
+	while (e - p >= 8) {
+		memcpy(&x, p, 8);
+		t = (x - ONES * 0x21) & ~x & ONES * 0x80;
+		if (t == 0) {
+			p += 8;
+			continue;
+		}
+		p += __builtin_ctzll(t) >> 3;
+		if (CLS(p) != C_WORD)
+			return p;
+		p++;
+	}
 	while (CLS(p) == C_WORD)
 		p++;
 	return p;
@@ -111,88 +188,103 @@ map_kind(char type)
 	}
 }
 
-int
-map_parse_line(const char *p, const char *e, struct sym *s)
+/* The fields of the line at P (E: its end or later); NULL when short. */
+static const char *
+parse_fields(const char *p, const char *e, struct sym *s)
 {
 	const char *type, *name;
 
-	(void)e;	/* *e is '\n' or NUL: the scans stop there */
-	p = parse_hex(skip_space(p), &s->addr);
+	p = parse_hex(skip_space(p), e, &s->addr);
 	if (p == NULL)
-		return -1;
+		return NULL;
 	type = skip_space(p);
-	p = skip_word(type);
+	p = skip_word(type, e);
 	if (p == type)
-		return -1;
+		return NULL;
 	name = skip_space(p);
-	p = skip_word(name);
+	p = skip_word(name, e);
 	if (p == name)
-		return -1;
+		return NULL;
 	s->kind = map_kind(*type);
 	s->name = name;
 	s->namelen = (size_t)(p - name);
-	return 0;
+	return p;
 }
 
-/* Make room and read more; returns 0 at end of input. */
+int
+map_parse_line(const char *p, const char *e, struct sym *s)
+{
+	return parse_fields(p, e, s) ? 0 : -1;
+}
+
+/*
+ * Read until the buffer holds a complete line (or the last line, given a
+ * newline here); returns 0 at the end of the input.  Lines are complete
+ * up to m->lines, one past the last newline read.
+ */
 static int
 fill(struct map *m)
 {
 	size_t got;
+	char *nl;
 
-	if (m->eof)
-		return 0;
-	if (m->pos > 0) {
-		memmove(m->buf, m->buf + m->pos, m->len - m->pos);
-		m->len -= m->pos;
-		m->pos = 0;
+	for (;;) {
+		if (m->len - m->pos > MAP_MAX_LINE)
+			fatalx("%s(%llu): line longer than %zu bytes", m->name,
+			    (unsigned long long)m->lineno + 1, MAP_MAX_LINE);
+		if (m->eof) {
+			if (m->pos == m->len)
+				return 0;
+			m->buf[m->len++] = '\n';	/* room kept below */
+			m->lines = m->len;
+			return 1;
+		}
+		if (m->pos > 0) {
+			memmove(m->buf, m->buf + m->pos, m->len - m->pos);
+			m->len -= m->pos;
+			m->pos = 0;
+		}
+		if (m->cap - m->len < READ_CHUNK) {
+			m->cap *= 2;
+			m->buf = xrealloc(m->buf, m->cap);
+		}
+		got = input_read(&m->in, m->buf + m->len, m->cap - m->len - 1);
+		if (got == 0) {
+			m->eof = 1;
+			continue;
+		}
+		nl = memrchr(m->buf + m->len, '\n', got);
+		m->len += got;
+		if (nl != NULL) {
+			m->lines = (size_t)(nl - m->buf) + 1;
+			return 1;
+		}
 	}
-	if (m->cap - m->len < READ_CHUNK) {
-		m->cap *= 2;
-		m->buf = xrealloc(m->buf, m->cap);
-	}
-	got = input_read(&m->in, m->buf + m->len, m->cap - m->len - 1);
-	if (got == 0) {
-		m->eof = 1;
-		return 0;
-	}
-	m->len += got;
-	return 1;
 }
 
 int
 map_next(struct map *m, struct sym *s)
 {
-	char *line, *nl;
-	size_t scanned = 0;
+	const char *line, *p, *nl, *end;
 
-	for (;;) {
-		line = m->buf + m->pos;
-		nl = memchr(line + scanned, '\n', m->len - m->pos - scanned);
-		if (nl != NULL)
-			break;
-		scanned = m->len - m->pos;
-		if (scanned > MAP_MAX_LINE)
-			fatalx("%s(%llu): line longer than %zu bytes", m->name,
-			    (unsigned long long)m->lineno + 1, MAP_MAX_LINE);
-		if (!fill(m)) {
-			if (m->len == m->pos)
-				return 0;
-			nl = m->buf + m->len;	/* last line, no newline */
-			*nl = '\n';		/* room kept by fill() */
-			line = m->buf + m->pos;
-			break;
-		}
-	}
+	if (m->pos >= m->lines && !fill(m))
+		return 0;
+	line = m->buf + m->pos;
+	end = m->buf + m->lines - 1;		/* the last newline */
 	m->lineno++;
+	s->lineno = m->lineno;
+	p = parse_fields(line, end, s);
+	if (p == NULL || *p != '\n')
+		nl = memchr(p ? p : line, '\n', (size_t)(end - (p ? p : line)) + 1);
+	else
+		nl = p;
 	if ((size_t)(nl - line) > MAP_MAX_LINE)
 		fatalx("%s(%llu): line longer than %zu bytes", m->name,
 		    (unsigned long long)m->lineno, MAP_MAX_LINE);
-	m->pos = (size_t)(nl - m->buf) + (nl < m->buf + m->len);
-	s->lineno = m->lineno;
-	if (map_parse_line(line, nl, s) < 0)
+	if (p == NULL)
 		fatalx("%s(%llu): wrong map line", m->name,
 		    (unsigned long long)m->lineno);
+	m->pos = (size_t)(nl - m->buf) + 1;
 	return 1;
 }
 
@@ -204,16 +296,29 @@ sym_is(const struct sym *s, const char *name)
 	return s->namelen == n && memcmp(s->name, name, n) == 0;
 }
 
+/* NAME is "_" WORD or "__" WORD; WORD has 5 letters. */
+static int
+is_marker(const struct sym *s, const char *word)
+{
+	const char *n = s->name;
+
+	if (s->namelen == 7 && n[0] == '_')
+		n++;
+	else if (s->namelen != 6)
+		return 0;
+	return n[0] == '_' && memcmp(n + 1, word, 5) == 0;
+}
+
 int
 sym_is_stext(const struct sym *s)
 {
-	return sym_is(s, "_stext") || sym_is(s, "__stext");
+	return is_marker(s, "stext");
 }
 
 int
 sym_is_etext(const struct sym *s)
 {
-	return sym_is(s, "_etext") || sym_is(s, "__etext");
+	return is_marker(s, "etext");
 }
 
 void

@@ -19,6 +19,7 @@ struct map {
 	struct input in;
 	char *buf;		/* read buffer */
 	size_t cap, len, pos;
+	size_t lines;		/* complete lines end here */
 	int eof;
 	uint64_t lineno;
 };

@@ -156,28 +156,77 @@ raw_span(struct profile *p, uint64_t from, size_t *n)
 	return p->rawbuf;
 }
 
+/* Keep word K (raw value V) in the list of non-zero counters. */
+static void
+note_nonzero(struct profile *p, uint64_t k, uint32_t v)
+{
+	if (p->nz_n == p->nz_cap) {
+		if (p->nz_cap == PROFILE_SPARSE_MAX) {
+			p->nz_ok = 0;
+			return;
+		}
+		p->nz_cap = p->nz_cap ? p->nz_cap * 2 : 1024;
+		p->nz_idx = xrealloc(p->nz_idx, p->nz_cap * sizeof *p->nz_idx);
+		p->nz_val = xrealloc(p->nz_val, p->nz_cap * sizeof *p->nz_val);
+	}
+	p->nz_idx[p->nz_n] = (uint32_t)k;
+	p->nz_val[p->nz_n++] = v;
+}
+
+/* Whether the 16 words at W are all zero (one OR over 64-bit loads). */
+static int
+zero16(const uint32_t *w)
+{
+	uint64_t a, b, c, d, e, f, g, h;
+
+	memcpy(&a, w, 8);
+	memcpy(&b, w + 2, 8);
+	memcpy(&c, w + 4, 8);
+	memcpy(&d, w + 6, 8);
+	memcpy(&e, w + 8, 8);
+	memcpy(&f, w + 10, 8);
+	memcpy(&g, w + 12, 8);
+	memcpy(&h, w + 14, 8);
+	return ((a | b) | (c | d) | (e | f) | (g | h)) == 0;
+}
+
+/*
+ * Count the halves in use in W[0..n), words FIRST.. of the profile, and
+ * with P note the non-zero ones.  Most counters are zero: they are
+ * skipped sixteen at a time.
+ */
+static void
+scan_words(struct profile *p, const uint32_t *w, size_t n, uint64_t first,
+    uint64_t *big, uint64_t *small)
+{
+	uint64_t b = 0, s = 0;
+	size_t i = 0, j, end;
+
+	while (i < n) {
+		end = n - i >= 16 ? i + 16 : n;
+		if (end == i + 16 && zero16(w + i)) {
+			i = end;
+			continue;
+		}
+		for (j = i; j < end; j++) {
+			if (w[j] == 0)
+				continue;
+			b += w[j] > 0xffffu;
+			s += (w[j] & 0xffffu) != 0;
+			if (p && p->nz_ok)
+				note_nonzero(p, first + j, w[j]);
+		}
+		i = end;
+	}
+	*big += b;
+	*small += s;
+}
+
 void
 profile_count_halves(const uint32_t *w, size_t n, uint64_t *big,
     uint64_t *small)
 {
-	uint64_t b = 0, s = 0;
-	size_t i = 0;
-
-	/* Most counters are zero: skip them four at a time. */
-	for (; i + 4 <= n; i += 4) {
-		if ((w[i] | w[i + 1] | w[i + 2] | w[i + 3]) == 0)
-			continue;
-		for (size_t j = i; j < i + 4; j++) {
-			b += w[j] > 0xffffu;
-			s += (w[j] & 0xffffu) != 0;
-		}
-	}
-	for (; i < n; i++) {
-		b += w[i] > 0xffffu;
-		s += (w[i] & 0xffffu) != 0;
-	}
-	*big += b;
-	*small += s;
+	scan_words(NULL, w, n, 0, big, small);
 }
 
 int
@@ -198,7 +247,7 @@ pass(struct profile *p, struct profile *base, uint64_t *big, uint64_t *small)
 		const uint32_t *w = raw_span(p, k, &n), *b;
 
 		if (big)
-			profile_count_halves(w, n, big, small);
+			scan_words(p, w, n, k, big, small);
 		if (base) {
 			b = raw_span(base, k, &n);
 			w = raw_span(p, k, &n);	/* BASE may share nothing */
@@ -242,6 +291,9 @@ profile_setup(struct profile *p, struct profile *base, int noauto)
 	uint64_t big = 0, small = 0;
 
 	if (!noauto) {
+		/* a file read in chunks: keep its few non-zero counters */
+		p->nz_ok = p->data == NULL && base == NULL &&
+		    p->nwords <= UINT32_MAX;
 		pass(p, NULL, &big, &small);
 		p->swap = profile_guess_swapped(big, small);
 	}
@@ -314,10 +366,40 @@ span(void *ctx, uint64_t from, uint64_t to, size_t *got)
 	return p->win + (from - p->win_first);
 }
 
+/* Sum of [from, to) from the list of non-zero counters. */
+static uint64_t
+sparse_sum(void *ctx, uint64_t from, uint64_t to)
+{
+	struct profile *p = ctx;
+	size_t i = p->nz_cur, lo = 0, hi = p->nz_n;
+	uint64_t sum = 0;
+
+	/* reports move forward: resume from the last position if we can */
+	if (i > 0 && p->nz_idx[i - 1] >= from)
+		i = 0;
+	if (i == 0) {
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+			if (p->nz_idx[mid] < from)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		i = lo;
+	}
+	while (i < p->nz_n && p->nz_idx[i] < from)
+		i++;
+	for (; i < p->nz_n && p->nz_idx[i] < to; i++)
+		sum += p->swap ? bswap32(p->nz_val[i]) : p->nz_val[i];
+	p->nz_cur = i;
+	return sum;
+}
+
 struct counters
 profile_counters(struct profile *p)
 {
-	struct counters c = { p->nwords, span, p };
+	struct counters c = { p->nwords, span, p->nz_ok ? sparse_sum : NULL,
+	    p };
 
 	return c;
 }
@@ -331,6 +413,9 @@ profile_close(struct profile *p)
 	free(p->data);
 	free(p->win);
 	free(p->rawbuf);
+	free(p->nz_idx);
+	free(p->nz_val);
+	p->nz_idx = p->nz_val = NULL;
 	p->map_base = NULL;
 	p->data = NULL;
 	p->win = NULL;

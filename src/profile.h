@@ -32,6 +32,10 @@ struct profile {
 	int no_mmap, sigbus_set;
 	uint32_t *rawbuf;	/* pread buffer where mapping fails */
 	uint32_t *win;		/* window of words, host order */
+	/* The non-zero counters, found by the byte-order pass, if few. */
+	uint32_t *nz_idx, *nz_val;	/* word index, raw value */
+	size_t nz_n, nz_cap, nz_cur;
+	int nz_ok;
 	uint64_t win_first;
 	size_t win_n;
 };
@@ -52,6 +56,9 @@ int profile_guess_swapped(uint64_t big, uint64_t small);
 /* Count words of W[0..n) with bits in their upper/lower 16 bits. */
 void profile_count_halves(const uint32_t *w, size_t n, uint64_t *big,
     uint64_t *small);
+
+/* Most non-zero counters kept from the byte-order pass (else a 2nd pass). */
+#define PROFILE_SPARSE_MAX ((size_t)1 << 18)
 
 /* The counters, for attribution (valid until profile_close). */
 struct counters profile_counters(struct profile *p);

@@ -1,6 +1,8 @@
 /*
  * test_mapfile.c - map line parsing, the type classes, the line reader.
  */
+#include <errno.h>
+
 #include "unit.h"
 #include "mapfile.h"
 
@@ -62,6 +64,44 @@ address_like_strtoull(void **state)
 	assert_int_equal(parse("1000T name", &s), 0);
 	assert_true(s.addr == 0x1000);
 	name_is(&s, "name");
+}
+
+/* The sixteen-digit fast path against strtoull, edge bytes in every place. */
+static void
+addresses_match_strtoull(void **state)
+{
+	static const char alphabet[] = "0123456789abcdefABCDEF/:@G`gxX \t-+\x80\xff";
+	uint64_t r = 88172645463325252ull;
+	char line[64];
+	struct sym s;
+
+	(void)state;
+	for (int i = 0; i < 2000000; i++) {
+		int len = 14 + (int)(r % 5), bad = (r >> 8) % 4 == 0;
+		char *end;
+		unsigned long long want;
+
+		for (int k = 0; k < len; k++) {
+			r ^= r << 13; r ^= r >> 7; r ^= r << 17;
+			line[k] = bad ? alphabet[r % (sizeof alphabet - 1)]
+			    : alphabet[r % 22];
+		}
+		strcpy(line + len, " T name");
+		errno = 0;
+		want = strtoull(line, &end, 16);
+		if (end == line || (line[0] == ' ' || line[0] == '\t') ||
+		    line[0] == '-' || line[0] == '+') {
+			/* leading blanks and signs: checked elsewhere */
+			continue;
+		}
+		if (map_parse_line(line, line + strlen(line), &s) == 0) {
+			if (s.addr != want)
+				fail_msg("\"%s\": %llx, strtoull %llx", line,
+				    (unsigned long long)s.addr, want);
+		} else {
+			fail_msg("\"%s\" rejected", line);
+		}
+	}
 }
 
 static void
@@ -244,6 +284,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(parses_nm_and_kallsyms_lines),
 		cmocka_unit_test(address_like_strtoull),
+		cmocka_unit_test(addresses_match_strtoull),
 		cmocka_unit_test(rejects_short_lines),
 		cmocka_unit_test(nul_ends_the_text),
 		cmocka_unit_test(type_classes),
