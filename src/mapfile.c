@@ -40,14 +40,21 @@ map_open_mem(struct map *m, const char *name, const char *text, size_t n)
 	m->lines = m->len;
 }
 
-/* Byte classes: a line is split at C_SPACE; C_END ('\n', NUL) ends it. */
-enum { C_WORD, C_SPACE, C_END };
-
-static const unsigned char cls[256] = {
-	['\0'] = C_END, ['\n'] = C_END,
-	[' '] = C_SPACE, ['\t'] = C_SPACE, ['\v'] = C_SPACE, ['\f'] = C_SPACE,
-	['\r'] = C_SPACE,
+/*
+ * A map line is read the way the classic tool reads it: blanks (isspace)
+ * before the address and before each field are skipped, but a field, the
+ * type (at most 7 bytes) or the name, ends only at a space, the end of
+ * the line or a NUL: a tab or a CR is part of a name ("sym\t[mod]").
+ */
+static const unsigned char blank[256] = {
+	[' '] = 1, ['\t'] = 1, ['\v'] = 1, ['\f'] = 1, ['\r'] = 1,
 };
+
+static const unsigned char field_end[256] = {
+	[' '] = 1, ['\n'] = 1, ['\0'] = 1,
+};
+
+#define TYPE_MAX 7
 
 /* Hex digit value + 1; 0 for any other byte. */
 static const unsigned char hexv1[256] = {
@@ -57,7 +64,8 @@ static const unsigned char hexv1[256] = {
 	['A'] = 11, ['B'] = 12, ['C'] = 13, ['D'] = 14, ['E'] = 15, ['F'] = 16,
 };
 
-#define CLS(p) cls[(unsigned char)*(p)]
+#define BLANK(p) blank[(unsigned char)*(p)]
+#define FIELD_END(p) field_end[(unsigned char)*(p)]
 #define HEX(p) (hexv1[(unsigned char)*(p)] - 1)
 #define NOHEX (-1)
 
@@ -144,7 +152,7 @@ parse_hex(const char *p, const char *e, uint64_t *out)
 static const char *
 skip_space(const char *p)
 {
-	while (CLS(p) == C_SPACE)
+	while (BLANK(p))
 		p++;
 	return p;
 }
@@ -166,11 +174,11 @@ skip_word(const char *p, const char *e)
 			continue;
 		}
 		p += __builtin_ctzll(t) >> 3;
-		if (CLS(p) != C_WORD)
+		if (FIELD_END(p))
 			return p;
 		p++;
 	}
-	while (CLS(p) == C_WORD)
+	while (!FIELD_END(p))
 		p++;
 	return p;
 }
@@ -198,7 +206,8 @@ parse_fields(const char *p, const char *e, struct sym *s)
 	if (p == NULL)
 		return NULL;
 	type = skip_space(p);
-	p = skip_word(type, e);
+	for (p = type; !FIELD_END(p) && p - type < TYPE_MAX; p++)
+		;
 	if (p == type)
 		return NULL;
 	name = skip_space(p);

@@ -3,6 +3,7 @@
  *
  * Reads "ADDRESS TYPE NAME ..." lines of any length (up to MAP_MAX_LINE
  * bytes) as a stream and classifies them; knows nothing of counters.
+ * Fields are split as the classic tool splits them (see mapfile.c).
  */
 #ifndef RP_MAPFILE_H
 #define RP_MAPFILE_H
@@ -22,6 +23,7 @@ struct map {
 	size_t lines;		/* complete lines end here */
 	int eof;
 	uint64_t lineno;
+	int crlf;		/* "_stext\r" seen: DOS line endings */
 };
 
 enum sym_kind {

@@ -31,15 +31,47 @@ parses_nm_and_kallsyms_lines(void **state)
 	name_is(&s, "_stext");
 	assert_true(sym_is_stext(&s));
 
-	/* kallsyms: a fourth field, tabs */
+	/* kallsyms' module field follows a tab: like util-linux, a name ends
+	 * only at a space, so the tab and the module are part of it */
 	assert_int_equal(parse("ffffffffc0a01000 t init_module\t[ext4]", &s), 0);
-	name_is(&s, "init_module");
+	name_is(&s, "init_module\t[ext4]");
 	assert_int_equal(s.kind, SYM_TEXT);
+	assert_int_equal(parse("ffffffffc0a01000 t init_module [ext4]", &s), 0);
+	name_is(&s, "init_module");
 
-	/* leading blanks, upper-case hex, CR before the newline */
+	/* leading blanks of any kind; upper-case hex; a CR stays in the name */
 	assert_int_equal(parse("  \t00000000DEADBEEF W weak_fn\r", &s), 0);
 	assert_true(s.addr == 0xdeadbeefull);
-	name_is(&s, "weak_fn");
+	name_is(&s, "weak_fn\r");
+	/* blanks of any kind before a field */
+	assert_int_equal(parse("1000\tT \t\vname", &s), 0);
+	name_is(&s, "name");
+}
+
+static void
+fields_split_like_util_linux(void **state)
+{
+	struct sym s;
+
+	(void)state;
+	/* the type ends at a space only, and after 7 bytes */
+	assert_int_equal(parse("1000 T\tname", &s), -1);
+	assert_int_equal(parse("1000 TT name", &s), 0);
+	name_is(&s, "name");
+	assert_int_equal(parse("1000 T\t_etext", &s), 0);	/* type "T\t_etex" */
+	name_is(&s, "t");
+	assert_int_equal(s.kind, SYM_TEXT);
+	assert_int_equal(parse("1000 Dabcdefgh", &s), 0);	/* type "Dabcdef" */
+	name_is(&s, "gh");
+	assert_int_equal(s.kind, SYM_OTHER);
+	/* a name ends at a space; the rest of the line is ignored */
+	assert_int_equal(parse("1000 T a\tb c d", &s), 0);
+	name_is(&s, "a\tb");
+	/* the address ends at the first non-hex byte, the type follows */
+	assert_int_equal(parse("1004g T a", &s), 0);
+	assert_true(s.addr == 0x1004);
+	name_is(&s, "T");
+	assert_int_equal(s.kind, SYM_OTHER);
 }
 
 static void
@@ -167,7 +199,7 @@ stext_etext_names(void **state)
 static void
 reader_counts_lines_and_takes_last_line_without_newline(void **state)
 {
-	static const char text[] = "1 A abs\n2 T _stext\r\n3 t b\n4 D d";
+	static const char text[] = "1 A abs\n2 T _stext\n3 t b\n4 D d";
 	struct map m;
 	struct sym s;
 
@@ -284,6 +316,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(parses_nm_and_kallsyms_lines),
 		cmocka_unit_test(address_like_strtoull),
+		cmocka_unit_test(fields_split_like_util_linux),
 		cmocka_unit_test(addresses_match_strtoull),
 		cmocka_unit_test(rejects_short_lines),
 		cmocka_unit_test(nul_ends_the_text),
