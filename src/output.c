@@ -2,6 +2,7 @@
  * output.c - report lines and the held-back output buffer.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,14 +16,32 @@
 #define HOLD ((size_t)1 << 20)	/* held in memory before spilling */
 #define NAME_WIDTH 40
 
-/* /dev/null: nothing to hold back, nothing to spill. */
+/*
+ * Where the report can be written as it comes: /dev/null, and the end of
+ * a regular file, which an error truncates back to where it was
+ * (*start).  Pipes and terminals get it whole or not at all.
+ */
 static int
-is_devnull(int fd)
+can_write_directly(int fd, off_t *start)
 {
 	struct stat sb, nb;
+	off_t pos;
+	int fl;
 
-	return fstat(fd, &sb) == 0 && S_ISCHR(sb.st_mode) &&
-	    stat("/dev/null", &nb) == 0 && sb.st_rdev == nb.st_rdev;
+	*start = -1;
+	if (fstat(fd, &sb) < 0)
+		return 0;
+	if (S_ISCHR(sb.st_mode))
+		return stat("/dev/null", &nb) == 0 && sb.st_rdev == nb.st_rdev;
+	if (!S_ISREG(sb.st_mode) || (fl = fcntl(fd, F_GETFL)) < 0)
+		return 0;
+	pos = lseek(fd, 0, SEEK_CUR);
+	if (fl & O_APPEND)
+		pos = sb.st_size;
+	if (pos < 0 || pos < sb.st_size)
+		return 0;	/* inside existing data: nothing to cut */
+	*start = pos;
+	return 1;
 }
 
 void
@@ -33,7 +52,7 @@ out_init(struct out *o, int fd)
 	o->buf = xmalloc(o->cap);
 	o->len = 0;
 	o->spill = -1;
-	o->direct = is_devnull(fd);
+	o->direct = can_write_directly(fd, &o->start);
 }
 
 static int
@@ -253,4 +272,6 @@ out_discard(struct out *o)
 		close(o->spill);
 	o->spill = -1;
 	o->len = 0;
+	if (o->direct && o->start >= 0 && ftruncate(o->fd, o->start) < 0)
+		o->start = -1;	/* nothing more can be done */
 }

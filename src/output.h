@@ -3,22 +3,25 @@
  *
  * Every line is formatted by hand, byte for byte as the printf formats of
  * the classic tool would write it (fmt.h holds the number formatting).
- * The report is held back until it is complete: a small one in memory, a
- * large one in an unlinked temporary file, so that an error found late
- * leaves standard output empty.
+ * The report is held back until it is complete, so that an error found
+ * late leaves standard output empty: a small one in memory, a large one
+ * in an unlinked temporary file.  Into a regular file (at its end) it is
+ * written as it comes, and an error truncates the file back.
  */
 #ifndef RP_OUTPUT_H
 #define RP_OUTPUT_H
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 struct out {
 	int fd;
 	char *buf;
 	size_t len, cap;
 	int spill;		/* temporary file, or -1 */
-	int direct;		/* /dev/null: written as it comes */
+	int direct;		/* written as it comes (/dev/null, a file) */
+	off_t start;		/* a file's size before: cut back on error */
 };
 
 void out_init(struct out *o, int fd);

@@ -66,30 +66,48 @@ line_formats(void **state)
 	fclose(f);
 }
 
+/* Into a pipe nothing goes before out_finish; then all of it, in order. */
 static void
 held_back_and_spilled(void **state)
 {
-	FILE *f = tmpfile();
 	struct out o;
-	char *got, line[64];
-	size_t len = 0;
-	struct stat sb;
+	char line[64], *got;
+	size_t len = 0, have = 0;
+	int fds[2];
+	pid_t pid;
+	ssize_t r;
 
 	(void)state;
-	out_init(&o, fileno(f));
+	assert_int_equal(pipe(fds), 0);
+	fcntl(fds[0], F_SETFL, O_NONBLOCK);
+	out_init(&o, fds[1]);
+	assert_false(o.direct);
 	for (int i = 0; i < 100000; i++) {	/* ~6 MB, past the memory hold */
 		out_sym(&o, (uint64_t)i, "sym", 3, 1.0);
 		len += (size_t)sprintf(line, "%6u %-40s %8.4f\n", (unsigned)i,
 		    "sym", 1.0);
 	}
-	assert_int_equal(fstat(fileno(f), &sb), 0);
-	assert_int_equal(sb.st_size, 0);	/* nothing written yet */
-	got = finish(&o, f);
-	assert_int_equal(strlen(got), len);
+	assert_int_equal(read(fds[0], line, 1), -1);	/* nothing written */
+	fcntl(fds[0], F_SETFL, 0);
+	got = malloc(len + 1);
+	pid = fork();
+	if (pid == 0) {
+		close(fds[0]);
+		_exit(out_finish(&o) == 0 ? 0 : 1);
+	}
+	close(fds[1]);
+	while ((r = read(fds[0], got + have, len + 1 - have)) > 0)
+		have += (size_t)r;
+	got[have] = '\0';
+	assert_int_equal(have, len);
 	sprintf(line, "%6u %-40s %8.4f\n", 99999u, "sym", 1.0);
 	assert_string_equal(got + len - strlen(line), line);
+	sprintf(line, "%6u %-40s %8.4f\n", 0u, "sym", 1.0);
+	assert_memory_equal(got, line, strlen(line));
+	waitpid(pid, NULL, 0);
+	close(fds[0]);
 	free(got);
-	fclose(f);
+	free(o.buf);
 }
 
 static void
@@ -107,6 +125,30 @@ discarded(void **state)
 	got = finish(&o, f);
 	assert_string_equal(got, "");
 	free(got);
+	fclose(f);
+}
+
+/* Into a regular file the report goes straight in; an error cuts it back. */
+static void
+file_cut_back_on_discard(void **state)
+{
+	FILE *f = tmpfile();
+	struct out o;
+	struct stat sb;
+
+	(void)state;
+	fputs("earlier\n", f);
+	fflush(f);
+	out_init(&o, fileno(f));
+	assert_true(o.direct);
+	for (int i = 0; i < 100000; i++)
+		out_sym(&o, 1, "sym", 3, 1.0);
+	assert_int_equal(fstat(fileno(f), &sb), 0);
+	assert_true(sb.st_size > 8);		/* written as it came */
+	out_discard(&o);
+	assert_int_equal(fstat(fileno(f), &sb), 0);
+	assert_int_equal(sb.st_size, 8);	/* "earlier\n" only */
+	free(o.buf);
 	fclose(f);
 }
 
@@ -135,6 +177,7 @@ main(void)
 		cmocka_unit_test(line_formats),
 		cmocka_unit_test(held_back_and_spilled),
 		cmocka_unit_test(discarded),
+		cmocka_unit_test(file_cut_back_on_discard),
 		cmocka_unit_test(write_errors_are_returned),
 	};
 
