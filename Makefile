@@ -57,6 +57,8 @@ $(B)/tests/gen: tests/diff/gen.c | $(B)/tests
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $<
 $(B)/tests/model: tests/diff/model.c | $(B)/tests
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $<
+$(B)/tests/proftool: tests/ext/proftool.c | $(B)/tests
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $<
 
 check-deps:
 	@sh tests/need-cmocka.sh
@@ -64,11 +66,15 @@ check-deps:
 check: check-deps
 	@$(MAKE) --no-print-directory check-run
 
-check-run: $(BIN) $(UNIT_BINS) $(B)/tests/gen $(B)/tests/model
+TOOLS = GEN=$(abspath $(B)/tests/gen) MODEL=$(abspath $(B)/tests/model) \
+	PROFTOOL=$(abspath $(B)/tests/proftool)
+
+check-run: $(BIN) $(UNIT_BINS) $(B)/tests/gen $(B)/tests/model $(B)/tests/proftool
 	@sh tests/unit/run.sh $(UNIT_BINS)
 	@RP=$(abspath $(BIN)) sh tests/cli/run.sh
 	@sh tests/completion.sh
-	@RP=$(abspath $(BIN)) GEN=$(abspath $(B)/tests/gen) MODEL=$(abspath $(B)/tests/model) sh tests/diff/run.sh
+	@RP=$(abspath $(BIN)) $(TOOLS) sh tests/diff/run.sh
+	@RP=$(abspath $(BIN)) $(TOOLS) sh tests/ext/run.sh
 
 SAN = -fsanitize=address,undefined -fno-sanitize-recover=all
 check-sanitize: check-deps

@@ -278,6 +278,9 @@ main(int argc, char **argv)
 		if (o.verbose)
 			print_info_verbose(&o, &prof, swapped);
 		finish_output();
+		profile_close(&prof);
+		if (o.baseline)
+			profile_close(&base);
 		return 0;
 	}
 

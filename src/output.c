@@ -272,6 +272,8 @@ out_discard(struct out *o)
 		close(o->spill);
 	o->spill = -1;
 	o->len = 0;
-	if (o->direct && o->start >= 0 && ftruncate(o->fd, o->start) < 0)
+	/* the offset may be shared ({ ...; } > f): put it back too */
+	if (o->direct && o->start >= 0 && (ftruncate(o->fd, o->start) < 0 ||
+	    lseek(o->fd, o->start, SEEK_SET) < 0))
 		o->start = -1;	/* nothing more can be done */
 }
