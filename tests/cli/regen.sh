@@ -1,0 +1,54 @@
+#!/bin/sh
+# regen.sh - rebuild the binary profiles of the golden cases from their
+# *.words files and re-record expected.{out,err,rc} with the reference
+# readprofile (util-linux, default /usr/sbin/readprofile; override with ORACLE).
+#
+#   sh tests/cli/regen.sh            all of fixtures/cases and fixtures/real/golden
+#   sh tests/cli/regen.sh NAME...    only these cases of fixtures/cases
+#
+# fixtures/cases-ours is written by hand: only its profiles are rebuilt here.
+set -u
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
+ORACLE=${ORACLE:-/usr/sbin/readprofile}
+RP_WRAP=
+. "$TOP/tests/cli/common.sh"
+
+"$ORACLE" -V 2>/dev/null | grep -q util-linux ||
+	{ echo "regen: $ORACLE is not util-linux readprofile" >&2; exit 1; }
+TMP=$(mktemp -d) || exit 1
+trap 'rm -rf "$TMP"' EXIT
+trap 'exit 1' HUP INT TERM
+setup_bindir "$ORACLE"
+
+# record CASEDIR WORKDIR
+record() {
+	rc=$(run_case "$1" "$2" "$TMP/out" "$1/expected.err")
+	echo "$rc" > "$1/expected.rc"
+	rm -f "$1/expected.out" "$1/expected.out.gz"
+	if [ "$(wc -c < "$TMP/out")" -gt 65536 ]; then
+		gzip -n -9 -c "$TMP/out" > "$1/expected.out.gz"
+	else
+		cp "$TMP/out" "$1/expected.out"
+	fi
+	echo "$(basename "$1"): exit $rc"
+}
+
+build_profiles "$TOP/fixtures/inputs"
+for d in "$TOP"/fixtures/cases/*/ "$TOP"/fixtures/cases-ours/*/; do
+	build_profiles "${d%/}"
+done
+if [ $# -gt 0 ]; then
+	for n; do
+		record "$TOP/fixtures/cases/$n" "$TOP/fixtures/cases/$n"
+	done
+	exit 0
+fi
+for d in "$TOP"/fixtures/cases/*/; do
+	record "${d%/}" "${d%/}"
+done
+mkdir "$TMP/real"
+gzip -dc "$TOP/fixtures/real/profile.gz" > "$TMP/real/profile"
+gzip -dc "$TOP/fixtures/real/kallsyms.gz" > "$TMP/real/kallsyms"
+for d in "$TOP"/fixtures/real/golden/*/; do
+	record "${d%/}" "$TMP/real"
+done

@@ -1,0 +1,126 @@
+#!/bin/sh
+# run.sh - differential test against util-linux readprofile.
+#
+#   RP=/abs/path/readprofile [GEN=/path/to/gen] [DIFF_CASES=N] [DIFF_SEED=S] \
+#       sh tests/diff/run.sh
+#
+# For each seed S, DIFF_SEED <= S < DIFF_SEED + DIFF_CASES, `gen S DIR`
+# writes a random profile and map (see gen.c); both readprofiles then run on
+# them with every combination of -v -a -b -s -n, and with -i and -i -n, and
+# stdout, stderr and the exit status must be the same. GEN defaults to a
+# build of tests/diff/gen.c with $CC; RP_WRAP (e.g. valgrind) prefixes RP.
+# Reproduce a failure:  gen S DIR && cd DIR && readprofile OPTS -p profile -m map
+#
+# One deliberate difference is allowed: with -n on a big-endian profile the
+# step is read byte-swapped, so the map's _etext no longer matches and this
+# readprofile warns about it (util-linux does not); that warning is ignored.
+set -u
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
+ORACLE=${ORACLE:-/usr/sbin/readprofile}
+if [ ! -x "$ORACLE" ] || ! "$ORACLE" -V 2>/dev/null | grep -q util-linux; then
+	echo "skipped: util-linux readprofile not found"
+	exit 0
+fi
+: "${RP:?set RP to the readprofile binary to test}"
+case $RP in /*) ;; *) RP=$(pwd)/$RP ;; esac
+CASES=${DIFF_CASES:-150}
+SEED=${DIFF_SEED:-1}
+RP_WRAP=${RP_WRAP:-}
+SHOW=${DIFF_SHOW:-3}	# failures shown with a diff, per job
+JOBS=${DIFF_JOBS:-2}
+
+TMP=$(mktemp -d) || exit 1
+trap 'rm -rf "$TMP"' EXIT
+trap 'exit 1' HUP INT TERM
+if [ -z "${GEN:-}" ]; then
+	GEN=$TMP/gen
+	${CC:-cc} -std=c11 -O2 -o "$GEN" "$TOP/tests/diff/gen.c" || exit 1
+fi
+# Both binaries run as plain `readprofile`, so argv[0] is the same.
+mkdir "$TMP/o" "$TMP/r"
+ln -s "$ORACLE" "$TMP/o/readprofile"
+ln -s "$RP" "$TMP/r/readprofile"
+
+OPTS=
+for v in "" -v; do for a in "" -a; do for b in "" -b; do
+	for s in "" -s; do for n in "" -n; do
+		OPTS="$OPTS$v $a $b $s $n,"
+	done; done
+done; done; done
+OPTS="${OPTS}-i,-i -n"
+NOPTS=34
+
+# run DIR WHICH OPTIONS [WRAP]: run readprofile WHICH (o = util-linux,
+# r = under test) in DIR/case; outputs in DIR/WHICH.{out,err,rc}
+run() {
+	(
+		cd "$1/case" && PATH=$TMP/$2:$PATH &&
+			eval "exec ${4:-} readprofile $3 -p profile -m map" \
+				>"$1/$2.out" 2>"$1/$2.err" </dev/null
+	)
+	echo $? > "$1/$2.rc"
+}
+
+# worker J: the seeds S with (S - SEED) % JOBS == J; prints failures and
+# ends with a line `PASS FAIL`
+worker() {
+	W=$TMP/w$1
+	mkdir "$W" "$W/case"
+	pass=0
+	fail=0
+	seed=$((SEED + $1))
+	while [ "$seed" -lt "$END" ]; do
+		rm -f "$W/case/profile" "$W/case/map"
+		"$GEN" "$seed" "$W/case" || { echo "gen $seed failed"; fail=$((fail + 1)); break; }
+		reversed=
+		IFS=,
+		for o in $OPTS; do
+			IFS=' '
+			o=$(echo $o)	# squeeze blanks
+			run "$W" o "$o"
+			run "$W" r "$o" "$RP_WRAP"
+			[ -z "$o" ] && grep -q 'Assuming reversed' "$W/o.err" && reversed=1
+			case "$reversed $o" in 1*-n*)
+				sed '/^readprofile: warning: .* does not match /d' "$W/r.err" > "$W/r.tmp"
+				mv "$W/r.tmp" "$W/r.err" ;;
+			esac
+			if cmp -s "$W/o.out" "$W/r.out" && cmp -s "$W/o.err" "$W/r.err" &&
+				cmp -s "$W/o.rc" "$W/r.rc"; then
+				pass=$((pass + 1))
+				continue
+			fi
+			fail=$((fail + 1))
+			echo "FAIL seed=$seed: readprofile ${o:+$o }-p profile -m map"
+			[ "$fail" -le "$SHOW" ] || continue
+			for f in out err rc; do
+				diff -u "$W/o.$f" "$W/r.$f" | sed -n '3,30p'
+			done
+		done
+		IFS=' '
+		seed=$((seed + JOBS))
+	done
+	echo "$pass $fail"
+}
+
+END=$((SEED + CASES))
+j=0
+while [ "$j" -lt "$JOBS" ]; do
+	worker "$j" > "$TMP/log$j" 2>&1 &
+	j=$((j + 1))
+done
+wait
+pass=0
+fail=0
+j=0
+while [ "$j" -lt "$JOBS" ]; do
+	sed '$d' "$TMP/log$j"
+	set -- $(tail -n 1 "$TMP/log$j")
+	pass=$((pass + $1))
+	fail=$((fail + $2))
+	j=$((j + 1))
+done
+echo "$CASES cases (seeds $SEED..$((END - 1))), $NOPTS option sets each"
+[ "$fail" -eq 0 ] ||
+	echo "reproduce: cc -o gen tests/diff/gen.c && ./gen SEED DIR && cd DIR && readprofile OPTIONS -p profile -m map"
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
