@@ -3,7 +3,7 @@
 #   make                 build ./readprofile
 #   make check           build and run every test (unit, golden CLI, differential)
 #   make check-sanitize  the same suite on an ASan+UBSan build (in build-san/)
-#   make check-valgrind  the golden CLI tests under valgrind
+#   make check-valgrind  the golden CLI and hostile-input tests under valgrind
 #   make fuzz            run each libFuzzer harness for FUZZ_TIME seconds
 #   make bench           side-by-side benchmark against util-linux
 #   make check-vm        boot a real kernel under qemu and test on /proc/profile
@@ -75,15 +75,24 @@ check-run: $(BIN) $(UNIT_BINS) $(B)/tests/gen $(B)/tests/model $(B)/tests/profto
 	@sh tests/completion.sh
 	@RP=$(abspath $(BIN)) $(TOOLS) sh tests/diff/run.sh
 	@RP=$(abspath $(BIN)) $(TOOLS) sh tests/ext/run.sh
+	@RP=$(abspath $(BIN)) sh tests/hostile/run.sh
+	@sh tests/setuid/run.sh
 
 SAN = -fsanitize=address,undefined -fno-sanitize-recover=all
 check-sanitize: check-deps
 	@$(MAKE) --no-print-directory B=build-san BIN=build-san/readprofile \
 	    CFLAGS="-O1 -g -fno-omit-frame-pointer $(SAN)" LDFLAGS="$(SAN)" check-run
 
+VALGRIND = valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite
 check-valgrind: $(BIN)
-	@RP=$(abspath $(BIN)) RP_WRAP="valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite" \
-	    sh tests/cli/run.sh
+	@RP=$(abspath $(BIN)) RP_WRAP="$(VALGRIND)" sh tests/cli/run.sh
+	@RP=$(abspath $(BIN)) RP_WRAP="$(VALGRIND)" HOSTILE_TIMEOUT=120 sh tests/hostile/run.sh
+
+check-hostile: $(BIN)
+	@RP=$(abspath $(BIN)) sh tests/hostile/run.sh
+
+check-setuid:
+	@sh tests/setuid/run.sh
 
 FUZZ_TIME ?= 60
 fuzz:
@@ -111,5 +120,6 @@ uninstall:
 clean:
 	rm -rf build build-san build-fuzz build-static readprofile
 
-.PHONY: all check check-deps check-run check-sanitize check-valgrind fuzz bench \
+.PHONY: all check check-deps check-run check-sanitize check-valgrind check-hostile \
+	check-setuid fuzz bench \
 	check-vm demo install uninstall clean

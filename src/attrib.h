@@ -33,7 +33,7 @@ struct counters {
 /* Counters over an array in memory. */
 struct counters counters_array(const uint32_t *w, uint64_t n);
 
-/* Sum of words [from, to). */
+/* Sum of words [from, to), 1 <= from: counters, never the step word. */
 uint64_t counters_sum(const struct counters *c, uint64_t from, uint64_t to);
 
 /* Word k; k < c->n. */

@@ -136,7 +136,7 @@ fmt_fix84(char *dst, double v)
 	}
 	if (!(v >= 0) || v > 1e30) {	/* not reached by a report */
 		int k = snprintf(dst, FMT_MAX, "%8.4f", v);
-		return k < 0 ? 0 : (size_t)k;
+		return k < 0 ? 0 : k >= FMT_MAX ? FMT_MAX - 1 : (size_t)k;
 	}
 	q = scaled4(v);
 	if (q >> 64 == 0) {

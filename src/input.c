@@ -35,7 +35,11 @@ input_tool(const char *name)
 	return NULL;
 }
 
-/* Run TOOL -dc with FD as its stdin; its stdout becomes in->fd. */
+/*
+ * Run TOOL -dc with FD as its stdin; its stdout becomes in->fd.  In the
+ * child every descriptor is first moved above 2, so that none of them can
+ * be one of 0, 1, 2 (when the caller started with some closed).
+ */
 static void
 spawn(struct input *in, int fd)
 {
@@ -43,21 +47,22 @@ spawn(struct input *in, int fd)
 	int e;
 	ssize_t r;
 
-	if (pipe(out) < 0 || pipe(err) < 0 || pipe2(st, O_CLOEXEC) < 0)
+	if (pipe2(out, O_CLOEXEC) < 0 || pipe2(err, O_CLOEXEC) < 0 ||
+	    pipe2(st, O_CLOEXEC) < 0)
 		fatal("pipe");
 	in->child = fork();
 	if (in->child < 0)
 		fatal("fork");
 	if (in->child == 0) {
 		char *argv[] = { (char *)in->tool, "-dc", NULL };
+		int i0 = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+		int o1 = fcntl(out[1], F_DUPFD_CLOEXEC, 3);
+		int e2 = fcntl(err[1], F_DUPFD_CLOEXEC, 3);
 
 		signal(SIGPIPE, SIG_DFL);
-		if (dup2(fd, 0) < 0 || dup2(out[1], 1) < 0 || dup2(err[1], 2) < 0)
+		if (i0 < 0 || o1 < 0 || e2 < 0 || dup2(i0, 0) < 0 ||
+		    dup2(o1, 1) < 0 || dup2(e2, 2) < 0)
 			_exit(127);
-		close(fd);
-		close(out[0]); close(out[1]);
-		close(err[0]); close(err[1]);
-		close(st[0]);
 		execvp(in->tool, argv);
 		e = errno;
 		r = write(st[1], &e, sizeof e);

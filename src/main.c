@@ -31,6 +31,19 @@ static int setuid_install;
 
 static _Noreturn void usage(void);
 
+/*
+ * Descriptors 0-2 closed by the caller would be taken by the next open:
+ * fill them with /dev/null, read-only, so that writes to them still fail.
+ */
+static void
+sanitize_stdio(void)
+{
+	for (int fd = 0; fd <= 2; fd++)
+		if (fcntl(fd, F_GETFD) < 0 && errno == EBADF &&
+		    open("/dev/null", O_RDONLY) != fd)
+			abort();
+}
+
 static void
 drop_output(void)
 {
@@ -239,6 +252,7 @@ main(int argc, char **argv)
 	char line[64];
 	int swapped, n;
 
+	sanitize_stdio();
 	drop_privileges();
 	signal(SIGPIPE, SIG_IGN);
 	out_init(&out, STDOUT_FILENO);

@@ -40,8 +40,9 @@ slurp(struct profile *p)
 			p->bytes = len;
 			check_size(p);
 		}
-		if (len == cap) {
-			cap *= 2;
+		if (len == cap) {	/* one byte past the limit is enough */
+			cap = cap * 2 > PROFILE_MAX_BYTES + 1 ?
+			    (size_t)PROFILE_MAX_BYTES + 1 : cap * 2;
 			p->data = xrealloc(p->data, cap);
 		}
 	}

@@ -1,0 +1,131 @@
+#!/bin/sh
+# run.sh - build the libFuzzer harnesses and run each one for a while.
+#
+#   sh fuzz/run.sh [SECONDS]        (default 60 per harness; make fuzz)
+#
+# Needs clang (with libFuzzer).  Builds into build-fuzz/ with
+# -fsanitize=fuzzer,address,undefined, writes seed corpora there from
+# fixtures/, replays the regression inputs of fixtures/hostile/fuzz/HARNESS/,
+# then fuzzes each harness for SECONDS.  New corpus entries are kept in
+# build-fuzz/corpus-HARNESS between runs; a crash leaves its input in
+# build-fuzz/artifacts/ and makes this script fail.
+#
+# Environment: CLANG (default clang), FUZZ_ONLY (run only this harness).
+set -u
+TOP=$(cd "$(dirname "$0")/.." && pwd)
+SECS=${1:-60}
+CLANG=${CLANG:-clang}
+B=$TOP/build-fuzz
+HARNESSES="fuzz_map fuzz_profile fuzz_report"
+
+case $SECS in
+''|*[!0-9]*) echo "usage: sh fuzz/run.sh [SECONDS]" >&2; exit 2 ;;
+esac
+command -v "$CLANG" >/dev/null 2>&1 ||
+	{ echo "fuzz: $CLANG not found (libFuzzer needs clang)" >&2; exit 2; }
+
+mkdir -p "$B/artifacts" || exit 1
+cd "$TOP" || exit 1
+
+# --- build -----------------------------------------------------------------
+LIB_SRCS=
+for f in src/*.c; do
+	[ "$f" = src/main.c ] || LIB_SRCS="$LIB_SRCS $f"
+done
+CF="-g -O1 -fno-omit-frame-pointer -fsanitize=fuzzer,address,undefined
+    -fno-sanitize-recover=all -std=c11 -Wall -Wextra -D_GNU_SOURCE
+    -DRP_VERSION=\"fuzz\" -Isrc"
+for h in $HARNESSES; do
+	lf=
+	# fuzz_report frees what a longjmp out of the library left behind.
+	[ "$h" = fuzz_report ] &&
+		lf="-Wl,--wrap=xmalloc -Wl,--wrap=xrealloc -Wl,--wrap=free"
+	# shellcheck disable=SC2086
+	$CLANG $CF -o "$B/$h" fuzz/$h.c $LIB_SRCS $lf ||
+		{ echo "fuzz: cannot build $h" >&2; exit 1; }
+done
+
+# --- seeds -----------------------------------------------------------------
+# byte N: the byte N (0..255) on stdout
+byte() { printf "\\$(printf %03o "$1")"; }
+
+rm -rf "$B/seeds" && mkdir -p "$B/seeds/fuzz_map" "$B/seeds/fuzz_profile" \
+    "$B/seeds/fuzz_report" || exit 1
+
+# A slice of the real capture: 512 counters from a hot spot, with the map
+# lines that fall in it between a moved _stext and a matching _etext.
+mkdir -p "$B/real" || exit 1
+if [ ! -s "$B/real/slice.profile" ]; then
+	{
+		byte 4; byte 0; byte 0; byte 0
+		gzip -dc fixtures/real/profile.gz |
+			dd bs=4 skip=379649 count=512 2>/dev/null
+	} > "$B/real/slice.profile"
+	{
+		echo "ffffffffb4171c00 T _stext"
+		gzip -dc fixtures/real/kallsyms.gz | awk '
+			$1 >= "ffffffffb4171c00" && $1 < "ffffffffb4172400"'
+		echo "ffffffffb4172400 T _etext"
+	} > "$B/real/slice.map"
+fi
+
+n=0
+for map in fixtures/inputs/*.map fixtures/cases/*/map fixtures/cases-ours/*/map \
+    "$B/real/slice.map"; do
+	[ -f "$map" ] || continue
+	n=$((n + 1))
+	cp "$map" "$B/seeds/fuzz_map/map$n"
+	prof=$(dirname "$map")/profile
+	[ -f "$prof" ] || prof=${map%.map}.profile
+	[ -f "$prof" ] || continue
+	size=$(wc -c < "$prof")
+	[ "$size" -lt 65536 ] || continue
+	for flag in 0 1 4 16 32 17 72 88; do
+		{ byte "$flag"; cat "$prof"; } > "$B/seeds/fuzz_profile/p$n-$flag"
+	done
+	{ byte 8; byte $((size % 256)); byte $((size / 256)); cat "$prof" "$prof"; } > "$B/seeds/fuzz_profile/b$n"
+	{
+		byte $((size % 256)); byte $((size / 256))
+		cat "$prof" "$map"
+	} > "$B/seeds/fuzz_report/r$n"
+done
+
+# --- regression inputs ------------------------------------------------------
+fail=0
+for h in $HARNESSES; do
+	dir=fixtures/hostile/fuzz/$h
+	set -- "$dir"/*
+	[ -f "$1" ] || continue
+	if ! "$B/$h" -runs=1 "$@" > "$B/$h.regress.log" 2>&1; then
+		echo "FAIL $h: a regression input of $dir crashes:" >&2
+		grep -E 'ERROR|SUMMARY|check failed|Running' "$B/$h.regress.log" |
+			tail -n 20 >&2
+		fail=1
+	fi
+done
+[ "$fail" -eq 0 ] || exit 1
+
+# --- fuzz ------------------------------------------------------------------
+[ "$SECS" -gt 0 ] || { echo "fuzz: regression inputs pass"; exit 0; }
+for h in $HARNESSES; do
+	[ -z "${FUZZ_ONLY:-}" ] || [ "$FUZZ_ONLY" = "$h" ] || continue
+	mkdir -p "$B/corpus-$h" || exit 1
+	echo "fuzz: $h for ${SECS}s"
+	if "$B/$h" -max_total_time="$SECS" -timeout=20 -rss_limit_mb=4096 \
+	    -max_len=8192 -detect_leaks=1 -print_final_stats=1 \
+	    -artifact_prefix="$B/artifacts/$h-" \
+	    "$B/corpus-$h" "$B/seeds/$h" > "$B/$h.log" 2>&1; then
+		grep -E '^stat::number_of_executed_units|^#[0-9]+.*DONE' "$B/$h.log" |
+			tail -n 1
+	else
+		echo "FAIL $h: crash, input saved in $B/artifacts/:" >&2
+		grep -E 'ERROR|SUMMARY|check failed|Test unit written' "$B/$h.log" |
+			tail -n 20 >&2
+		fail=1
+	fi
+done
+if [ "$fail" -ne 0 ]; then
+	echo "fuzz: FAILED (add the crashing input to fixtures/hostile/fuzz/HARNESS/)" >&2
+	exit 1
+fi
+echo "fuzz: no crash"

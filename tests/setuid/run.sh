@@ -1,0 +1,241 @@
+#!/bin/sh
+# run.sh - the set-user-ID install: privileges only for /proc/profile.
+#
+#   sh tests/setuid/run.sh            (as root; skipped otherwise)
+#
+# Builds a readprofile whose /proc/profile is a root-only file of our own
+# (-DPROC_PROFILE), installs it set-user-ID root in a scratch directory,
+# and runs it as user nobody:
+#   (a) -r and -M write the root-only "/proc/profile" (privileges regained
+#       for that open only; a copy without the set-user-ID bit cannot);
+#   (b) -p, (c) -m, --baseline: a root-only file is refused with
+#       "Permission denied", compressed or not (opened with the caller's
+#       rights);
+#   (d) readable files give the normal report;
+#   (e) a decompressor is run with the caller's rights, not root's.
+# Needs setpriv, or runuser, or su.  Prints `N passed, N failed`.
+set -u
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
+LC_ALL=C
+export LC_ALL
+
+skip() {
+	echo "setuid: skipped: $*"
+	exit 0
+}
+
+[ "$(id -u)" -eq 0 ] || skip "must run as root"
+NOBODY=$(id -u nobody 2>/dev/null) || NOBODY=65534
+NOGROUP=$(id -g nobody 2>/dev/null) || NOGROUP=65534
+if command -v setpriv >/dev/null 2>&1; then
+	as_nobody() {
+		setpriv --reuid="$NOBODY" --regid="$NOGROUP" --clear-groups -- "$@"
+	}
+elif command -v runuser >/dev/null 2>&1; then
+	as_nobody() { runuser -u nobody -- "$@"; }
+elif command -v su >/dev/null 2>&1; then
+	as_nobody() {
+		_cmd=
+		for _a in "$@"; do
+			_cmd="$_cmd '$(printf '%s' "$_a" | sed "s/'/'\\\\''/g")'"
+		done
+		su -s /bin/sh nobody -c "exec $_cmd"
+	}
+else
+	skip "no setpriv, runuser or su"
+fi
+
+# A scratch directory where the set-user-ID bit works (not nosuid) and that
+# user nobody can reach: tried in the build tree first, then /var/tmp, /tmp.
+D=
+cleanup() {
+	[ -z "$D" ] || rm -rf "$D"
+}
+trap cleanup EXIT
+trap 'exit 1' HUP INT TERM
+for base in "$TOP" /var/tmp "${TMPDIR:-/tmp}"; do
+	cand=$(mktemp -d "$base/build-suid.XXXXXX" 2>/dev/null) || continue
+	chmod 755 "$cand"
+	cp "$(command -v id)" "$cand/id" && chmod 4755 "$cand/id"
+	if [ "$(as_nobody "$cand/id" -u 2>/dev/null)" = 0 ]; then
+		D=$cand
+		rm -f "$D/id"
+		break
+	fi
+	rm -rf "$cand"
+done
+[ -n "$D" ] || skip "no directory where user nobody can run a set-user-ID program"
+
+pass=0
+fail=0
+verdict() {
+	if [ -z "$bad" ]; then
+		pass=$((pass + 1))
+		return
+	fi
+	fail=$((fail + 1))
+	echo "FAIL $1:$bad"
+	sed -n '1,5s/^/    stderr: /p' "$D/err"
+}
+
+# The fake /proc/profile, root-only, in a directory anyone may traverse.
+mkdir "$D/proc" "$D/obj" "$D/bin" "$D/tmp" || exit 1
+chmod 755 "$D/proc" "$D/bin"
+chmod 1777 "$D/tmp"
+FAKE=$D/proc/profile
+printf 'ABCDEFGH' > "$FAKE"
+chmod 600 "$FAKE"
+
+# Build with PROC_PROFILE pointing at it.
+if ! make -C "$TOP" --no-print-directory B="$D/obj" BIN="$D/obj/readprofile" \
+    CPPFLAGS="-DPROC_PROFILE=\\\"$FAKE\\\"" > "$D/build.log" 2>&1; then
+	cat "$D/build.log"
+	echo "setuid: cannot build" >&2
+	exit 1
+fi
+cp "$D/obj/readprofile" "$D/bin/readprofile" || exit 1
+cp "$D/obj/readprofile" "$D/bin/readprofile-plain" || exit 1
+chown 0:0 "$D/bin/readprofile" "$D/bin/readprofile-plain"
+chmod 4755 "$D/bin/readprofile"
+chmod 755 "$D/bin/readprofile-plain"
+RP=$D/bin/readprofile
+
+# Inputs: readable ones and root-only ones.
+IN=$TOP/fixtures/inputs
+cp "$IN/rich.profile" "$IN/rich.map" "$D/" || exit 1
+cp "$IN/rich.profile" "$D/secret.profile"
+cp "$IN/rich.map" "$D/secret.map"
+gzip -c "$IN/rich.map" > "$D/secret.map.gz"
+gzip -c "$IN/rich.profile" > "$D/secret.profile.gz"
+gzip -c "$IN/rich.map" > "$D/rich.map.gz"
+chmod 644 "$D/rich.profile" "$D/rich.map" "$D/rich.map.gz"
+chmod 600 "$D/secret.profile" "$D/secret.map" "$D/secret.map.gz" \
+    "$D/secret.profile.gz"
+EXPECTED=$TOP/fixtures/cases/rich/expected.out
+
+# nobody BINARY ARGS...: run as nobody in $D; stdout $D/out, stderr $D/err
+nobody() {
+	_b=$1
+	shift
+	(cd "$D" && as_nobody "$_b" "$@" </dev/null >"$D/out" 2>"$D/err")
+	rc=$?
+}
+
+# refused NAME MESSAGE ARGS...: exit 1, empty stdout, MESSAGE on stderr
+refused() {
+	_n=$1 _m=$2
+	shift 2
+	nobody "$RP" "$@"
+	bad=
+	[ "$rc" -eq 1 ] || bad="$bad exit $rc, expected 1;"
+	[ -s "$D/out" ] && bad="$bad stdout not empty;"
+	grep -F -q -e "$_m" "$D/err" || bad="$bad message lacks '$_m';"
+	verdict "$_n"
+}
+
+first_bytes() { od -An -tx1 -N4 "$FAKE" | tr -d ' \n'; }
+
+# (a) -r: privileges regained to open the fake /proc/profile.
+nobody "$RP" -r
+bad=
+[ "$rc" -eq 0 ] || bad="$bad exit $rc;"
+[ -s "$D/err" ] && bad="$bad message on stderr;"
+[ "$(first_bytes)" = 00424344 ] || bad="$bad file not reset (starts $(first_bytes));"
+verdict "(a) -r as nobody writes the root-only profile"
+
+printf 'ABCDEFGH' > "$FAKE"
+nobody "$RP" -M 5
+bad=
+[ "$rc" -eq 0 ] || bad="$bad exit $rc;"
+[ -s "$D/err" ] && bad="$bad message on stderr;"
+case $(first_bytes) in
+05000000|00000005) ;;
+*) bad="$bad multiplier not written (starts $(first_bytes));" ;;
+esac
+verdict "(a) -M 5 as nobody writes the root-only profile"
+
+# Control: without the set-user-ID bit, nobody cannot.
+printf 'ABCDEFGH' > "$FAKE"
+nobody "$D/bin/readprofile-plain" -r
+bad=
+[ "$rc" -eq 1 ] || bad="$bad exit $rc, expected 1;"
+grep -F -q "readprofile: $FAKE: Permission denied" "$D/err" ||
+	bad="$bad no 'Permission denied';"
+[ "$(first_bytes)" = 41424344 ] || bad="$bad file changed;"
+verdict "(a) control: -r without set-user-ID is refused"
+
+# (b), (c): files given by the caller are opened with the caller's rights.
+refused "(b) -p root-only profile" "readprofile: secret.profile: Permission denied" \
+    -p secret.profile -m rich.map
+refused "(b) -p root-only profile -i" "readprofile: secret.profile: Permission denied" \
+    -i -p secret.profile
+refused "(b) -p root-only compressed profile" \
+    "readprofile: secret.profile.gz: Permission denied" -p secret.profile.gz -m rich.map
+refused "(c) -m root-only map" "readprofile: secret.map: Permission denied" \
+    -p rich.profile -m secret.map
+refused "(c) -m root-only compressed map" "readprofile: secret.map.gz: Permission denied" \
+    -p rich.profile -m secret.map.gz
+refused "(c) -i -v -m root-only map" "readprofile: secret.map: Permission denied" \
+    -i -v -p rich.profile -m secret.map
+refused "--baseline root-only" "readprofile: secret.profile: Permission denied" \
+    -p rich.profile --baseline secret.profile -m rich.map
+
+# (d) readable files work.
+nobody "$RP" -p rich.profile -m rich.map
+bad=
+[ "$rc" -eq 0 ] || bad="$bad exit $rc;"
+[ -s "$D/err" ] && bad="$bad message on stderr;"
+cmp -s "$EXPECTED" "$D/out" || bad="$bad wrong report;"
+verdict "(d) readable profile and map"
+
+# (e) the decompressor runs as the caller: a gzip of nobody's choosing
+# (first in PATH) must not get root's rights.
+GZIP_BIN=$(command -v gzip)
+cat > "$D/tmp/gzip" <<EOF
+#!/bin/sh
+id -u > "$D/tmp/gzip-euid"
+exec "$GZIP_BIN" "\$@"
+EOF
+chmod 755 "$D/tmp/gzip"
+(cd "$D" && PATH="$D/tmp:$PATH" as_nobody "$RP" -p rich.profile -m rich.map.gz \
+    </dev/null >"$D/out" 2>"$D/err")
+rc=$?
+bad=
+[ "$rc" -eq 0 ] || bad="$bad exit $rc;"
+cmp -s "$EXPECTED" "$D/out" || bad="$bad wrong report;"
+[ "$(cat "$D/tmp/gzip-euid" 2>/dev/null)" = "$NOBODY" ] ||
+	bad="$bad decompressor ran as uid '$(cat "$D/tmp/gzip-euid" 2>/dev/null)';"
+verdict "(e) decompressor runs with the caller's rights"
+
+# (f) while it reads the caller's input (here: blocked on a FIFO), the
+# process holds no way back to root: real, effective and saved user IDs
+# are all the caller's.
+mkfifo "$D/tmp/fifo" && chmod 666 "$D/tmp/fifo"
+(cd "$D" && as_nobody "$RP" -p tmp/fifo -m rich.map </dev/null >"$D/out" 2>"$D/err") &
+bg=$!
+pid= i=0
+while [ -z "$pid" ] && [ $i -lt 50 ]; do
+	sleep 0.1
+	i=$((i + 1))
+	for d in /proc/[0-9]*; do
+		if [ "$(readlink "$d/exe" 2>/dev/null)" = "$RP" ]; then
+			pid=${d#/proc/}
+			break
+		fi
+	done
+done
+sleep 1	# past the start, blocked opening the FIFO
+uids=
+[ -z "$pid" ] || uids=$(awk '/^Uid:/ { print $2, $3, $4, $5 }' "/proc/$pid/status" 2>/dev/null)
+cat "$D/rich.profile" > "$D/tmp/fifo"
+wait "$bg"
+rc=$?
+bad=
+[ -n "$pid" ] || bad="$bad process not found;"
+[ -z "$pid" ] || [ "$uids" = "$NOBODY $NOBODY $NOBODY $NOBODY" ] ||
+	bad="$bad user IDs (real, effective, saved, fs) are '$uids';"
+[ "$rc" -eq 0 ] && cmp -s "$EXPECTED" "$D/out" || bad="$bad exit $rc or wrong report;"
+verdict "(f) no saved root user ID while reading input"
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
