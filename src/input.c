@@ -36,9 +36,10 @@ input_tool(const char *name)
 }
 
 /*
- * Run TOOL -dc with FD as its stdin; its stdout becomes in->fd.  In the
- * child every descriptor is first moved above 2, so that none of them can
- * be one of 0, 1, 2 (when the caller started with some closed).
+ * Run TOOL -dc -- NAME, with FD (NAME, opened here) as its stdin too; its
+ * stdout becomes in->fd.  In the child every descriptor is first moved
+ * above 2, so that none of them can be one of 0, 1, 2 (when the caller
+ * started with some closed).
  */
 static void
 spawn(struct input *in, int fd)
@@ -54,7 +55,8 @@ spawn(struct input *in, int fd)
 	if (in->child < 0)
 		fatal("fork");
 	if (in->child == 0) {
-		char *argv[] = { (char *)in->tool, "-dc", NULL };
+		char *argv[] = { (char *)in->tool, "-dc", "--", (char *)in->name,
+		    NULL };
 		int i0 = fcntl(fd, F_DUPFD_CLOEXEC, 3);
 		int o1 = fcntl(out[1], F_DUPFD_CLOEXEC, 3);
 		int e2 = fcntl(err[1], F_DUPFD_CLOEXEC, 3);
@@ -123,20 +125,23 @@ input_open(struct input *in, const char *name)
 	return 0;
 }
 
-/* The first line the decompressor wrote on stderr, for our message. */
+/* The first non-empty line the decompressor wrote on stderr. */
 static void
 child_message(struct input *in, char *msg, size_t n)
 {
 	ssize_t r;
-	char *nl;
+	char *p, *nl;
 
 	msg[0] = '\0';
 	if (in->errfd < 0)
 		return;
 	r = read(in->errfd, msg, n - 1);
 	msg[r > 0 ? r : 0] = '\0';
-	if ((nl = strchr(msg, '\n')) != NULL)
+	for (p = msg; *p == '\n' || *p == '\r' || *p == ' '; p++)
+		;
+	if ((nl = strchr(p, '\n')) != NULL)
 		*nl = '\0';
+	memmove(msg, p, strlen(p) + 1);
 }
 
 static void

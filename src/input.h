@@ -3,8 +3,9 @@
  *
  * An input is a path, "-" for standard input, or a compressed file
  * (.gz, .xz, .zst, .bz2) that is decompressed by exec'ing the standard tool
- * with the file as its standard input: no shell, and the file is opened
- * here, with the caller's rights.
+ * as TOOL -dc -- FILE: no shell.  The file is opened here first, so that
+ * its errors are reported as for any file; the tool runs with the
+ * caller's rights.
  */
 #ifndef RP_INPUT_H
 #define RP_INPUT_H
