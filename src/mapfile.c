@@ -330,6 +330,29 @@ sym_is_etext(const struct sym *s)
 	return is_marker(s, "etext");
 }
 
+/* "_stext\r": a name as read from a map with CRLF line endings. */
+static int
+is_stext_cr(const struct sym *s)
+{
+	struct sym t = *s;
+
+	if (t.namelen == 0 || t.name[t.namelen - 1] != '\r')
+		return 0;
+	t.namelen--;
+	return sym_is_stext(&t);
+}
+
+int
+map_find_stext(struct map *m, struct sym *s)
+{
+	while (map_next(m, s)) {
+		if (sym_is_stext(s))
+			return 1;
+		m->crlf |= is_stext_cr(s);
+	}
+	return 0;
+}
+
 void
 map_close(struct map *m)
 {

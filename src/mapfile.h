@@ -63,6 +63,12 @@ int sym_is(const struct sym *s, const char *name);
 int sym_is_stext(const struct sym *s);
 int sym_is_etext(const struct sym *s);
 
+/*
+ * Read up to the first _stext (or __stext) line, into S.  Returns 1, or 0
+ * when there is none (an address of 0 is for the caller to refuse).
+ */
+int map_find_stext(struct map *m, struct sym *s);
+
 void map_close(struct map *m);
 
 #endif

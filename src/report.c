@@ -27,34 +27,11 @@ pending_set(struct pending *p, const struct sym *s)
 	p->addr = s->addr;
 }
 
-/* "_stext\r": a name as read from a map with CRLF line endings. */
-static int
-is_stext_cr(const struct sym *s)
-{
-	struct sym t = *s;
-
-	if (t.namelen == 0 || t.name[t.namelen - 1] != '\r')
-		return 0;
-	t.namelen--;
-	return sym_is_stext(&t);
-}
-
-int
-report_find_stext(struct map *m, struct sym *s)
-{
-	while (map_next(m, s)) {
-		if (sym_is_stext(s))
-			return 1;
-		m->crlf |= is_stext_cr(s);
-	}
-	return 0;
-}
-
 /* The origin; a map without _stext, or with _stext at 0, is fatal. */
 static uint64_t
 need_stext(struct map *m, struct sym *s)
 {
-	if (!report_find_stext(m, s) || s->addr == 0)
+	if (!map_find_stext(m, s) || s->addr == 0)
 		fatalx("can't find \"_stext\" in %s%s", m->name, m->crlf ?
 		    "\n" PROGNAME ": (its lines end in CR LF: convert it with "
 		    "dos2unix or sed 's/\\r$//')" : "");

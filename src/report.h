@@ -26,12 +26,6 @@ struct report_result {
 	uint64_t total;
 };
 
-/*
- * Read M up to the first _stext (or __stext) line, into S.  Returns 1, or
- * 0 when there is none.  (An address of 0 is for the caller to refuse.)
- */
-int report_find_stext(struct map *m, struct sym *s);
-
 /* Find _stext and _etext without reporting (for -i -v). */
 void report_text_bounds(struct map *m, struct report_result *res);
 

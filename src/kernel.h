@@ -1,0 +1,37 @@
+/*
+ * kernel.h - the running kernel's side: privileges, writes to
+ * /proc/profile (-r, -M) and the default map.
+ *
+ * A set-user-ID install runs as the caller from the start, takes its
+ * installed rights back only to open /proc/profile for writing, and gives
+ * them up for good as soon as nothing can need them.
+ */
+#ifndef RP_KERNEL_H
+#define RP_KERNEL_H
+
+#ifndef PROC_PROFILE
+#define PROC_PROFILE "/proc/profile"
+#endif
+#define PROC_KALLSYMS "/proc/kallsyms"
+#define BOOT_MAP "/boot/System.map"
+
+/* At start: act as the caller, keeping the right to come back once. */
+void kernel_drop_privileges(void);
+
+/* Give the installed rights up for good. */
+void kernel_drop_privileges_for_good(void);
+
+/*
+ * Write to /proc/profile and exit: *MULTIPLIER as an int (multiplier and
+ * reset), or, with NULL, one byte (a reset).
+ */
+_Noreturn void kernel_write_profile(const int *multiplier);
+
+/*
+ * The map to use without -m: /boot/System.map, /boot/System.map-$(uname -r),
+ * then /proc/kallsyms (said on stderr).  Errors name the last System.map
+ * tried, or say that /proc/kallsyms hides its addresses.
+ */
+const char *kernel_default_map(void);
+
+#endif
