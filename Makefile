@@ -33,23 +33,31 @@ UNIT_SRCS = $(wildcard tests/unit/test_*.c)
 UNIT_BINS = $(UNIT_SRCS:tests/unit/%.c=$(B)/tests/%)
 HDRS = $(wildcard src/*.h)
 
+# Rebuild everything when the compiler or its flags change (a sanitizer
+# build after a plain one must not reuse the plain objects).
+FLAGS_NOW := $(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) $(LDLIBS)
+ifneq ($(FLAGS_NOW),$(file <$(B)/flags))
+$(shell mkdir -p $(B))
+$(file >$(B)/flags,$(FLAGS_NOW))
+endif
+
 all: $(BIN)
 
-$(BIN): $(B)/main.o $(B)/librp.a
+$(BIN): $(B)/main.o $(B)/librp.a $(B)/flags
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(B)/main.o $(B)/librp.a $(LDLIBS)
 
 $(B)/librp.a: $(LIB_OBJS)
 	rm -f $@
 	$(AR) rcs $@ $(LIB_OBJS)
 
-$(B)/%.o: src/%.c $(HDRS) | $(B)
+$(B)/%.o: src/%.c $(HDRS) $(B)/flags | $(B)
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
 
 $(B) $(B)/tests:
 	mkdir -p $@
 
 # Unit tests (cmocka).
-$(B)/tests/%: tests/unit/%.c tests/unit/unit.h $(B)/librp.a $(HDRS) | $(B)/tests
+$(B)/tests/%: tests/unit/%.c tests/unit/unit.h $(B)/librp.a $(HDRS) $(B)/flags | $(B)/tests
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(B)/librp.a -lcmocka $(LDLIBS)
 
 # Helpers for the differential and golden tests.
