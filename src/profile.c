@@ -162,8 +162,12 @@ static void
 note_nonzero(struct profile *p, uint64_t k, uint32_t v)
 {
 	if (p->nz_n == p->nz_cap) {
-		if (p->nz_cap == PROFILE_SPARSE_MAX) {
+		if (p->nz_cap == PROFILE_SPARSE_MAX) {	/* too many: 2nd pass */
 			p->nz_ok = 0;
+			free(p->nz_idx);
+			free(p->nz_val);
+			p->nz_idx = p->nz_val = NULL;
+			p->nz_n = p->nz_cap = 0;
 			return;
 		}
 		p->nz_cap = p->nz_cap ? p->nz_cap * 2 : 1024;

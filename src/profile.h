@@ -58,7 +58,7 @@ void profile_count_halves(const uint32_t *w, size_t n, uint64_t *big,
     uint64_t *small);
 
 /* Most non-zero counters kept from the byte-order pass (else a 2nd pass). */
-#define PROFILE_SPARSE_MAX ((size_t)1 << 18)
+#define PROFILE_SPARSE_MAX ((size_t)1 << 17)
 
 /* The counters, for attribution (valid until profile_close). */
 struct counters profile_counters(struct profile *p);

@@ -110,6 +110,53 @@ large_file_across_chunks(void **state)
 	free(w);
 }
 
+/* Few non-zero counters: sums come from the list the first pass kept. */
+static void
+sparse_sums_match_the_words(void **state)
+{
+	size_t n = 1 << 20;
+	uint32_t *w = calloc(n, 4);
+	uint64_t r = 12345, *prefix = malloc((n + 1) * sizeof *prefix);
+	char *path;
+	struct profile p;
+	struct counters c;
+
+	(void)state;
+	w[0] = 4;
+	for (int i = 0; i < 5000; i++) {
+		r = r * 6364136223846793005ull + 1442695040888963407ull;
+		w[1 + (r >> 33) % (n - 1)] = (uint32_t)(r >> 7) % 100000 + 1;
+	}
+	prefix[0] = 0;
+	for (size_t k = 0; k < n; k++)
+		prefix[k + 1] = prefix[k] + (k ? w[k] : 0);
+	for (int swapped = 0; swapped < 2; swapped++) {
+		path = words_file(w, n, swapped);
+		profile_open(&p, path);
+		profile_setup(&p, NULL, 0);
+		c = profile_counters(&p);
+		assert_non_null(c.sum);		/* the list is in use */
+		for (int i = 0; i < 20000; i++) {
+			uint64_t a, b;
+			r = r * 6364136223846793005ull + 1442695040888963407ull;
+			a = 1 + (r >> 20) % (n - 1);
+			b = a + (r >> 3) % 5000;
+			if (b > n)
+				b = n;
+			if (i % 3 == 0)	/* backwards too, not only forwards */
+				a = 1 + (a * 7) % (n - 1), b = a + 10 > n ? n : a + 10;
+			if (counters_sum(&c, a, b) != prefix[b] - prefix[a])
+				fail_msg("sum [%llu, %llu)", (unsigned long long)a,
+				    (unsigned long long)b);
+		}
+		profile_close(&p);
+		unlink(path);
+		free(path);
+	}
+	free(prefix);
+	free(w);
+}
+
 static void
 from_a_pipe(void **state)
 {
@@ -225,6 +272,7 @@ main(void)
 		cmocka_unit_test(heuristic),
 		cmocka_unit_test(native_and_reversed_files),
 		cmocka_unit_test(large_file_across_chunks),
+		cmocka_unit_test(sparse_sums_match_the_words),
 		cmocka_unit_test(from_a_pipe),
 		cmocka_unit_test(bad_sizes),
 		cmocka_unit_test(baseline),
