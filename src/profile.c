@@ -254,8 +254,7 @@ pass(struct profile *p, struct profile *base, uint64_t *big, uint64_t *small)
 		if (big)
 			scan_words(p, w, n, k, big, small);
 		if (base) {
-			b = raw_span(base, k, &n);
-			w = raw_span(p, k, &n);	/* BASE may share nothing */
+			b = raw_span(base, k, &n);	/* may cut N: W stays valid */
 			for (size_t i = 0; i < n; i++) {
 				uint32_t x = p->swap ? bswap32(w[i]) : w[i];
 				uint32_t y = p->swap ? bswap32(b[i]) : b[i];
