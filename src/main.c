@@ -100,6 +100,8 @@ main(int argc, char **argv)
 	struct report_result res;
 	struct counters c;
 	const char *mapname;
+	static const char version[] = PROGNAME " from readprofile " RP_VERSION
+	    "\n";
 	char line[64];
 	int swapped, n;
 
@@ -115,8 +117,7 @@ main(int argc, char **argv)
 	case OPT_HELP:
 		usage();
 	case OPT_VERSION:
-		out_str(&out, PROGNAME " from readprofile " RP_VERSION "\n",
-		    strlen(PROGNAME " from readprofile " RP_VERSION "\n"));
+		out_str(&out, version, sizeof version - 1);
 		finish_output();
 		return 0;
 	case OPT_USAGE_ERROR:

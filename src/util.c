@@ -76,11 +76,3 @@ xrealloc(void *p, size_t n)
 		fatalx("out of memory");
 	return p;
 }
-
-char *
-xstrdup(const char *s)
-{
-	size_t n = strlen(s) + 1;
-
-	return memcpy(xmalloc(n), s, n);
-}

@@ -21,6 +21,5 @@ extern void (*fatal_hook)(void);
 
 void *xmalloc(size_t n);
 void *xrealloc(void *p, size_t n);
-char *xstrdup(const char *s);
 
 #endif

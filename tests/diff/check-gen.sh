@@ -9,13 +9,7 @@ TOP=$(cd "$(dirname "$0")/../.." && pwd)
 ORACLE=${ORACLE:-/usr/sbin/readprofile}
 CASES=${GEN_CASES:-100}
 SEED=${DIFF_SEED:-1}
-TMP=$(mktemp -d) || exit 1
-trap 'rm -rf "$TMP"' EXIT
-trap 'exit 1' HUP INT TERM
-if [ -z "${GEN:-}" ]; then
-	GEN=$TMP/gen
-	${CC:-cc} -std=c11 -O2 -o "$GEN" "$TOP/tests/diff/gen.c" || exit 1
-fi
+. "$TOP/tests/diff/common.sh"
 bad=0
 seed=$SEED
 while [ "$seed" -lt $((SEED + CASES)) ]; do

@@ -29,13 +29,7 @@ RP_WRAP=${RP_WRAP:-}
 SHOW=${DIFF_SHOW:-3}	# failures shown with a diff, per job
 JOBS=${DIFF_JOBS:-2}
 
-TMP=$(mktemp -d) || exit 1
-trap 'rm -rf "$TMP"' EXIT
-trap 'exit 1' HUP INT TERM
-if [ -z "${GEN:-}" ]; then
-	GEN=$TMP/gen
-	${CC:-cc} -std=c11 -O2 -o "$GEN" "$TOP/tests/diff/gen.c" || exit 1
-fi
+. "$TOP/tests/diff/common.sh"
 # Both binaries run as plain `readprofile`, so argv[0] is the same.
 mkdir "$TMP/o" "$TMP/r"
 ln -s "$ORACLE" "$TMP/o/readprofile"

@@ -229,9 +229,16 @@ baseline(void **state)
 	static const uint32_t now[] = { 4, 10, 20, 30, 40 };
 	static const uint32_t before[] = { 4, 1, 20, 3, 4 };
 	static const uint32_t diff[] = { 4, 9, 0, 27, 36 };
-	static const uint32_t other_step[] = { 8, 1, 2, 3, 4 };
-	static const uint32_t shorter[] = { 4, 1, 2, 3 };
-	static const uint32_t higher[] = { 4, 1, 21, 3, 4 };
+	/* baselines that do not belong to NOW, and what is said of each */
+	static const struct {
+		uint32_t w[5];
+		size_t n;
+		const char *want;
+	} bad[] = {
+		{ { 8, 1, 2, 3, 4 }, 5, "sampling step 8 differs" },
+		{ { 4, 1, 2, 3 }, 4, "3 counters, but" },
+		{ { 4, 1, 21, 3, 4 }, 5, "counter 1 is lower than in" },
+	};
 	struct profile p, b;
 	struct pair pp;
 
@@ -247,19 +254,12 @@ baseline(void **state)
 		profile_close(&b);
 		unlink(pp.base);
 		free(pp.base);
-
-		pp.base = words_file(other_step, 5, swapped);
-		expect_fatal(setup_pair, &pp, "sampling step 8 differs");
-		unlink(pp.base);
-		free(pp.base);
-		pp.base = words_file(shorter, 4, swapped);
-		expect_fatal(setup_pair, &pp, "3 counters, but");
-		unlink(pp.base);
-		free(pp.base);
-		pp.base = words_file(higher, 5, swapped);
-		expect_fatal(setup_pair, &pp, "counter 1 is lower than in");
-		unlink(pp.base);
-		free(pp.base);
+		for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+			pp.base = words_file(bad[i].w, bad[i].n, swapped);
+			expect_fatal(setup_pair, &pp, bad[i].want);
+			unlink(pp.base);
+			free(pp.base);
+		}
 		unlink(pp.prof);
 		free(pp.prof);
 	}
