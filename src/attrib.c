@@ -71,8 +71,22 @@ attrib_init(struct attrib *a, uint64_t origin, uint32_t step, uint64_t nwords,
 	a->mode = mode;
 	a->cursor = 1;
 	a->shift = -1;
+	a->span = 0;
 	if (step && (step & (step - 1)) == 0)
 		a->shift = __builtin_ctz(step);
+}
+
+void
+attrib_init_hist(struct attrib *a, uint64_t origin, uint64_t end,
+    uint64_t nbins)
+{
+	a->origin = origin;
+	a->step = 0;
+	a->nwords = nbins + 1;
+	a->mode = ATTRIB_HIST;
+	a->cursor = 1;
+	a->shift = -1;
+	a->span = end - origin;
 }
 
 /* off / step: a shift for the usual power-of-two steps. */
@@ -135,10 +149,40 @@ close_exact(struct attrib *a, uint64_t start, uint64_t next,
 	return 0;
 }
 
+/*
+ * Hist: the first word whose bin starts at or after ADDR.  Bin j starts
+ * at origin + floor(j * span / nbins), which is >= origin + d exactly
+ * when j * span >= d * nbins: j = ceil(d * nbins / span).
+ */
+static uint64_t
+bin_at_or_after(const struct attrib *a, uint64_t addr)
+{
+	__extension__ unsigned __int128 x;
+	uint64_t nbins = a->nwords - 1;
+
+	if (addr <= a->origin)
+		return 1;
+	if (addr - a->origin >= a->span)
+		return a->nwords;
+	x = (unsigned __int128)(addr - a->origin) * nbins;
+	return (uint64_t)(x / a->span) + (x % a->span != 0) + 1;
+}
+
+static int
+close_hist(struct attrib *a, uint64_t start, uint64_t next,
+    struct attrib_span *sp)
+{
+	sp->first = sp->list_first = bin_at_or_after(a, start);
+	sp->end = sp->list_end = bin_at_or_after(a, next);
+	return 0;
+}
+
 int
 attrib_close(struct attrib *a, uint64_t start, uint64_t next,
     struct attrib_span *sp)
 {
+	if (a->mode == ATTRIB_HIST)
+		return close_hist(a, start, next, sp);
 	if (a->mode == ATTRIB_EXACT)
 		return close_exact(a, start, next, sp);
 	return close_classic(a, start, next, sp);
@@ -147,7 +191,12 @@ attrib_close(struct attrib *a, uint64_t start, uint64_t next,
 uint64_t
 attrib_word_addr(const struct attrib *a, uint64_t k)
 {
-	return (k - 1) * a->step + a->origin;
+	__extension__ unsigned __int128 x;
+
+	if (a->mode != ATTRIB_HIST)
+		return (k - 1) * a->step + a->origin;
+	x = (unsigned __int128)(k - 1) * a->span;
+	return a->origin + (uint64_t)(x / (a->nwords - 1));
 }
 
 double

@@ -13,7 +13,12 @@
  *            including, word (next - origin) / step: each symbol's last
  *            bucket goes to its successor (util-linux's rule);
  *   exact:   the words whose bucket starts inside [start, next), never the
- *            last word (the kernel's own mapping).
+ *            last word (the kernel's own mapping);
+ *   hist:    a histogram of NBINS bins over [origin, end) (a gmon.out):
+ *            words 1..nbins, bin k-1 starting at origin +
+ *            floor((k-1) * (end - origin) / nbins), a width that may be
+ *            fractional; a symbol gets the bins whose first address lies
+ *            inside it, and no word is *unknown* by position.
  */
 #ifndef RP_ATTRIB_H
 #define RP_ATTRIB_H
@@ -39,7 +44,7 @@ uint64_t counters_sum(const struct counters *c, uint64_t from, uint64_t to);
 /* Word k; k < c->n. */
 uint32_t counters_get(const struct counters *c, uint64_t k);
 
-enum attrib_mode { ATTRIB_CLASSIC, ATTRIB_EXACT };
+enum attrib_mode { ATTRIB_CLASSIC, ATTRIB_EXACT, ATTRIB_HIST };
 
 struct attrib {
 	uint64_t origin;
@@ -48,6 +53,7 @@ struct attrib {
 	enum attrib_mode mode;
 	uint64_t cursor;	/* classic: the next word to read */
 	int shift;		/* log2(step) when a power of two, else -1 */
+	uint64_t span;		/* hist: end - origin */
 };
 
 struct attrib_span {
@@ -58,6 +64,10 @@ struct attrib_span {
 void attrib_init(struct attrib *a, uint64_t origin, uint32_t step,
     uint64_t nwords, enum attrib_mode mode);
 
+/* A histogram of NBINS >= 1 bins over [origin, end), origin < end. */
+void attrib_init_hist(struct attrib *a, uint64_t origin, uint64_t end,
+    uint64_t nbins);
+
 /*
  * Close the symbol [start, next), origin <= start <= next.  Returns 0, or
  * -1 when the symbol lies beyond the end of the profile.
@@ -65,7 +75,7 @@ void attrib_init(struct attrib *a, uint64_t origin, uint32_t step,
 int attrib_close(struct attrib *a, uint64_t start, uint64_t next,
     struct attrib_span *sp);
 
-/* Address of word k >= 1. */
+/* Address of word k >= 1 (hist: of bin k - 1, k <= nbins + 1). */
 uint64_t attrib_word_addr(const struct attrib *a, uint64_t k);
 
 /* ticks / length, or 0 when the length is 0. */

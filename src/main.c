@@ -16,6 +16,7 @@
 #include "mapfile.h"
 #include "options.h"
 #include "output.h"
+#include "procprof.h"
 #include "profile.h"
 #include "report.h"
 #include "util.h"
@@ -131,7 +132,14 @@ main(int argc, char **argv)
 		kernel_write_profile(o.multiplier_set ? &o.multiplier : NULL);
 	kernel_drop_privileges_for_good();
 
-	profile_open(&prof, o.profile);
+	profile_load(&prof, o.profile);
+	if (procprof_detect(&prof)) {	/* a process's gmon.out */
+		procprof_run(&o, &prof, &out);
+		finish_output();
+		profile_close(&prof);
+		return 0;
+	}
+	profile_check(&prof);
 	if (o.baseline)
 		profile_open(&base, o.baseline);
 	swapped = profile_setup(&prof, o.baseline ? &base : NULL, o.noauto);

@@ -271,30 +271,46 @@ fill(struct map *m)
 	}
 }
 
+/* nm's line for an undefined symbol: blanks, U, w or v, a blank, a name. */
+static int
+is_undefined(const char *p, const char *nl)
+{
+	if (p == nl || *p != ' ')
+		return 0;
+	while (p < nl && *p == ' ')
+		p++;
+	return nl - p > 2 && (p[0] == 'U' || p[0] == 'w' || p[0] == 'v') &&
+	    (p[1] == ' ' || p[1] == '\t') && p[2] != ' ' && p[2] != '\t';
+}
+
 int
 map_next(struct map *m, struct sym *s)
 {
 	const char *line, *p, *nl, *end;
 
-	if (m->pos >= m->lines && !fill(m))
-		return 0;
-	line = m->buf + m->pos;
-	end = m->buf + m->lines - 1;		/* the last newline */
-	m->lineno++;
-	s->lineno = m->lineno;
-	p = parse_fields(line, end, s);
-	if (p == NULL || *p != '\n')
-		nl = memchr(p ? p : line, '\n', (size_t)(end - (p ? p : line)) + 1);
-	else
-		nl = p;
-	if ((size_t)(nl - line) > MAP_MAX_LINE)
-		fatalx("%s(%llu): line longer than %zu bytes", m->name,
-		    (unsigned long long)m->lineno, MAP_MAX_LINE);
-	if (p == NULL)
-		fatalx("%s(%llu): wrong map line", m->name,
-		    (unsigned long long)m->lineno);
-	m->pos = (size_t)(nl - m->buf) + 1;
-	return 1;
+	for (;;) {
+		if (m->pos >= m->lines && !fill(m))
+			return 0;
+		line = m->buf + m->pos;
+		end = m->buf + m->lines - 1;		/* the last newline */
+		m->lineno++;
+		s->lineno = m->lineno;
+		p = parse_fields(line, end, s);
+		if (p == NULL || *p != '\n')
+			nl = memchr(p ? p : line, '\n',
+			    (size_t)(end - (p ? p : line)) + 1);
+		else
+			nl = p;
+		if ((size_t)(nl - line) > MAP_MAX_LINE)
+			fatalx("%s(%llu): line longer than %zu bytes", m->name,
+			    (unsigned long long)m->lineno, MAP_MAX_LINE);
+		m->pos = (size_t)(nl - m->buf) + 1;
+		if (p != NULL)
+			return 1;
+		if (!m->skip_undefined || !is_undefined(line, nl))
+			fatalx("%s(%llu): wrong map line", m->name,
+			    (unsigned long long)m->lineno);
+	}
 }
 
 int

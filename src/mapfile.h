@@ -24,6 +24,7 @@ struct map {
 	int eof;
 	uint64_t lineno;
 	int crlf;		/* "_stext\r" seen: DOS line endings */
+	int skip_undefined;	/* pass over nm's address-less U/w/v lines */
 };
 
 enum sym_kind {

@@ -160,6 +160,60 @@ out_sym_verbose(struct out *o, uint64_t addr, const char *name, size_t nlen,
 	o->len += (size_t)(p - s);
 }
 
+/* TICKS / RATE as a decimal, right-aligned in 10; RATE > 0. */
+static size_t
+put_seconds(char *dst, uint64_t ticks, uint32_t rate)
+{
+	char tmp[FMT_MAX];
+	uint64_t pow = 1, whole = ticks / rate, rem = ticks % rate, frac;
+	int d = 0;
+	size_t n;
+
+	while (d < 6 && (d < 2 || pow % rate != 0)) {
+		pow *= 10;
+		d++;
+	}
+	/* rem < rate < 2^32 and pow <= 10^6: no overflow */
+	frac = (rem * pow * 2 + rate) / (2 * (uint64_t)rate);
+	if (frac == pow) {
+		whole++;
+		frac = 0;
+	}
+	n = fmt_u64(tmp, whole);
+	tmp[n++] = '.';
+	for (int i = d - 1; i >= 0; i--) {
+		tmp[n + (size_t)i] = (char)('0' + frac % 10);
+		frac /= 10;
+	}
+	n += (size_t)d;
+	if (n < 10) {
+		memset(dst, ' ', 10 - n);
+		memcpy(dst + 10 - n, tmp, n);
+		return 10;
+	}
+	memcpy(dst, tmp, n);
+	return n;
+}
+
+void
+out_sym_seconds(struct out *o, uint64_t addr, const char *name, size_t nlen,
+    uint64_t ticks, double load, uint32_t rate)
+{
+	char *p = room(o, nlen + NAME_WIDTH + 4 * FMT_MAX), *s = p;
+
+	p += fmt_hex16(p, addr);
+	*p++ = ' ';
+	p += put_name(p, name, nlen, NAME_WIDTH);
+	*p++ = ' ';
+	p += fmt_u64w(p, ticks, 6);
+	*p++ = ' ';
+	p += fmt_fix84(p, load);
+	*p++ = ' ';
+	p += put_seconds(p, ticks, rate);
+	*p++ = '\n';
+	o->len += (size_t)(p - s);
+}
+
 void
 out_counter(struct out *o, uint64_t addr, const char *name, size_t nlen,
     uint64_t off, uint32_t count)
@@ -217,7 +271,7 @@ out_bin_total(struct out *o, uint64_t ticks)
 }
 
 void
-out_unknown(struct out *o, uint32_t count)
+out_unknown(struct out *o, uint64_t count)
 {
 	static const char tail[] = " *unknown*\n";
 	char *p = room(o, sizeof tail + FMT_MAX), *s = p;

@@ -15,13 +15,19 @@
 #define MAP_CHUNK ((size_t)1 << 20)
 
 static void
-check_size(const struct profile *p)
+check_bounds(const struct profile *p)
 {
 	if (p->bytes == 0)
 		fatalx("%s: input file is empty", p->name);
 	if (p->bytes > PROFILE_MAX_BYTES)
 		fatalx("%s: too large for a profile (more than %llu bytes)",
 		    p->name, (unsigned long long)PROFILE_MAX_BYTES);
+}
+
+static void
+check_size(const struct profile *p)
+{
+	check_bounds(p);
 	if (p->bytes % 4)
 		fatalx("%s: truncated profile: %llu bytes is not a whole number "
 		    "of 32-bit words", p->name, (unsigned long long)p->bytes);
@@ -38,7 +44,7 @@ slurp(struct profile *p)
 		len += got;
 		if (len > PROFILE_MAX_BYTES) {
 			p->bytes = len;
-			check_size(p);
+			check_bounds(p);
 		}
 		if (len == cap) {	/* one byte past the limit is enough */
 			cap = cap * 2 > PROFILE_MAX_BYTES + 1 ?
@@ -50,7 +56,7 @@ slurp(struct profile *p)
 }
 
 void
-profile_open(struct profile *p, const char *name)
+profile_load(struct profile *p, const char *name)
 {
 	memset(p, 0, sizeof *p);
 	p->name = name;
@@ -60,8 +66,62 @@ profile_open(struct profile *p, const char *name)
 		p->bytes = p->in.size;
 	else
 		slurp(p);
+	check_bounds(p);
+}
+
+void
+profile_check(struct profile *p)
+{
 	check_size(p);
 	p->nwords = p->bytes / 4;
+}
+
+void
+profile_open(struct profile *p, const char *name)
+{
+	profile_load(p, name);
+	profile_check(p);
+}
+
+/* Read [off, off + n) of a seekable input. */
+static void
+read_at(struct profile *p, unsigned char *buf, size_t n, uint64_t off)
+{
+	size_t done = 0;
+
+	while (done < n) {
+		ssize_t r = pread(p->in.fd, buf + done, n - done,
+		    (off_t)(off + done));
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			fatal("%s", p->name);
+		if (r == 0)
+			fatalx("%s: file shrank while being read", p->name);
+		done += (size_t)r;
+	}
+}
+
+size_t
+profile_peek(struct profile *p, unsigned char *buf, size_t n)
+{
+	if (n > p->bytes)
+		n = (size_t)p->bytes;
+	if (p->data)
+		memcpy(buf, p->data, n);
+	else
+		read_at(p, buf, n, 0);
+	return n;
+}
+
+const unsigned char *
+profile_bytes(struct profile *p)
+{
+	if (p->data == NULL) {
+		p->data = xmalloc(p->bytes ? (size_t)p->bytes : 1);
+		read_at(p, p->data, (size_t)p->bytes, 0);
+	}
+	return p->data;
 }
 
 static uint32_t

@@ -44,6 +44,20 @@ struct profile {
 void profile_open(struct profile *p, const char *name);
 
 /*
+ * The two halves of profile_open: open NAME (fatal when it is empty or
+ * too large), then check that it is a whole number of words.  In between,
+ * the caller may look at the contents to tell another format.
+ */
+void profile_load(struct profile *p, const char *name);
+void profile_check(struct profile *p);
+
+/* The first N bytes at most into BUF; returns the count. */
+size_t profile_peek(struct profile *p, unsigned char *buf, size_t n);
+
+/* The whole contents, read into memory (valid until profile_close). */
+const unsigned char *profile_bytes(struct profile *p);
+
+/*
  * Decide the byte order (unless NOAUTO), read the step and, with a
  * baseline, check that it belongs to the same boot.  Returns 1 when the
  * byte order was found reversed.

@@ -103,6 +103,7 @@ struct run {
 	struct attrib a;
 	struct pending p;
 	uint64_t total;
+	uint32_t rate;		/* histogram: ticks per second, else 0 */
 };
 
 /* The line S closes the pending symbol; print it. */
@@ -130,12 +131,15 @@ close_pending(struct run *r, const struct sym *s)
 			out_bin_total(r->o, ticks);
 	} else if (len && (ticks || opt->all)) {
 		double load = attrib_load(ticks, len);
-		if (opt->verbose)
+		if (opt->verbose && r->rate)
+			out_sym_seconds(r->o, p->addr, p->name, p->len, ticks,
+			    load, r->rate);
+		else if (opt->verbose)
 			out_sym_verbose(r->o, p->addr, p->name, p->len, ticks,
 			    load);
 		else
 			out_sym(r->o, ticks, p->name, p->len, load);
-		if (opt->counters && r->a.step)
+		if (opt->counters && (r->a.step || r->a.mode == ATTRIB_HIST))
 			print_counters(r->o, r->c, &r->a, &sp, p);
 	}
 	pending_set(p, s);
@@ -170,6 +174,46 @@ report_run(struct map *m, const struct counters *c, uint32_t step,
 	out_unknown(o, counters_get(c, c->n - 1));
 	out_total(o, r.total, r.p.addr > res->origin ?
 	    attrib_load(r.total, r.p.addr - res->origin) : 0.0, opt->verbose);
+	res->total = r.total;
+	free(r.p.name);
+}
+
+void
+report_hist_run(struct map *m, const struct counters *c,
+    const struct report_hist *h, const struct report_opts *opt, struct out *o,
+    struct report_result *res)
+{
+	struct run r = { .m = m, .c = c, .opt = opt, .o = o, .rate = h->rate };
+	struct sym s;
+	uint64_t all = counters_sum(c, 1, c->n);
+
+	memset(res, 0, sizeof *res);
+	res->origin = h->low;
+	res->etext = h->high;
+	attrib_init_hist(&r.a, h->low, h->high, h->nbins);
+	while (map_next(m, &s)) {
+		if (s.kind != SYM_TEXT || s.addr < h->low)
+			continue;
+		if (s.addr >= h->high)
+			break;
+		if (res->nsyms++ == 0)
+			pending_set(&r.p, &s);
+		else
+			close_pending(&r, &s);
+	}
+	if (res->nsyms) {
+		memset(&s, 0, sizeof s);
+		s.addr = h->high;
+		s.name = "";
+		close_pending(&r, &s);
+	}
+	out_unknown(o, all - r.total);
+	if (opt->verbose)
+		out_sym_seconds(o, 0, "total", 5, r.total,
+		    attrib_load(r.total, h->high - h->low), h->rate);
+	else
+		out_sym(o, r.total, "total", 5,
+		    attrib_load(r.total, h->high - h->low));
 	res->total = r.total;
 	free(r.p.name);
 }

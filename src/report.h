@@ -24,6 +24,13 @@ struct report_result {
 	uint64_t etext;		/* _etext, when found */
 	int have_etext;
 	uint64_t total;
+	uint64_t nsyms;		/* histogram: text symbols in its range */
+};
+
+/* A process histogram (gmon.out): range [low, high), bins, ticks/s. */
+struct report_hist {
+	uint64_t low, high, nbins;
+	uint32_t rate;
 };
 
 /* Find _stext and _etext without reporting (for -i -v). */
@@ -32,5 +39,15 @@ void report_text_bounds(struct map *m, struct report_result *res);
 /* The whole report of counters C against map M. */
 void report_run(struct map *m, const struct counters *c, uint32_t step,
     const struct report_opts *opt, struct out *o, struct report_result *res);
+
+/*
+ * The report of a histogram's counters C against map M: the text symbols
+ * (T, t, W, w) inside [low, high) in address order, each extending to the
+ * next one or to high; other lines are passed over.  Bins before the
+ * first symbol are *unknown*.  -v adds each symbol's seconds.
+ */
+void report_hist_run(struct map *m, const struct counters *c,
+    const struct report_hist *h, const struct report_opts *opt, struct out *o,
+    struct report_result *res);
 
 #endif
