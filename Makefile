@@ -67,6 +67,8 @@ $(B)/tests/model: tests/diff/model.c | $(B)/tests
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $<
 $(B)/tests/proftool: tests/ext/proftool.c | $(B)/tests
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $<
+$(B)/tests/gmontool: tests/gmon/gmontool.c | $(B)/tests
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $<
 
 check-deps:
 	@sh tests/need-cmocka.sh
@@ -75,15 +77,18 @@ check: check-deps
 	@$(MAKE) --no-print-directory check-run
 
 TOOLS = GEN=$(abspath $(B)/tests/gen) MODEL=$(abspath $(B)/tests/model) \
-	PROFTOOL=$(abspath $(B)/tests/proftool)
+	PROFTOOL=$(abspath $(B)/tests/proftool) \
+	GMONTOOL=$(abspath $(B)/tests/gmontool)
 
-check-run: $(BIN) $(UNIT_BINS) $(B)/tests/gen $(B)/tests/model $(B)/tests/proftool
+check-run: $(BIN) $(UNIT_BINS) $(B)/tests/gen $(B)/tests/model $(B)/tests/proftool \
+	    $(B)/tests/gmontool
 	@sh tests/unit/run.sh $(UNIT_BINS)
 	@RP=$(abspath $(BIN)) sh tests/cli/run.sh
 	@sh tests/completion.sh
 	@RP=$(abspath $(BIN)) $(TOOLS) sh tests/diff/run.sh
 	@RP=$(abspath $(BIN)) $(TOOLS) sh tests/ext/run.sh
 	@RP=$(abspath $(BIN)) sh tests/hostile/run.sh
+	@RP=$(abspath $(BIN)) $(TOOLS) sh tests/gmon/run.sh
 	@sh tests/setuid/run.sh
 
 SAN = -fsanitize=address,undefined -fno-sanitize-recover=all

@@ -1,0 +1,272 @@
+/*
+ * gmontool.c - test helper for gmon.out: write synthetic files, and model
+ * gprof's flat profile independently of readprofile.
+ *
+ *   gmontool write FORMAT ORDER PTR LOW HIGH NBINS RATE SEED NHIST > FILE
+ *       FORMAT gnu|bsd, ORDER le|be, PTR 4|8; NHIST histogram records
+ *       over the same range (GNU only; BSD has one), random sparse bins,
+ *       call arcs, and (GNU) a basic-block record.
+ *   gmontool model FILE ORDER PTR MAP
+ *       FILE a gmon.out whose byte order and address size are given (so
+ *       that the reading here does not share readprofile's guessing);
+ *       MAP `nm -n` output, of which the text symbols (T t W w) in the
+ *       histogram's range are used.  Prints, per symbol,
+ *         NAME FIRST SPLIT DIFF
+ *       FIRST the ticks of the bins whose first address lies in the
+ *       symbol (readprofile's rule); SPLIT gprof's share, a bin being
+ *       split between symbols in proportion to overlap.  gprof measures
+ *       in 2-byte units (observed: single-bin files give shares of 2, 4
+ *       or 6 bytes over the width): with u(a) = a / 2 rounded down and
+ *       w = u(high - low) / nbins, bin k covers [u(low) + trunc(k*w),
+ *       u(low) + trunc((k+1)*w)), a symbol [s, e) covers [u(s), u(e)),
+ *       and the symbol is credited with overlap / w of the bin's count
+ *       (so a bin cut short gives a little less, a long one more);
+ *       DIFF the sum over bins of |our credit - gprof's|: the exact
+ *       bound of |FIRST - SPLIT| bin by bin.  Then a line
+ *         *total* ALL RATE
+ *       with ALL the sum of every bin and RATE the profiling rate.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int big, ptr;
+
+static void
+put(uint64_t v, int len)
+{
+	unsigned char b[8];
+
+	for (int i = 0; i < len; i++)
+		b[big ? len - 1 - i : i] = (unsigned char)(v >> (8 * i));
+	fwrite(b, 1, (size_t)len, stdout);
+}
+
+static uint64_t seed;
+
+static uint32_t
+rnd(void)
+{
+	seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+	return (uint32_t)(seed >> 33);
+}
+
+static void
+bins(uint64_t nbins)
+{
+	for (uint64_t k = 0; k < nbins; k++)
+		put(rnd() % 3 == 0 ? rnd() % 50 : 0, 2);
+}
+
+static int
+cmd_write(char **av)
+{
+	int bsd = strcmp(av[0], "bsd") == 0;
+	uint64_t low, high, nbins, nhist;
+	uint32_t rate;
+
+	big = strcmp(av[1], "be") == 0;
+	ptr = atoi(av[2]);
+	low = strtoull(av[3], NULL, 0);
+	high = strtoull(av[4], NULL, 0);
+	nbins = strtoull(av[5], NULL, 0);
+	rate = (uint32_t)strtoul(av[6], NULL, 0);
+	seed = strtoull(av[7], NULL, 0);
+	nhist = strtoull(av[8], NULL, 0);
+	if (bsd) {
+		put(low, ptr);
+		put(high, ptr);
+		put(2 * (uint64_t)ptr + 24 + 2 * nbins, 4);
+		put(0x00051879, 4);
+		put(rate, 4);
+		put(0, 4), put(0, 4), put(0, 4);
+		bins(nbins);
+		for (int i = 0; i < 2; i++)
+			put(low + 16 * (unsigned)i, ptr), put(low + 32, ptr),
+			    put(7, ptr);
+		return 0;
+	}
+	fwrite("gmon", 1, 4, stdout);
+	put(1, 4);
+	put(0, 4), put(0, 4), put(0, 4);
+	for (uint64_t h = 0; h < nhist; h++) {
+		put(0, 1);
+		put(low, ptr);
+		put(high, ptr);
+		put(nbins, 4);
+		put(rate, 4);
+		fwrite("seconds\0\0\0\0\0\0\0\0s", 1, 16, stdout);
+		bins(nbins);
+		put(1, 1);	/* an arc between two records */
+		put(low + 16, ptr), put(low + 32, ptr), put(3, 4);
+	}
+	/*
+	 * One basic-block record of two blocks: not in big-endian files
+	 * with 8-byte addresses, where gprof (2.40) stops reading at it
+	 * with "No such file or directory".
+	 */
+	if (big && ptr == 8)
+		return 0;
+	put(2, 1);
+	put(2, 4);
+	put(low, ptr), put(5, ptr), put(low + 8, ptr), put(6, ptr);
+	return 0;
+}
+
+static const unsigned char *fb;
+static size_t fn, fpos;
+
+static uint64_t
+get(int len)
+{
+	uint64_t v = 0;
+
+	if (fn - fpos < (size_t)len) {
+		fprintf(stderr, "gmontool: short file\n");
+		exit(2);
+	}
+	for (int i = 0; i < len; i++)
+		v |= (uint64_t)fb[fpos + (size_t)i] << 8 * (big ? len - 1 - i : i);
+	fpos += (size_t)len;
+	return v;
+}
+
+struct hist {
+	uint64_t low, high, nbins;
+	uint32_t rate;
+	uint64_t *count;
+};
+
+/* Read the histogram records (added up); skip the rest. */
+static void
+read_gmon(struct hist *h)
+{
+	memset(h, 0, sizeof *h);
+	if (fn >= 4 && memcmp(fb, "gmon", 4) == 0) {
+		fpos = 20;
+		while (fpos < fn) {
+			int tag = fb[fpos++];
+			if (tag == 0) {
+				h->low = get(ptr);
+				h->high = get(ptr);
+				h->nbins = get(4);
+				h->rate = (uint32_t)get(4);
+				fpos += 16;
+				if (h->count == NULL)
+					h->count = calloc(h->nbins, 8);
+				for (uint64_t k = 0; k < h->nbins; k++)
+					h->count[k] += get(2);
+			} else if (tag == 1) {
+				fpos += 2 * (size_t)ptr + 4;
+			} else if (tag == 2) {
+				fpos += get(4) * 2 * (size_t)ptr;
+			} else {
+				fprintf(stderr, "gmontool: tag %d\n", tag);
+				exit(2);
+			}
+		}
+		return;
+	}
+	h->low = get(ptr);
+	h->high = get(ptr);
+	h->nbins = (get(4) - 2 * (uint64_t)ptr - 24) / 2;
+	get(4);
+	h->rate = (uint32_t)get(4);
+	fpos = 2 * (size_t)ptr + 24;
+	h->count = calloc(h->nbins, 8);
+	for (uint64_t k = 0; k < h->nbins; k++)
+		h->count[k] = get(2);
+}
+
+static double
+max_d(double a, double b)
+{
+	return a > b ? a : b;
+}
+
+static double
+min_d(double a, double b)
+{
+	return a < b ? a : b;
+}
+
+static int
+cmd_model(char **av)
+{
+	FILE *f = fopen(av[0], "rb"), *sf;
+	static unsigned char buf[1 << 24];
+	struct hist h;
+	char name[4096], line[8192], type[8];
+	unsigned long long a;
+	uint64_t *addr = NULL, all = 0;
+	char **names = NULL;
+	size_t ns = 0;
+	double w;
+
+	big = strcmp(av[1], "be") == 0;
+	ptr = atoi(av[2]);
+	if (f == NULL || (fn = fread(buf, 1, sizeof buf, f)) == 0)
+		return 2;
+	fclose(f);
+	fb = buf;
+	read_gmon(&h);
+	if ((sf = fopen(av[3], "r")) == NULL)
+		return 2;
+	while (fgets(line, sizeof line, sf) != NULL) {
+		if (sscanf(line, "%llx %7s %4095s", &a, type, name) != 3 ||
+		    strchr("TtWw", type[0]) == NULL || a < h.low || a >= h.high)
+			continue;
+		addr = realloc(addr, (ns + 2) * sizeof *addr);
+		names = realloc(names, (ns + 1) * sizeof *names);
+		addr[ns] = a;
+		names[ns++] = strdup(name);
+	}
+	fclose(sf);
+	if (addr == NULL)
+		return 2;
+	addr[ns] = h.high;
+	w = (double)((h.high - h.low) / 2) / (double)h.nbins;
+	for (uint64_t k = 0; k < h.nbins; k++)
+		all += h.count[k];
+	for (size_t i = 0; i < ns; i++) {
+		uint64_t first = 0;
+		double split = 0, diff = 0;
+
+		for (uint64_t k = 0; k < h.nbins; k++) {
+			/* our rule: the bin's exact first address, rounded down */
+			uint64_t start = h.low + (uint64_t)((unsigned __int128)k *
+			    (h.high - h.low) / h.nbins);
+			double lo = (double)(h.low / 2 + (uint64_t)(w * (double)k));
+			double hi = (double)(h.low / 2 +
+			    (uint64_t)(w * (double)(k + 1)));
+			double ov = min_d(hi, (double)(addr[i + 1] / 2)) -
+			    max_d(lo, (double)(addr[i] / 2));
+			double g = ov > 0 ? ov * (double)h.count[k] / w : 0;
+			int mine = start >= addr[i] && start < addr[i + 1];
+
+			if (mine)
+				first += h.count[k];
+			split += g;
+			diff += mine ? (double)h.count[k] - g > 0 ?
+			    (double)h.count[k] - g : g - (double)h.count[k] : g;
+		}
+		printf("%s %llu %.6f %.6f\n", names[i],
+		    (unsigned long long)first, split, diff);
+	}
+	printf("*total* %llu %u\n", (unsigned long long)all, h.rate);
+	return 0;
+}
+
+int
+main(int argc, char **argv)
+{
+	if (argc == 11 && strcmp(argv[1], "write") == 0)
+		return cmd_write(argv + 2);
+	if (argc == 6 && strcmp(argv[1], "model") == 0)
+		return cmd_model(argv + 2);
+	fprintf(stderr, "usage: gmontool write FORMAT ORDER PTR LOW HIGH "
+	    "NBINS RATE SEED NHIST\n       gmontool model FILE ORDER PTR "
+	    "SYMS\n");
+	return 2;
+}

@@ -1,0 +1,349 @@
+#!/bin/sh
+# run.sh - gmon.out: readprofile against gprof, on real and synthetic files.
+#
+#   RP=/abs/readprofile GMONTOOL=/abs/gmontool [RP_WRAP=...] sh tests/gmon/run.sh
+#
+# Real programs: tests/gmon/hot.c (three functions of known weight) built
+# with -pg as PIE -O0, -no-pie -O2, -m32 -O2 (run under qemu-i386-static)
+# and s390x -O2 (big-endian, under qemu-s390x-static), run at test time
+# (about 0.3 s of CPU each) to write a fresh gmon.out.  Synthetic files:
+# GNU and BSD, both byte orders, 4- and 8-byte addresses, fractional bin
+# widths, several histogram records, over those programs' text (a 4-byte
+# big-endian file is checked against its byte-swapped twin: no program).
+# A variant whose compiler, libraries or emulator is missing is skipped,
+# and said so.
+#
+# For each file and each function gprof lists:
+#   - readprofile's ticks equal FIRST of `gmontool model` (an independent
+#     reading of the file: the bins whose first address lies in the
+#     function), exactly;
+#   - gprof's self seconds equal the model's SPLIT / rate within 0.005 s,
+#     the rounding of its two decimals: the model of how gprof shares a
+#     bin holds;
+#   - |ticks / rate - gprof's self seconds| <= DIFF / rate + 0.005 s, DIFF
+#     computed per function bin by bin as |our credit - gprof's|: the
+#     exact tolerance, nothing guessed.  It is 0 for a function whose bins
+#     lie wholly inside it at an even width (the -m32 programs: 4 bytes).
+# Totals exact: total + *unknown* is the sum of every bin, total the sum
+# of the functions' ticks, and gprof's last cumulative seconds equal the
+# model's sum of SPLIT within 0.005.  Every report option (default, -a,
+# -b, -s, --exact, -v, -v's seconds) gives the same ticks per function;
+# pipes and compressed files the same report; --baseline subtracts.
+# Malformed files are errors: exit 1, one "readprofile: FILE: ..." line,
+# nothing on stdout.
+set -u
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
+: "${RP:?set RP to the readprofile binary to test}"
+: "${GMONTOOL:?set GMONTOOL to the gmontool binary}"
+RP_WRAP=${RP_WRAP:-}
+LC_ALL=C
+export LC_ALL
+
+TMP=$(mktemp -d) || exit 1
+trap 'rm -rf "$TMP"' EXIT
+trap 'exit 1' HUP INT TERM
+pass=0
+fail=0
+skip=
+
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL $*"; }
+
+rp() { $RP_WRAP "$RP" "$@"; }
+
+# nm for the binary's architecture
+nm_for() {
+	case $(od -An -tx1 -j18 -N1 "$1" | tr -d ' ') in
+	16) echo s390x-linux-gnu-nm ;;
+	*) echo nm ;;
+	esac
+}
+
+# compare LABEL PROG GMON ORDER PTR MAP: the checks above for one file.
+compare() {
+	label=$1 prog=$2 gmon=$3 order=$4 ptr=$5 map=$6 d=$TMP/c
+	rm -rf "$d" && mkdir "$d"
+	if ! gprof -b -p "$prog" "$gmon" > "$d/gprof" 2>"$d/gprof.err"; then
+		bad "$label: gprof fails: $(head -n 2 "$d/gprof.err")"
+		return
+	fi
+	"$GMONTOOL" model "$gmon" "$order" "$ptr" "$map" > "$d/model" ||
+		{ bad "$label: gmontool model fails"; return; }
+	if ! rp -v -p "$gmon" -m "$map" > "$d/v" 2>"$d/v.err" ||
+	    [ -s "$d/v.err" ]; then
+		bad "$label: readprofile -v fails: $(head -n 2 "$d/v.err")"
+		return
+	fi
+	rate=$(awk '$1 == "*total*" { print $3 }' "$d/model")
+	# ticks per function from each report form; all must agree
+	awk 'NF == 5 && $2 != "total" { print $2, $3 }' "$d/v" > "$d/t.v"
+	rp -a -p "$gmon" -m "$map" | awk 'NF == 3 && $2 != "total" &&
+	    $1 > 0 { print $2, $1 }' > "$d/t.a"
+	rp -p "$gmon" -m "$map" | awk 'NF == 3 && $2 != "total" {
+	    print $2, $1 }' > "$d/t.plain"
+	rp --exact -p "$gmon" -m "$map" | awk 'NF == 3 && $2 != "total" {
+	    print $2, $1 }' > "$d/t.exact"
+	rp -b -p "$gmon" -m "$map" | awk '/:$/ { n = substr($0, 1,
+	    length($0) - 1) } /^  total/ { print n, $2 }' > "$d/t.b"
+	rp -s -p "$gmon" -m "$map" | awk '
+	    /^\t/ { split($2, f, "+"); s[f[1]] += $3; next }
+	    NF == 3 && $2 != "total" { print $2, $1; n[$2] = 1 }
+	    END { for (k in s) if (!(k in n) && s[k]) print "stray", k }' \
+	    > "$d/t.s"
+	rp -s -p "$gmon" -m "$map" | awk '
+	    /^\t/ { split($2, f, "+"); s[f[1]] += $3; next }
+	    NF == 3 && $2 != "total" { t[$2] = $1 }
+	    END { for (k in t) if (s[k] != t[k]) print k, t[k], s[k] }' \
+	    > "$d/s.bad"
+	for f in a plain exact b s; do
+		if cmp -s "$d/t.v" "$d/t.$f"; then ok; else
+			bad "$label: ticks of -$f differ from -v's:"
+			diff "$d/t.v" "$d/t.$f" | head -n 5
+		fi
+	done
+	if [ -s "$d/s.bad" ]; then
+		bad "$label: -s bins do not add up: $(head -n 3 "$d/s.bad")"
+	else ok; fi
+	# -v's seconds are ticks / rate
+	if awk -v r="$rate" 'NF == 5 { x = $3 / r - $5
+	    if (x > 0.0000005 || x < -0.0000005) { print; e = 1 } }
+	    END { exit e }' "$d/v" > "$d/sec.bad"; then ok; else
+		bad "$label: -v seconds are not ticks / rate: $(head -n 2 "$d/sec.bad")"
+	fi
+	# per function, against the model and gprof
+	if awk -v r="$rate" -v label="$label" '
+	    FILENAME ~ /model$/ { first[$1] = $2; split_[$1] = $3
+		diff[$1] = $4; if ($1 == "*total*") all = $2; next }
+	    FILENAME ~ /\/v$/ {
+		if ($2 == "*unknown*") unk = $1
+		else if (NF == 5 && $2 == "total") tot = $3
+		else if (NF == 5) { ours[$2] = $3; sum += $3 }
+		next }
+	    # gprof: %time cumulative self [calls self total] name
+	    $1 ~ /^[0-9.]+$/ && NF >= 4 { g[$NF] = $3; cum = $2 }
+	    function abs(x) { return x < 0 ? -x : x }
+	    END {
+		for (f in ours) if (ours[f] != first[f] + 0) {
+			printf "%s: %s: %d ticks, model %d\n", label, f,
+			    ours[f], first[f]; e = 1 }
+		for (f in g) {
+			if (!(f in split_)) {
+				printf "%s: gprof has %s, not in the map\n",
+				    label, f; e = 1; continue }
+			if (abs(split_[f] / r - g[f]) > 0.005 + 1e-6) {
+				printf "%s: %s: gprof %s, model %.4f\n", label,
+				    f, g[f], split_[f] / r; e = 1 }
+			tol = diff[f] / r + 0.005
+			if (abs(ours[f] / r - g[f]) > tol + 1e-6) {
+				printf "%s: %s: %.4f s, gprof %s, tolerance " \
+				    "%.4f\n", label, f, ours[f] / r, g[f], tol
+				e = 1 }
+			nchk++
+		}
+		for (f in split_) if (f != "*total*") ssum += split_[f]
+		if (tot != sum || tot + unk != all) {
+			printf "%s: total %d + unknown %d, functions %d, " \
+			    "bins %d\n", label, tot, unk, sum, all; e = 1 }
+		if (nchk && abs(cum - ssum / r) > 0.005 + 1e-6) {
+			printf "%s: gprof cumulative %s, model %.4f\n", label,
+			    cum, ssum / r; e = 1 }
+		exit e
+	    }' "$d/model" "$d/v" "$d/gprof" > "$d/cmp"; then ok; else
+		bad "$label: against gprof:"
+		head -n 8 "$d/cmp"
+	fi
+	# a pipe and a compressed file give the same report
+	gzip -c "$gmon" > "$d/g.gz"
+	rp -v -p "$d/g.gz" -m "$map" > "$d/v.gz" 2>&1
+	rp -v -p - -m "$map" < "$gmon" > "$d/v.pipe" 2>&1
+	if cmp -s "$d/v" "$d/v.gz" && cmp -s "$d/v" "$d/v.pipe"; then ok; else
+		bad "$label: a compressed file or a pipe gives another report"
+	fi
+}
+
+# the histogram's range from -i -v: "LOW HIGH"
+range_of() {
+	rp -i -v -p "$1" | awk '$1 == "Range:" { split($2, r, "-");
+	    print r[1], r[2] }'
+}
+
+# --- real programs ---------------------------------------------------------
+B=$TMP/b
+mkdir "$B" && cp "$TOP/tests/gmon/hot.c" "$B/" || exit 1
+cd "$B" || exit 1
+INC32=$B/inc32
+mkdir "$INC32" && ln -s /usr/include/x86_64-linux-gnu/asm "$INC32/asm"
+
+# build NAME CC FLAGS...: the program, or a note why not
+build() {
+	name=$1 cc=$2
+	shift 2
+	command -v "$cc" > /dev/null 2>&1 || { skip="$skip $name(no $cc)"; return 1; }
+	"$cc" "$@" -pg -o "$name" hot.c 2> "$name.cc.err" ||
+		{ skip="$skip $name(cannot build: $(head -c 60 "$name.cc.err"))"; return 1; }
+}
+
+# real NAME ORDER PTR EMULATOR ITER CC FLAGS...
+real() {
+	name=$1 order=$2 ptr=$3 emu=$4 iter=$5
+	shift 5
+	build "$name" "$@" || return
+	if [ "$emu" != - ] && ! command -v "${emu%% *}" > /dev/null 2>&1; then
+		skip="$skip $name(no ${emu%% *})"
+		return
+	fi
+	rm -f gmon.out
+	# shellcheck disable=SC2086
+	if [ "$emu" = - ]; then ./"$name" "$iter"; else $emu ./"$name" "$iter"; fi
+	[ -s gmon.out ] || { bad "$name: no gmon.out written"; return; }
+	mv gmon.out "$name.gmon"
+	$(nm_for "$name") -n "$name" > "$name.map"
+	compare "$name" "$B/$name" "$B/$name.gmon" "$order" "$ptr" "$B/$name.map"
+	# the hot functions were seen, in their order of weight
+	awk 'NF == 5 && $2 ~ /^spin_/ { t[$2] = $3 }
+	    END { exit !(t["spin_b"] > t["spin_a"] && t["spin_a"] > 0) }' \
+	    "$TMP/c/v" && ok || bad "$name: spin_b > spin_a > 0 not seen"
+}
+
+real pie-O0 le 8 - 150000000 gcc -O0
+real nopie-O2 le 8 - 400000000 gcc -O2 -no-pie -fno-pie
+real m32-O2 le 4 qemu-i386-static 150000000 gcc -m32 -O2 -I"$INC32"
+real s390x-O2 be 8 "qemu-s390x-static -L /usr/s390x-linux-gnu" 40000000 \
+    s390x-linux-gnu-gcc -O2
+
+# --- synthetic files -------------------------------------------------------
+# synth LABEL PROG FORMAT ORDER PTR NBINS SEED NHIST
+synth() {
+	[ -f "$B/$2" ] && [ -f "$B/$2.map" ] ||
+		{ skip="$skip $1(no $2)"; return; }
+	set -- "$@" $(range_of "$B/$2.gmon")
+	"$GMONTOOL" write "$3" "$4" "$5" "$9" "${10}" "$6" 100 "$7" "$8" \
+	    > "$B/$1.gmon"
+	compare "$1" "$B/$2" "$B/$1.gmon" "$4" "$5" "$B/$2.map"
+}
+
+# a program without a gmon.out of its own (its run was skipped): the
+# range of its text from nm, for the synthetic files
+for p in m32-O2 s390x-O2; do
+	[ -f "$B/$p" ] && [ ! -f "$B/$p.gmon" ] || continue
+	$(nm_for "$B/$p") -n "$B/$p" > "$B/$p.map"
+	hi=$(awk '$3 == "etext" || $3 == "_etext" { print $1; exit }' "$B/$p.map")
+	"$GMONTOOL" write gnu le 4 0 "0x$hi" 1 100 1 1 > "$B/$p.gmon"
+done
+
+synth gnu-le8 pie-O0 gnu le 8 1000 1 1
+synth gnu-le8-3rec pie-O0 gnu le 8 777 2 3
+synth bsd-le8 pie-O0 bsd le 8 1213 3 1
+synth gnu-le8-nopie nopie-O2 gnu le 8 999 4 2
+synth gnu-le4 m32-O2 gnu le 4 1000 5 1
+synth bsd-le4 m32-O2 bsd le 4 1001 6 1
+synth gnu-be8 s390x-O2 gnu be 8 700 7 2
+synth bsd-be8 s390x-O2 bsd be 8 701 8 1
+
+# 4-byte big-endian: no program for gprof; the byte-swapped twin
+if [ -f "$B/m32-O2.map" ]; then
+	set -- $(range_of "$B/m32-O2.gmon")
+	for fmt in gnu bsd; do
+		"$GMONTOOL" write $fmt le 4 "$1" "$2" 1003 100 9 2 > "$B/tw-le.gmon"
+		"$GMONTOOL" write $fmt be 4 "$1" "$2" 1003 100 9 2 > "$B/tw-be.gmon"
+		cmp -s "$B/tw-le.gmon" "$B/tw-be.gmon" &&
+			bad "twin $fmt: the two byte orders wrote the same bytes"
+		for o in "" -a -b -s -v --exact; do
+			# shellcheck disable=SC2086
+			rp $o -p "$B/tw-le.gmon" -m "$B/m32-O2.map" > "$B/tw-le.out"
+			# shellcheck disable=SC2086
+			rp $o -p "$B/tw-be.gmon" -m "$B/m32-O2.map" > "$B/tw-be.out"
+			if [ -s "$B/tw-le.out" ] &&
+			    cmp -s "$B/tw-le.out" "$B/tw-be.out"; then ok; else
+				bad "twin $fmt $o: big-endian report differs"
+			fi
+		done
+		rp -i -v -p "$B/tw-be.gmon" | grep -qx "Byte_order: big-endian" &&
+			rp -i -v -p "$B/tw-be.gmon" | grep -qx "Pointer_size: 4" &&
+			ok || bad "twin $fmt: -i -v does not say big-endian, 4"
+		"$GMONTOOL" model "$B/tw-be.gmon" be 4 "$B/m32-O2.map" |
+			awk '$1 != "*total*" && $2 > 0 { print $1, $2 }' > "$B/tw.model"
+		rp -p "$B/tw-be.gmon" -m "$B/m32-O2.map" | awk 'NF == 3 &&
+		    $2 != "total" { print $2, $1 }' > "$B/tw.ours"
+		cmp -s "$B/tw.model" "$B/tw.ours" && ok ||
+			bad "twin $fmt: big-endian ticks differ from the model"
+	done
+fi
+
+# --baseline: a file of 3 records minus the same first record alone
+if [ -f "$B/pie-O0.map" ]; then
+	set -- $(range_of "$B/pie-O0.gmon")
+	"$GMONTOOL" write gnu le 8 "$1" "$2" 1000 100 11 1 > "$B/base.gmon"
+	"$GMONTOOL" write gnu le 8 "$1" "$2" 1000 100 11 3 > "$B/later.gmon"
+	rp -a -p "$B/later.gmon" -m "$B/pie-O0.map" | awk 'NF == 3 { print $2, $1 }' > "$B/l"
+	rp -a -p "$B/base.gmon" -m "$B/pie-O0.map" | awk 'NF == 3 { print $2, $1 }' > "$B/e"
+	rp -a --baseline "$B/base.gmon" -p "$B/later.gmon" -m "$B/pie-O0.map" |
+		awk 'NF == 3 { print $2, $1 }' > "$B/d"
+	if awk 'FILENAME ~ /\/l$/ { l[$1] = $2; next }
+	    FILENAME ~ /\/e$/ { e[$1] = $2; next }
+	    { if ($2 != l[$1] - e[$1]) { print; bad = 1 } n++ }
+	    END { exit bad || n < 5 }' "$B/l" "$B/e" "$B/d"; then ok; else
+		bad "--baseline: not the difference of the two reports"
+	fi
+	rp --baseline "$B/later.gmon" -p "$B/base.gmon" -m "$B/pie-O0.map" \
+	    > "$B/out" 2> "$B/err"
+	[ $? -eq 1 ] && [ ! -s "$B/out" ] &&
+	    grep -q "^readprofile: .*bin [0-9]* is lower" "$B/err" && ok ||
+		bad "--baseline of a later file: not an error"
+fi
+
+# --- malformed files -------------------------------------------------------
+# hdr: the GNU header, little-endian, version 1
+hdr() { printf 'gmon\001\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000'; }
+# le32 N / le64 N
+le32() { printf "$(printf '\\%03o\\%03o\\%03o\\%03o' $(($1 & 255)) \
+    $(($1 >> 8 & 255)) $(($1 >> 16 & 255)) $(($1 >> 24 & 255)))"; }
+le64() { le32 "$1"; le32 0; }
+# hist LOW HIGH NBINS RATE: a histogram record's header
+hist() { printf '\000'; le64 "$1"; le64 "$2"; le32 "$3"; le32 "$4";
+    printf 'seconds\000\000\000\000\000\000\000\000s'; }
+zeros() { head -c "$1" /dev/zero; }
+
+# bad NAME MESSAGE-PATTERN: the file $B/NAME.bad must be refused so
+malformed() {
+	rp -p "$B/$1.bad" -m "$B/pie-O0.map" > "$B/out" 2> "$B/err"
+	rc=$?
+	if [ $rc -eq 1 ] && [ ! -s "$B/out" ] && [ "$(wc -l < "$B/err")" -eq 1 ] &&
+	    grep -q "^readprofile: $B/$1.bad: $2" "$B/err"; then ok; else
+		bad "malformed $1: exit $rc, stderr: $(cat "$B/err")"
+	fi
+}
+[ -f "$B/pie-O0.map" ] || : > "$B/pie-O0.map"
+{ hdr; hist 0 4096 1024 100; zeros 100; } > "$B/short-bins.bad"
+malformed short-bins "short histogram: 1024 bins need 2048 bytes"
+{ hdr; hist 0 4096 1024 100 | head -c 20; } > "$B/short-head.bad"
+malformed short-head "short histogram record header"
+{ hdr; hist 0 4096 5000 100; zeros 10000; } > "$B/nbins.bad"
+malformed nbins "impossible bin count 5000"
+{ hdr; hist 0 4096 0 100; } > "$B/nbins0.bad"
+malformed nbins0 "impossible bin count 0"
+{ hdr; hist 4096 4096 16 100; zeros 32; } > "$B/empty.bad"
+malformed empty "histogram range 0x1000-0x1000 is empty"
+{ hdr; hist 8192 4096 16 100; zeros 32; } > "$B/inverted.bad"
+malformed inverted "histogram range 0x2000-0x1000 is empty"
+{ hdr; hist 0 4096 16 100; zeros 32; printf '\007'; zeros 20; } > "$B/tag.bad"
+malformed tag "unknown record tag 7 at offset 93"
+{ hdr; hist 0 4096 16 100; zeros 32; printf '\001'; zeros 10; } > "$B/arc.bad"
+malformed arc "short call arc record at offset 93"
+{ hdr; } > "$B/nohist.bad"
+malformed nohist "no histogram record"
+{ hdr; hist 0 4096 16 100; zeros 32; hist 0 8192 16 100; zeros 32; } \
+    > "$B/ranges.bad"
+malformed ranges "histogram records cover different ranges"
+{ hdr; hist 0 4096 16 100; zeros 32; hist 0 4096 16 60; zeros 32; } \
+    > "$B/rates.bad"
+malformed rates "histogram records disagree on the profiling rate"
+{ le64 0; le64 4096; le32 5000; le32 0x51879; le32 100; zeros 12; zeros 64; } \
+    > "$B/bsdcount.bad"
+malformed bsdcount "impossible byte count 5000"
+{ le64 0; le64 4096; le32 72; le32 0x51879; le32 100; zeros 12; zeros 32; zeros 5; } \
+    > "$B/bsdarc.bad"
+malformed bsdarc "short call arc record at offset 72"
+
+echo "gmon: $pass passed, $fail failed${skip:+; skipped:$skip}"
+[ "$fail" -eq 0 ]
