@@ -135,6 +135,46 @@ word_addresses(void **state)
 	assert_true(attrib_word_addr(&a, 3) == 0xffffffff81000020ull);
 }
 
+/* A histogram of 3 bins over [0x1000, 0x100a): width 10/3. */
+static void
+hist_fractional_width(void **state)
+{
+	struct attrib a;
+
+	(void)state;
+	attrib_init_hist(&a, 0x1000, 0x100a, 3);
+	/* bins start at 0x1000, 0x1003 (3.33), 0x1006 (6.67); end 0x100a */
+	assert_int_equal(attrib_word_addr(&a, 1), 0x1000);
+	assert_int_equal(attrib_word_addr(&a, 2), 0x1003);
+	assert_int_equal(attrib_word_addr(&a, 3), 0x1006);
+	assert_int_equal(attrib_word_addr(&a, 4), 0x100a);
+	/* a bin belongs to the symbol holding its first address */
+	close_ok(&a, 0x1000, 0x1003, 1, 2, 1, 2);
+	close_ok(&a, 0x1003, 0x1004, 2, 3, 2, 3);
+	close_ok(&a, 0x1004, 0x1006, 3, 3, 3, 3);	/* no bin starts here */
+	close_ok(&a, 0x1006, 0x100a, 3, 4, 3, 4);
+	/* beyond the end: no bins; from before the start: from bin 0 */
+	close_ok(&a, 0x100a, 0x2000, 4, 4, 4, 4);
+	close_ok(&a, 0x0fff, 0x1001, 1, 2, 1, 2);
+}
+
+/* An exact width keeps the plain arithmetic; 64-bit spans do not wrap. */
+static void
+hist_exact_and_wide(void **state)
+{
+	struct attrib a;
+
+	(void)state;
+	attrib_init_hist(&a, 0x400000, 0x400010, 4);
+	close_ok(&a, 0x400004, 0x40000c, 2, 4, 2, 4);
+	close_ok(&a, 0x400005, 0x40000c, 3, 4, 3, 4);
+	attrib_init_hist(&a, 0, UINT64_MAX, 3);
+	assert_true(attrib_word_addr(&a, 2) == UINT64_MAX / 3);
+	assert_true(attrib_word_addr(&a, 3) == UINT64_MAX / 3 * 2);
+	close_ok(&a, UINT64_MAX / 3, UINT64_MAX / 3 + 1, 2, 3, 2, 3);
+	close_ok(&a, UINT64_MAX / 3 + 1, UINT64_MAX - 1, 3, 4, 3, 4);
+}
+
 int
 main(void)
 {
@@ -147,6 +187,8 @@ main(void)
 		cmocka_unit_test(exact_out_of_range),
 		cmocka_unit_test(sums_and_loads),
 		cmocka_unit_test(word_addresses),
+		cmocka_unit_test(hist_fractional_width),
+		cmocka_unit_test(hist_exact_and_wide),
 	};
 
 	return cmocka_run_group_tests_name("attrib", tests, NULL, NULL);

@@ -1,0 +1,291 @@
+/*
+ * test_gmon.c - reading gmon.out from memory: both formats, byte orders
+ * and address sizes, merged records, and every malformed case.
+ */
+#include "unit.h"
+#include "gmon.h"
+
+struct buf {
+	unsigned char b[4096];
+	size_t n;
+	int big;
+};
+
+static void
+put(struct buf *f, uint64_t v, int len)
+{
+	for (int i = 0; i < len; i++)
+		f->b[f->n + (size_t)(f->big ? len - 1 - i : i)] =
+		    (unsigned char)(v >> (8 * i));
+	f->n += (size_t)len;
+}
+
+static void
+gnu_header(struct buf *f, int big)
+{
+	memset(f, 0, sizeof *f);
+	f->big = big;
+	memcpy(f->b, "gmon", 4);
+	f->n = 4;
+	put(f, 1, 4);
+	f->n += 12;
+}
+
+/* A histogram record; bins k get K + 1 + ADD. */
+static void
+gnu_hist(struct buf *f, int ptr, uint64_t low, uint64_t high, uint32_t nbins,
+    uint32_t rate, uint32_t add)
+{
+	put(f, 0, 1);
+	put(f, low, ptr);
+	put(f, high, ptr);
+	put(f, nbins, 4);
+	put(f, rate, 4);
+	memcpy(f->b + f->n, "seconds", 7);
+	f->b[f->n + 15] = 's';
+	f->n += 16;
+	for (uint32_t k = 0; k < nbins; k++)
+		put(f, k + 1 + add, 2);
+}
+
+static void
+bsd_file(struct buf *f, int big, int ptr, uint64_t low, uint64_t high,
+    uint32_t nbins, int narcs)
+{
+	memset(f, 0, sizeof *f);
+	f->big = big;
+	put(f, low, ptr);
+	put(f, high, ptr);
+	put(f, 2 * (uint64_t)ptr + 24 + 2 * (uint64_t)nbins, 4);
+	put(f, GMON_BSD_VERSION, 4);
+	put(f, 100, 4);
+	f->n += 12;
+	for (uint32_t k = 0; k < nbins; k++)
+		put(f, k + 1, 2);
+	for (int i = 0; i < narcs; i++) {
+		put(f, low, ptr);
+		put(f, low + 4, ptr);
+		put(f, 9, ptr);
+	}
+}
+
+static char err[256];
+
+static void
+parse_ok(struct gmon *g, const struct buf *f)
+{
+	int rc = gmon_parse(g, f->b, f->n, err, sizeof err);
+
+	if (rc != 0)
+		fail_msg("%s", err);
+	assert_true(gmon_sniff(f->b, f->n));
+}
+
+static void
+parse_fails(const struct buf *f, const char *want)
+{
+	struct gmon g;
+
+	assert_int_equal(gmon_parse(&g, f->b, f->n, err, sizeof err), -1);
+	if (strstr(err, want) == NULL)
+		fail_msg("\"%s\" does not say \"%s\"", err, want);
+	assert_null(g.words);
+}
+
+static void
+gnu_each_order_and_size(void **state)
+{
+	(void)state;
+	for (int big = 0; big <= 1; big++)
+		for (int ptr = 4; ptr <= 8; ptr += 4) {
+			struct buf f;
+			struct gmon g;
+			struct counters c;
+
+			gnu_header(&f, big);
+			gnu_hist(&f, ptr, 0x1000, 0x100a, 3, 100, 0);
+			put(&f, 1, 1);		/* an arc */
+			f.n += 2 * (size_t)ptr + 4;
+			put(&f, 2, 1);		/* basic blocks: 1 */
+			put(&f, 1, 4);
+			f.n += 2 * (size_t)ptr;
+			parse_ok(&g, &f);
+			assert_int_equal(g.format, GMON_GNU);
+			assert_int_equal(g.ptrsize, ptr);
+			assert_int_equal(g.big_endian, big);
+			assert_int_equal(g.low, 0x1000);
+			assert_int_equal(g.high, 0x100a);
+			assert_int_equal(g.nbins, 3);
+			assert_int_equal(g.rate, 100);
+			assert_string_equal(g.dimen, "seconds");
+			assert_int_equal(g.abbrev, 's');
+			assert_int_equal(g.narcs, 1);
+			assert_int_equal(g.nblocks, 1);
+			c = gmon_counters(&g);
+			assert_int_equal(c.n, 4);
+			assert_int_equal(counters_get(&c, 1), 1);
+			assert_int_equal(counters_get(&c, 3), 3);
+			assert_int_equal(counters_sum(&c, 1, 4), 6);
+			assert_int_equal(gmon_total(&g), 6);
+			gmon_free(&g);
+		}
+}
+
+/* Records over one range are added up, 16-bit bins widened. */
+static void
+gnu_records_merge(void **state)
+{
+	struct buf f;
+	struct gmon g;
+
+	(void)state;
+	gnu_header(&f, 0);
+	gnu_hist(&f, 8, 0, 0x10, 2, 100, 0xfff0);	/* 0xfff1, 0xfff2 */
+	gnu_hist(&f, 8, 0, 0x10, 2, 100, 0xfff0);
+	parse_ok(&g, &f);
+	assert_int_equal(g.nhist, 2);
+	assert_int_equal(g.words[1], 2 * 0xfff1);
+	assert_int_equal(g.words[2], 2 * 0xfff2);
+	gmon_free(&g);
+}
+
+static void
+bsd_each_order_and_size(void **state)
+{
+	(void)state;
+	for (int big = 0; big <= 1; big++)
+		for (int ptr = 4; ptr <= 8; ptr += 4) {
+			struct buf f;
+			struct gmon g;
+
+			bsd_file(&f, big, ptr, 0x400000, 0x400100, 64, 2);
+			parse_ok(&g, &f);
+			assert_int_equal(g.format, GMON_BSD);
+			assert_int_equal(g.ptrsize, ptr);
+			assert_int_equal(g.big_endian, big);
+			assert_int_equal(g.low, 0x400000);
+			assert_int_equal(g.high, 0x400100);
+			assert_int_equal(g.nbins, 64);
+			assert_int_equal(g.rate, 100);
+			assert_int_equal(g.narcs, 2);
+			assert_int_equal(g.words[64], 64);
+			gmon_free(&g);
+		}
+}
+
+static void
+malformed(void **state)
+{
+	struct buf f;
+
+	(void)state;
+	gnu_header(&f, 0);
+	f.n = 10;
+	parse_fails(&f, "short gmon.out header");
+	gnu_header(&f, 0);
+	parse_fails(&f, "no histogram record");
+	gnu_header(&f, 0);
+	gnu_hist(&f, 8, 0, 0x100, 16, 100, 0);
+	f.n -= 3;
+	parse_fails(&f, "short histogram: 16 bins need 32 bytes");
+	gnu_header(&f, 0);
+	gnu_hist(&f, 8, 0, 0x10, 17, 100, 0);	/* more bins than bytes */
+	parse_fails(&f, "impossible bin count 17 for a range of 16 bytes");
+	gnu_header(&f, 0);
+	gnu_hist(&f, 8, 0x10, 0x10, 1, 100, 0);
+	parse_fails(&f, "histogram range 0x10-0x10 is empty");
+	gnu_header(&f, 0);
+	gnu_hist(&f, 8, 0, 0x10, 2, 0, 0);
+	parse_fails(&f, "profiling rate is 0");
+	gnu_header(&f, 0);
+	gnu_hist(&f, 8, 0, 0x10, 2, 100, 0);
+	put(&f, 9, 1);
+	parse_fails(&f, "unknown record tag 9 at offset 65");
+	gnu_header(&f, 0);
+	gnu_hist(&f, 8, 0, 0x10, 2, 100, 0);
+	gnu_hist(&f, 8, 0, 0x20, 2, 100, 0);
+	parse_fails(&f, "histogram records cover different ranges");
+	gnu_header(&f, 0);
+	gnu_hist(&f, 8, 0, 0x10, 2, 100, 0);
+	gnu_hist(&f, 8, 0, 0x10, 2, 1000, 0);
+	parse_fails(&f, "disagree on the profiling rate (100 and 1000)");
+	bsd_file(&f, 0, 8, 0, 0x100, 8, 0);
+	f.n += 5;
+	parse_fails(&f, "short call arc record");
+	bsd_file(&f, 0, 8, 0, 0x100, 8, 0);
+	f.b[16] = 0xff;			/* byte count beyond the file */
+	parse_fails(&f, "impossible byte count");
+	memset(&f, 0, sizeof f);
+	memcpy(f.b, "not a profile at all", 20);
+	f.n = 20;
+	assert_false(gmon_sniff(f.b, f.n));
+}
+
+/* 65538 records of one bin of 0xffff: more than 32 bits. */
+static void
+merge_overflow(void **state)
+{
+	struct buf f;
+	struct gmon g;
+	size_t rec, n = 65538;
+	unsigned char *b;
+
+	(void)state;
+	gnu_header(&f, 0);
+	gnu_hist(&f, 8, 0, 0x10, 1, 100, 0xfffe);
+	rec = f.n - 20;
+	b = malloc(20 + n * rec);
+	memcpy(b, f.b, 20);
+	for (size_t i = 0; i < n; i++)
+		memcpy(b + 20 + i * rec, f.b + 20, rec);
+	assert_int_equal(gmon_parse(&g, b, 20 + n * rec, err, sizeof err), -1);
+	assert_non_null(strstr(err, "bin 0 overflows"));
+	assert_int_equal(gmon_parse(&g, b, 20 + (n - 1) * rec, err,
+	    sizeof err), 0);
+	assert_int_equal(g.words[1], 65537u * 0xffff);
+	gmon_free(&g);
+	free(b);
+}
+
+static void
+subtract(void **state)
+{
+	struct buf f;
+	struct gmon g, base;
+
+	(void)state;
+	gnu_header(&f, 0);
+	gnu_hist(&f, 8, 0, 0x10, 2, 100, 5);
+	parse_ok(&g, &f);
+	gnu_header(&f, 0);
+	gnu_hist(&f, 8, 0, 0x10, 2, 100, 0);
+	parse_ok(&base, &f);
+	assert_int_equal(gmon_subtract(&g, &base, err, sizeof err), 0);
+	assert_int_equal(g.words[1], 5);
+	assert_int_equal(g.words[2], 5);
+	assert_int_equal(gmon_subtract(&base, &g, err, sizeof err), -1);
+	assert_non_null(strstr(err, "bin 0 is lower than in the baseline"));
+	gmon_free(&base);
+	gnu_header(&f, 0);
+	gnu_hist(&f, 8, 0, 0x20, 2, 100, 0);
+	parse_ok(&base, &f);
+	assert_int_equal(gmon_subtract(&g, &base, err, sizeof err), -1);
+	assert_non_null(strstr(err, "differs"));
+	gmon_free(&base);
+	gmon_free(&g);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(gnu_each_order_and_size),
+		cmocka_unit_test(gnu_records_merge),
+		cmocka_unit_test(bsd_each_order_and_size),
+		cmocka_unit_test(malformed),
+		cmocka_unit_test(merge_overflow),
+		cmocka_unit_test(subtract),
+	};
+
+	return cmocka_run_group_tests_name("gmon", tests, NULL, NULL);
+}
