@@ -12,6 +12,13 @@
  *          that the 64 Ki-word windows and 1 MiB mapped chunks are crossed
  *   bit 5  read with pread instead of mmap (as on /proc)
  *   bit 6  the baseline is the profile itself
+ *   bit 7  the bytes are a gmon.out (bit 6: after a GNU header made here):
+ *          parsed from memory and through a pipe or memfd (bit 0); a
+ *          parse that succeeds must be sniffed as a gmon.out and give a
+ *          sane histogram (range, bin count, sums), whose attribution
+ *          to symbols drawn from the bytes covers every bin once; then a
+ *          report over those symbols runs with options from bits 1-5.
+ *          A failed parse must leave a message and nothing allocated.
  * The loaded counters are compared with a reference computed here from
  * the bytes: the byte-order guess, the step, every counter (baseline
  * subtracted), sums over random ranges; and an error is fatal exactly
@@ -27,7 +34,12 @@
 #include <unistd.h>
 
 #include "attrib.h"
+#include "gmon.h"
+#include "mapfile.h"
+#include "output.h"
+#include "procprof.h"
 #include "profile.h"
+#include "report.h"
 #include "util.h"
 
 #define CHECK(c) do { if (!(c)) { \
@@ -134,6 +146,143 @@ stretch(unsigned char **buf, size_t *n, size_t target)
 	*n = target;
 }
 
+/* Symbols drawn from the bytes, ascending inside [low, high). */
+static size_t
+draw_symbols(const struct gmon *g, const unsigned char *b, size_t n,
+    uint64_t *sym, size_t max)
+{
+	uint64_t span = g->high - g->low, at = g->low;
+	size_t ns = 0;
+
+	for (size_t i = 0; i + 1 < n && ns < max; i += 2) {
+		uint64_t step = (uint64_t)(b[i] | b[i + 1] << 8) % (span / 8 + 2);
+		if (span - (at - g->low) <= step)
+			break;
+		at += step;
+		sym[ns++] = at;
+	}
+	return ns;
+}
+
+/* Attribution of G to NS symbols: every bin once, in order, where it lies. */
+static void
+check_attribution(const struct gmon *g, const uint64_t *sym, size_t ns)
+{
+	struct attrib a;
+	struct attrib_span sp;
+	struct counters c = gmon_counters(g);
+	uint64_t covered = 0, prev_end = 0;
+
+	attrib_init_hist(&a, g->low, g->high, g->nbins);
+	for (uint64_t k = 1; k <= g->nbins + 1; k++) {
+		uint64_t addr = attrib_word_addr(&a, k);
+		CHECK(addr >= g->low && addr <= g->high);
+		CHECK(k == 1 || addr >= attrib_word_addr(&a, k - 1));
+		CHECK(k <= g->nbins || addr == g->high);
+	}
+	for (size_t i = 0; i < ns; i++) {
+		uint64_t next = i + 1 < ns ? sym[i + 1] : g->high;
+
+		CHECK(attrib_close(&a, sym[i], next, &sp) == 0);
+		CHECK(sp.first <= sp.end && sp.end <= g->nbins + 1);
+		CHECK(i == 0 || sp.first == prev_end);
+		for (uint64_t k = sp.first; k < sp.end; k++) {
+			uint64_t addr = attrib_word_addr(&a, k);
+			CHECK(addr >= sym[i] && addr < next);
+		}
+		if (sp.first > 1)
+			CHECK(attrib_word_addr(&a, sp.first - 1) < sym[i]);
+		covered += counters_sum(&c, sp.first, sp.end);
+		prev_end = sp.end;
+	}
+	if (ns)
+		CHECK(prev_end == g->nbins + 1);
+	CHECK(covered <= gmon_total(g));
+}
+
+/* A report of G against the symbols, into memory. */
+static void
+run_report(const struct gmon *g, const uint64_t *sym, size_t ns,
+    unsigned flags)
+{
+	static char text[64 * 40];
+	struct report_opts ro = { (flags & 2) != 0, (flags & 4) != 0,
+	    (flags & 8) != 0, (flags & 16) != 0, ATTRIB_HIST };
+	struct report_hist h = { g->low, g->high, g->nbins, g->rate };
+	struct report_result res;
+	struct counters c = gmon_counters(g);
+	struct map m;
+	struct out o;
+	size_t len = 0;
+
+	for (size_t i = 0; i < ns && len + 40 < sizeof text; i++)
+		len += (size_t)snprintf(text + len, sizeof text - len,
+		    "%llx %c f%zu\n", (unsigned long long)sym[i],
+		    "TtWwDA"[i % 6], i);
+	map_open_mem(&m, "map", text, len);
+	out_init(&o, -1);
+	report_hist_run(&m, &c, &h, &ro, &o, &res);
+	CHECK(res.total <= gmon_total(g));
+	out_discard(&o);
+	free(o.buf);
+	map_close(&m);
+}
+
+static void
+gmon_case(const uint8_t *data, size_t size, unsigned flags)
+{
+	static unsigned char buf[20 + 8192];
+	static struct profile p;
+	static int fd;
+	static char path[32];
+	const unsigned char *b = data;
+	struct gmon g;
+	char err[256];
+	uint64_t sym[64], sum = 0;
+	size_t n = size, ns;
+	int rc;
+
+	if (flags & 64) {
+		if (size > sizeof buf - 20)
+			return;
+		memcpy(buf, "gmon\1\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 20);
+		memcpy(buf + 20, data, size);
+		b = buf;
+		n = size + 20;
+	}
+	err[0] = '\0';
+	rc = gmon_parse(&g, b, n, err, sizeof err);
+	if (rc != 0) {
+		CHECK(err[0] != '\0');
+		CHECK(g.words == NULL);
+	} else {
+		CHECK(gmon_sniff(b, n));
+		CHECK(g.low < g.high && g.nbins >= 1 &&
+		    g.nbins <= g.high - g.low && g.rate > 0);
+		CHECK(g.ptrsize == 4 || g.ptrsize == 8);
+		CHECK(g.words != NULL && g.words[0] == 0);
+		for (uint64_t k = 1; k <= g.nbins; k++)
+			sum += g.words[k];
+		CHECK(sum == gmon_total(&g));
+		ns = draw_symbols(&g, b, n, sym, 64);
+		check_attribution(&g, sym, ns);
+		run_report(&g, sym, ns, flags);
+		gmon_free(&g);
+	}
+	/* the same bytes through the input path */
+	if (n == 0)
+		return;
+	fd = make_source(b, n, flags & 1, path, sizeof path);
+	if (setjmp(fatal_env) == 0) {
+		profile_load(&p, path);
+		CHECK(procprof_detect(&p) == gmon_sniff(b, n));
+		CHECK(memcmp(profile_bytes(&p), b, n) == 0);
+	}
+	release(&p, 1);
+	memset(&p, 0, sizeof p);
+	close(fd);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int
@@ -156,6 +305,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	flags = data[0];
 	data++;
 	size--;
+	if (flags & 128) {
+		gmon_case(data, size, flags);
+		return 0;
+	}
 	withbase = (flags & 8) != 0;
 	pn = size;
 	bn = 0;

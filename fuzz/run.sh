@@ -90,6 +90,14 @@ for map in fixtures/inputs/*.map fixtures/cases/*/map fixtures/cases-ours/*/map 
 	} > "$B/seeds/fuzz_report/r$n"
 done
 
+# gmon.out files (flag bit 7; bit 6 adds a GNU header, so strip it)
+for g in fixtures/gmon/*.gmon; do
+	for flag in 128 129 138 150; do
+		{ byte "$flag"; cat "$g"; } > "$B/seeds/fuzz_profile/$(basename "$g")-$flag"
+	done
+	{ byte 192; tail -c +21 "$g"; } > "$B/seeds/fuzz_profile/$(basename "$g")-192"
+done
+
 # --- regression inputs ------------------------------------------------------
 fail=0
 for h in $HARNESSES; do
