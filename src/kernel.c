@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "kernel.h"
-#include "mapfile.h"
+#include "symsrc.h"
 #include "util.h"
 
 static uid_t saved_euid;
@@ -70,14 +70,14 @@ kernel_write_profile(const int *multiplier)
 static int
 probe_map(const char *name, int *hidden)
 {
-	struct map m;
+	struct symsrc m;
 	struct sym s;
 	int found;
 
-	if (map_open(&m, name) < 0)
+	if (symsrc_open(&m, name) < 0)
 		return -1;
-	found = map_find_stext(&m, &s);
-	map_close(&m);
+	found = symsrc_find_stext(&m, &s);
+	symsrc_close(&m);
 	*hidden = found && s.addr == 0;
 	return found && s.addr != 0;
 }
