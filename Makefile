@@ -84,6 +84,7 @@ check-run: $(BIN) $(UNIT_BINS) $(B)/tests/gen $(B)/tests/model $(B)/tests/profto
 	@RP=$(abspath $(BIN)) $(TOOLS) sh tests/diff/run.sh
 	@RP=$(abspath $(BIN)) $(TOOLS) sh tests/ext/run.sh
 	@RP=$(abspath $(BIN)) sh tests/hostile/run.sh
+	@RP=$(abspath $(BIN)) sh tests/kernel/run.sh
 	@sh tests/setuid/run.sh
 
 SAN = -fsanitize=address,undefined -fno-sanitize-recover=all
@@ -95,6 +96,7 @@ VALGRIND = valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-k
 check-valgrind: $(BIN)
 	@RP=$(abspath $(BIN)) RP_WRAP="$(VALGRIND)" sh tests/cli/run.sh
 	@RP=$(abspath $(BIN)) RP_WRAP="$(VALGRIND)" HOSTILE_TIMEOUT=120 sh tests/hostile/run.sh
+	@RP=$(abspath $(BIN)) RP_WRAP="$(VALGRIND)" sh tests/kernel/run.sh
 
 check-hostile: $(BIN)
 	@RP=$(abspath $(BIN)) sh tests/hostile/run.sh
@@ -126,7 +128,7 @@ uninstall:
 	    $(DESTDIR)$(BASHCOMPDIR)/readprofile
 
 clean:
-	rm -rf build build-san build-fuzz build-static readprofile
+	rm -rf build build-san build-fuzz build-static build-o3 readprofile
 
 .PHONY: all check check-deps check-run check-sanitize check-valgrind check-hostile \
 	check-setuid fuzz bench \
