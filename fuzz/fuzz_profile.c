@@ -35,11 +35,11 @@
 
 #include "attrib.h"
 #include "gmon.h"
-#include "mapfile.h"
 #include "output.h"
 #include "procprof.h"
 #include "profile.h"
 #include "report.h"
+#include "symsrc.h"
 #include "util.h"
 
 #define CHECK(c) do { if (!(c)) { \
@@ -211,7 +211,7 @@ run_report(const struct gmon *g, const uint64_t *sym, size_t ns,
 	struct report_hist h = { g->low, g->high, g->nbins, g->rate };
 	struct report_result res;
 	struct counters c = gmon_counters(g);
-	struct map m;
+	struct symsrc m;
 	struct out o;
 	size_t len = 0;
 
@@ -219,13 +219,13 @@ run_report(const struct gmon *g, const uint64_t *sym, size_t ns,
 		len += (size_t)snprintf(text + len, sizeof text - len,
 		    "%llx %c f%zu\n", (unsigned long long)sym[i],
 		    "TtWwDA"[i % 6], i);
-	map_open_mem(&m, "map", text, len);
+	symsrc_open_mem(&m, "map", text, len);
 	out_init(&o, -1);
 	report_hist_run(&m, &c, &h, &ro, &o, &res);
 	CHECK(res.total <= gmon_total(g));
 	out_discard(&o);
 	free(o.buf);
-	map_close(&m);
+	symsrc_close(&m);
 }
 
 static void

@@ -6,9 +6,9 @@
 #include <string.h>
 
 #include "gmon.h"
-#include "mapfile.h"
 #include "procprof.h"
 #include "report.h"
+#include "symsrc.h"
 #include "util.h"
 
 int
@@ -106,7 +106,7 @@ void
 procprof_run(const struct options *opt, struct profile *p, struct out *o)
 {
 	struct gmon g;
-	struct map m;
+	struct symsrc m;
 	struct counters c;
 	struct report_opts ro = { opt->verbose, opt->all, opt->bins,
 	    opt->counters, ATTRIB_HIST };
@@ -126,16 +126,16 @@ procprof_run(const struct options *opt, struct profile *p, struct out *o)
 	if (opt->mapfile == NULL)
 		fatalx("%s is a gmon.out: name the program's symbols with -m "
 		    "(nm -n output)", p->name);
-	if (map_open(&m, opt->mapfile) < 0)
+	if (symsrc_open(&m, opt->mapfile) < 0)
 		fatal("%s", opt->mapfile);
-	m.skip_undefined = 1;	/* plain `nm -n PROGRAM` output */
+	m.map.skip_undefined = 1;	/* plain `nm -n PROGRAM` output */
 	h.low = g.low;
 	h.high = g.high;
 	h.nbins = g.nbins;
 	h.rate = g.rate;
 	c = gmon_counters(&g);
 	report_hist_run(&m, &c, &h, &ro, o, &res);
-	map_close(&m);
+	symsrc_close(&m);
 	if (res.nsyms == 0)
 		warnx_("warning: no text symbol of %s lies in %s's range "
 		    "0x%llx-0x%llx: is it the profiled program?", opt->mapfile,

@@ -1,8 +1,8 @@
 /*
- * report.h - one report: map lines in, attribution, report lines out.
+ * report.h - one report: symbols in, attribution, report lines out.
  *
  * Applies the text rules (the origin at _stext, skipped absolute symbols,
- * the end of the text) to the stream of map lines, closes each symbol with
+ * the end of the text) to the stream of symbols, closes each symbol with
  * the attribution and writes it in the chosen format.
  */
 #ifndef RP_REPORT_H
@@ -11,8 +11,8 @@
 #include <stdint.h>
 
 #include "attrib.h"
-#include "mapfile.h"
 #include "output.h"
+#include "symsrc.h"
 
 struct report_opts {
 	int verbose, all, bins, counters;
@@ -34,10 +34,10 @@ struct report_hist {
 };
 
 /* Find _stext and _etext without reporting (for -i -v). */
-void report_text_bounds(struct map *m, struct report_result *res);
+void report_text_bounds(struct symsrc *m, struct report_result *res);
 
 /* The whole report of counters C against map M. */
-void report_run(struct map *m, const struct counters *c, uint32_t step,
+void report_run(struct symsrc *m, const struct counters *c, uint32_t step,
     const struct report_opts *opt, struct out *o, struct report_result *res);
 
 /*
@@ -46,7 +46,7 @@ void report_run(struct map *m, const struct counters *c, uint32_t step,
  * next one or to high; other lines are passed over.  Bins before the
  * first symbol are *unknown*.  -v adds each symbol's seconds.
  */
-void report_hist_run(struct map *m, const struct counters *c,
+void report_hist_run(struct symsrc *m, const struct counters *c,
     const struct report_hist *h, const struct report_opts *opt, struct out *o,
     struct report_result *res);
 
