@@ -191,6 +191,7 @@ usage(void)
 	    " -m, --mapfile <mapfile>   symbol map (default: /boot/System.map,\n"
 	    "                           /boot/System.map-$(uname -r), then /proc/kallsyms)\n"
 	    " -p, --profile <pro-file>  profile (default: /proc/profile; - reads stdin)\n"
+	    "                           or a program's gmon.out (cc -pg)\n"
 	    " -M, --multiplier <mult>   set the profiling multiplier to <mult>\n"
 	    " -i, --info                print only info about the sampling step\n"
 	    " -v, --verbose             print verbose data\n"
