@@ -200,6 +200,19 @@ check_attribution(const struct gmon *g, const uint64_t *sym, size_t ns)
 	CHECK(covered <= gmon_total(g));
 }
 
+struct calls_ctx {
+	const struct gmon *g;
+	size_t cursor;
+};
+
+static uint64_t
+calls_in(void *ctx, uint64_t start, uint64_t next)
+{
+	struct calls_ctx *k = ctx;
+
+	return gmon_calls(k->g, start, next, &k->cursor);
+}
+
 /* A report of G against the symbols, into memory. */
 static void
 run_report(const struct gmon *g, const uint64_t *sym, size_t ns,
@@ -208,7 +221,9 @@ run_report(const struct gmon *g, const uint64_t *sym, size_t ns,
 	static char text[64 * 40];
 	struct report_opts ro = { (flags & 2) != 0, (flags & 4) != 0,
 	    (flags & 8) != 0, (flags & 16) != 0, ATTRIB_HIST };
-	struct report_hist h = { g->low, g->high, g->nbins, g->rate };
+	struct calls_ctx k = { g, 0 };
+	struct report_hist h = { g->low, g->high, g->nbins, g->rate,
+	    calls_in, &k };
 	struct report_result res;
 	struct counters c = gmon_counters(g);
 	struct symsrc m;

@@ -124,6 +124,22 @@ add_hist(struct rd *r, struct gmon *g, uint64_t low, uint64_t high,
 	return 0;
 }
 
+/* Keep one arc; the array grows by doubling (its size is bounded by n). */
+static int
+add_arc(struct rd *r, struct gmon *g, uint64_t self_pc, uint64_t count)
+{
+	if ((g->narcs & (g->narcs - 1)) == 0) {
+		size_t cap = g->narcs ? (size_t)g->narcs * 2 : 16;
+		struct gmon_arc *a = realloc(g->arcs, cap * sizeof *a);
+		if (a == NULL)
+			return fail(r, "out of memory for %zu call arcs", cap);
+		g->arcs = a;
+	}
+	g->arcs[g->narcs].self_pc = self_pc;
+	g->arcs[g->narcs++].count = count;
+	return 0;
+}
+
 static int
 gnu_hist(struct rd *r, struct gmon *g)
 {
@@ -166,8 +182,10 @@ gnu_records(struct rd *r, struct gmon *g)
 			if (!have(r, (uint64_t)2 * (unsigned)r->ptr + 4))
 				return fail(r, "short call arc record at "
 				    "offset %zu", at);
-			r->pos += 2 * (size_t)r->ptr + 4;
-			g->narcs++;
+			r->pos += (size_t)r->ptr;	/* from_pc */
+			len = take(r, r->ptr);
+			if (add_arc(r, g, len, take(r, 4)) < 0)
+				return -1;
 			break;
 		case TAG_BB:
 			if (!have(r, 4))
@@ -236,7 +254,14 @@ parse_bsd(struct rd *r, struct gmon *g)
 	if ((r->n - r->pos) % arc)
 		return fail(r, "short call arc record at offset %zu",
 		    r->pos + (r->n - r->pos) / arc * arc);
-	g->narcs = (r->n - r->pos) / arc;
+	while (r->pos < r->n) {
+		uint64_t self_pc;
+
+		r->pos += (size_t)r->ptr;	/* from_pc */
+		self_pc = take(r, r->ptr);
+		if (add_arc(r, g, self_pc, take(r, r->ptr)) < 0)
+			return -1;
+	}
 	return 0;
 }
 
@@ -286,11 +311,17 @@ try_parse(struct gmon *g, const unsigned char *b, size_t n, int big, int ptr,
 	/* the version is small in the right byte order; text; then 64-bit */
 	*score = (bsd || g->version <= 0xffff) * 4 + (bsd || dimen_is_text(g)) *
 	    2 + (ptr == 8);
-	if (rc < 0) {
-		free(g->words);
-		g->words = NULL;
-	}
+	if (rc < 0)
+		gmon_free(g);
 	return rc;
+}
+
+static int
+arc_cmp(const void *x, const void *y)
+{
+	const struct gmon_arc *a = x, *b = y;
+
+	return (a->self_pc > b->self_pc) - (a->self_pc < b->self_pc);
 }
 
 int
@@ -325,7 +356,11 @@ gmon_parse(struct gmon *g, const unsigned char *b, size_t n, char *err,
 				snprintf(err, errlen, "%s", msg);
 			}
 		}
-	return best >= 0 ? 0 : -1;
+	if (best < 0)
+		return -1;
+	if (g->narcs > 1)
+		qsort(g->arcs, (size_t)g->narcs, sizeof *g->arcs, arc_cmp);
+	return 0;
 }
 
 int
@@ -381,9 +416,28 @@ gmon_total(const struct gmon *g)
 	return sum;
 }
 
+uint64_t
+gmon_calls(const struct gmon *g, uint64_t start, uint64_t next,
+    size_t *cursor)
+{
+	size_t i = *cursor;
+	uint64_t sum = 0;
+
+	if (i > 0 && i <= g->narcs && g->arcs[i - 1].self_pc >= start)
+		i = 0;		/* not ascending: start over */
+	while (i < g->narcs && g->arcs[i].self_pc < start)
+		i++;
+	for (; i < g->narcs && g->arcs[i].self_pc < next; i++)
+		sum += g->arcs[i].count;
+	*cursor = i;
+	return sum;
+}
+
 void
 gmon_free(struct gmon *g)
 {
 	free(g->words);
+	free(g->arcs);
 	g->words = NULL;
+	g->arcs = NULL;
 }

@@ -13,7 +13,8 @@
  *   BSD:  low_pc, high_pc, byte count of header and bins, version
  *         0x00051879, profiling rate, 3 spare words; the 16-bit bins;
  *         then call arcs (from_pc, self_pc, count) to the end.
- * Histogram records over the same range are added up; arcs and
+ * Histogram records over the same range are added up; call arcs are kept
+ * as (callee address, count), sorted by address, for call counts;
  * basic-block records are checked for size and counted, not kept.
  *
  * Pure: parses bytes in memory, knows nothing of symbols.  The bins are
@@ -33,6 +34,11 @@
 
 enum gmon_format { GMON_GNU, GMON_BSD };
 
+struct gmon_arc {
+	uint64_t self_pc;	/* the callee */
+	uint64_t count;
+};
+
 struct gmon {
 	enum gmon_format format;
 	uint32_t version;	/* GNU: the header's version; BSD: 0x51879 */
@@ -45,6 +51,7 @@ struct gmon {
 	char abbrev;
 	uint64_t nhist, narcs, nblocks;	/* records seen */
 	uint32_t *words;	/* nbins + 1: word 0 unused, then the bins */
+	struct gmon_arc *arcs;	/* narcs, by self_pc */
 };
 
 /* Whether the first N bytes of a file look like a gmon.out. */
@@ -66,6 +73,14 @@ int gmon_subtract(struct gmon *g, const struct gmon *base, char *err,
 
 /* The bins, for attribution (valid until gmon_free). */
 struct counters gmon_counters(const struct gmon *g);
+
+/*
+ * The calls into [start, next): the counts of the arcs whose callee lies
+ * there.  For ascending, non-overlapping ranges, *CURSOR (0 at first)
+ * makes a whole report one pass over the arcs.
+ */
+uint64_t gmon_calls(const struct gmon *g, uint64_t start, uint64_t next,
+    size_t *cursor);
 
 /* Sum of every bin. */
 uint64_t gmon_total(const struct gmon *g);

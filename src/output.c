@@ -202,9 +202,9 @@ put_seconds(char *dst, uint64_t ticks, uint32_t rate)
 
 void
 out_sym_seconds(struct out *o, uint64_t addr, const char *name, size_t nlen,
-    uint64_t ticks, double load, uint32_t rate)
+    uint64_t ticks, double load, uint32_t rate, const uint64_t *calls)
 {
-	char *p = room(o, nlen + NAME_WIDTH + 4 * FMT_MAX), *s = p;
+	char *p = room(o, nlen + NAME_WIDTH + 5 * FMT_MAX), *s = p;
 
 	p += fmt_hex16(p, addr);
 	*p++ = ' ';
@@ -215,6 +215,10 @@ out_sym_seconds(struct out *o, uint64_t addr, const char *name, size_t nlen,
 	p += fmt_fix84(p, load);
 	*p++ = ' ';
 	p += put_seconds(p, ticks, rate);
+	if (calls) {
+		*p++ = ' ';
+		p += fmt_u64w(p, *calls, 8);
+	}
 	*p++ = '\n';
 	o->len += (size_t)(p - s);
 }

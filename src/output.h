@@ -44,12 +44,14 @@ void out_bin(struct out *o, uint64_t addr, uint32_t count);
 /* "  total\t\t\t\t%u\n" */
 void out_bin_total(struct out *o, uint64_t ticks);
 /*
- * The -v line of a process profile: "%016llx %-40s %6u %8.4f %10.Nf\n",
- * the last field the seconds TICKS / RATE, with N the decimals that show
- * them exactly (2 at 100 Hz, 3 at 1000 Hz; 6, rounded, if none do).
+ * The -v line of a process profile: "%016llx %-40s %6u %8.4f %10.Nf",
+ * the seconds TICKS / RATE with N the decimals that show them exactly (2
+ * at 100 Hz, 3 at 1000 Hz; 6, rounded, if none do); then, with CALLS,
+ * " %8llu" the calls; then a newline.
  */
 void out_sym_seconds(struct out *o, uint64_t addr, const char *name,
-    size_t nlen, uint64_t ticks, double load, uint32_t rate);
+    size_t nlen, uint64_t ticks, double load, uint32_t rate,
+    const uint64_t *calls);
 /* "%6u *unknown*\n" */
 void out_unknown(struct out *o, uint64_t count);
 /* the total line, plain or verbose (address 0) */

@@ -102,6 +102,20 @@ subtract_baseline(struct gmon *g, const struct options *opt)
 	profile_close(&bp);
 }
 
+/* The calls column: the arcs of a gmon.out, read in one pass. */
+struct calls {
+	const struct gmon *g;
+	size_t cursor;
+};
+
+static uint64_t
+calls_in(void *ctx, uint64_t start, uint64_t next)
+{
+	struct calls *k = ctx;
+
+	return gmon_calls(k->g, start, next, &k->cursor);
+}
+
 void
 procprof_run(const struct options *opt, struct profile *p, struct out *o)
 {
@@ -112,6 +126,7 @@ procprof_run(const struct options *opt, struct profile *p, struct out *o)
 	    opt->counters, ATTRIB_HIST };
 	struct report_hist h;
 	struct report_result res;
+	struct calls calls = { &g, 0 };
 
 	load(&g, p);
 	if (opt->baseline)
@@ -133,6 +148,9 @@ procprof_run(const struct options *opt, struct profile *p, struct out *o)
 	h.high = g.high;
 	h.nbins = g.nbins;
 	h.rate = g.rate;
+	/* call counts when there are arcs; a difference has none */
+	h.calls = g.narcs && !opt->baseline ? calls_in : NULL;
+	h.calls_ctx = &calls;
 	c = gmon_counters(&g);
 	report_hist_run(&m, &c, &h, &ro, o, &res);
 	symsrc_close(&m);

@@ -103,7 +103,24 @@ struct run {
 	struct pending p;
 	uint64_t total;
 	uint32_t rate;		/* histogram: ticks per second, else 0 */
+	const struct report_hist *h;	/* histogram, else NULL */
+	uint64_t calls;		/* histogram: total of the calls column */
 };
+
+/* The -v line of a histogram's symbol: seconds, and calls if known. */
+static void
+out_hist_verbose(struct run *r, uint64_t addr, const char *name, size_t len,
+    uint64_t next, uint64_t ticks, double load)
+{
+	uint64_t calls = 0;
+
+	if (r->h->calls) {
+		calls = r->h->calls(r->h->calls_ctx, addr, next);
+		r->calls += calls;
+	}
+	out_sym_seconds(r->o, addr, name, len, ticks, load, r->rate,
+	    r->h->calls ? &calls : NULL);
+}
 
 /* The line S closes the pending symbol; print it. */
 static void
@@ -130,9 +147,9 @@ close_pending(struct run *r, const struct sym *s)
 			out_bin_total(r->o, ticks);
 	} else if (len && (ticks || opt->all)) {
 		double load = attrib_load(ticks, len);
-		if (opt->verbose && r->rate)
-			out_sym_seconds(r->o, p->addr, p->name, p->len, ticks,
-			    load, r->rate);
+		if (opt->verbose && r->h)
+			out_hist_verbose(r, p->addr, p->name, p->len, s->addr,
+			    ticks, load);
 		else if (opt->verbose)
 			out_sym_verbose(r->o, p->addr, p->name, p->len, ticks,
 			    load);
@@ -182,7 +199,8 @@ report_hist_run(struct symsrc *m, const struct counters *c,
     const struct report_hist *h, const struct report_opts *opt, struct out *o,
     struct report_result *res)
 {
-	struct run r = { .m = m, .c = c, .opt = opt, .o = o, .rate = h->rate };
+	struct run r = { .m = m, .c = c, .opt = opt, .o = o, .rate = h->rate,
+	    .h = h };
 	struct sym s;
 	uint64_t all = counters_sum(c, 1, c->n);
 
@@ -209,7 +227,8 @@ report_hist_run(struct symsrc *m, const struct counters *c,
 	out_unknown(o, all - r.total);
 	if (opt->verbose)
 		out_sym_seconds(o, 0, "total", 5, r.total,
-		    attrib_load(r.total, h->high - h->low), h->rate);
+		    attrib_load(r.total, h->high - h->low), h->rate,
+		    h->calls ? &r.calls : NULL);
 	else
 		out_sym(o, r.total, "total", 5,
 		    attrib_load(r.total, h->high - h->low));

@@ -27,10 +27,15 @@ struct report_result {
 	uint64_t nsyms;		/* histogram: text symbols in its range */
 };
 
-/* A process histogram (gmon.out): range [low, high), bins, ticks/s. */
+/*
+ * A process histogram (gmon.out): range [low, high), bins, ticks/s, and
+ * optionally the calls into [start, next) (asked in ascending order).
+ */
 struct report_hist {
 	uint64_t low, high, nbins;
 	uint32_t rate;
+	uint64_t (*calls)(void *ctx, uint64_t start, uint64_t next);
+	void *calls_ctx;
 };
 
 /* Find _stext and _etext without reporting (for -i -v). */
@@ -44,7 +49,8 @@ void report_run(struct symsrc *m, const struct counters *c, uint32_t step,
  * The report of a histogram's counters C against map M: the text symbols
  * (T, t, W, w) inside [low, high) in address order, each extending to the
  * next one or to high; other lines are passed over.  Bins before the
- * first symbol are *unknown*.  -v adds each symbol's seconds.
+ * first symbol are *unknown*.  -v adds each symbol's seconds, and its
+ * calls when H has them.
  */
 void report_hist_run(struct symsrc *m, const struct counters *c,
     const struct report_hist *h, const struct report_opts *opt, struct out *o,

@@ -27,7 +27,7 @@
 #     lie wholly inside it at an even width (the -m32 programs: 4 bytes).
 # Totals exact: total + *unknown* is the sum of every bin, total the sum
 # of the functions' ticks, and gprof's last cumulative seconds equal the
-# model's sum of SPLIT within 0.005.  Every report option (default, -a,
+# model's sum of SPLIT within 0.005.  -v's calls column equals gprof's.  Every report option (default, -a,
 # -b, -s, --exact, -v, -v's seconds) gives the same ticks per function;
 # pipes and compressed files the same report; --baseline subtracts.
 # Malformed files are errors: exit 1, one "readprofile: FILE: ..." line,
@@ -76,8 +76,9 @@ compare() {
 		return
 	fi
 	rate=$(awk '$1 == "*total*" { print $3 }' "$d/model")
+	rp -v -a -p "$gmon" -m "$map" > "$d/va"
 	# ticks per function from each report form; all must agree
-	awk 'NF == 5 && $2 != "total" { print $2, $3 }' "$d/v" > "$d/t.v"
+	awk 'NF >= 5 && $2 != "total" { print $2, $3 }' "$d/v" > "$d/t.v"
 	rp -a -p "$gmon" -m "$map" | awk 'NF == 3 && $2 != "total" &&
 	    $1 > 0 { print $2, $1 }' > "$d/t.a"
 	rp -p "$gmon" -m "$map" | awk 'NF == 3 && $2 != "total" {
@@ -106,7 +107,7 @@ compare() {
 		bad "$label: -s bins do not add up: $(head -n 3 "$d/s.bad")"
 	else ok; fi
 	# -v's seconds are ticks / rate
-	if awk -v r="$rate" 'NF == 5 { x = $3 / r - $5
+	if awk -v r="$rate" 'NF >= 5 { x = $3 / r - $5
 	    if (x > 0.0000005 || x < -0.0000005) { print; e = 1 } }
 	    END { exit e }' "$d/v" > "$d/sec.bad"; then ok; else
 		bad "$label: -v seconds are not ticks / rate: $(head -n 2 "$d/sec.bad")"
@@ -117,11 +118,14 @@ compare() {
 		diff[$1] = $4; if ($1 == "*total*") all = $2; next }
 	    FILENAME ~ /\/v$/ {
 		if ($2 == "*unknown*") unk = $1
-		else if (NF == 5 && $2 == "total") tot = $3
-		else if (NF == 5) { ours[$2] = $3; sum += $3 }
+		else if (NF >= 5 && $2 == "total") tot = $3
+		else if (NF >= 5) { ours[$2] = $3; sum += $3 }
+		next }
+	    FILENAME ~ /\/va$/ { if (NF == 6 && $2 != "total") calls[$2] = $6
 		next }
 	    # gprof: %time cumulative self [calls self total] name
 	    $1 ~ /^[0-9.]+$/ && NF >= 4 { g[$NF] = $3; cum = $2 }
+	    $1 ~ /^[0-9.]+$/ && NF == 7 { gcalls[$NF] = $4 }
 	    function abs(x) { return x < 0 ? -x : x }
 	    END {
 		for (f in ours) if (ours[f] != first[f] + 0) {
@@ -141,6 +145,9 @@ compare() {
 				e = 1 }
 			nchk++
 		}
+		for (f in gcalls) if (calls[f] != gcalls[f]) {
+			printf "%s: %s: %s calls, gprof %s\n", label, f,
+			    calls[f], gcalls[f]; e = 1 }
 		for (f in split_) if (f != "*total*") ssum += split_[f]
 		if (tot != sum || tot + unk != all) {
 			printf "%s: total %d + unknown %d, functions %d, " \
@@ -149,7 +156,7 @@ compare() {
 			printf "%s: gprof cumulative %s, model %.4f\n", label,
 			    cum, ssum / r; e = 1 }
 		exit e
-	    }' "$d/model" "$d/v" "$d/gprof" > "$d/cmp"; then ok; else
+	    }' "$d/model" "$d/v" "$d/va" "$d/gprof" > "$d/cmp"; then ok; else
 		bad "$label: against gprof:"
 		head -n 8 "$d/cmp"
 	fi
@@ -216,7 +223,7 @@ real() {
 	$(nm_for "$name") -n "$name" > "$name.map"
 	compare "$name" "$B/$name" "$B/$name.gmon" "$order" "$ptr" "$B/$name.map"
 	# the hot functions were seen, in their order of weight
-	awk 'NF == 5 && $2 ~ /^spin_/ { t[$2] = $3 }
+	awk 'NF >= 5 && $2 ~ /^spin_/ { t[$2] = $3 }
 	    END { exit !(t["spin_b"] > t["spin_a"] && t["spin_a"] > 0) }' \
 	    "$TMP/c/v" && ok || bad "$name: spin_b > spin_a > 0 not seen"
 }

@@ -247,6 +247,36 @@ merge_overflow(void **state)
 	free(b);
 }
 
+/* Arcs are kept by callee, in either format, for the calls column. */
+static void
+calls(void **state)
+{
+	struct buf f;
+	struct gmon g;
+	size_t cur = 0;
+
+	(void)state;
+	gnu_header(&f, 1);
+	gnu_hist(&f, 4, 0x1000, 0x1100, 16, 100, 0);
+	put(&f, 1, 1), put(&f, 0x1050, 4), put(&f, 0x1008, 4), put(&f, 4, 4);
+	put(&f, 1, 1), put(&f, 0x1050, 4), put(&f, 0x1004, 4), put(&f, 3, 4);
+	put(&f, 1, 1), put(&f, 0x1000, 4), put(&f, 0x1040, 4), put(&f, 5, 4);
+	parse_ok(&g, &f);
+	assert_int_equal(g.narcs, 3);
+	assert_int_equal(gmon_calls(&g, 0x1000, 0x1004, &cur), 0);
+	assert_int_equal(gmon_calls(&g, 0x1004, 0x1040, &cur), 7);
+	assert_int_equal(gmon_calls(&g, 0x1040, 0x1100, &cur), 5);
+	/* out of order: starts over */
+	assert_int_equal(gmon_calls(&g, 0x1000, 0x1005, &cur), 3);
+	gmon_free(&g);
+	bsd_file(&f, 0, 8, 0x400000, 0x400100, 64, 3);	/* callee low + 4 */
+	parse_ok(&g, &f);
+	cur = 0;
+	assert_int_equal(gmon_calls(&g, 0x400000, 0x400004, &cur), 0);
+	assert_int_equal(gmon_calls(&g, 0x400004, 0x400005, &cur), 27);
+	gmon_free(&g);
+}
+
 static void
 subtract(void **state)
 {
@@ -284,6 +314,7 @@ main(void)
 		cmocka_unit_test(bsd_each_order_and_size),
 		cmocka_unit_test(malformed),
 		cmocka_unit_test(merge_overflow),
+		cmocka_unit_test(calls),
 		cmocka_unit_test(subtract),
 	};
 

@@ -66,6 +66,49 @@ line_formats(void **state)
 	fclose(f);
 }
 
+/* Seconds: exact decimals for the rate, rounded at 6 otherwise. */
+static void
+seconds_formats(void **state)
+{
+	static const struct {
+		uint64_t ticks;
+		uint32_t rate;
+		const char *secs;
+	} c[] = {
+		{ 32, 100, "      0.32" }, { 0, 100, "      0.00" },
+		{ 123456, 100, "   1234.56" }, { 7, 1000, "     0.007" },
+		{ 3, 4, "      0.75" }, { 1, 8, "     0.125" },
+		{ 1, 60, "  0.016667" }, { 119, 60, "  1.983333" },
+		{ 59999999, 60000000, "  1.000000" },	/* rounds up to 1 */
+		{ 1, 1, "      1.00" },
+		{ UINT64_MAX, 1, "18446744073709551615.00" },
+	};
+	char want[256];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+		FILE *f = tmpfile();
+		struct out o;
+		uint64_t calls = 12345;
+		char *got;
+
+		out_init(&o, fileno(f));
+		out_sym_seconds(&o, 0x1234, "f", 1, c[i].ticks, 0.5, c[i].rate,
+		    NULL);
+		out_sym_seconds(&o, 0x1234, "f", 1, c[i].ticks, 0.5, c[i].rate,
+		    &calls);
+		snprintf(want, sizeof want,
+		    "%016llx %-40s %6llu %8.4f %s\n"
+		    "%016llx %-40s %6llu %8.4f %s %8llu\n", 0x1234ull, "f",
+		    (unsigned long long)c[i].ticks, 0.5, c[i].secs, 0x1234ull,
+		    "f", (unsigned long long)c[i].ticks, 0.5, c[i].secs, 12345ull);
+		got = finish(&o, f);
+		assert_string_equal(got, want);
+		free(got);
+		fclose(f);
+	}
+}
+
 /* Into a pipe nothing goes before out_finish; then all of it, in order. */
 static void
 held_back_and_spilled(void **state)
@@ -175,6 +218,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(line_formats),
+		cmocka_unit_test(seconds_formats),
 		cmocka_unit_test(held_back_and_spilled),
 		cmocka_unit_test(discarded),
 		cmocka_unit_test(file_cut_back_on_discard),
