@@ -6,6 +6,9 @@
  *       FORMAT gnu|bsd, ORDER le|be, PTR 4|8; NHIST histogram records
  *       over the same range (GNU only; BSD has one), random sparse bins,
  *       call arcs, and (GNU) a basic-block record.
+ *   gmontool mutate FILE SEED > OUT
+ *       FILE with a few random changes: bytes overwritten (often in the
+ *       headers, where the sizes are), cut short, or grown.
  *   gmontool model FILE ORDER PTR MAP
  *       FILE a gmon.out whose byte order and address size are given (so
  *       that the reading here does not share readprofile's guessing);
@@ -258,15 +261,55 @@ cmd_model(char **av)
 	return 0;
 }
 
+static int
+cmd_mutate(char **av)
+{
+	static unsigned char b[1 << 20];
+	FILE *f = fopen(av[0], "rb");
+	size_t n;
+	int k;
+
+	if (f == NULL)
+		return 2;
+	n = fread(b, 1, sizeof b - 64, f);
+	fclose(f);
+	seed = strtoull(av[1], NULL, 0) * 2654435761u + 1;
+	k = 1 + (int)(rnd() % 4);
+	while (k-- > 0 && n > 0) {
+		switch (rnd() % 6) {
+		case 0: case 1:		/* a header byte */
+			b[rnd() % (n < 80 ? n : 80)] = (unsigned char)rnd();
+			break;
+		case 2:			/* any byte */
+			b[rnd() % n] = (unsigned char)rnd();
+			break;
+		case 3:			/* cut short */
+			n = rnd() % n;
+			break;
+		case 4:			/* a few bytes more */
+			for (int i = (int)(rnd() % 40); i > 0; i--)
+				b[n++] = (unsigned char)rnd();
+			break;
+		default:		/* a size field: all ones */
+			memset(b + rnd() % (n < 60 ? n : 60), 0xff,
+			    n - (n < 60 ? n : 60) >= 4 ? 4 : 1);
+		}
+	}
+	fwrite(b, 1, n, stdout);
+	return 0;
+}
+
 int
 main(int argc, char **argv)
 {
+	if (argc == 4 && strcmp(argv[1], "mutate") == 0)
+		return cmd_mutate(argv + 2);
 	if (argc == 11 && strcmp(argv[1], "write") == 0)
 		return cmd_write(argv + 2);
 	if (argc == 6 && strcmp(argv[1], "model") == 0)
 		return cmd_model(argv + 2);
 	fprintf(stderr, "usage: gmontool write FORMAT ORDER PTR LOW HIGH "
-	    "NBINS RATE SEED NHIST\n       gmontool model FILE ORDER PTR "
-	    "SYMS\n");
+	    "NBINS RATE SEED NHIST\n       gmontool mutate FILE SEED\n"
+	    "       gmontool model FILE ORDER PTR MAP\n");
 	return 2;
 }

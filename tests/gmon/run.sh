@@ -368,5 +368,33 @@ malformed bsdcount "impossible byte count 5000"
     > "$B/bsdarc.bad"
 malformed bsdarc "short call arc record at offset 72"
 
+# --- mutations: a report, or messages and exit 1; never a crash ----------
+# (a mutation that breaks the "gmon" magic makes a kernel profile, or not
+# even that: the kernel path's messages then)
+NMUT=${GMON_MUTATIONS:-150}
+i=0
+for g in "$F"/*.gmon "$B"/gnu-le8-3rec.gmon "$B"/bsd-le8.gmon "$B"/bsd-be8.gmon; do
+	[ -f "$g" ] || continue
+	k=0
+	while [ $k -lt $((NMUT / 6)) ]; do
+		i=$((i + 1)) k=$((k + 1))
+		"$GMONTOOL" mutate "$g" "$i" > "$B/mut.gmon"
+		for o in -v -b; do
+			rp $o -p "$B/mut.gmon" -m "$F/hot.map" > "$B/out" 2> "$B/err"
+			rc=$?
+			if [ $rc -eq 0 ] && [ -s "$B/out" ] &&
+			    ! grep -qv "^readprofile: warning: " "$B/err"; then
+				ok
+			elif [ $rc -eq 1 ] && [ ! -s "$B/out" ] && [ -s "$B/err" ] &&
+			    ! grep -qv "^readprofile: " "$B/err"; then
+				ok
+			else
+				bad "mutation $i of $(basename "$g") $o: exit $rc," \
+				    "stderr: $(head -c 300 "$B/err")"
+			fi
+		done
+	done
+done
+
 echo "gmon: $pass passed, $fail failed${skip:+; skipped:$skip}"
 [ "$fail" -eq 0 ]
