@@ -285,14 +285,28 @@ gmon_sniff(const unsigned char *b, size_t n)
 	static const unsigned char v_be[4] = { 0x00, 0x05, 0x18, 0x79 };
 
 	if (n >= 4 && memcmp(b, "gmon", 4) == 0)
-		return 1;
+		return GMON_SNIFF_GNU;
 	for (int ptr = 4; ptr <= 8; ptr += 4) {
 		size_t off = 2 * (size_t)ptr + 4;
 		if (n >= off + 4 && (memcmp(b + off, v_le, 4) == 0 ||
 		    memcmp(b + off, v_be, 4) == 0))
-			return 1;
+			return GMON_SNIFF_BSD;
 	}
-	return 0;
+	return GMON_SNIFF_NO;
+}
+
+int
+gmon_maybe_kernel(const unsigned char *b, size_t n, uint64_t total)
+{
+	uint32_t le, be;
+
+	if (n < 4 || total % 4)
+		return 0;
+	le = (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 |
+	    (uint32_t)b[3] << 24;
+	be = __builtin_bswap32(le);
+	return (le && le <= 1024 && (le & (le - 1)) == 0) ||
+	    (be && be <= 1024 && (be & (be - 1)) == 0);
 }
 
 /* One guess: byte order BIG, address size PTR.  *score ranks successes. */

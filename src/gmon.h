@@ -54,8 +54,22 @@ struct gmon {
 	struct gmon_arc *arcs;	/* narcs, by self_pc */
 };
 
-/* Whether the first N bytes of a file look like a gmon.out. */
+enum { GMON_SNIFF_NO, GMON_SNIFF_GNU, GMON_SNIFF_BSD };
+
+/*
+ * What the first N bytes of a file look like: GNU (the "gmon" magic), BSD
+ * (the version word where a 4- or 8-byte header has it), or neither.
+ */
 int gmon_sniff(const unsigned char *b, size_t n);
+
+/*
+ * Whether a file sniffed as BSD could be a kernel profile after all: a
+ * whole number of 32-bit words whose first (the step) is a power of two
+ * from 1 to 1024 (profile=0 to 10) in either byte order; a BSD file's
+ * first word is its low_pc, rarely that small.  The version word is then
+ * taken for a counter's value, unless the whole file reads as a gmon.out.
+ */
+int gmon_maybe_kernel(const unsigned char *b, size_t n, uint64_t total);
 
 /*
  * Parse the N bytes at B into G.  Returns 0, or -1 with a message of at

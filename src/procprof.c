@@ -14,10 +14,19 @@
 int
 procprof_detect(struct profile *p)
 {
-	unsigned char head[32];
+	unsigned char head[48];
 	size_t n = profile_peek(p, head, sizeof head);
+	int kind = gmon_sniff(head, n), rc;
+	struct gmon g;
+	char err[256];
 
-	return gmon_sniff(head, n);
+	if (kind != GMON_SNIFF_BSD || !gmon_maybe_kernel(head, n, p->bytes))
+		return kind != GMON_SNIFF_NO;
+	/* a kernel profile's counter may equal the BSD version: read it all */
+	rc = gmon_parse(&g, profile_bytes(p), (size_t)p->bytes, err,
+	    sizeof err);
+	gmon_free(&g);
+	return rc == 0;
 }
 
 static void

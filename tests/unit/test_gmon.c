@@ -221,6 +221,31 @@ malformed(void **state)
 	assert_false(gmon_sniff(f.b, f.n));
 }
 
+/* A kernel profile's counter may read as the BSD version word. */
+static void
+kernel_or_bsd(void **state)
+{
+	struct buf f;
+
+	(void)state;
+	memset(&f, 0, sizeof f);
+	put(&f, 4, 4), put(&f, 1, 4), put(&f, 2, 4);	/* step 4, counters */
+	put(&f, GMON_BSD_VERSION, 4), put(&f, 3, 4);
+	assert_int_equal(gmon_sniff(f.b, f.n), GMON_SNIFF_BSD);
+	assert_true(gmon_maybe_kernel(f.b, f.n, f.n));
+	assert_false(gmon_maybe_kernel(f.b, f.n, f.n + 2));	/* not words */
+	f.b[0] = 0;
+	f.b[3] = 4;			/* 4, big-endian */
+	assert_true(gmon_maybe_kernel(f.b, f.n, f.n));
+	f.b[3] = 0;
+	assert_false(gmon_maybe_kernel(f.b, f.n, f.n));	/* step 0 */
+	bsd_file(&f, 0, 4, 0x400000, 0x400100, 64, 0);
+	assert_int_equal(gmon_sniff(f.b, f.n), GMON_SNIFF_BSD);
+	assert_false(gmon_maybe_kernel(f.b, f.n, f.n));	/* low_pc 0x400000 */
+	gnu_header(&f, 0);
+	assert_int_equal(gmon_sniff(f.b, f.n), GMON_SNIFF_GNU);
+}
+
 /* 65538 records of one bin of 0xffff: more than 32 bits. */
 static void
 merge_overflow(void **state)
@@ -314,6 +339,7 @@ main(void)
 		cmocka_unit_test(bsd_each_order_and_size),
 		cmocka_unit_test(malformed),
 		cmocka_unit_test(merge_overflow),
+		cmocka_unit_test(kernel_or_bsd),
 		cmocka_unit_test(calls),
 		cmocka_unit_test(subtract),
 	};
