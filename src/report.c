@@ -203,22 +203,28 @@ report_hist_run(struct symsrc *m, const struct counters *c,
 	    .h = h };
 	struct sym s;
 	uint64_t all = counters_sum(c, 1, c->n);
+	int below = 0;
 
 	memset(res, 0, sizeof *res);
 	res->origin = h->low;
 	res->etext = h->high;
 	attrib_init_hist(&r.a, h->low, h->high, h->nbins);
 	while (symsrc_next(m, &s)) {
-		if (s.kind != SYM_TEXT || s.addr < h->low)
+		if (s.kind != SYM_TEXT)
 			continue;
+		if (s.addr < h->low) {	/* may reach into the range */
+			pending_set(&r.p, &s);
+			below = 1;
+			continue;
+		}
 		if (s.addr >= h->high)
 			break;
-		if (res->nsyms++ == 0)
+		if (res->nsyms++ == 0 && !below)
 			pending_set(&r.p, &s);
 		else
 			close_pending(&r, &s);
 	}
-	if (res->nsyms) {
+	if (res->nsyms || below) {
 		memset(&s, 0, sizeof s);
 		s.addr = h->high;
 		s.name = "";

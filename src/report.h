@@ -48,8 +48,9 @@ void report_run(struct symsrc *m, const struct counters *c, uint32_t step,
 /*
  * The report of a histogram's counters C against map M: the text symbols
  * (T, t, W, w) inside [low, high) in address order, each extending to the
- * next one or to high; other lines are passed over.  Bins before the
- * first symbol are *unknown*.  -v adds each symbol's seconds, and its
+ * next one or to high, and the last one before low, which reaches into
+ * the range when no symbol starts at low; other lines are passed over.
+ * Bins before the first of them are *unknown*.  -v adds each symbol's seconds, and its
  * calls when H has them.
  */
 void report_hist_run(struct symsrc *m, const struct counters *c,

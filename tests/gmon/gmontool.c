@@ -13,7 +13,8 @@
  *       FILE a gmon.out whose byte order and address size are given (so
  *       that the reading here does not share readprofile's guessing);
  *       MAP `nm -n` output, of which the text symbols (T t W w) in the
- *       histogram's range are used.  Prints, per symbol,
+ *       histogram's range are used, and the last one before it, which
+ *       may reach into it.  Prints, per symbol,
  *         NAME FIRST SPLIT DIFF
  *       FIRST the ticks of the bins whose first address lies in the
  *       symbol (readprofile's rule); SPLIT gprof's share, a bin being
@@ -218,8 +219,10 @@ cmd_model(char **av)
 		return 2;
 	while (fgets(line, sizeof line, sf) != NULL) {
 		if (sscanf(line, "%llx %7s %4095s", &a, type, name) != 3 ||
-		    strchr("TtWw", type[0]) == NULL || a < h.low || a >= h.high)
+		    strchr("TtWw", type[0]) == NULL || a >= h.high)
 			continue;
+		if (a < h.low && ns > 0)	/* keep the last one below */
+			free(names[--ns]);
 		addr = realloc(addr, (ns + 2) * sizeof *addr);
 		names = realloc(names, (ns + 1) * sizeof *names);
 		addr[ns] = a;

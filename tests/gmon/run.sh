@@ -263,6 +263,17 @@ synth bsd-le4 m32-O2 bsd le 4 1001 6 1
 synth gnu-be8 s390x-O2 gnu be 8 700 7 2
 synth bsd-be8 s390x-O2 bsd be 8 701 8 1
 
+# a range that starts inside a function (_init + 6): its first bins are _init's
+if [ -f "$B/pie-O0.map" ]; then
+	set -- $(range_of "$B/pie-O0.gmon")
+	lo=$(awk '$3 == "_init" { print "0x" $1 }' "$B/pie-O0.map")
+	lo=$(printf '0x%x' $((lo + 6)))
+	"$GMONTOOL" write gnu le 8 "$lo" "$2" 400 100 12 1 > "$B/mid.gmon"
+	compare mid-function "$B/pie-O0" "$B/mid.gmon" le 8 "$B/pie-O0.map"
+	grep -q " _init " "$TMP/c/v" && ok ||
+		bad "mid-function: _init, which reaches into the range, not reported"
+fi
+
 # 4-byte big-endian: no program for gprof; the byte-swapped twin
 if [ -f "$B/m32-O2.map" ]; then
 	set -- $(range_of "$B/m32-O2.gmon")
