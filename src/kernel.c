@@ -77,63 +77,154 @@ kernel_write_profile(const int *multiplier)
 	exit(0);
 }
 
+const char *
+kernel_profile(const char *name)
+{
+	return strcmp(name, "/proc/profile") == 0 ? kernel_path(name) : name;
+}
+
+/* What a place of the default map chain holds. */
+enum found {
+	FOUND_MAP,		/* a map with a non-zero _stext */
+	FOUND_MISSING,
+	FOUND_UNREADABLE,	/* err says why */
+	FOUND_STUB,		/* Debian's one-line stub; pkg names the package */
+	FOUND_NO_STEXT,
+	FOUND_HIDDEN,		/* _stext at 0: kallsyms hiding its addresses */
+};
+
+struct place {
+	const char *path;
+	enum found what;
+	int err;
+	char pkg[128];
+};
+
 /*
- * Whether NAME can be used as the map: 1 when it holds a non-zero _stext,
- * 0 when it opens but does not (*hidden: its _stext reads as 0, as
- * /proc/kallsyms does when addresses are hidden), -1 with errno set when
- * it cannot be opened.
+ * Debian's and Ubuntu's /boot/System.map-* without the -dbg package is one
+ * line, "ffffffffffffffff B The real System.map is in the PKG package":
+ * copy PKG.  Returns 0 for anything else.
  */
 static int
-probe_map(const char *name, int *hidden)
+read_stub(const char *path, char *pkg, size_t n)
+{
+	static const char mark[] = "The real System.map is in the ";
+	char buf[512], *p;
+	ssize_t r;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return 0;
+	r = read(fd, buf, sizeof buf - 1);
+	close(fd);
+	buf[r > 0 ? r : 0] = '\0';
+	if ((p = strstr(buf, mark)) == NULL)
+		return 0;
+	p += sizeof mark - 1;
+	snprintf(pkg, n, "%.*s", (int)strcspn(p, " \n"), p);
+	return 1;
+}
+
+static void
+probe(struct place *pl)
 {
 	struct map m;
 	struct sym s;
 	int found;
 
-	*hidden = 0;
-	if (map_open(&m, name) < 0)
-		return -1;
+	if (map_open(&m, pl->path) < 0) {
+		pl->err = errno;
+		pl->what = errno == ENOENT || errno == ENOTDIR ? FOUND_MISSING :
+		    FOUND_UNREADABLE;
+		return;
+	}
 	found = map_find_stext(&m, &s);
 	map_close(&m);
-	*hidden = found && s.addr == 0;
-	return found && s.addr != 0;
+	if (found)
+		pl->what = s.addr != 0 ? FOUND_MAP : FOUND_HIDDEN;
+	else
+		pl->what = read_stub(pl->path, pl->pkg, sizeof pl->pkg) ?
+		    FOUND_STUB : FOUND_NO_STEXT;
+}
+
+static void
+tell(const struct place *pl)
+{
+	switch (pl->what) {
+	case FOUND_MISSING:
+		warnx_("  %s: missing", pl->path);
+		break;
+	case FOUND_UNREADABLE:
+		warnx_("  %s: unreadable (%s)", pl->path, strerror(pl->err));
+		break;
+	case FOUND_STUB:
+		warnx_("  %s: a stub; the real map is in the %s package",
+		    pl->path, pl->pkg[0] ? pl->pkg : "-dbg");
+		break;
+	case FOUND_NO_STEXT:
+		warnx_("  %s: no _stext", pl->path);
+		break;
+	case FOUND_HIDDEN:
+		warnx_("  %s: symbol addresses are hidden (all zero)", pl->path);
+		break;
+	case FOUND_MAP:
+		break;
+	}
+}
+
+/* "%s-%s" or "%s/%s/%s" into a new string. */
+static const char *
+with_release(const char *fmt, const char *release)
+{
+	char buf[512];
+
+	snprintf(buf, sizeof buf, fmt, release);
+	return kernel_path(buf);
 }
 
 const char *
-kernel_default_map(void)
+kernel_default_map(const char *profile)
 {
-	static char versioned[sizeof BOOT_MAP +
-	    sizeof(((struct utsname *)0)->release) + 1];
-	const char *cand[2] = { BOOT_MAP, NULL }, *last = BOOT_MAP;
-	const char *kallsyms = kernel_path(PROC_KALLSYMS);
+	struct place pl[5];
 	struct utsname u;
-	int r = -1, e = ENOENT, hidden;
+	const char *rel = uname(&u) == 0 ? u.release : "unknown";
+	const char *stub = NULL;
+	size_t n = 0, i;
 
-	if (uname(&u) == 0) {
-		snprintf(versioned, sizeof versioned, "%s-%s", BOOT_MAP,
-		    u.release);
-		cand[1] = kernel_path(versioned);
+	memset(pl, 0, sizeof pl);
+	pl[n++].path = kernel_path(BOOT_MAP);
+	pl[n++].path = with_release(BOOT_MAP "-%s", rel);
+	pl[n++].path = with_release("/usr/lib/debug/boot/System.map-%s", rel);
+	pl[n++].path = with_release("/lib/modules/%s/System.map", rel);
+	pl[n++].path = kernel_path(PROC_KALLSYMS);
+	for (i = 0; i < n; i++) {
+		probe(&pl[i]);
+		if (pl[i].what == FOUND_MAP)
+			break;
+		if (pl[i].what == FOUND_STUB && stub == NULL)
+			stub = pl[i].pkg;
 	}
-	cand[0] = last = kernel_path(BOOT_MAP);
-	for (int i = 0; i < 2 && cand[i] != NULL; i++) {
-		last = cand[i];
-		r = probe_map(last, &hidden);
-		if (r > 0)
-			return last;
-		e = errno;
+	if (i < n - 1)
+		return pl[i].path;
+	if (i == n - 1) {
+		warnx_("using %s; no System.map was usable:", pl[i].path);
+		for (i = 0; i < n - 1; i++)
+			tell(&pl[i]);
+		return pl[n - 1].path;
 	}
-	if (probe_map(kallsyms, &hidden) > 0) {
-		warnx_("using %s: no _stext in %s or %s", kallsyms,
-		    cand[0], last);
-		return kallsyms;
-	}
-	if (hidden)
+	warnx_("no usable symbol map:");
+	for (i = 0; i < n; i++)
+		tell(&pl[i]);
+	if (strcmp(profile, kernel_profile("/proc/profile")) != 0)
+		fatalx("%s is not this kernel's /proc/profile: pass the map of "
+		    "the kernel it came from with -m", profile);
+	if (pl[n - 1].what == FOUND_HIDDEN)
 		fatalx("%s: symbol addresses are hidden (all zero, "
 		    "kernel.kptr_restrict); run as root, or allow them with: "
 		    "sysctl kernel.kptr_restrict=0 kernel.perf_event_paranoid=1",
-		    kallsyms);
-	if (r == 0)
-		fatalx("can't find \"_stext\" in %s", last);
-	errno = e;
-	fatal("%s", last);
+		    pl[n - 1].path);
+	if (stub && stub[0])
+		fatalx("install %s for the real map, or pass one with -m", stub);
+	fatalx("pass a map with -m: the kernel's System.map, or a copy of "
+	    "/proc/kallsyms made as root");
 }

@@ -131,6 +131,7 @@ main(int argc, char **argv)
 		kernel_write_profile(o.multiplier_set ? &o.multiplier : NULL);
 	kernel_drop_privileges_for_good();
 
+	o.profile = kernel_profile(o.profile);
 	profile_open(&prof, o.profile);
 	if (o.baseline)
 		profile_open(&base, o.baseline);
@@ -150,7 +151,7 @@ main(int argc, char **argv)
 		return 0;
 	}
 
-	mapname = o.mapfile ? o.mapfile : kernel_default_map();
+	mapname = o.mapfile ? o.mapfile : kernel_default_map(o.profile);
 	if (map_open(&m, mapname) < 0)
 		fatal("%s", mapname);
 	ro.verbose = o.verbose;
@@ -180,8 +181,8 @@ usage(void)
 	    "Read the kernel's tick profile and attribute it to symbols.\n"
 	    "\n"
 	    "Options:\n"
-	    " -m, --mapfile <mapfile>   symbol map (default: /boot/System.map,\n"
-	    "                           /boot/System.map-$(uname -r), then /proc/kallsyms)\n"
+	    " -m, --mapfile <mapfile>   symbol map (default: the first System.map found,\n"
+	    "                           then /proc/kallsyms; see readprofile(8))\n"
 	    " -p, --profile <pro-file>  profile (default: /proc/profile; - reads stdin)\n"
 	    " -M, --multiplier <mult>   set the profiling multiplier to <mult>\n"
 	    " -i, --info                print only info about the sampling step\n"

@@ -61,12 +61,143 @@ expect() {
 	diff -u "$TMP/exp.err" "$TMP/err" | sed -n '3,20p'
 }
 
-# --- no default map anywhere (valgrind: nothing read uninitialised) -------
+# --- the default map chain ---------------------------------------------
+# The places, in order, and what a stub says.
+M1=/boot/System.map
+M2=/boot/System.map-$REL
+M3=/usr/lib/debug/boot/System.map-$REL
+M4=/lib/modules/$REL/System.map
+KS=/proc/kallsyms
+PKG=linux-image-$REL-dbg
+RICH=$TOP/fixtures/cases/rich/expected.out
+# put FILE PLACE: copy FILE to PLACE under $ROOT
+put() {
+	mkdir -p "$(dirname "$ROOT$2")" && cp "$1" "$ROOT$2"
+}
+stub() {
+	mkdir -p "$(dirname "$ROOT$1")"
+	echo "ffffffffffffffff B The real System.map is in the $PKG package" \
+	    > "$ROOT$1"
+}
+# A live profile: the made-up root's /proc/profile.
+live() {
+	put "$IN/rich.profile" /proc/profile
+}
+
 root empty
 rm -r "$ROOT/boot"
-expect "no map at all" 1 - -p "$IN/rich.profile" <<EOF
-readprofile: /boot/System.map-$REL: No such file or directory
+expect "no map at all, a copied profile" 1 - -p "$IN/rich.profile" <<EOF
+readprofile: no usable symbol map:
+readprofile:   $M1: missing
+readprofile:   $M2: missing
+readprofile:   $M3: missing
+readprofile:   $M4: missing
+readprofile:   $KS: missing
+readprofile: $IN/rich.profile is not this kernel's /proc/profile: pass the map of the kernel it came from with -m
 EOF
+live
+expect "no map at all, the live profile" 1 - <<EOF
+readprofile: no usable symbol map:
+readprofile:   $M1: missing
+readprofile:   $M2: missing
+readprofile:   $M3: missing
+readprofile:   $M4: missing
+readprofile:   $KS: missing
+readprofile: pass a map with -m: the kernel's System.map, or a copy of /proc/kallsyms made as root
+EOF
+
+root first
+live
+put "$IN/rich.map" $M1
+expect "/boot/System.map" 0 "$RICH" </dev/null
+root versioned
+live
+put "$IN/rich.map" $M2
+expect "/boot/System.map-R" 0 "$RICH" </dev/null
+root debug
+live
+stub $M1
+stub $M2
+put "$IN/rich.map" $M3
+expect "Debian: stubs in /boot, the -dbg package's map" 0 "$RICH" </dev/null
+root fedora
+live
+put "$IN/rich.map" $M4
+expect "Fedora: /lib/modules/R/System.map" 0 "$RICH" </dev/null
+
+root kallsyms
+live
+stub $M2
+mkdir -p "$ROOT$M3"
+mkdir -p "$(dirname "$ROOT$M4")"
+printf '%s\n' "ffffffff80ff0000 D data" > "$ROOT$M4"
+put "$IN/rich.map" $KS
+expect "only kallsyms: each place said" 0 "$RICH" <<EOF
+readprofile: using $KS; no System.map was usable:
+readprofile:   $M1: missing
+readprofile:   $M2: a stub; the real map is in the $PKG package
+readprofile:   $M3: unreadable (Is a directory)
+readprofile:   $M4: no _stext
+EOF
+
+root hidden
+live
+stub $M2
+sed 's/^[0-9a-f]*/0000000000000000/' "$IN/rich.map" > "$ROOT$KS"
+expect "kallsyms hidden, the live profile" 1 - <<EOF
+readprofile: no usable symbol map:
+readprofile:   $M1: missing
+readprofile:   $M2: a stub; the real map is in the $PKG package
+readprofile:   $M3: missing
+readprofile:   $M4: missing
+readprofile:   $KS: symbol addresses are hidden (all zero)
+readprofile: $KS: symbol addresses are hidden (all zero, kernel.kptr_restrict); run as root, or allow them with: sysctl kernel.kptr_restrict=0 kernel.perf_event_paranoid=1
+EOF
+expect "kallsyms hidden, a copied profile: -m is the fix" 1 - -p "$IN/rich.profile" <<EOF
+readprofile: no usable symbol map:
+readprofile:   $M1: missing
+readprofile:   $M2: a stub; the real map is in the $PKG package
+readprofile:   $M3: missing
+readprofile:   $M4: missing
+readprofile:   $KS: symbol addresses are hidden (all zero)
+readprofile: $IN/rich.profile is not this kernel's /proc/profile: pass the map of the kernel it came from with -m
+EOF
+rm "$ROOT$KS"
+expect "a stub and no kallsyms: install the -dbg package" 1 - <<EOF
+readprofile: no usable symbol map:
+readprofile:   $M1: missing
+readprofile:   $M2: a stub; the real map is in the $PKG package
+readprofile:   $M3: missing
+readprofile:   $M4: missing
+readprofile:   $KS: missing
+readprofile: install $PKG for the real map, or pass one with -m
+EOF
+
+# As a user who may not read a root-only map (Ubuntu's /boot/System.map-*).
+chmod 755 "$TMP"
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1 &&
+    setpriv --reuid=65534 --regid=65534 --clear-groups -- /bin/sh -c 'cd "$1"' sh "$TMP" 2>/dev/null; then
+	root ubuntu
+	live
+	put "$IN/rich.map" $M2
+	chmod 600 "$ROOT$M2"
+	put "$IN/rich.map" $KS
+	chmod 644 "$ROOT$KS" "$ROOT/proc/profile"
+	chmod -R a+rX "$ROOT"
+	chmod 600 "$ROOT$M2"
+	RP_WRAP_SAVED=$RP_WRAP
+	RP_WRAP="setpriv --reuid=65534 --regid=65534 --clear-groups -- $RP_WRAP"
+	expect "Ubuntu: a root-only System.map-R, as a user" 0 "$RICH" <<EOF
+readprofile: using $KS; no System.map was usable:
+readprofile:   $M1: missing
+readprofile:   $M2: unreadable (Permission denied)
+readprofile:   $M3: missing
+readprofile:   $M4: missing
+EOF
+	RP_WRAP=$RP_WRAP_SAVED
+else
+	echo "SKIP a root-only System.map as a user: needs root, setpriv and a directory user nobody can enter"
+fi
 
 # --- no notice lost, whatever stdout and stderr are ------------------------
 # The default map is the real capture's kallsyms with an address going
@@ -87,7 +218,11 @@ lost() {
 	{
 		[ $# -lt 3 ] || echo "$3"
 		sed "s|@ROOT@|$ROOT|g" <<EOF
-readprofile: using @ROOT@/proc/kallsyms: no _stext in @ROOT@/boot/System.map or @ROOT@/boot/System.map-$REL
+readprofile: using @ROOT@/proc/kallsyms; no System.map was usable:
+readprofile:   @ROOT@/boot/System.map: missing
+readprofile:   @ROOT@/boot/System.map-$REL: missing
+readprofile:   @ROOT@/usr/lib/debug/boot/System.map-$REL: missing
+readprofile:   @ROOT@/lib/modules/$REL/System.map: missing
 readprofile: @ROOT@/proc/kallsyms($BACKLINE): address goes backwards (0xffffffffb4000010 after 0xffffffffb4e01d30)
 EOF
 		[ $# -lt 4 ] || echo "$4"
