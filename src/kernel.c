@@ -16,19 +16,24 @@
 static uid_t saved_euid;
 static int setuid_install;
 
+static _Noreturn void profile_missing(const char *name);
+static const char *with_release(const char *fmt, const char *release);
+
 const char *
 kernel_path(const char *path)
 {
+	static char *kept[32];	/* the last paths made, still in use */
+	static size_t next;
 	const char *root = secure_getenv(KERNEL_ROOT_ENV);
-	char *p;
+	char **p = &kept[next++ % (sizeof kept / sizeof kept[0])];
 	size_t n;
 
 	if (root == NULL || *root == '\0' || setuid_install)
 		return path;
 	n = strlen(root) + strlen(path) + 1;
-	p = xmalloc(n);
-	snprintf(p, n, "%s%s", root, path);
-	return p;
+	*p = xrealloc(*p, n);
+	snprintf(*p, n, "%s%s", root, path);
+	return *p;
 }
 
 void
@@ -58,29 +63,123 @@ kernel_write_profile(const int *multiplier)
 	ssize_t r;
 	char byte = 0;
 
+	const char *name = kernel_path(PROC_PROFILE);
+
 	if (setuid_install && seteuid(saved_euid) < 0)
 		fatal("cannot regain privileges");
-	fd = open(PROC_PROFILE, O_WRONLY | O_CLOEXEC);
+	fd = open(name, O_WRONLY | O_CLOEXEC);
 	e = errno;
 	if (setuid_install && seteuid(getuid()) < 0)
 		fatal("cannot drop privileges");
 	kernel_drop_privileges_for_good();
 	errno = e;
+	if (fd < 0 && e == ENOENT)
+		profile_missing(name);
 	if (fd < 0)
-		fatal("%s", PROC_PROFILE);
+		fatal("%s", name);
 	if (multiplier)
 		r = write(fd, multiplier, sizeof *multiplier);
 	else
 		r = write(fd, &byte, 1);
 	if (r < 0 || close(fd) < 0)
-		fatal("error writing %s", PROC_PROFILE);
+		fatal("error writing %s", name);
 	exit(0);
+}
+
+/* Whether /proc/cmdline has a profile= word: 1, 0, or -1 unreadable. */
+static int
+cmdline_has_profile(const char *path)
+{
+	char buf[4096], *w;
+	ssize_t r;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -1;
+	r = read(fd, buf, sizeof buf - 1);
+	close(fd);
+	if (r < 0)
+		return -1;
+	buf[r] = '\0';
+	for (w = buf; *w; w += strcspn(w, " \t\n")) {
+		w += strspn(w, " \t\n");
+		if (strncmp(w, "profile=", 8) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+/* Whether the kernel's config has CONFIG_PROFILING=y: 1, 0, -1 unknown. */
+static int
+config_has_profiling(const char *path)
+{
+	char line[256];
+	int r = 0;
+	FILE *f = fopen(path, "re");
+
+	if (f == NULL)
+		return -1;
+	while (r == 0 && fgets(line, sizeof line, f) != NULL)
+		if (strcmp(line, "CONFIG_PROFILING=y\n") == 0)
+			r = 1;
+	fclose(f);
+	return r;
+}
+
+/*
+ * NAME, the kernel's profile, does not exist: util-linux's line, then
+ * what the kernel lacks, as far as /proc/cmdline and /boot/config-R tell.
+ */
+#define ADD_PROFILE "add profile=2 to the kernel command line (with GRUB: " \
+	"to GRUB_CMDLINE_LINUX_DEFAULT in /etc/default/grub, then run " \
+	"update-grub) and reboot"
+
+static _Noreturn void
+profile_missing(const char *name)
+{
+	struct utsname u;
+	const char *cmdline = kernel_path("/proc/cmdline"), *config;
+	int cmd, cfg;
+
+	config = with_release("/boot/config-%s", uname(&u) == 0 ? u.release :
+	    "unknown");
+	cmd = cmdline_has_profile(cmdline);
+	cfg = config_has_profiling(config);
+	warnx_("%s: %s", name, strerror(ENOENT));
+	if (cfg == 0)
+		fatalx("hint: this kernel was built without CONFIG_PROFILING "
+		    "(%s): /proc/profile needs a kernel built with it and booted "
+		    "with profile=N", config);
+	if (cmd == 0 && cfg == 1)
+		fatalx("hint: the kernel has CONFIG_PROFILING=y (%s) but was "
+		    "booted without profile=N (%s): %s", config, cmdline,
+		    ADD_PROFILE);
+	if (cmd == 0)
+		fatalx("hint: the kernel was booted without profile=N (%s), and "
+		    "must have CONFIG_PROFILING=y (%s cannot be read to check): "
+		    "%s", cmdline, config, ADD_PROFILE);
+	if (cmd == 1 && cfg == 1)
+		fatalx("hint: the kernel has CONFIG_PROFILING=y (%s) and profile= "
+		    "on its command line (%s): is /proc mounted?", config,
+		    cmdline);
+	if (cmd == 1)
+		fatalx("hint: the kernel was booted with profile= (%s), so it "
+		    "lacks CONFIG_PROFILING (%s cannot be read to check)",
+		    cmdline, config);
+	fatalx("hint: /proc/profile needs a kernel built with "
+	    "CONFIG_PROFILING=y and booted with profile=N (for example "
+	    "profile=2 on its command line)");
 }
 
 const char *
 kernel_profile(const char *name)
 {
-	return strcmp(name, "/proc/profile") == 0 ? kernel_path(name) : name;
+	if (strcmp(name, "/proc/profile") != 0)
+		return name;
+	name = kernel_path(name);
+	if (access(name, F_OK) < 0 && errno == ENOENT)
+		profile_missing(name);
+	return name;
 }
 
 /* What a place of the default map chain holds. */
@@ -215,7 +314,7 @@ kernel_default_map(const char *profile)
 	warnx_("no usable symbol map:");
 	for (i = 0; i < n; i++)
 		tell(&pl[i]);
-	if (strcmp(profile, kernel_profile("/proc/profile")) != 0)
+	if (strcmp(profile, kernel_path("/proc/profile")) != 0)
 		fatalx("%s is not this kernel's /proc/profile: pass the map of "
 		    "the kernel it came from with -m", profile);
 	if (pl[n - 1].what == FOUND_HIDDEN)

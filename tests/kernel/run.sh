@@ -199,6 +199,47 @@ else
 	echo "SKIP a root-only System.map as a user: needs root, setpriv and a directory user nobody can enter"
 fi
 
+# --- no /proc/profile: util-linux's line, then a hint -----------------
+CFG=/boot/config-$REL
+CMD=/proc/cmdline
+NOPROF="readprofile: /proc/profile: No such file or directory"
+ADD="add profile=2 to the kernel command line (with GRUB: to GRUB_CMDLINE_LINUX_DEFAULT in /etc/default/grub, then run update-grub) and reboot"
+# hint NAME ROOT-SETUP HINT: readprofile, -i, -r, -M 2 and -a -v all give
+# util-linux's line and HINT, exit 1, empty stdout
+hint() {
+	_hn=$1 _hh=$3
+	root hint
+	eval "$2"
+	for _o in "" -i -r "-M 2" "-a -v"; do
+		expect "no /proc/profile, $_hn${_o:+, $_o}" 1 - $_o <<EOF
+$NOPROF
+readprofile: hint: $_hh
+EOF
+	done
+}
+hint "nothing known" "rm \"\$ROOT$CMD\" 2>/dev/null; :" \
+    "/proc/profile needs a kernel built with CONFIG_PROFILING=y and booted with profile=N (for example profile=2 on its command line)"
+hint "CONFIG_PROFILING=y, no profile=" \
+    "echo 'BOOT_IMAGE=/vmlinuz root=/dev/sda1 ro quiet' > \"\$ROOT$CMD\"; printf '%s\n' '# CONFIG_PROFILING_X is not set' CONFIG_PROFILING=y > \"\$ROOT$CFG\"" \
+    "the kernel has CONFIG_PROFILING=y ($CFG) but was booted without profile=N ($CMD): $ADD"
+hint "no config, no profile=" \
+    "echo 'root=/dev/sda1 ro prof=2 noprofile=1' > \"\$ROOT$CMD\"" \
+    "the kernel was booted without profile=N ($CMD), and must have CONFIG_PROFILING=y ($CFG cannot be read to check): $ADD"
+hint "CONFIG_PROFILING not set" \
+    "echo 'root=/dev/sda1 ro' > \"\$ROOT$CMD\"; printf '%s\n' '# CONFIG_PROFILING is not set' > \"\$ROOT$CFG\"" \
+    "this kernel was built without CONFIG_PROFILING ($CFG): /proc/profile needs a kernel built with it and booted with profile=N"
+hint "profile=2, no config" \
+    "echo 'root=/dev/sda1 profile=2 ro' > \"\$ROOT$CMD\"" \
+    "the kernel was booted with profile= ($CMD), so it lacks CONFIG_PROFILING ($CFG cannot be read to check)"
+hint "profile=2 and CONFIG_PROFILING=y" \
+    "echo 'profile=2' > \"\$ROOT$CMD\"; echo CONFIG_PROFILING=y > \"\$ROOT$CFG\"" \
+    "the kernel has CONFIG_PROFILING=y ($CFG) and profile= on its command line ($CMD): is /proc mounted?"
+# Another missing profile is only util-linux's line.
+root hint
+expect "a missing -p file: no hint" 1 - -p "$TMP/nothing" <<EOF
+readprofile: $TMP/nothing: No such file or directory
+EOF
+
 # --- no notice lost, whatever stdout and stderr are ------------------------
 # The default map is the real capture's kallsyms with an address going
 # down just before _etext: a notice (the /proc/kallsyms fallback) comes
