@@ -159,6 +159,7 @@ main(int argc, char **argv)
 	ro.bins = o.bins;
 	ro.counters = o.counters;
 	ro.mode = o.exact ? ATTRIB_EXACT : ATTRIB_CLASSIC;
+	ro.default_map = o.mapfile == NULL;
 	c = profile_counters(&prof);
 	report_run(&m, &c, prof.step, &ro, &out, &res);
 	map_close(&m);

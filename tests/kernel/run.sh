@@ -199,6 +199,24 @@ else
 	echo "SKIP a root-only System.map as a user: needs root, setpriv and a directory user nobody can enter"
 fi
 
+# --- a default map that does not fit: the sizes, and -m -----------------
+# Step 4, 8 counters (32 bytes of text); the map's text is 48 bytes.
+root wide
+printf '\004\000\000\000\001\000\000\000\002\000\000\000\003\000\000\000\004\000\000\000\005\000\000\000\006\000\000\000\007\000\000\000\010\000\000\000' \
+    > "$ROOT/proc/profile"
+printf '%s\n' '0000000000001000 T _stext' '0000000000001000 T f' \
+    '0000000000001008 T g' '0000000000001010 t h' '0000000000001030 T _etext' \
+    > "$ROOT$M1"
+expect "out of range with the default map: sizes and -m" 1 - <<EOF
+readprofile: profile address out of range. Wrong map file?
+readprofile: $M1: _etext - _stext is 48 bytes, but the profile's 8 counters at step 4 cover 32 bytes
+readprofile: no -m: $M1 belongs to the running kernel; a profile copied from another machine or boot needs the map of the kernel it came from, given with -m
+EOF
+expect "out of range with -m: only the sizes" 1 - -m "$ROOT$M1" <<EOF
+readprofile: profile address out of range. Wrong map file?
+readprofile: $M1: _etext - _stext is 48 bytes, but the profile's 8 counters at step 4 cover 32 bytes
+EOF
+
 # --- no /proc/profile: util-linux's line, then a hint -----------------
 CFG=/boot/config-$REL
 CMD=/proc/cmdline
