@@ -18,6 +18,7 @@
 #include "output.h"
 #include "profile.h"
 #include "report.h"
+#include "sniff.h"
 #include "util.h"
 
 static struct out out;
@@ -139,6 +140,7 @@ main(int argc, char **argv)
 	if (swapped)
 		warnx_("Assuming reversed byte order. Use -n to force native "
 		    "byte order.");
+	sniff_profile_step(&prof);
 	if (o.info) {
 		n = snprintf(line, sizeof line, "Sampling_step: %u\n", prof.step);
 		out_str(&out, line, (size_t)n);

@@ -33,7 +33,7 @@ static uint64_t
 need_stext(struct map *m, struct sym *s)
 {
 	if (!map_find_stext(m, s) || s->addr == 0)
-		fatalx("can't find \"_stext\" in %s%s", m->name, m->crlf ?
+		map_fatal(m, "can't find \"_stext\" in %s%s", m->name, m->crlf ?
 		    "\n" PROGNAME ": (its lines end in CR LF: convert it with "
 		    "dos2unix or sed 's/\\r$//')" : "");
 	return s->addr;
