@@ -314,5 +314,25 @@ else
 	echo "SKIP no notice lost, a terminal: no script(1)"
 fi
 
+# --- the help text's lines of ours ------------------------------------------
+"$RP" --help > "$TMP/help"
+for l in \
+    " -m, --mapfile <mapfile>   symbol map (default: the first System.map found," \
+    "                           then /proc/kallsyms; see readprofile(8))" \
+    " -i, --info                print only info about the sampling step" \
+    "                           (with -v: counters, text size, byte order, map fit)" \
+    " -r, --reset               reset all the counters (root, or any user" \
+    "                           of a set-user-ID install)" \
+    "     --exact               credit each counter to the function holding its" \
+    "                           first byte (classic: each function's last" \
+    "                           counter goes to the next one)"; do
+	if grep -Fqx -e "$l" "$TMP/help"; then
+		pass=$((pass + 1))
+	else
+		fail=$((fail + 1))
+		echo "FAIL --help lacks the line '$l'"
+	fi
+done
+
 echo "kernel: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
