@@ -17,6 +17,7 @@
 #include "output.h"
 #include "profile.h"
 #include "report.h"
+#include "sniff.h"
 #include "symsrc.h"
 #include "util.h"
 
@@ -131,6 +132,7 @@ main(int argc, char **argv)
 		kernel_write_profile(o.multiplier_set ? &o.multiplier : NULL);
 	kernel_drop_privileges_for_good();
 
+	o.profile = kernel_profile(o.profile);
 	profile_open(&prof, o.profile);
 	if (o.baseline)
 		profile_open(&base, o.baseline);
@@ -138,6 +140,7 @@ main(int argc, char **argv)
 	if (swapped)
 		warnx_("Assuming reversed byte order. Use -n to force native "
 		    "byte order.");
+	sniff_profile_step(&prof);
 	if (o.info) {
 		n = snprintf(line, sizeof line, "Sampling_step: %u\n", prof.step);
 		out_str(&out, line, (size_t)n);
@@ -150,7 +153,7 @@ main(int argc, char **argv)
 		return 0;
 	}
 
-	mapname = o.mapfile ? o.mapfile : kernel_default_map();
+	mapname = o.mapfile ? o.mapfile : kernel_default_map(o.profile);
 	if (symsrc_open(&m, mapname) < 0)
 		fatal("%s", mapname);
 	ro.verbose = o.verbose;
@@ -158,6 +161,7 @@ main(int argc, char **argv)
 	ro.bins = o.bins;
 	ro.counters = o.counters;
 	ro.mode = o.exact ? ATTRIB_EXACT : ATTRIB_CLASSIC;
+	ro.default_map = o.mapfile == NULL;
 	c = profile_counters(&prof);
 	report_run(&m, &c, prof.step, &ro, &out, &res);
 	symsrc_close(&m);
@@ -180,18 +184,22 @@ usage(void)
 	    "Read the kernel's tick profile and attribute it to symbols.\n"
 	    "\n"
 	    "Options:\n"
-	    " -m, --mapfile <mapfile>   symbol map (default: /boot/System.map,\n"
-	    "                           /boot/System.map-$(uname -r), then /proc/kallsyms)\n"
+	    " -m, --mapfile <mapfile>   symbol map (default: the first System.map found,\n"
+	    "                           then /proc/kallsyms; see readprofile(8))\n"
 	    " -p, --profile <pro-file>  profile (default: /proc/profile; - reads stdin)\n"
 	    " -M, --multiplier <mult>   set the profiling multiplier to <mult>\n"
 	    " -i, --info                print only info about the sampling step\n"
+	    "                           (with -v: counters, text size, byte order, map fit)\n"
 	    " -v, --verbose             print verbose data\n"
 	    " -a, --all                 print all symbols, even if count is 0\n"
 	    " -b, --histbin             print individual histogram-bin counts\n"
 	    " -s, --counters            print individual counters within functions\n"
-	    " -r, --reset               reset all the counters (root only)\n"
+	    " -r, --reset               reset all the counters (root, or any user\n"
+	    "                           of a set-user-ID install)\n"
 	    " -n, --no-auto             disable byte order auto-detection\n"
-	    "     --exact               credit each counter to the symbol it covers\n"
+	    "     --exact               credit each counter to the function holding its\n"
+	    "                           first byte (classic: each function's last\n"
+	    "                           counter goes to the next one)\n"
 	    "     --baseline <file>     subtract an earlier snapshot of the same boot\n"
 	    "\n"
 	    " -h, --help                display this help\n"
