@@ -219,8 +219,9 @@ run_report(const struct gmon *g, const uint64_t *sym, size_t ns,
     unsigned flags)
 {
 	static char text[64 * 40];
-	struct report_opts ro = { (flags & 2) != 0, (flags & 4) != 0,
-	    (flags & 8) != 0, (flags & 16) != 0, ATTRIB_HIST };
+	struct report_opts ro = { .verbose = (flags & 2) != 0,
+	    .all = (flags & 4) != 0, .bins = (flags & 8) != 0,
+	    .counters = (flags & 16) != 0, .mode = ATTRIB_HIST };
 	struct calls_ctx k = { g, 0 };
 	struct report_hist h = { g->low, g->high, g->nbins, g->rate,
 	    calls_in, &k };

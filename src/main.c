@@ -18,6 +18,7 @@
 #include "procprof.h"
 #include "profile.h"
 #include "report.h"
+#include "sniff.h"
 #include "symsrc.h"
 #include "util.h"
 
@@ -132,6 +133,7 @@ main(int argc, char **argv)
 		kernel_write_profile(o.multiplier_set ? &o.multiplier : NULL);
 	kernel_drop_privileges_for_good();
 
+	o.profile = kernel_profile(o.profile);
 	profile_load(&prof, o.profile);
 	if (procprof_detect(&prof)) {	/* a process's gmon.out */
 		procprof_run(&o, &prof, &out);
@@ -146,6 +148,7 @@ main(int argc, char **argv)
 	if (swapped)
 		warnx_("Assuming reversed byte order. Use -n to force native "
 		    "byte order.");
+	sniff_profile_step(&prof);
 	if (o.info) {
 		n = snprintf(line, sizeof line, "Sampling_step: %u\n", prof.step);
 		out_str(&out, line, (size_t)n);
@@ -158,7 +161,7 @@ main(int argc, char **argv)
 		return 0;
 	}
 
-	mapname = o.mapfile ? o.mapfile : kernel_default_map();
+	mapname = o.mapfile ? o.mapfile : kernel_default_map(o.profile);
 	if (symsrc_open(&m, mapname) < 0)
 		fatal("%s", mapname);
 	ro.verbose = o.verbose;
@@ -166,6 +169,7 @@ main(int argc, char **argv)
 	ro.bins = o.bins;
 	ro.counters = o.counters;
 	ro.mode = o.exact ? ATTRIB_EXACT : ATTRIB_CLASSIC;
+	ro.default_map = o.mapfile == NULL;
 	c = profile_counters(&prof);
 	report_run(&m, &c, prof.step, &ro, &out, &res);
 	symsrc_close(&m);
@@ -188,19 +192,23 @@ usage(void)
 	    "Read the kernel's tick profile and attribute it to symbols.\n"
 	    "\n"
 	    "Options:\n"
-	    " -m, --mapfile <mapfile>   symbol map (default: /boot/System.map,\n"
-	    "                           /boot/System.map-$(uname -r), then /proc/kallsyms)\n"
+	    " -m, --mapfile <mapfile>   symbol map (default: the first System.map found,\n"
+	    "                           then /proc/kallsyms; see readprofile(8))\n"
 	    " -p, --profile <pro-file>  profile (default: /proc/profile; - reads stdin)\n"
 	    "                           or a program's gmon.out (cc -pg)\n"
 	    " -M, --multiplier <mult>   set the profiling multiplier to <mult>\n"
 	    " -i, --info                print only info about the sampling step\n"
+	    "                           (with -v: counters, text size, byte order, map fit)\n"
 	    " -v, --verbose             print verbose data\n"
 	    " -a, --all                 print all symbols, even if count is 0\n"
 	    " -b, --histbin             print individual histogram-bin counts\n"
 	    " -s, --counters            print individual counters within functions\n"
-	    " -r, --reset               reset all the counters (root only)\n"
+	    " -r, --reset               reset all the counters (root, or any user\n"
+	    "                           of a set-user-ID install)\n"
 	    " -n, --no-auto             disable byte order auto-detection\n"
-	    "     --exact               credit each counter to the symbol it covers\n"
+	    "     --exact               credit each counter to the function holding its\n"
+	    "                           first byte (classic: each function's last\n"
+	    "                           counter goes to the next one)\n"
 	    "     --baseline <file>     subtract an earlier snapshot of the same boot\n"
 	    "\n"
 	    " -h, --help                display this help\n"

@@ -2,6 +2,8 @@
  * mapfile.c - streaming map reader and line parser.
  */
 #include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -240,6 +242,18 @@ map_parse_line(const char *p, const char *e, struct sym *s)
 	return parse_fields(p, e, s) ? 0 : -1;
 }
 
+void
+map_fatal(const struct map *m, const char *fmt, ...)
+{
+	char msg[8192];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	sniff_map_fatal(m->name, m->kind, msg);
+}
+
 /*
  * Read until the buffer holds a complete line (or the last line, given a
  * newline here); returns 0 at the end of the input.  Lines are complete
@@ -253,8 +267,9 @@ fill(struct map *m)
 
 	for (;;) {
 		if (m->len - m->pos > MAP_MAX_LINE)
-			fatalx("%s(%llu): line longer than %zu bytes", m->name,
-			    (unsigned long long)m->lineno + 1, MAP_MAX_LINE);
+			map_fatal(m, "%s(%llu): line longer than %zu bytes",
+			    m->name, (unsigned long long)m->lineno + 1,
+			    MAP_MAX_LINE);
 		if (m->eof) {
 			if (m->pos == m->len)
 				return 0;
@@ -272,6 +287,10 @@ fill(struct map *m)
 			m->buf = xrealloc(m->buf, m->cap);
 		}
 		got = input_read(&m->in, m->buf + m->len, m->cap - m->len - 1);
+		/* the first bytes, with any a symbol source read ahead */
+		if (m->lineno == 0 && m->pos == 0 && m->kind == NULL)
+			m->kind = sniff_binary((unsigned char *)m->buf,
+			    m->len + got);
 		if (got == 0) {
 			m->eof = 1;
 			continue;
@@ -316,13 +335,14 @@ map_next(struct map *m, struct sym *s)
 		else
 			nl = p;
 		if ((size_t)(nl - line) > MAP_MAX_LINE)
-			fatalx("%s(%llu): line longer than %zu bytes", m->name,
-			    (unsigned long long)m->lineno, MAP_MAX_LINE);
+			map_fatal(m, "%s(%llu): line longer than %zu bytes",
+			    m->name, (unsigned long long)m->lineno,
+			    MAP_MAX_LINE);
 		m->pos = (size_t)(nl - m->buf) + 1;
 		if (p != NULL)
 			return 1;
 		if (!m->skip_undefined || !is_undefined(line, nl))
-			fatalx("%s(%llu): wrong map line", m->name,
+			map_fatal(m, "%s(%llu): wrong map line", m->name,
 			    (unsigned long long)m->lineno);
 	}
 }

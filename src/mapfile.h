@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "input.h"
+#include "sniff.h"
 
 #define MAP_MAX_LINE ((size_t)1 << 20)
 
@@ -24,6 +25,7 @@ struct map {
 	int eof;
 	uint64_t lineno;
 	int crlf;		/* "_stext\r" seen: DOS line endings */
+	const struct sniff *kind;	/* recognisably not a map, or NULL */
 	int skip_undefined;	/* pass over nm's address-less U/w/v lines */
 };
 
@@ -77,6 +79,13 @@ int sym_is_etext(const struct sym *s);
  * when there is none (an address of 0 is for the caller to refuse).
  */
 int map_find_stext(struct map *m, struct sym *s);
+
+/*
+ * Exit with a message about M; when M's data is recognisably not a map (a
+ * compressed or ELF file), a second line says so.
+ */
+_Noreturn void map_fatal(const struct map *m, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
 
 void map_close(struct map *m);
 

@@ -131,8 +131,8 @@ procprof_run(const struct options *opt, struct profile *p, struct out *o)
 	struct gmon g;
 	struct symsrc m;
 	struct counters c;
-	struct report_opts ro = { opt->verbose, opt->all, opt->bins,
-	    opt->counters, ATTRIB_HIST };
+	struct report_opts ro = { .verbose = opt->verbose, .all = opt->all,
+	    .bins = opt->bins, .counters = opt->counters, .mode = ATTRIB_HIST };
 	struct report_hist h;
 	struct report_result res;
 	struct calls calls = { &g, 0 };
