@@ -138,15 +138,15 @@ procprof_run(const struct options *opt, struct profile *p, struct out *o)
 	struct calls calls = { &g, 0 };
 
 	load(&g, p);
-	if (opt->baseline)
-		subtract_baseline(&g, opt);
-	if (opt->info) {
+	if (opt->info) {	/* the file's shape: no baseline (a warning says so) */
 		print_step(o, &g);
 		if (opt->verbose)
 			print_info_verbose(o, &g);
 		gmon_free(&g);
 		return;
 	}
+	if (opt->baseline)
+		subtract_baseline(&g, opt);
 	if (opt->mapfile == NULL)
 		fatalx("%s is a gmon.out: name the program's symbols with -m "
 		    "(nm -n output)", p->name);
