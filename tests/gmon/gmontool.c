@@ -261,6 +261,11 @@ cmd_model(char **av)
 		    (unsigned long long)first, split, diff);
 	}
 	printf("*total* %llu %u\n", (unsigned long long)all, h.rate);
+	for (size_t i = 0; i < ns; i++)
+		free(names[i]);
+	free(names);
+	free(addr);
+	free(h.count);
 	return 0;
 }
 
