@@ -287,8 +287,12 @@ fill(struct map *m)
 			m->buf = xrealloc(m->buf, m->cap);
 		}
 		got = input_read(&m->in, m->buf + m->len, m->cap - m->len - 1);
-		if (m->lineno == 0 && m->len == 0)
-			m->kind = sniff_binary((unsigned char *)m->buf, got);
+		/* The first read: the head a symbol source looked at, and more. */
+		if (m->lineno == 0 && m->pos == 0 && !m->sniffed) {
+			m->kind = sniff_binary((unsigned char *)m->buf,
+			    m->len + got);
+			m->sniffed = 1;
+		}
 		if (got == 0) {
 			m->eof = 1;
 			continue;

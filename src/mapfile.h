@@ -26,6 +26,7 @@ struct map {
 	uint64_t lineno;
 	int crlf;		/* "_stext\r" seen: DOS line endings */
 	const struct sniff *kind;	/* recognisably not a map, or NULL */
+	int sniffed;		/* kind was looked for */
 };
 
 enum sym_kind {
