@@ -248,7 +248,7 @@ fill(struct map *m)
 			m->lines = m->len;
 			return 1;
 		}
-		if (m->pos > 0) {
+		if (m->pos > 0 && !m->hold) {
 			memmove(m->buf, m->buf + m->pos, m->len - m->pos);
 			m->len -= m->pos;
 			m->pos = 0;
@@ -351,6 +351,21 @@ map_find_stext(struct map *m, struct sym *s)
 		m->crlf |= is_stext_cr(s);
 	}
 	return 0;
+}
+
+void
+map_hold(struct map *m)
+{
+	m->hold = 1;
+}
+
+void
+map_rewind(struct map *m)
+{
+	m->hold = 0;
+	m->pos = 0;
+	m->lineno = 0;
+	m->crlf = 0;
 }
 
 void

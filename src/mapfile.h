@@ -24,6 +24,7 @@ struct map {
 	int eof;
 	uint64_t lineno;
 	int crlf;		/* "_stext\r" seen: DOS line endings */
+	int hold;		/* keep every line read, for map_rewind() */
 };
 
 enum sym_kind {
@@ -68,6 +69,16 @@ int sym_is_etext(const struct sym *s);
  * when there is none (an address of 0 is for the caller to refuse).
  */
 int map_find_stext(struct map *m, struct sym *s);
+
+/*
+ * Right after map_open: keep every line read in memory, so that
+ * map_rewind() can go back to the first line without reading the input
+ * again (a pipe or a decompressor cannot be read twice).
+ */
+void map_hold(struct map *m);
+
+/* Back to the first line (after map_hold); lines are dropped as read again. */
+void map_rewind(struct map *m);
 
 void map_close(struct map *m);
 
