@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -82,32 +83,61 @@ probe_map(const char *name, int *hidden)
 	return found && s.addr != 0;
 }
 
-const char *
-kernel_default_map(void)
+/*
+ * The first usable default map, or NULL.  For the messages: *LAST, the
+ * last System.map tried, *R and *E, its probe's result and errno, and
+ * *HIDDEN, whether /proc/kallsyms hides its addresses.
+ */
+static const char *
+find_default_map(const char **last, int *r, int *e, int *hidden)
 {
 	static char versioned[sizeof BOOT_MAP +
 	    sizeof(((struct utsname *)0)->release) + 1];
-	const char *cand[2] = { BOOT_MAP, NULL }, *last = BOOT_MAP;
+	const char *cand[2] = { BOOT_MAP, NULL };
 	struct utsname u;
-	int r = -1, e = ENOENT, hidden;
 
+	*last = BOOT_MAP;
+	*r = -1;
+	*e = ENOENT;
+	*hidden = 0;
 	if (uname(&u) == 0) {
 		snprintf(versioned, sizeof versioned, "%s-%s", BOOT_MAP,
 		    u.release);
 		cand[1] = versioned;
 	}
 	for (int i = 0; i < 2 && cand[i] != NULL; i++) {
-		last = cand[i];
-		r = probe_map(last, &hidden);
-		if (r > 0)
-			return last;
-		e = errno;
+		*last = cand[i];
+		*r = probe_map(*last, hidden);
+		if (*r > 0)
+			return *last;
+		*e = errno;
 	}
-	if (probe_map(PROC_KALLSYMS, &hidden) > 0) {
+	if (probe_map(PROC_KALLSYMS, hidden) > 0)
+		return PROC_KALLSYMS;
+	return NULL;
+}
+
+const char *
+kernel_default_map_quiet(void)
+{
+	const char *last;
+	int r, e, hidden;
+
+	return find_default_map(&last, &r, &e, &hidden);
+}
+
+const char *
+kernel_default_map(void)
+{
+	const char *name, *last;
+	int r, e, hidden;
+
+	name = find_default_map(&last, &r, &e, &hidden);
+	if (name != NULL && strcmp(name, PROC_KALLSYMS) == 0)
 		warnx_("using %s: no _stext in %s or %s", PROC_KALLSYMS,
 		    BOOT_MAP, last);
-		return PROC_KALLSYMS;
-	}
+	if (name != NULL)
+		return name;
 	if (hidden)
 		fatalx("%s: symbol addresses are hidden (all zero, "
 		    "kernel.kptr_restrict); run as root, or allow them with: "

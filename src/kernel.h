@@ -34,4 +34,7 @@ _Noreturn void kernel_write_profile(const int *multiplier);
  */
 const char *kernel_default_map(void);
 
+/* The same map, or NULL when there is none; silent. */
+const char *kernel_default_map_quiet(void);
+
 #endif

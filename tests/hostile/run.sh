@@ -169,6 +169,23 @@ ok() {
 	verdict "$_n"
 }
 
+# ok_note NAME EXPECTED NOTE ARGS...: as ok, but stderr is the line NOTE
+ok_note() {
+	_n=$1 _e=$2
+	printf 'readprofile: %s\n' "$3" > "$TMP/note"
+	shift 3
+	run "$@"
+	sane
+	[ "$rc" -eq 0 ] || bad="$bad exit $rc, expected 0;"
+	if ! cmp -s "$_e" "$TMP/out"; then
+		bad="$bad wrong report;"
+		diff "$_e" "$TMP/out" | cut -c1-200 | sed -n '1,12s/^/    /p'
+	fi
+	cmp -s "$TMP/note" "$TMP/err" || bad="$bad stderr is not the note;"
+	adds_up "$@"
+	verdict "$_n"
+}
+
 # err NAME MESSAGE ARGS...: exit 1 and stderr holds MESSAGE
 err() {
 	_n=$1 _m=$2
@@ -285,21 +302,52 @@ any "step word only, map of _stext --exact" --exact -p p1 -m stext-only.map
 
 # --- step 0 and huge steps ----------------------------------------------------
 
+# A zero step word (64-bit big-endian kernels): the step is the power of
+# two that makes the map's text hold the profile's 4 counters, here 4.
 prof s0 0 1 2 3 4
 printf '%s\n' "${O}1000 T _stext" "${O}1004 T f" "${O}1008 T g" "${O}1010 T _etext" \
     > "$W/s0.map"
-{ unk 4; tot 0 0.0000; } > "$TMP/e-s0"
-{ sym 0 _stext 0.0000; sym 0 f 0.0000; sym 0 g 0.0000; unk 4; tot 0 0.0000; } \
-    > "$TMP/e-s0a"
-{ bins_total 0; bins_total 0; bins_total 0; unk 4; vtot 0 0.0000; } > "$TMP/e-s0bv"
-ok "step 0" "$TMP/e-s0" -p s0 -m s0.map
-ok "step 0 -s" "$TMP/e-s0" -s -p s0 -m s0.map
-ok "step 0 -b" "$TMP/e-s0" -b -p s0 -m s0.map
-ok "step 0 -a" "$TMP/e-s0a" -a -p s0 -m s0.map
-ok "step 0 -as" "$TMP/e-s0a" -as -p s0 -m s0.map
-ok "step 0 -bv" "$TMP/e-s0bv" -bv -p s0 -m s0.map
-ok "step 0 --exact" "$TMP/e-s0" --exact -p s0 -m s0.map
-ok "step 0 --exact -a" "$TMP/e-s0a" --exact -a -p s0 -m s0.map
+printf '%s\n' "${O}1000 T _stext" "${O}1004 T f" "${O}1008 T g" > "$W/s0-noetext.map"
+printf '%s\n' "${O}1000 T _stext" "${O}1004 T f" "${O}1008 T g" "${O}1018 T _etext" \
+    > "$W/s0-nofit.map"
+note="the profile's step word is 0, as 64-bit big-endian kernels write it; using step 4 from s0.map"
+# (util-linux on the profile with its step word set to 4 prints the same)
+{ sym 1 f 0.2500; sym 5 g 0.6250; unk 4; tot 6 0.3750; } > "$TMP/e-s0"
+{ sym 0 _stext 0.0000; cat "$TMP/e-s0"; } > "$TMP/e-s0a"
+{
+	sym 1 f 0.2500; sym 5 g 0.6250
+	printf '\t0x%s\tg+0\t3\n' "${O}1008"; unk 4; tot 6 0.3750
+} > "$TMP/e-s0s"
+{
+	bins_total 0
+	printf 'f:\n\t%s\t1\n' "${O}1000"; bins_total 1
+	printf 'g:\n\t%s\t2\n\t%s\t3\n' "${O}1004" "${O}1008"; bins_total 5
+	unk 4; vtot 6 0.3750
+} > "$TMP/e-s0bv"
+# --exact: each counter to the symbol it covers; the last one is *unknown*
+{ sym 1 _stext 0.2500; sym 2 f 0.5000; sym 3 g 0.3750; unk 4; tot 6 0.3750; } \
+    > "$TMP/e-s0x"
+ok_note "step 0" "$TMP/e-s0" "$note" -p s0 -m s0.map
+ok_note "step 0 -a" "$TMP/e-s0a" "$note" -a -p s0 -m s0.map
+ok_note "step 0 -s" "$TMP/e-s0s" "$note" -s -p s0 -m s0.map
+ok_note "step 0 -bv" "$TMP/e-s0bv" "$note" -bv -p s0 -m s0.map
+ok_note "step 0 --exact" "$TMP/e-s0x" "$note" --exact -p s0 -m s0.map
+printf 'Sampling_step: 4\n' > "$TMP/e-s0i"
+ok_note "step 0 -i -m" "$TMP/e-s0i" "$note" -i -p s0 -m s0.map
+printf 'Sampling_step: 0\n' > "$TMP/e-s0i0"
+ok_note "step 0 -i without a map" "$TMP/e-s0i0" "this kernel does not report \
+its sampling step: the profile's step word is 0, as 64-bit big-endian kernels \
+write it; to infer the step from the kernel's map, run readprofile -i -m MAP" \
+    -i -p s0
+err "step 0, no _etext" "s0-noetext.map has no _etext: the sampling step is unknown" \
+    -p s0 -m s0-noetext.map
+err "step 0 -b, no _etext" "has no _etext" -b -p s0 -m s0-noetext.map
+err "step 0, no power of two fits" "no power of two fits s0-nofit.map" \
+    -a -p s0 -m s0-nofit.map
+err "step 0 --exact, no power of two fits" "no power of two fits" \
+    --exact -p s0 -m s0-nofit.map
+err "step 0 -i, no power of two fits" "no power of two fits" \
+    -i -p s0 -m s0-nofit.map
 
 O2=ffff8000
 prof s8 0x80000000 5 6 7
