@@ -20,7 +20,7 @@ INSTALL   ?= install
 CFLAGS    ?= -O2 -g
 WARNFLAGS  = -std=c11 -Wall -Wextra -Wshadow -Wformat=2 -Wstrict-prototypes \
              -Wmissing-prototypes -Wvla -Wno-format-nonliteral $(WERROR)
-ALL_CPPFLAGS = -D_GNU_SOURCE -DRP_VERSION='"$(VERSION)"' -Isrc $(CPPFLAGS)
+ALL_CPPFLAGS = -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -DRP_VERSION='"$(VERSION)"' -Isrc $(CPPFLAGS)
 ALL_CFLAGS = $(WARNFLAGS) $(CFLAGS)
 
 # Object directory and binary; check-sanitize builds a second tree.
