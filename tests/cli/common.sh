@@ -20,10 +20,10 @@ setup_bindir() {
 }
 
 # run_case CASEDIR WORKDIR OUT ERR [ARGSFILE]: run the case's command line
-# (CASEDIR/args, or ARGSFILE) inside WORKDIR; stdout to OUT, stderr to
-# ERR, prints the exit status.
+# (CASEDIR/args, or CASEDIR/ARGSFILE) inside WORKDIR; stdout to OUT, stderr
+# to ERR, prints the exit status.
 run_case() {
-	_args=$(cat "${5:-$1/args}")
+	_args=$(cat "$1/${5:-args}")
 	(
 		cd "$2" || exit 2
 		PATH=$BINDIR:$PATH

@@ -45,7 +45,7 @@ NOTE='readprofile: Assuming reversed byte order. Use -n to force native byte ord
 host_order() {
 	printf '\001\000\000\000' > "$TMP/one"
 	echo '-i -v -p one' > "$TMP/args-order"
-	run_case "$TMP" "$TMP" "$TMP/order" /dev/null "$TMP/args-order" >/dev/null
+	run_case "$TMP" "$TMP" "$TMP/order" /dev/null args-order >/dev/null
 	sed -n 's/^Byte_order: \([a-z]*\)-endian (native)$/\1/p' "$TMP/order"
 }
 
