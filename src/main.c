@@ -138,6 +138,9 @@ main(int argc, char **argv)
 	if (swapped)
 		warnx_("Assuming reversed byte order. Use -n to force native "
 		    "byte order.");
+	profile_warn_trailing(&prof);
+	if (o.baseline)
+		profile_warn_trailing(&base);
 	if (o.info) {
 		n = snprintf(line, sizeof line, "Sampling_step: %u\n", prof.step);
 		out_str(&out, line, (size_t)n);

@@ -22,9 +22,20 @@ check_size(const struct profile *p)
 	if (p->bytes > PROFILE_MAX_BYTES)
 		fatalx("%s: too large for a profile (more than %llu bytes)",
 		    p->name, (unsigned long long)PROFILE_MAX_BYTES);
-	if (p->bytes % 4)
+	if (p->bytes < 4)
 		fatalx("%s: truncated profile: %llu bytes is not a whole number "
 		    "of 32-bit words", p->name, (unsigned long long)p->bytes);
+}
+
+/*
+ * Whole words only: like util-linux, a trailing partial word (a snapshot
+ * cut short) is left out; profile_warn_trailing says so.
+ */
+static void
+drop_partial_word(struct profile *p)
+{
+	p->trailing = (unsigned)(p->bytes % 4);
+	p->bytes -= p->trailing;
 }
 
 /* A non-seekable input is read whole, bounded by PROFILE_MAX_BYTES. */
@@ -61,7 +72,16 @@ profile_open(struct profile *p, const char *name)
 	else
 		slurp(p);
 	check_size(p);
+	drop_partial_word(p);
 	p->nwords = p->bytes / 4;
+}
+
+void
+profile_warn_trailing(const struct profile *p)
+{
+	if (p->trailing)
+		warnx_("%s: ignoring %u trailing byte%s (not a whole 32-bit word)",
+		    p->name, p->trailing, p->trailing == 1 ? "" : "s");
 }
 
 static uint32_t

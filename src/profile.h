@@ -21,7 +21,8 @@ struct profile {
 	const char *name;
 	struct input in;
 	unsigned char *data;	/* whole contents, non-seekable input */
-	uint64_t bytes;
+	uint64_t bytes;		/* whole words only */
+	unsigned trailing;	/* bytes of a partial last word, left out */
 	uint64_t nwords;	/* step word included */
 	int swap;		/* words are in the other byte order */
 	uint32_t step;
@@ -42,6 +43,10 @@ struct profile {
 
 /* Open and size NAME ("-" for stdin); fatal on any error. */
 void profile_open(struct profile *p, const char *name);
+
+/* Warn when a trailing partial word was left out (after util-linux's own
+ * messages). */
+void profile_warn_trailing(const struct profile *p);
 
 /*
  * Decide the byte order (unless NOAUTO), read the step and, with a

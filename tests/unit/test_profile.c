@@ -179,6 +179,46 @@ from_a_pipe(void **state)
 	profile_close(&p);
 }
 
+/* 1 to 3 bytes after the last whole word are left out, file or pipe. */
+static void
+trailing_partial_word(void **state)
+{
+	static const unsigned char b[] = { 4, 0, 0, 0, 1, 0, 0, 0, 2, 0, 0, 0,
+	    0xff, 0xfe, 0xfd };
+	static const uint32_t w[] = { 4, 1, 2 };
+	struct profile p;
+	char *path;
+	int fds[2], saved;
+
+	(void)state;
+	for (unsigned extra = 1; extra <= 3; extra++) {
+		path = temp_file(b, 12 + extra);
+		profile_open(&p, path);
+		assert_int_equal(p.nwords, 3);
+		assert_int_equal(p.trailing, extra);
+		assert_int_equal(profile_setup(&p, NULL, 0), 0);
+		check_counters(&p, w, 3);
+		profile_close(&p);
+		unlink(path);
+		free(path);
+
+		saved = dup(0);
+		assert_int_equal(pipe(fds), 0);
+		assert_int_equal(write(fds[1], b, 12 + extra), (ssize_t)(12 + extra));
+		close(fds[1]);
+		dup2(fds[0], 0);
+		close(fds[0]);
+		profile_open(&p, "-");
+		dup2(saved, 0);
+		close(saved);
+		assert_int_equal(p.nwords, 3);
+		assert_int_equal(p.trailing, extra);
+		profile_setup(&p, NULL, 0);
+		check_counters(&p, w, 3);
+		profile_close(&p);
+	}
+}
+
 static void
 open_path(void *arg)
 {
@@ -197,8 +237,8 @@ bad_sizes(void **state)
 	expect_fatal(open_path, path, ": input file is empty");
 	unlink(path);
 	free(path);
-	for (size_t n = 1; n <= 7; n += (n == 3 ? 2 : 1)) {
-		path = temp_file("\4\0\0\0\1\0\0", n);
+	for (size_t n = 1; n <= 3; n++) {
+		path = temp_file("\4\0\0", n);
 		expect_fatal(open_path, path, "truncated profile");
 		unlink(path);
 		free(path);
@@ -275,6 +315,7 @@ main(void)
 		cmocka_unit_test(sparse_sums_match_the_words),
 		cmocka_unit_test(from_a_pipe),
 		cmocka_unit_test(bad_sizes),
+		cmocka_unit_test(trailing_partial_word),
 		cmocka_unit_test(baseline),
 	};
 
