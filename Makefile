@@ -6,7 +6,7 @@
 #   make check-valgrind  the golden CLI and hostile-input tests under valgrind
 #   make fuzz            run each libFuzzer harness for FUZZ_TIME seconds
 #   make bench           side-by-side benchmark against util-linux
-#   make check-vm        boot a real kernel under qemu and test on /proc/profile
+#   make check-vm        boot real kernels (4 architectures) under qemu, test /proc/profile
 #   make demo            run readprofile on the bundled real-kernel snapshot
 #   make install         install into $(DESTDIR)$(PREFIX)
 
@@ -126,7 +126,7 @@ uninstall:
 	    $(DESTDIR)$(BASHCOMPDIR)/readprofile
 
 clean:
-	rm -rf build build-san build-fuzz build-static readprofile
+	rm -rf build build-san build-fuzz build-static build-s390x readprofile
 
 .PHONY: all check check-deps check-run check-sanitize check-valgrind check-hostile \
 	check-setuid fuzz bench \
