@@ -297,26 +297,31 @@ fi
 echo "== --exact on the i386, arm64 and s390x captures against the model"
 
 . "$TOP/tests/cli/common.sh"
-# arch_exact NAME PROFILE MAP OPTS STDERR-FILE MODEL-PROFILE: readprofile
-# --exact OPTS on PROFILE prints what the model prints for MODEL-PROFILE,
-# exits 0, and its stderr is STDERR-FILE (the byte-order note of util-linux
-# for the big-endian capture, nothing for the others).
+# arch_exact NAME DIR PROFILE MAP OPTS STDERR-FILE MODEL-PROFILE: in DIR,
+# readprofile --exact OPTS on PROFILE prints what the model prints for
+# MODEL-PROFILE, exits 0, and its stderr is STDERR-FILE (the byte-order
+# note of util-linux for the big-endian capture, nothing for the others;
+# the recorded notes name the files as the golden cases do, relative to DIR).
 arch_exact() {
-	"$MODEL" $4 "$6" "$3" >"$TMP/m.out" 2>"$TMP/m.err"
+	_d=$(pwd)
+	cd "$2" || exit 2
+	"$MODEL" $5 "$7" "$4" >"$TMP/m.out" 2>"$TMP/m.err"
 	_mrc=$?
-	run "$TMP/r" --exact $4 -p "$2" -m "$3"
+	run "$TMP/r" --exact $5 -p "$3" -m "$4"
+	cd "$_d" || exit 2
 	_why=
 	[ $_mrc = 0 ] || _why="$_why the model failed (exit $_mrc);"
 	[ "$RC" = 0 ] || _why="$_why exit $RC;"
 	cmp -s "$TMP/m.out" "$TMP/r.out" || _why="$_why stdout differs;"
-	cmp -s "$5" "$TMP/r.err" || _why="$_why stderr differs;"
+	cmp -s "$6" "$TMP/r.err" || _why="$_why stderr differs;"
 	if [ -z "$_why" ]; then
 		ok "$1"
 		return
 	fi
 	diff "$TMP/m.out" "$TMP/r.out" >"$TMP/same.diff" 2>&1
-	echo "readprofile --exact $4 -p $2 -m $3" >"$TMP/same.cmd"
-	no "$1:$_why" "$TMP/same.cmd" "$TMP/m.err" "$TMP/r.err" "$TMP/same.diff"
+	echo "(cd $2 && readprofile --exact $5 -p $3 -m $4)" >"$TMP/same.cmd"
+	diff "$6" "$TMP/r.err" >"$TMP/same.errdiff" 2>&1
+	no "$1:$_why" "$TMP/same.cmd" "$TMP/m.err" "$TMP/same.errdiff" "$TMP/same.diff"
 }
 for a in "$TOP"/fixtures/arch/*/; do
 	a=${a%/}
@@ -329,8 +334,8 @@ for a in "$TOP"/fixtures/arch/*/; do
 	p=profile
 	[ -f "$A/profile.patched" ] && p=profile.patched
 	for o in "" -a -v -s -b; do
-		arch_exact "$n: --exact ${o:-(default)} == model" \
-		    "$A/$p" "$A/kallsyms" "$o" "$a/golden/default/expected.err" "$A/$p"
+		arch_exact "$n: --exact ${o:-(default)} == model" "$A" \
+		    "$p" kallsyms "$o" "$a/golden/default/expected.err" "$p"
 	done
 	# the raw big-endian snapshot (step word 0) must give the same reports
 	if [ -f "$A/profile.patched" ]; then
@@ -339,8 +344,8 @@ for a in "$TOP"/fixtures/arch/*/; do
 		else
 			for o in "" -a -v -s -b; do
 				arch_exact "$n raw snapshot: --exact ${o:-(default)} == model on the step-patched one" \
-				    "$A/profile" "$A/kallsyms" "$o" "$a/golden/raw-default/expected.err" \
-				    "$A/profile.patched"
+				    "$A" profile kallsyms "$o" "$a/golden/raw-default/expected.err" \
+				    profile.patched
 			done
 		fi
 	fi
