@@ -275,27 +275,52 @@ tell(const struct place *pl)
 static const char *
 with_release(const char *fmt, const char *release)
 {
-	char buf[512];
+	static char ring[8][512];	/* the paths stay in use after return */
+	static size_t next;
+	char *buf = ring[next++ % (sizeof ring / sizeof ring[0])];
 
-	snprintf(buf, sizeof buf, fmt, release);
+	snprintf(buf, sizeof ring[0], fmt, release);
 	return kernel_path(buf);
+}
+
+/* The places of the default map chain, in order; returns how many. */
+static size_t
+default_places(struct place *pl)
+{
+	struct utsname u;
+	const char *rel = uname(&u) == 0 ? u.release : "unknown";
+	size_t n = 0;
+
+	memset(pl, 0, 5 * sizeof *pl);
+	pl[n++].path = kernel_path(BOOT_MAP);
+	pl[n++].path = with_release(BOOT_MAP "-%s", rel);
+	pl[n++].path = with_release("/usr/lib/debug/boot/System.map-%s", rel);
+	pl[n++].path = with_release("/lib/modules/%s/System.map", rel);
+	pl[n++].path = kernel_path(PROC_KALLSYMS);
+	return n;
+}
+
+const char *
+kernel_default_map_quiet(void)
+{
+	struct place pl[5];
+	size_t n = default_places(pl);
+
+	for (size_t i = 0; i < n; i++) {
+		probe(&pl[i]);
+		if (pl[i].what == FOUND_MAP)
+			return pl[i].path;
+	}
+	return NULL;
 }
 
 const char *
 kernel_default_map(const char *profile)
 {
 	struct place pl[5];
-	struct utsname u;
-	const char *rel = uname(&u) == 0 ? u.release : "unknown";
 	const char *stub = NULL;
-	size_t n = 0, i;
+	size_t n = default_places(pl), i;
 
-	memset(pl, 0, sizeof pl);
-	pl[n++].path = kernel_path(BOOT_MAP);
-	pl[n++].path = with_release(BOOT_MAP "-%s", rel);
-	pl[n++].path = with_release("/usr/lib/debug/boot/System.map-%s", rel);
-	pl[n++].path = with_release("/lib/modules/%s/System.map", rel);
-	pl[n++].path = kernel_path(PROC_KALLSYMS);
 	for (i = 0; i < n; i++) {
 		probe(&pl[i]);
 		if (pl[i].what == FOUND_MAP)

@@ -49,4 +49,7 @@ _Noreturn void kernel_write_profile(const int *multiplier);
  */
 const char *kernel_default_map(const char *profile);
 
+/* The same map, or NULL when there is none; silent. */
+const char *kernel_default_map_quiet(void);
+
 #endif

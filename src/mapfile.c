@@ -173,6 +173,24 @@ skip_space(const char *p)
 }
 
 /*
+ * Eight bytes at P as a little-endian number: the first byte is the lowest,
+ * so that the lowest flag bit below marks the first byte flagged (a borrow
+ * only carries upwards, and can flag a byte after a true one, never
+ * before).  A big-endian host swaps the bytes.
+ */
+static uint64_t
+load_le64(const char *p)
+{
+	uint64_t x;
+
+	memcpy(&x, p, 8);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	x = __builtin_bswap64(x);
+#endif
+	return x;
+}
+
+/*
  * The end of the word at P, at or before E (*E ends the line).  Eight
  * bytes at a time: any byte below '!' may end it and is looked at.
  */
@@ -182,7 +200,7 @@ skip_word(const char *p, const char *e)
 	uint64_t x, t;
 
 	while (e - p >= 8) {
-		memcpy(&x, p, 8);
+		x = load_le64(p);
 		t = (x - ONES * 0x21) & ~x & ONES * 0x80;
 		if (t == 0) {
 			p += 8;
@@ -277,7 +295,7 @@ fill(struct map *m)
 			m->lines = m->len;
 			return 1;
 		}
-		if (m->pos > 0) {
+		if (m->pos > 0 && !m->hold) {
 			memmove(m->buf, m->buf + m->pos, m->len - m->pos);
 			m->len -= m->pos;
 			m->pos = 0;
@@ -287,10 +305,12 @@ fill(struct map *m)
 			m->buf = xrealloc(m->buf, m->cap);
 		}
 		got = input_read(&m->in, m->buf + m->len, m->cap - m->len - 1);
-		/* the first bytes, with any a symbol source read ahead */
-		if (m->lineno == 0 && m->pos == 0 && m->kind == NULL)
+		/* The first read: the head a symbol source looked at, and more. */
+		if (m->lineno == 0 && m->pos == 0 && !m->sniffed) {
 			m->kind = sniff_binary((unsigned char *)m->buf,
 			    m->len + got);
+			m->sniffed = 1;
+		}
 		if (got == 0) {
 			m->eof = 1;
 			continue;
@@ -401,6 +421,21 @@ map_find_stext(struct map *m, struct sym *s)
 		m->crlf |= is_stext_cr(s);
 	}
 	return 0;
+}
+
+void
+map_hold(struct map *m)
+{
+	m->hold = 1;
+}
+
+void
+map_rewind(struct map *m)
+{
+	m->hold = 0;
+	m->pos = 0;
+	m->lineno = 0;
+	m->crlf = 0;
 }
 
 void

@@ -26,6 +26,8 @@ struct map {
 	uint64_t lineno;
 	int crlf;		/* "_stext\r" seen: DOS line endings */
 	const struct sniff *kind;	/* recognisably not a map, or NULL */
+	int sniffed;		/* kind was looked for */
+	int hold;		/* keep every line read, for map_rewind() */
 	int skip_undefined;	/* pass over nm's address-less U/w/v lines */
 };
 
@@ -86,6 +88,16 @@ int map_find_stext(struct map *m, struct sym *s);
  */
 _Noreturn void map_fatal(const struct map *m, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+
+/*
+ * Right after map_open: keep every line read in memory, so that
+ * map_rewind() can go back to the first line without reading the input
+ * again (a pipe or a decompressor cannot be read twice).
+ */
+void map_hold(struct map *m);
+
+/* Back to the first line (after map_hold); lines are dropped as read again. */
+void map_rewind(struct map *m);
 
 void map_close(struct map *m);
 

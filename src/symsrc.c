@@ -66,6 +66,18 @@ symsrc_hint(const struct symsrc *s)
 }
 
 void
+symsrc_hold(struct symsrc *s)
+{
+	map_hold(&s->map);
+}
+
+void
+symsrc_rewind(struct symsrc *s)
+{
+	map_rewind(&s->map);
+}
+
+void
 symsrc_fatal(const struct symsrc *s, const char *fmt, ...)
 {
 	char msg[8192];
