@@ -170,6 +170,24 @@ compare() {
 	fi
 }
 
+# elf_map LABEL PROG GMON MAP: -m PROG (the ELF file itself) gives the
+# reports -m MAP (its nm -n output) gives, once ELF maps are read
+elf_map() {
+	for o in -v -a -b -s; do
+		rp $o -p "$3" -m "$2" > "$TMP/elf.out" 2> "$TMP/elf.err"
+		if grep -q "is an ELF file, not a symbol map" "$TMP/elf.err"; then
+			case $skip in *"ELF maps"*) ;; *) skip="$skip ELF maps(not read by this build)" ;; esac
+			return
+		fi
+		rp $o -p "$3" -m "$4" > "$TMP/map.out" 2>&1
+		if cmp -s "$TMP/elf.out" "$TMP/map.out" && [ ! -s "$TMP/elf.err" ]; then
+			ok
+		else
+			bad "$1: -m PROGRAM $o differs from -m <(nm -n PROGRAM)"
+		fi
+	done
+}
+
 # the histogram's range from -i -v: "LOW HIGH"
 range_of() {
 	rp -i -v -p "$1" | awk '$1 == "Range:" { split($2, r, "-");
@@ -181,6 +199,9 @@ F=$TOP/fixtures/gmon
 compare rec-x86-64 "$F/hot" "$F/hot.gmon" le 8 "$F/hot.map"
 compare rec-i386 "$F/hot-m32" "$F/hot-m32.gmon" le 4 "$F/hot-m32.map"
 compare rec-s390x "$F/hot-s390x" "$F/hot-s390x.gmon" be 8 "$F/hot-s390x.map"
+for a in "" -m32 -s390x; do
+	elf_map "rec$a" "$F/hot$a" "$F/hot$a.gmon" "$F/hot$a.map"
+done
 
 # --- real programs ---------------------------------------------------------
 B=$TMP/b
@@ -223,6 +244,7 @@ real() {
 	mv gmon.out "$name.gmon"
 	$(nm_for "$name") -n "$name" > "$name.map"
 	compare "$name" "$B/$name" "$B/$name.gmon" "$order" "$ptr" "$B/$name.map"
+	elf_map "$name" "$B/$name" "$B/$name.gmon" "$B/$name.map"
 	# the hot functions were seen, in their order of weight
 	awk 'NF >= 5 && $2 ~ /^spin_/ { t[$2] = $3 }
 	    END { exit !(t["spin_b"] > t["spin_a"] && t["spin_a"] > 0) }' \
