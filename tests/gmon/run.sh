@@ -65,7 +65,11 @@ nm_for() {
 compare() {
 	label=$1 prog=$2 gmon=$3 order=$4 ptr=$5 map=$6 d=$TMP/c
 	rm -rf "$d" && mkdir "$d"
-	if ! gprof -b -p "$prog" "$gmon" > "$d/gprof" 2>"$d/gprof.err"; then
+	if ! command -v gprof > /dev/null 2>&1; then
+		# without the oracle: the model's checks only
+		: > "$d/gprof"
+		case $skip in *gprof*) ;; *) skip="$skip gprof(not installed)" ;; esac
+	elif ! gprof -b -p "$prog" "$gmon" > "$d/gprof" 2>"$d/gprof.err"; then
 		bad "$label: gprof fails: $(head -n 2 "$d/gprof.err")"
 		return
 	fi
