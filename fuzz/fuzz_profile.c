@@ -174,7 +174,7 @@ check_attribution(const struct gmon *g, const uint64_t *sym, size_t ns)
 	struct counters c = gmon_counters(g);
 	uint64_t covered = 0, prev_end = 0;
 
-	attrib_init_hist(&a, g->low, g->high, g->nbins);
+	attrib_init_hist(&a, g->ranges, g->nranges);
 	for (uint64_t k = 1; k <= g->nbins + 1; k++) {
 		uint64_t addr = attrib_word_addr(&a, k);
 		CHECK(addr >= g->low && addr <= g->high);
@@ -224,8 +224,8 @@ run_report(const struct gmon *g, const uint64_t *sym, size_t ns,
 	    .all = (flags & 4) != 0, .bins = (flags & 8) != 0,
 	    .counters = (flags & 16) != 0, .mode = ATTRIB_HIST };
 	struct calls_ctx k = { g, 0 };
-	struct report_hist h = { g->low, g->high, g->nbins, g->rate,
-	    calls_in, &k };
+	struct report_hist h = { g->low, g->high, g->nbins, g->ranges,
+	    g->nranges, g->rate, calls_in, &k };
 	struct report_result res;
 	struct counters c = gmon_counters(g);
 	struct symsrc m;
@@ -276,6 +276,14 @@ gmon_case(const uint8_t *data, size_t size, unsigned flags)
 		CHECK(gmon_sniff(b, n));
 		CHECK(g.low < g.high && g.nbins >= 1 &&
 		    g.nbins <= g.high - g.low && g.rate > 0);
+		CHECK(g.nranges >= 1 && g.ranges[0].first == 1);
+		for (size_t i = 0; i < g.nranges; i++) {
+			const struct attrib_range *x = &g.ranges[i];
+			CHECK(x->low < x->high && x->nbins >= 1 &&
+			    x->nbins <= x->high - x->low);
+			CHECK(i == 0 || (x->low >= x[-1].high &&
+			    x->first == x[-1].first + x[-1].nbins));
+		}
 		CHECK(g.ptrsize == 4 || g.ptrsize == 8);
 		CHECK(g.words != NULL && g.words[0] == 0);
 		for (uint64_t k = 1; k <= g.nbins; k++)

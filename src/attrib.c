@@ -71,22 +71,23 @@ attrib_init(struct attrib *a, uint64_t origin, uint32_t step, uint64_t nwords,
 	a->mode = mode;
 	a->cursor = 1;
 	a->shift = -1;
-	a->span = 0;
+	a->ranges = NULL;
+	a->nranges = 0;
 	if (step && (step & (step - 1)) == 0)
 		a->shift = __builtin_ctz(step);
 }
 
 void
-attrib_init_hist(struct attrib *a, uint64_t origin, uint64_t end,
-    uint64_t nbins)
+attrib_init_hist(struct attrib *a, const struct attrib_range *r, size_t n)
 {
-	a->origin = origin;
+	a->origin = r[0].low;
 	a->step = 0;
-	a->nwords = nbins + 1;
+	a->nwords = r[n - 1].first + r[n - 1].nbins;
 	a->mode = ATTRIB_HIST;
 	a->cursor = 1;
 	a->shift = -1;
-	a->span = end - origin;
+	a->ranges = r;
+	a->nranges = n;
 }
 
 /* off / step: a shift for the usual power-of-two steps. */
@@ -150,22 +151,27 @@ close_exact(struct attrib *a, uint64_t start, uint64_t next,
 }
 
 /*
- * Hist: the first word whose bin starts at or after ADDR.  Bin j starts
- * at origin + floor(j * span / nbins), which is >= origin + d exactly
- * when j * span >= d * nbins: j = ceil(d * nbins / span).
+ * Hist: the first word whose bin starts at or after ADDR.  In a range,
+ * bin j starts at low + floor(j * span / nbins), which is >= low + d
+ * exactly when j * span >= d * nbins: j = ceil(d * nbins / span).
  */
 static uint64_t
 bin_at_or_after(const struct attrib *a, uint64_t addr)
 {
 	__extension__ unsigned __int128 x;
-	uint64_t nbins = a->nwords - 1;
 
-	if (addr <= a->origin)
-		return 1;
-	if (addr - a->origin >= a->span)
-		return a->nwords;
-	x = (unsigned __int128)(addr - a->origin) * nbins;
-	return (uint64_t)(x / a->span) + (x % a->span != 0) + 1;
+	for (size_t i = 0; i < a->nranges; i++) {
+		const struct attrib_range *r = &a->ranges[i];
+		uint64_t span = r->high - r->low;
+
+		if (addr >= r->high)
+			continue;
+		if (addr <= r->low)
+			return r->first;
+		x = (unsigned __int128)(addr - r->low) * r->nbins;
+		return r->first + (uint64_t)(x / span) + (x % span != 0);
+	}
+	return a->nwords;
 }
 
 static int
@@ -195,8 +201,15 @@ attrib_word_addr(const struct attrib *a, uint64_t k)
 
 	if (a->mode != ATTRIB_HIST)
 		return (k - 1) * a->step + a->origin;
-	x = (unsigned __int128)(k - 1) * a->span;
-	return a->origin + (uint64_t)(x / (a->nwords - 1));
+	for (size_t i = 0; i < a->nranges; i++) {
+		const struct attrib_range *r = &a->ranges[i];
+
+		if (k >= r->first + r->nbins)
+			continue;
+		x = (unsigned __int128)(k - r->first) * (r->high - r->low);
+		return r->low + (uint64_t)(x / r->nbins);
+	}
+	return a->ranges[a->nranges - 1].high;
 }
 
 double

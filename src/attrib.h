@@ -14,11 +14,12 @@
  *            bucket goes to its successor (util-linux's rule);
  *   exact:   the words whose bucket starts inside [start, next), never the
  *            last word (the kernel's own mapping);
- *   hist:    a histogram of NBINS bins over [origin, end) (a gmon.out):
- *            words 1..nbins, bin k-1 starting at origin +
- *            floor((k-1) * (end - origin) / nbins), a width that may be
- *            fractional; a symbol gets the bins whose first address lies
- *            inside it, and no word is *unknown* by position.
+ *   hist:    histograms over ascending, disjoint ranges (a gmon.out):
+ *            range r holds NBINS bins over [low, high) in words
+ *            first..first+nbins-1 (the first range from word 1), bin j
+ *            starting at low + floor(j * (high - low) / nbins), a width
+ *            that may be fractional; a symbol gets the bins whose first
+ *            address lies inside it, and no word is *unknown* by position.
  */
 #ifndef RP_ATTRIB_H
 #define RP_ATTRIB_H
@@ -46,6 +47,12 @@ uint32_t counters_get(const struct counters *c, uint64_t k);
 
 enum attrib_mode { ATTRIB_CLASSIC, ATTRIB_EXACT, ATTRIB_HIST };
 
+struct attrib_range {
+	uint64_t low, high;	/* low < high */
+	uint64_t nbins;		/* 1 <= nbins <= high - low */
+	uint64_t first;		/* its first word */
+};
+
 struct attrib {
 	uint64_t origin;
 	uint64_t step;
@@ -53,7 +60,8 @@ struct attrib {
 	enum attrib_mode mode;
 	uint64_t cursor;	/* classic: the next word to read */
 	int shift;		/* log2(step) when a power of two, else -1 */
-	uint64_t span;		/* hist: end - origin */
+	const struct attrib_range *ranges;	/* hist */
+	size_t nranges;
 };
 
 struct attrib_span {
@@ -64,9 +72,12 @@ struct attrib_span {
 void attrib_init(struct attrib *a, uint64_t origin, uint32_t step,
     uint64_t nwords, enum attrib_mode mode);
 
-/* A histogram of NBINS >= 1 bins over [origin, end), origin < end. */
-void attrib_init_hist(struct attrib *a, uint64_t origin, uint64_t end,
-    uint64_t nbins);
+/*
+ * Histograms over the N >= 1 ranges R, ascending and disjoint, their words
+ * numbered from 1 on in that order (R must outlive A).
+ */
+void attrib_init_hist(struct attrib *a, const struct attrib_range *r,
+    size_t n);
 
 /*
  * Close the symbol [start, next), origin <= start <= next.  Returns 0, or
@@ -75,7 +86,7 @@ void attrib_init_hist(struct attrib *a, uint64_t origin, uint64_t end,
 int attrib_close(struct attrib *a, uint64_t start, uint64_t next,
     struct attrib_span *sp);
 
-/* Address of word k >= 1 (hist: of bin k - 1, k <= nbins + 1). */
+/* Address of word k >= 1 (hist: its bin's; the last range's end past it). */
 uint64_t attrib_word_addr(const struct attrib *a, uint64_t k);
 
 /* ticks / length, or 0 when the length is 0. */

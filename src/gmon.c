@@ -88,39 +88,127 @@ check_hist(struct rd *r, uint64_t low, uint64_t high, uint64_t nbins,
 	return 0;
 }
 
-/* Add the bins at r->pos to G (the first histogram sets the range). */
+/*
+ * Where the range [low, high) of NBINS bins is among G's: 1 with *AT its
+ * index, 0 when it is new, -1 when it overlaps another or disagrees.
+ */
+static int
+find_range(struct rd *r, const struct gmon *g, uint64_t low, uint64_t high,
+    uint64_t nbins, size_t *at)
+{
+	for (size_t i = 0; i < g->nranges; i++) {
+		const struct attrib_range *x = &g->ranges[i];
+
+		if (x->low == low && x->high == high && x->nbins == nbins) {
+			*at = i;
+			return 1;
+		}
+		if (low < x->high && x->low < high)
+			return fail(r, "histogram records overlap (0x%llx-0x%llx "
+			    "in %llu bins, 0x%llx-0x%llx in %llu)",
+			    (unsigned long long)x->low,
+			    (unsigned long long)x->high,
+			    (unsigned long long)x->nbins,
+			    (unsigned long long)low, (unsigned long long)high,
+			    (unsigned long long)nbins);
+	}
+	return 0;
+}
+
+/* A new range, its bins zero after the others' (in file order, for now). */
+static int
+new_range(struct rd *r, struct gmon *g, uint64_t low, uint64_t high,
+    uint64_t nbins, size_t *at)
+{
+	uint64_t used = g->nranges ? g->ranges[g->nranges - 1].first +
+	    g->ranges[g->nranges - 1].nbins : 1;
+	struct attrib_range *x;
+	uint32_t *w;
+
+	x = realloc(g->ranges, (g->nranges + 1) * sizeof *x);
+	if (x == NULL)
+		return fail(r, "out of memory for histogram ranges");
+	g->ranges = x;
+	w = realloc(g->words, (size_t)(used + nbins) * sizeof *w);
+	if (w == NULL)
+		return fail(r, "out of memory for %llu bins",
+		    (unsigned long long)(used + nbins));
+	g->words = w;
+	w[0] = 0;
+	memset(w + used, 0, (size_t)nbins * sizeof *w);
+	x[g->nranges].low = low;
+	x[g->nranges].high = high;
+	x[g->nranges].nbins = nbins;
+	x[g->nranges].first = used;
+	*at = g->nranges++;
+	return 0;
+}
+
+/* Add the bins at r->pos to G: to the same range's, or as a new range. */
 static int
 add_hist(struct rd *r, struct gmon *g, uint64_t low, uint64_t high,
     uint64_t nbins, uint32_t rate)
 {
-	if (g->nhist == 0) {
-		g->low = low;
-		g->high = high;
-		g->nbins = nbins;
+	size_t at = 0;
+	int found;
+	uint32_t *w;
+
+	if (g->nhist == 0)
 		g->rate = rate;
-		g->words = calloc((size_t)nbins + 1, sizeof *g->words);
-		if (g->words == NULL)
-			return fail(r, "out of memory for %llu bins",
-			    (unsigned long long)nbins);
-	} else if (low != g->low || high != g->high || nbins != g->nbins) {
-		return fail(r, "histogram records cover different ranges "
-		    "(0x%llx-0x%llx in %llu bins, 0x%llx-0x%llx in %llu): "
-		    "not supported", (unsigned long long)g->low,
-		    (unsigned long long)g->high, (unsigned long long)g->nbins,
-		    (unsigned long long)low, (unsigned long long)high,
-		    (unsigned long long)nbins);
-	} else if (rate != g->rate) {
+	else if (rate != g->rate)
 		return fail(r, "histogram records disagree on the profiling "
 		    "rate (%u and %u)", g->rate, rate);
-	}
-	for (uint64_t k = 1; k <= nbins; k++) {
+	found = find_range(r, g, low, high, nbins, &at);
+	if (found < 0 || (!found && new_range(r, g, low, high, nbins, &at) < 0))
+		return -1;
+	w = g->words + g->ranges[at].first;
+	for (uint64_t k = 0; k < nbins; k++) {
 		uint32_t v = (uint32_t)take(r, 2);
-		if (g->words[k] > UINT32_MAX - v)
+		if (w[k] > UINT32_MAX - v)
 			return fail(r, "bin %llu overflows when the histogram "
-			    "records are added up", (unsigned long long)k - 1);
-		g->words[k] += v;
+			    "records are added up", (unsigned long long)k);
+		w[k] += v;
 	}
 	g->nhist++;
+	return 0;
+}
+
+static int
+range_cmp(const void *x, const void *y)
+{
+	const struct attrib_range *a = x, *b = y;
+
+	return (a->low > b->low) - (a->low < b->low);
+}
+
+/* Put the ranges, and their bins, in address order. */
+static int
+order_ranges(struct rd *r, struct gmon *g)
+{
+	uint64_t pos = 1;
+	uint32_t *w;
+
+	qsort(g->ranges, g->nranges, sizeof *g->ranges, range_cmp);
+	g->nbins = 0;
+	for (size_t i = 0; i < g->nranges; i++)
+		g->nbins += g->ranges[i].nbins;
+	w = malloc((size_t)(g->nbins + 1) * sizeof *w);
+	if (w == NULL)
+		return fail(r, "out of memory for %llu bins",
+		    (unsigned long long)g->nbins);
+	w[0] = 0;
+	for (size_t i = 0; i < g->nranges; i++) {
+		struct attrib_range *x = &g->ranges[i];
+
+		memcpy(w + pos, g->words + x->first, (size_t)x->nbins *
+		    sizeof *w);
+		x->first = pos;
+		pos += x->nbins;
+	}
+	free(g->words);
+	g->words = w;
+	g->low = g->ranges[0].low;
+	g->high = g->ranges[g->nranges - 1].high;
 	return 0;
 }
 
@@ -205,7 +293,7 @@ gnu_records(struct rd *r, struct gmon *g)
 	}
 	if (g->nhist == 0)
 		return fail(r, "no histogram record");
-	return 0;
+	return order_ranges(r, g);
 }
 
 static int
@@ -249,7 +337,8 @@ parse_bsd(struct rd *r, struct gmon *g)
 		    "(file of %zu bytes)", (unsigned long long)ncnt, r->n);
 	nbins = (ncnt - hdr) / 2;
 	if (check_hist(r, low, high, nbins, rate) < 0 ||
-	    add_hist(r, g, low, high, nbins, rate) < 0)
+	    add_hist(r, g, low, high, nbins, rate) < 0 ||
+	    order_ranges(r, g) < 0)
 		return -1;
 	if ((r->n - r->pos) % arc)
 		return fail(r, "short call arc record at offset %zu",
@@ -381,15 +470,25 @@ int
 gmon_subtract(struct gmon *g, const struct gmon *base, char *err,
     size_t errlen)
 {
-	if (base->low != g->low || base->high != g->high ||
-	    base->nbins != g->nbins) {
+	for (size_t i = 0; i < g->nranges || i < base->nranges; i++) {
+		const struct attrib_range *x = i < base->nranges ?
+		    &base->ranges[i] : NULL, *y = i < g->nranges ?
+		    &g->ranges[i] : NULL;
+
+		if (x && y && x->low == y->low && x->high == y->high &&
+		    x->nbins == y->nbins)
+			continue;
+		if (x == NULL || y == NULL) {
+			snprintf(err, errlen, "the baseline has %zu histogram "
+			    "ranges, the profile %zu", base->nranges,
+			    g->nranges);
+			return -1;
+		}
 		snprintf(err, errlen, "the baseline's histogram 0x%llx-0x%llx "
 		    "in %llu bins differs from 0x%llx-0x%llx in %llu bins",
-		    (unsigned long long)base->low,
-		    (unsigned long long)base->high,
-		    (unsigned long long)base->nbins,
-		    (unsigned long long)g->low, (unsigned long long)g->high,
-		    (unsigned long long)g->nbins);
+		    (unsigned long long)x->low, (unsigned long long)x->high,
+		    (unsigned long long)x->nbins, (unsigned long long)y->low,
+		    (unsigned long long)y->high, (unsigned long long)y->nbins);
 		return -1;
 	}
 	for (uint64_t k = 1; k <= g->nbins; k++) {
@@ -452,6 +551,8 @@ gmon_free(struct gmon *g)
 {
 	free(g->words);
 	free(g->arcs);
+	free(g->ranges);
 	g->words = NULL;
 	g->arcs = NULL;
+	g->ranges = NULL;
 }

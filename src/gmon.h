@@ -13,7 +13,8 @@
  *   BSD:  low_pc, high_pc, byte count of header and bins, version
  *         0x00051879, profiling rate, 3 spare words; the 16-bit bins;
  *         then call arcs (from_pc, self_pc, count) to the end.
- * Histogram records over the same range are added up; call arcs are kept
+ * Histogram records over the same range are added up, records over other
+ * ranges kept beside it (they must not overlap); call arcs are kept
  * as (callee address, count), sorted by address, for call counts;
  * basic-block records are checked for size and counted, not kept.
  *
@@ -44,8 +45,10 @@ struct gmon {
 	uint32_t version;	/* GNU: the header's version; BSD: 0x51879 */
 	int ptrsize;		/* 4 or 8 */
 	int big_endian;
-	uint64_t low, high;	/* the histogram's range [low, high) */
-	uint64_t nbins;
+	uint64_t low, high;	/* from the first range's low to the last's high */
+	uint64_t nbins;		/* of all ranges */
+	struct attrib_range *ranges;	/* ascending; their bins in words */
+	size_t nranges;
 	uint32_t rate;		/* profiling ticks per second */
 	char dimen[16];		/* GNU: the dimension, NUL-terminated */
 	char abbrev;

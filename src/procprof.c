@@ -57,18 +57,46 @@ put(struct out *o, const char *fmt, ...)
 		    sizeof line - 1);
 }
 
-/* "Sampling_step: 4", or the fractional width with six decimals. */
+/* One range's bin width: "4", or the fractional width with six decimals. */
+static void
+print_width(struct out *o, const struct attrib_range *r)
+{
+	uint64_t span = r->high - r->low;
+
+	if (span % r->nbins == 0)
+		put(o, "%llu", (unsigned long long)(span / r->nbins));
+	else
+		put(o, "%.6f", (double)span / (double)r->nbins);
+}
+
+/* Whether ranges X and Y have bins of one width. */
+static int
+same_width(const struct attrib_range *x, const struct attrib_range *y)
+{
+	__extension__ unsigned __int128 a, b;
+
+	a = (unsigned __int128)(x->high - x->low) * y->nbins;
+	b = (unsigned __int128)(y->high - y->low) * x->nbins;
+	return a == b;
+}
+
+/* "Sampling_step: 4"; with ranges of several widths, each one's. */
 static void
 print_step(struct out *o, const struct gmon *g)
 {
-	uint64_t span = g->high - g->low;
+	size_t i = 1, n = 1;
 
-	if (span % g->nbins == 0)
-		put(o, "Sampling_step: %llu\n",
-		    (unsigned long long)(span / g->nbins));
-	else
-		put(o, "Sampling_step: %.6f\n", (double)span /
-		    (double)g->nbins);
+	while (i < g->nranges && same_width(&g->ranges[0], &g->ranges[i]))
+		i++;
+	if (i < g->nranges)
+		n = g->nranges;
+	put(o, "Sampling_step: ");
+	for (i = 0; i < n; i++) {
+		if (i)
+			put(o, ", ");
+		print_width(o, &g->ranges[i]);
+	}
+	put(o, "\n");
 }
 
 static void
@@ -81,9 +109,16 @@ print_info_verbose(struct out *o, const struct gmon *g)
 	put(o, "Pointer_size: %d\n", g->ptrsize);
 	put(o, "Byte_order: %s\n", g->big_endian ? "big-endian" :
 	    "little-endian");
-	put(o, "Range: 0x%llx-0x%llx (%llu bytes)\n",
-	    (unsigned long long)g->low, (unsigned long long)g->high,
-	    (unsigned long long)(g->high - g->low));
+	for (size_t i = 0; i < g->nranges; i++) {
+		const struct attrib_range *r = &g->ranges[i];
+
+		put(o, "Range: 0x%llx-0x%llx (%llu bytes", (unsigned long long)
+		    r->low, (unsigned long long)r->high,
+		    (unsigned long long)(r->high - r->low));
+		if (g->nranges > 1)
+			put(o, ", %llu bins", (unsigned long long)r->nbins);
+		put(o, ")\n");
+	}
 	put(o, "Bins: %llu\n", (unsigned long long)g->nbins);
 	put(o, "Profiling_rate: %u Hz\n", g->rate);
 	put(o, "Histogram_records: %llu\nArc_records: %llu\n",
@@ -156,6 +191,8 @@ procprof_run(const struct options *opt, struct profile *p, struct out *o)
 	h.low = g.low;
 	h.high = g.high;
 	h.nbins = g.nbins;
+	h.ranges = g.ranges;
+	h.nranges = g.nranges;
 	h.rate = g.rate;
 	/* call counts when there are arcs; a difference has none */
 	h.calls = g.narcs && !opt->baseline ? calls_in : NULL;

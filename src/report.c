@@ -242,7 +242,7 @@ report_hist_run(struct symsrc *m, const struct counters *c,
 	memset(res, 0, sizeof *res);
 	res->origin = h->low;
 	res->etext = h->high;
-	attrib_init_hist(&r.a, h->low, h->high, h->nbins);
+	attrib_init_hist(&r.a, h->ranges, h->nranges);
 	while (symsrc_next(m, &s)) {
 		if (s.kind != SYM_TEXT)
 			continue;

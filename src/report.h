@@ -29,11 +29,14 @@ struct report_result {
 };
 
 /*
- * A process histogram (gmon.out): range [low, high), bins, ticks/s, and
- * optionally the calls into [start, next) (asked in ascending order).
+ * A process histogram (gmon.out): its ranges, from low to high, bins in
+ * all, ticks/s, and optionally the calls into [start, next) (asked in
+ * ascending order).
  */
 struct report_hist {
 	uint64_t low, high, nbins;
+	const struct attrib_range *ranges;	/* ascending, disjoint */
+	size_t nranges;
 	uint32_t rate;
 	uint64_t (*calls)(void *ctx, uint64_t start, uint64_t next);
 	void *calls_ctx;

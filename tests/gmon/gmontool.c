@@ -3,14 +3,17 @@
  * gprof's flat profile independently of readprofile.
  *
  *   gmontool write FORMAT ORDER PTR LOW HIGH NBINS RATE SEED NHIST > FILE
- *       FORMAT gnu|bsd, ORDER le|be, PTR 4|8; NHIST histogram records
- *       over the same range (GNU only; BSD has one), random sparse bins,
+ *       FORMAT gnu|bsd|gnusplit, ORDER le|be, PTR 4|8; NHIST histogram
+ *       records over the same range (GNU only; BSD has one; gnusplit
+ *       writes two each time, over the first and the last 40% of the
+ *       range, in NBINS / 2 bins each: gprof wants one scale), random sparse bins,
  *       call arcs, and (GNU) a basic-block record.
  *   gmontool mutate FILE SEED > OUT
  *       FILE with a few random changes: bytes overwritten (often in the
  *       headers, where the sizes are), cut short, or grown.
  *   gmontool model FILE ORDER PTR MAP
- *       FILE a gmon.out whose byte order and address size are given (so
+ *       FILE a gmon.out (histograms over several ranges too) whose byte
+ *       order and address size are given (so
  *       that the reading here does not share readprofile's guessing);
  *       MAP `nm -n` output, of which the text symbols (T t W w) in the
  *       histogram's range are used, and the last one before it, which
@@ -63,10 +66,23 @@ bins(uint64_t nbins)
 		put(rnd() % 3 == 0 ? rnd() % 50 : 0, 2);
 }
 
+static void
+hist_record(uint64_t low, uint64_t high, uint64_t nbins, uint32_t rate)
+{
+	put(0, 1);
+	put(low, ptr);
+	put(high, ptr);
+	put(nbins, 4);
+	put(rate, 4);
+	fwrite("seconds\0\0\0\0\0\0\0\0s", 1, 16, stdout);
+	bins(nbins);
+}
+
 static int
 cmd_write(char **av)
 {
 	int bsd = strcmp(av[0], "bsd") == 0;
+	int split = strcmp(av[0], "gnusplit") == 0;
 	uint64_t low, high, nbins, nhist;
 	uint32_t rate;
 
@@ -95,13 +111,14 @@ cmd_write(char **av)
 	put(1, 4);
 	put(0, 4), put(0, 4), put(0, 4);
 	for (uint64_t h = 0; h < nhist; h++) {
-		put(0, 1);
-		put(low, ptr);
-		put(high, ptr);
-		put(nbins, 4);
-		put(rate, 4);
-		fwrite("seconds\0\0\0\0\0\0\0\0s", 1, 16, stdout);
-		bins(nbins);
+		if (split) {	/* the first 40% and the last 40%, split bins */
+			uint64_t a = low + (high - low) * 2 / 5;
+			uint64_t b = high - (high - low) * 2 / 5;
+			hist_record(low, a, nbins / 2, rate);
+			hist_record(b, high, nbins / 2, rate);
+		} else {
+			hist_record(low, high, nbins, rate);
+		}
 		put(1, 1);	/* an arc between two records */
 		put(low + 16, ptr), put(low + 32, ptr), put(3, 4);
 	}
@@ -142,23 +159,46 @@ struct hist {
 	uint64_t *count;
 };
 
-/* Read the histogram records (added up); skip the rest. */
-static void
-read_gmon(struct hist *h)
+#define MAXH 16
+static struct hist hs[MAXH];
+static int nh;
+
+/* The histogram over [low, high), added to if seen before. */
+static struct hist *
+hist_for(uint64_t low, uint64_t high, uint64_t nbins)
 {
-	memset(h, 0, sizeof *h);
+	for (int i = 0; i < nh; i++)
+		if (hs[i].low == low && hs[i].high == high)
+			return &hs[i];
+	if (nh == MAXH) {
+		fprintf(stderr, "gmontool: too many ranges\n");
+		exit(2);
+	}
+	hs[nh].low = low;
+	hs[nh].high = high;
+	hs[nh].nbins = nbins;
+	hs[nh].count = calloc(nbins, 8);
+	return &hs[nh++];
+}
+
+/* Read the histogram records (added up by range); skip the rest. */
+static void
+read_gmon(void)
+{
+	struct hist *h;
+	uint64_t low, high, nbins;
+
 	if (fn >= 4 && memcmp(fb, "gmon", 4) == 0) {
 		fpos = 20;
 		while (fpos < fn) {
 			int tag = fb[fpos++];
 			if (tag == 0) {
-				h->low = get(ptr);
-				h->high = get(ptr);
-				h->nbins = get(4);
+				low = get(ptr);
+				high = get(ptr);
+				nbins = get(4);
+				h = hist_for(low, high, nbins);
 				h->rate = (uint32_t)get(4);
 				fpos += 16;
-				if (h->count == NULL)
-					h->count = calloc(h->nbins, 8);
 				for (uint64_t k = 0; k < h->nbins; k++)
 					h->count[k] += get(2);
 			} else if (tag == 1) {
@@ -172,13 +212,13 @@ read_gmon(struct hist *h)
 		}
 		return;
 	}
-	h->low = get(ptr);
-	h->high = get(ptr);
-	h->nbins = (get(4) - 2 * (uint64_t)ptr - 24) / 2;
+	low = get(ptr);
+	high = get(ptr);
+	nbins = (get(4) - 2 * (uint64_t)ptr - 24) / 2;
+	h = hist_for(low, high, nbins);
 	get(4);
 	h->rate = (uint32_t)get(4);
 	fpos = 2 * (size_t)ptr + 24;
-	h->count = calloc(h->nbins, 8);
 	for (uint64_t k = 0; k < h->nbins; k++)
 		h->count[k] = get(2);
 }
@@ -195,18 +235,43 @@ min_d(double a, double b)
 	return a < b ? a : b;
 }
 
+/* Our credit and gprof's for the bins of H in the symbol [s, e). */
+static void
+credit(const struct hist *h, uint64_t s, uint64_t e, uint64_t *first,
+    double *split, double *diff)
+{
+	double w = (double)((h->high - h->low) / 2) / (double)h->nbins;
+
+	for (uint64_t k = 0; k < h->nbins; k++) {
+		/* our rule: the bin's exact first address, rounded down */
+		uint64_t start = h->low + (uint64_t)((unsigned __int128)k *
+		    (h->high - h->low) / h->nbins);
+		double lo = (double)(h->low / 2 + (uint64_t)(w * (double)k));
+		double hi = (double)(h->low / 2 +
+		    (uint64_t)(w * (double)(k + 1)));
+		double ov = min_d(hi, (double)(e / 2)) - max_d(lo,
+		    (double)(s / 2));
+		double g = ov > 0 ? ov * (double)h->count[k] / w : 0;
+		int mine = start >= s && start < e;
+
+		if (mine)
+			*first += h->count[k];
+		*split += g;
+		*diff += mine ? (double)h->count[k] - g > 0 ?
+		    (double)h->count[k] - g : g - (double)h->count[k] : g;
+	}
+}
+
 static int
 cmd_model(char **av)
 {
 	FILE *f = fopen(av[0], "rb"), *sf;
 	static unsigned char buf[1 << 24];
-	struct hist h;
 	char name[4096], line[8192], type[8];
 	unsigned long long a;
-	uint64_t *addr = NULL, all = 0;
+	uint64_t *addr = NULL, all = 0, low = UINT64_MAX, high = 0;
 	char **names = NULL;
 	size_t ns = 0;
-	double w;
 
 	big = strcmp(av[1], "be") == 0;
 	ptr = atoi(av[2]);
@@ -214,14 +279,20 @@ cmd_model(char **av)
 		return 2;
 	fclose(f);
 	fb = buf;
-	read_gmon(&h);
+	read_gmon();
+	for (int i = 0; i < nh; i++) {
+		low = hs[i].low < low ? hs[i].low : low;
+		high = hs[i].high > high ? hs[i].high : high;
+		for (uint64_t k = 0; k < hs[i].nbins; k++)
+			all += hs[i].count[k];
+	}
 	if ((sf = fopen(av[3], "r")) == NULL)
 		return 2;
 	while (fgets(line, sizeof line, sf) != NULL) {
 		if (sscanf(line, "%llx %7s %4095s", &a, type, name) != 3 ||
-		    strchr("TtWw", type[0]) == NULL || a >= h.high)
+		    strchr("TtWw", type[0]) == NULL || a >= high)
 			continue;
-		if (a < h.low && ns > 0)	/* keep the last one below */
+		if (a < low && ns > 0)	/* keep the last one below */
 			free(names[--ns]);
 		addr = realloc(addr, (ns + 2) * sizeof *addr);
 		names = realloc(names, (ns + 1) * sizeof *names);
@@ -229,43 +300,26 @@ cmd_model(char **av)
 		names[ns++] = strdup(name);
 	}
 	fclose(sf);
-	if (addr == NULL)
+	if (addr == NULL || nh == 0)
 		return 2;
-	addr[ns] = h.high;
-	w = (double)((h.high - h.low) / 2) / (double)h.nbins;
-	for (uint64_t k = 0; k < h.nbins; k++)
-		all += h.count[k];
+	addr[ns] = high;
 	for (size_t i = 0; i < ns; i++) {
 		uint64_t first = 0;
 		double split = 0, diff = 0;
 
-		for (uint64_t k = 0; k < h.nbins; k++) {
-			/* our rule: the bin's exact first address, rounded down */
-			uint64_t start = h.low + (uint64_t)((unsigned __int128)k *
-			    (h.high - h.low) / h.nbins);
-			double lo = (double)(h.low / 2 + (uint64_t)(w * (double)k));
-			double hi = (double)(h.low / 2 +
-			    (uint64_t)(w * (double)(k + 1)));
-			double ov = min_d(hi, (double)(addr[i + 1] / 2)) -
-			    max_d(lo, (double)(addr[i] / 2));
-			double g = ov > 0 ? ov * (double)h.count[k] / w : 0;
-			int mine = start >= addr[i] && start < addr[i + 1];
-
-			if (mine)
-				first += h.count[k];
-			split += g;
-			diff += mine ? (double)h.count[k] - g > 0 ?
-			    (double)h.count[k] - g : g - (double)h.count[k] : g;
-		}
+		for (int j = 0; j < nh; j++)
+			credit(&hs[j], addr[i], addr[i + 1], &first, &split,
+			    &diff);
 		printf("%s %llu %.6f %.6f\n", names[i],
 		    (unsigned long long)first, split, diff);
 	}
-	printf("*total* %llu %u\n", (unsigned long long)all, h.rate);
+	printf("*total* %llu %u\n", (unsigned long long)all, hs[0].rate);
 	for (size_t i = 0; i < ns; i++)
 		free(names[i]);
 	free(names);
 	free(addr);
-	free(h.count);
+	for (int i = 0; i < nh; i++)
+		free(hs[i].count);
 	return 0;
 }
 

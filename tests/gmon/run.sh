@@ -289,6 +289,9 @@ synth gnu-le4 m32-O2 gnu le 4 1000 5 1
 synth bsd-le4 m32-O2 bsd le 4 1001 6 1
 synth gnu-be8 s390x-O2 gnu be 8 700 7 2
 synth bsd-be8 s390x-O2 bsd be 8 701 8 1
+# two histogram ranges with a gap, added up over two records each
+synth split-le8 pie-O0 gnusplit le 8 1000 13 2
+synth split-be8 s390x-O2 gnusplit be 8 700 14 2
 
 # a range that starts inside a function (_init + 6): its first bins are _init's
 if [ -f "$B/pie-O0.map" ]; then
@@ -395,7 +398,7 @@ malformed arc "short call arc record at offset 93"
 malformed nohist "no histogram record"
 { hdr; hist 0 4096 16 100; zeros 32; hist 0 8192 16 100; zeros 32; } \
     > "$B/ranges.bad"
-malformed ranges "histogram records cover different ranges"
+malformed ranges "histogram records overlap (0x0-0x1000 in 16 bins, 0x0-0x2000 in 16)"
 { hdr; hist 0 4096 16 100; zeros 32; hist 0 4096 16 60; zeros 32; } \
     > "$B/rates.bad"
 malformed rates "histogram records disagree on the profiling rate"

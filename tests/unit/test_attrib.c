@@ -140,9 +140,10 @@ static void
 hist_fractional_width(void **state)
 {
 	struct attrib a;
+	struct attrib_range r = { 0x1000, 0x100a, 3, 1 };
 
 	(void)state;
-	attrib_init_hist(&a, 0x1000, 0x100a, 3);
+	attrib_init_hist(&a, &r, 1);
 	/* bins start at 0x1000, 0x1003 (3.33), 0x1006 (6.67); end 0x100a */
 	assert_int_equal(attrib_word_addr(&a, 1), 0x1000);
 	assert_int_equal(attrib_word_addr(&a, 2), 0x1003);
@@ -163,16 +164,42 @@ static void
 hist_exact_and_wide(void **state)
 {
 	struct attrib a;
+	struct attrib_range r = { 0x400000, 0x400010, 4, 1 },
+	    w = { 0, UINT64_MAX, 3, 1 };
 
 	(void)state;
-	attrib_init_hist(&a, 0x400000, 0x400010, 4);
+	attrib_init_hist(&a, &r, 1);
 	close_ok(&a, 0x400004, 0x40000c, 2, 4, 2, 4);
 	close_ok(&a, 0x400005, 0x40000c, 3, 4, 3, 4);
-	attrib_init_hist(&a, 0, UINT64_MAX, 3);
+	attrib_init_hist(&a, &w, 1);
 	assert_true(attrib_word_addr(&a, 2) == UINT64_MAX / 3);
 	assert_true(attrib_word_addr(&a, 3) == UINT64_MAX / 3 * 2);
 	close_ok(&a, UINT64_MAX / 3, UINT64_MAX / 3 + 1, 2, 3, 2, 3);
 	close_ok(&a, UINT64_MAX / 3 + 1, UINT64_MAX - 1, 3, 4, 3, 4);
+}
+
+/* Two ranges with a gap: words run on across them; the gap has none. */
+static void
+hist_two_ranges(void **state)
+{
+	struct attrib a;
+	static const struct attrib_range r[] = {
+		{ 0x1000, 0x1010, 4, 1 },	/* words 1..4, 4 bytes each */
+		{ 0x2000, 0x2006, 2, 5 },	/* words 5..6, 3 bytes each */
+	};
+
+	(void)state;
+	attrib_init_hist(&a, r, 2);
+	assert_int_equal(a.nwords, 7);
+	assert_int_equal(attrib_word_addr(&a, 4), 0x100c);
+	assert_int_equal(attrib_word_addr(&a, 5), 0x2000);
+	assert_int_equal(attrib_word_addr(&a, 6), 0x2003);
+	assert_int_equal(attrib_word_addr(&a, 7), 0x2006);
+	close_ok(&a, 0x1000, 0x1008, 1, 3, 1, 3);
+	close_ok(&a, 0x1008, 0x1800, 3, 5, 3, 5);	/* to the gap */
+	close_ok(&a, 0x1800, 0x1900, 5, 5, 5, 5);	/* in the gap */
+	close_ok(&a, 0x1900, 0x2001, 5, 6, 5, 6);	/* over the gap */
+	close_ok(&a, 0x2001, 0x3000, 6, 7, 6, 7);
 }
 
 int
@@ -189,6 +216,7 @@ main(void)
 		cmocka_unit_test(word_addresses),
 		cmocka_unit_test(hist_fractional_width),
 		cmocka_unit_test(hist_exact_and_wide),
+		cmocka_unit_test(hist_two_ranges),
 	};
 
 	return cmocka_run_group_tests_name("attrib", tests, NULL, NULL);

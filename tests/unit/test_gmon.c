@@ -204,7 +204,12 @@ malformed(void **state)
 	gnu_header(&f, 0);
 	gnu_hist(&f, 8, 0, 0x10, 2, 100, 0);
 	gnu_hist(&f, 8, 0, 0x20, 2, 100, 0);
-	parse_fails(&f, "histogram records cover different ranges");
+	parse_fails(&f, "histogram records overlap (0x0-0x10 in 2 bins, "
+	    "0x0-0x20 in 2)");
+	gnu_header(&f, 0);
+	gnu_hist(&f, 8, 0, 0x10, 2, 100, 0);
+	gnu_hist(&f, 8, 0, 0x10, 4, 100, 0);	/* same range, other bins */
+	parse_fails(&f, "histogram records overlap");
 	gnu_header(&f, 0);
 	gnu_hist(&f, 8, 0, 0x10, 2, 100, 0);
 	gnu_hist(&f, 8, 0, 0x10, 2, 1000, 0);
@@ -302,6 +307,36 @@ calls(void **state)
 	gmon_free(&g);
 }
 
+/* Records over disjoint ranges are kept apart, in address order. */
+static void
+disjoint_ranges(void **state)
+{
+	struct buf f;
+	struct gmon g;
+
+	(void)state;
+	gnu_header(&f, 0);
+	gnu_hist(&f, 8, 0x2000, 0x2006, 2, 100, 10);	/* 11, 12 */
+	gnu_hist(&f, 8, 0x1000, 0x1010, 4, 100, 0);	/* 1..4 */
+	gnu_hist(&f, 8, 0x2000, 0x2006, 2, 100, 0);	/* + 1, 2 */
+	parse_ok(&g, &f);
+	assert_int_equal(g.nranges, 2);
+	assert_int_equal(g.nhist, 3);
+	assert_int_equal(g.low, 0x1000);
+	assert_int_equal(g.high, 0x2006);
+	assert_int_equal(g.nbins, 6);
+	assert_int_equal(g.ranges[0].low, 0x1000);
+	assert_int_equal(g.ranges[0].first, 1);
+	assert_int_equal(g.ranges[1].low, 0x2000);
+	assert_int_equal(g.ranges[1].first, 5);
+	assert_int_equal(g.words[1], 1);
+	assert_int_equal(g.words[4], 4);
+	assert_int_equal(g.words[5], 12);
+	assert_int_equal(g.words[6], 14);
+	assert_int_equal(gmon_total(&g), 36);
+	gmon_free(&g);
+}
+
 static void
 subtract(void **state)
 {
@@ -341,6 +376,7 @@ main(void)
 		cmocka_unit_test(merge_overflow),
 		cmocka_unit_test(kernel_or_bsd),
 		cmocka_unit_test(calls),
+		cmocka_unit_test(disjoint_ranges),
 		cmocka_unit_test(subtract),
 	};
 
