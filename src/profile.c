@@ -344,7 +344,9 @@ halves16(const uint32_t *w, uint64_t *big, uint64_t *small)
 /*
  * The non-zero words among 16, as a bit mask, with no branch: a vector of
  * 0/1 bytes, then eight bytes at a time gathered by one multiplication
- * (byte i of X lands in bit 56 + i of X * 0x0102040810204080).
+ * (byte i of X lands in bit 56 + i of X * 0x0102040810204080, X holding
+ * byte i in its bits 8i..8i+7: loaded as is on a little-endian host,
+ * byte-swapped on a big-endian one).
  */
 static unsigned
 mask16(const uint32_t *w)
@@ -357,6 +359,10 @@ mask16(const uint32_t *w)
 		nz[j] = w[j] != 0;
 	memcpy(&lo, nz, 8);
 	memcpy(&hi, nz + 8, 8);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	lo = __builtin_bswap64(lo);	/* byte i to bits 8i..8i+7, as above */
+	hi = __builtin_bswap64(hi);
+#endif
 	return (unsigned)((lo * gather) >> 56) |
 	    (unsigned)((hi * gather) >> 56) << 8;
 }
