@@ -7,6 +7,8 @@
 #   make fuzz            run each libFuzzer harness for FUZZ_TIME seconds
 #   make bench           side-by-side benchmark against util-linux
 #   make check-vm        boot a real kernel under qemu and test on /proc/profile
+#   make check-cross     build for s390x (big-endian) and test under qemu-s390x-static
+#   make check-m32       build for 32-bit x86 and test under qemu-i386-static
 #   make demo            run readprofile on the bundled real-kernel snapshot
 #   make install         install into $(DESTDIR)$(PREFIX)
 
@@ -56,9 +58,10 @@ $(B)/%.o: src/%.c $(HDRS) $(B)/flags | $(B)
 $(B) $(B)/tests:
 	mkdir -p $@
 
-# Unit tests (cmocka).
+# Unit tests (cmocka; UNIT_LDFLAGS: cmocka has no static library).
+UNIT_LDFLAGS ?= $(LDFLAGS)
 $(B)/tests/%: tests/unit/%.c tests/unit/unit.h $(B)/librp.a $(HDRS) $(B)/flags | $(B)/tests
-	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(B)/librp.a -lcmocka $(LDLIBS)
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(UNIT_LDFLAGS) -o $@ $< $(B)/librp.a -lcmocka $(LDLIBS)
 
 # Helpers for the differential and golden tests.
 $(B)/tests/gen: tests/diff/gen.c | $(B)/tests
@@ -112,6 +115,12 @@ bench: $(BIN)
 check-vm:
 	@sh tests/vm/run.sh
 
+check-cross:
+	@sh tests/cross/run.sh s390x
+
+check-m32:
+	@sh tests/cross/run.sh m32
+
 demo: $(BIN)
 	@sh tests/demo.sh $(abspath $(BIN))
 
@@ -126,8 +135,8 @@ uninstall:
 	    $(DESTDIR)$(BASHCOMPDIR)/readprofile
 
 clean:
-	rm -rf build build-san build-fuzz build-static readprofile
+	rm -rf build build-san build-fuzz build-static build-s390x build-m32 readprofile
 
 .PHONY: all check check-deps check-run check-sanitize check-valgrind check-hostile \
 	check-setuid fuzz bench \
-	check-vm demo install uninstall clean
+	check-vm check-cross check-m32 demo install uninstall clean
