@@ -9,17 +9,18 @@
  *   bit 2  -n (no byte-order guess)
  *   bit 3  a baseline is given
  *   bit 4  stretch: the bytes are repeated up to a few hundred KiB, so
- *          that the 64 Ki-word windows and 1 MiB mapped chunks are crossed
- *   bit 5  a tiny budget for the non-zero index: it is dropped on the way
- *          and the report reads the file again
+ *          that the 64 Ki-word windows and 256 KiB mapped chunks are crossed
+ *   bit 5  read with pread instead of mmap (as on /proc)
  *   bit 6  the baseline is the profile itself
- *   bit 7  the bytes are a gmon.out (bit 6: after a GNU header made here):
- *          parsed from memory and through a pipe or memfd (bit 0); a
- *          parse that succeeds must be sniffed as a gmon.out and give a
- *          sane histogram (range, bin count, sums), whose attribution
- *          to symbols drawn from the bytes covers every bin once; then a
- *          report over those symbols runs with options from bits 1-5.
- *          A failed parse must leave a message and nothing allocated.
+ *   bit 7  a tiny budget for the non-zero index: it is dropped on the way
+ *          and the report reads the file again
+ * Bytes that look like a gmon.out (the "gmon" magic, or the BSD version
+ * word at byte 12 or 20: gmon_sniff) take the process-profile path, as in
+ * the program: parsed from memory and through a pipe or memfd (bit 0); a
+ * parse that succeeds must give a sane histogram (ranges, bin counts,
+ * sums) whose attribution to symbols drawn from the bytes covers every
+ * bin once, then a report over those symbols runs with the options of
+ * bits 1-4; a failed parse must leave a message and nothing allocated.
  * The loaded counters are compared with a reference computed here from
  * the bytes: the byte-order guess, the step, every counter (baseline
  * subtracted), sums over random ranges; and an error is fatal exactly
@@ -248,7 +249,6 @@ run_report(const struct gmon *g, const uint64_t *sym, size_t ns,
 static void
 gmon_case(const uint8_t *data, size_t size, unsigned flags)
 {
-	static unsigned char buf[20 + 8192];
 	static struct profile p;
 	static int fd;
 	static char path[32];
@@ -259,14 +259,6 @@ gmon_case(const uint8_t *data, size_t size, unsigned flags)
 	size_t n = size, ns;
 	int rc;
 
-	if (flags & 64) {
-		if (size > sizeof buf - 20)
-			return;
-		memcpy(buf, "gmon\1\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 20);
-		memcpy(buf + 20, data, size);
-		b = buf;
-		n = size + 20;
-	}
 	err[0] = '\0';
 	rc = gmon_parse(&g, b, n, err, sizeof err);
 	if (rc != 0) {
@@ -334,7 +326,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	flags = data[0];
 	data++;
 	size--;
-	if (flags & 128) {
+	if (gmon_sniff(data, size) != GMON_SNIFF_NO) {
 		gmon_case(data, size, flags);
 		return 0;
 	}
@@ -369,7 +361,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (flags & 16) {
 		/*
 		 * Whole words past the first 64 Ki-word window, or past the
-		 * first 1 MiB mapped chunk; a trailing partial word stays.
+		 * first 1 MiB; a trailing partial word stays.
 		 */
 		size_t tw = pn % 2 ? 0x100100 : 0x40010;
 		size_t bt = tw + (bn & 3);
@@ -412,12 +404,14 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		prof_opened = 1;
 		profile_open(&prof, ppath);
 		if (flags & 32)
+			prof.no_mmap = 1;
+		if (flags & 128)
 			prof.nz_budget = 64;
 		if (withbase) {
 			base_opened = 1;
 			profile_open(&base, bpath);
 			if (flags & 32)
-				base.nz_budget = 64;
+				base.no_mmap = 1;
 		}
 			CHECK(profile_setup(&prof, withbase ? &base : NULL,
 		    (flags & 4) != 0) == swap);
