@@ -9,8 +9,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
+#include "collect.h"
 #include "fit.h"
 #include "kernel.h"
 #include "mapfile.h"
@@ -19,8 +21,11 @@
 #include "profile.h"
 #include "report.h"
 #include "util.h"
+#include "view.h"
+#include "watch.h"
 
 static struct out out;
+static volatile sig_atomic_t stop;
 
 static _Noreturn void usage(void);
 
@@ -90,13 +95,143 @@ print_info_verbose(const struct options *o, const struct profile *p,
 	    res.origin, res.etext, res.have_etext, p->step, counters));
 }
 
+/* One report of C: the classic text, --top or --json. */
+static void
+report(const struct options *o, const char *mapname,
+    const struct counters *c, uint32_t step, struct view_inputs *vi,
+    struct report_result *res)
+{
+	struct report_opts ro = { o->verbose, o->all, o->bins, o->counters,
+	    o->exact ? ATTRIB_EXACT : ATTRIB_CLASSIC, NULL };
+	struct collect k;
+	struct map m;
+
+	if (map_open(&m, mapname) < 0)
+		fatal("%s", mapname);
+	if (o->top || o->json) {
+		collect_init(&k, o->top ? o->top : SIZE_MAX);
+		ro.collect = &k;
+	}
+	report_run(&m, c, step, &ro, &out, res);
+	map_close(&m);
+	if (ro.collect == NULL)
+		return;
+	collect_sort(&k);
+	vi->map = mapname;
+	vi->step = step;
+	vi->counters = c->n - 1;
+	vi->top = o->top;
+	if (o->json)
+		view_json(&out, &k, res, c, &ro, vi);
+	else
+		view_top(&out, &k, res, c, &ro);
+	collect_free(&k);
+}
+
+static void
+on_stop(int sig)
+{
+	(void)sig;
+	stop = 1;
+}
+
+static double
+elapsed(const struct timespec *a, const struct timespec *b)
+{
+	return (double)(b->tv_sec - a->tv_sec) +
+	    (double)(b->tv_nsec - a->tv_nsec) / 1e9;
+}
+
+/* Sleep until T; returns 0, or -1 when told to stop. */
+static int
+sleep_until(struct timespec *t, double seconds)
+{
+	struct timespec now;
+	long long ns = (long long)(seconds * 1e9 + 0.5);
+
+	t->tv_sec += (time_t)(ns / 1000000000);
+	t->tv_nsec += (long)(ns % 1000000000);
+	if (t->tv_nsec >= 1000000000) {
+		t->tv_sec++;
+		t->tv_nsec -= 1000000000;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	if (elapsed(t, &now) > 0)
+		*t = now;	/* late: do not try to catch up */
+	while (!stop && clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, t,
+	    NULL) != 0)
+		;
+	return stop ? -1 : 0;
+}
+
+/* --interval: the ticks gained between reads, every O->interval seconds. */
+static int
+run_interval(const struct options *o)
+{
+	struct view_inputs vi = { .profile = o->profile, .interval = 1 };
+	struct report_result res;
+	struct sigaction sa;
+	struct timespec due, last, now;
+	struct watch w;
+	struct counters c;
+	const char *mapname;
+	char when[64], line[256];
+	time_t t;
+	int n;
+
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_stop;
+	sa.sa_flags = SA_RESTART;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	if (watch_start(&w, o->profile, o->noauto))
+		warnx_("Assuming reversed byte order. Use -n to force native "
+		    "byte order.");
+	vi.byte_order = byte_order_name(w.swap);
+	mapname = o->mapfile ? o->mapfile : kernel_default_map();
+	clock_gettime(CLOCK_MONOTONIC, &last);
+	due = last;
+	for (vi.number = 1; !o->count || vi.number <= o->count; vi.number++) {
+		if (sleep_until(&due, o->interval) < 0)
+			break;
+		vi.reset = watch_next(&w);
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		vi.seconds = elapsed(&last, &now);
+		last = now;
+		t = time(NULL);
+		strftime(when, sizeof when, "%Y-%m-%d %H:%M:%S %z",
+		    localtime(&t));
+		vi.time = when;
+		if (vi.reset)
+			warnx_("%s: counters went down: reset in interval %llu; "
+			    "reporting the ticks since the reset", o->profile,
+			    (unsigned long long)vi.number);
+		if (!o->json) {
+			n = snprintf(line, sizeof line, "--- %s interval %llu: "
+			    "%.3f s%s\n", when, (unsigned long long)vi.number,
+			    vi.seconds, vi.reset ? " (counters were reset: "
+			    "ticks since the reset)" : "");
+			out_str(&out, line, (size_t)n);
+		}
+		c = watch_counters(&w);
+		report(o, mapname, &c, w.step, &vi, &res);
+		finish_output();
+		if (vi.number == 1)
+			fit_warn(mapname, o->profile, res.origin, res.etext,
+			    res.have_etext, w.step, w.nwords - 1);
+		if (stop)
+			break;
+	}
+	watch_free(&w);
+	return 0;
+}
+
 int
 main(int argc, char **argv)
 {
 	struct options o;
 	struct profile prof, base;
-	struct map m;
-	struct report_opts ro;
+	struct view_inputs vi;
 	struct report_result res;
 	struct counters c;
 	const char *mapname;
@@ -120,6 +255,8 @@ main(int argc, char **argv)
 		out_str(&out, version, sizeof version - 1);
 		finish_output();
 		return 0;
+	case OPT_BAD_VALUE:
+		return 1;
 	case OPT_USAGE_ERROR:
 		fprintf(stderr, "Try '%s --help' for more information.\n",
 		    PROGNAME);
@@ -130,6 +267,8 @@ main(int argc, char **argv)
 	if (o.reset || o.multiplier_set)
 		kernel_write_profile(o.multiplier_set ? &o.multiplier : NULL);
 	kernel_drop_privileges_for_good();
+	if (o.interval > 0)
+		return run_interval(&o);
 
 	profile_open(&prof, o.profile);
 	if (o.baseline)
@@ -151,16 +290,12 @@ main(int argc, char **argv)
 	}
 
 	mapname = o.mapfile ? o.mapfile : kernel_default_map();
-	if (map_open(&m, mapname) < 0)
-		fatal("%s", mapname);
-	ro.verbose = o.verbose;
-	ro.all = o.all;
-	ro.bins = o.bins;
-	ro.counters = o.counters;
-	ro.mode = o.exact ? ATTRIB_EXACT : ATTRIB_CLASSIC;
+	memset(&vi, 0, sizeof vi);
+	vi.profile = o.profile;
+	vi.baseline = o.baseline;
+	vi.byte_order = byte_order_name(swapped);
 	c = profile_counters(&prof);
-	report_run(&m, &c, prof.step, &ro, &out, &res);
-	map_close(&m);
+	report(&o, mapname, &c, prof.step, &vi, &res);
 	finish_output();
 	fit_warn(mapname, o.profile, res.origin, res.etext, res.have_etext,
 	    prof.step, prof.nwords - 1);
@@ -193,6 +328,10 @@ usage(void)
 	    " -n, --no-auto             disable byte order auto-detection\n"
 	    "     --exact               credit each counter to the symbol it covers\n"
 	    "     --baseline <file>     subtract an earlier snapshot of the same boot\n"
+	    "     --top <n>             the n functions with most ticks, with percentages\n"
+	    " -J, --json                the report as one JSON document\n"
+	    "     --interval <seconds>  report the ticks of each interval, until stopped\n"
+	    "     --count <n>           stop --interval after n reports\n"
 	    "\n"
 	    " -h, --help                display this help\n"
 	    " -V, --version             display version\n"
