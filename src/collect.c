@@ -19,7 +19,9 @@ collect_before(const struct func_rec *a, const struct func_rec *b)
 {
 	if (a->ticks != b->ticks)
 		return a->ticks > b->ticks;
-	return a->addr < b->addr;
+	if (a->addr != b->addr)
+		return a->addr < b->addr;
+	return a->seq < b->seq;
 }
 
 static void
@@ -75,7 +77,7 @@ void
 collect_add(struct collect *k, uint64_t addr, uint64_t len, uint64_t ticks,
     const struct attrib_span *sp, const char *name, size_t namelen)
 {
-	struct func_rec f = { addr, len, ticks, *sp, NULL, 0 };
+	struct func_rec f = { addr, len, ticks, k->seen++, *sp, NULL, 0 };
 
 	if (k->limit == 0)
 		return;

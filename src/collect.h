@@ -20,6 +20,7 @@
 
 struct func_rec {
 	uint64_t addr, len, ticks;
+	uint64_t seq;		/* map order: the last tie-break (aliases) */
 	struct attrib_span sp;
 	char *name;		/* owned once kept */
 	size_t namelen;
@@ -29,6 +30,7 @@ struct collect {
 	size_t limit;		/* --top N; SIZE_MAX: keep all */
 	struct func_rec *v;	/* a min-heap (worst first) when limited */
 	size_t n, cap;
+	uint64_t seen;		/* functions offered */
 };
 
 void collect_init(struct collect *k, size_t limit);
@@ -38,7 +40,8 @@ void collect_add(struct collect *k, uint64_t addr, uint64_t len,
     uint64_t ticks, const struct attrib_span *sp, const char *name,
     size_t namelen);
 
-/* Whether A ranks before B: more ticks, then the lower address. */
+/* Whether A ranks before B: more ticks, then the lower address, then the
+ * one first in the map. */
 int collect_before(const struct func_rec *a, const struct func_rec *b);
 
 /* Put the kept functions in report order: by rank with a limit, else by
