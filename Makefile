@@ -83,6 +83,7 @@ check-run: $(BIN) $(UNIT_BINS) $(B)/tests/gen $(B)/tests/model $(B)/tests/profto
 	@sh tests/completion.sh
 	@RP=$(abspath $(BIN)) $(TOOLS) sh tests/diff/run.sh
 	@RP=$(abspath $(BIN)) $(TOOLS) sh tests/ext/run.sh
+	@RP=$(abspath $(BIN)) sh tests/views/run.sh
 	@RP=$(abspath $(BIN)) sh tests/hostile/run.sh
 	@sh tests/setuid/run.sh
 

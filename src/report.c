@@ -132,12 +132,16 @@ print_symbol(struct run *r, const struct attrib_span *sp, uint64_t ticks,
 	}
 }
 
-/* Whether --top/--json report a symbol: as the text report would. */
+/*
+ * Whether --top/--json report a symbol: as the text report would.  With
+ * -b, a symbol that has a bin to list (a non-zero one; any with -a).
+ */
 static int
-reported(const struct report_opts *opt, uint64_t ticks, uint64_t len)
+reported(const struct report_opts *opt, const struct attrib_span *sp,
+    uint64_t ticks, uint64_t len)
 {
 	if (opt->bins)
-		return ticks || opt->all;
+		return ticks || (opt->all && sp->end > sp->first);
 	return len && (ticks || opt->all);
 }
 
@@ -161,7 +165,7 @@ close_pending(struct run *r, const struct sym *s)
 	len = s->addr - p->addr;
 	if (opt->collect == NULL)
 		print_symbol(r, &sp, ticks, len);
-	else if (reported(opt, ticks, len))
+	else if (reported(opt, &sp, ticks, len))
 		collect_add(opt->collect, p->addr, len, ticks, &sp, p->name,
 		    p->len);
 	pending_set(p, s);
