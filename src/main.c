@@ -15,11 +15,11 @@
 #include "collect.h"
 #include "fit.h"
 #include "kernel.h"
-#include "mapfile.h"
 #include "options.h"
 #include "output.h"
 #include "profile.h"
 #include "report.h"
+#include "symsrc.h"
 #include "util.h"
 #include "view.h"
 #include "watch.h"
@@ -76,7 +76,7 @@ print_info_verbose(const struct options *o, const struct profile *p,
 {
 	char line[512];
 	uint64_t counters = p->nwords - 1;
-	struct map m;
+	struct symsrc m;
 	struct report_result res;
 	int n;
 
@@ -87,10 +87,10 @@ print_info_verbose(const struct options *o, const struct profile *p,
 	out_str(&out, line, (size_t)n);
 	if (o->mapfile == NULL)
 		return;
-	if (map_open(&m, o->mapfile) < 0)
+	if (symsrc_open(&m, o->mapfile) < 0)
 		fatal("%s", o->mapfile);
 	report_text_bounds(&m, &res);
-	map_close(&m);
+	symsrc_close(&m);
 	out_str(&out, line, fit_describe(line, sizeof line, o->mapfile,
 	    res.origin, res.etext, res.have_etext, p->step, counters));
 }
@@ -104,16 +104,16 @@ report(const struct options *o, const char *mapname,
 	struct report_opts ro = { o->verbose, o->all, o->bins, o->counters,
 	    o->exact ? ATTRIB_EXACT : ATTRIB_CLASSIC, NULL };
 	struct collect k;
-	struct map m;
+	struct symsrc m;
 
-	if (map_open(&m, mapname) < 0)
+	if (symsrc_open(&m, mapname) < 0)
 		fatal("%s", mapname);
 	if (o->top || o->json) {
 		collect_init(&k, o->top ? o->top : SIZE_MAX);
 		ro.collect = &k;
 	}
 	report_run(&m, c, step, &ro, &out, res);
-	map_close(&m);
+	symsrc_close(&m);
 	if (ro.collect == NULL)
 		return;
 	collect_sort(&k);
