@@ -11,52 +11,127 @@
 #define WIN_WORDS ((size_t)1 << 16)
 
 static void
-note(struct watch *w, uint64_t k, uint32_t d)
+push(struct watch_list *l, uint64_t k, uint32_t v)
 {
-	if (w->dn == w->dcap) {
-		w->dcap = w->dcap ? w->dcap * 2 : 1024;
-		w->didx = xrealloc(w->didx, w->dcap * sizeof *w->didx);
-		w->dval = xrealloc(w->dval, w->dcap * sizeof *w->dval);
+	if (l->n == l->cap) {
+		l->cap = l->cap ? l->cap * 2 : 1024;
+		l->idx = xrealloc(l->idx, l->cap * sizeof *l->idx);
+		l->val = xrealloc(l->val, l->cap * sizeof *l->val);
 	}
-	w->didx[w->dn] = (uint32_t)k;
-	w->dval[w->dn++] = d;
+	l->idx[l->n] = (uint32_t)k;
+	l->val[l->n++] = v;
+}
+
+static void
+list_free(struct watch_list *l)
+{
+	free(l->idx);
+	free(l->val);
+	memset(l, 0, sizeof *l);
 }
 
 void
 watch_fold_begin(struct watch *w)
 {
-	w->dn = 0;
+	w->diff.n = 0;
+	w->added.n = 0;
+	w->pcur = 0;
 	w->dcur = 0;
 	w->win_n = 0;
+	w->down = 0;
 }
 
-int
-watch_fold(struct watch *w, const uint32_t *cur, uint64_t first, size_t n)
+/* Whether the 8 words at P are all zero. */
+static int
+zero8(const uint32_t *p)
 {
-	uint32_t *prev = w->prev + first;
-	int down = 0;
+	uint64_t a, b, c, d;
 
-	for (size_t i = 0; i < n; i++) {
-		if (cur[i] == prev[i])
-			continue;
-		if (cur[i] < prev[i])
-			down = 1;
-		else
-			note(w, first + i, cur[i] - prev[i]);
-		prev[i] = cur[i];
-	}
-	return down;
+	memcpy(&a, p, 8);
+	memcpy(&b, p + 2, 8);
+	memcpy(&c, p + 4, 8);
+	memcpy(&d, p + 6, 8);
+	return (a | b | c | d) == 0;
 }
 
 void
-watch_fold_end(struct watch *w, int reset)
+watch_fold(struct watch *w, const uint32_t *cur, uint64_t first, size_t n)
 {
-	if (!reset)
+	struct watch_list *p = &w->prev;
+	size_t i = 0;
+
+	while (i < n) {
+		uint64_t k = first + i;
+		/* the next word the previous read had non-zero */
+		uint64_t next = w->pcur < p->n ? p->idx[w->pcur] : UINT64_MAX;
+		uint32_t was;
+
+		if (k < next && cur[i] == 0) {	/* zero then, zero now */
+			if (n - i >= 8 && next - k >= 8 && zero8(cur + i))
+				i += 8;
+			else
+				i++;
+			continue;
+		}
+		was = k == next ? p->val[w->pcur] : 0;
+		if (cur[i] < was)
+			w->down = 1;
+		else if (cur[i] > was)
+			push(&w->diff, k, cur[i] - was);
+		if (k == next)
+			p->val[w->pcur++] = cur[i];
+		else
+			push(&w->added, k, cur[i]);
+		i++;
+	}
+}
+
+/* Merge the newly non-zero words into the previous read, in place from
+ * the end; after a reset, drop the words that fell to zero. */
+static void
+merge_added(struct watch *w)
+{
+	struct watch_list *p = &w->prev, *a = &w->added;
+	size_t i = p->n, j = a->n, out = p->n + a->n, z = 0;
+
+	if (out > p->cap) {
+		p->cap = out;
+		p->idx = xrealloc(p->idx, p->cap * sizeof *p->idx);
+		p->val = xrealloc(p->val, p->cap * sizeof *p->val);
+	}
+	while (j > 0) {
+		if (i > 0 && p->idx[i - 1] > a->idx[j - 1]) {
+			i--;
+			p->idx[--out] = p->idx[i];
+			p->val[out] = p->val[i];
+		} else {
+			j--;
+			p->idx[--out] = a->idx[j];
+			p->val[out] = a->val[j];
+		}
+	}
+	p->n += a->n;
+	if (!w->down)
 		return;
-	w->dn = 0;
-	for (uint64_t k = 1; k < w->nwords; k++)
-		if (w->prev[k])
-			note(w, k, w->prev[k]);
+	for (i = 0; i < p->n; i++)
+		if (p->val[i]) {
+			p->idx[z] = p->idx[i];
+			p->val[z++] = p->val[i];
+		}
+	p->n = z;
+}
+
+int
+watch_fold_end(struct watch *w)
+{
+	merge_added(w);
+	w->added.n = 0;
+	if (w->down) {
+		w->diff.n = 0;
+		for (size_t i = 0; i < w->prev.n; i++)
+			push(&w->diff, w->prev.idx[i], w->prev.val[i]);
+	}
+	return w->down;
 }
 
 /* Open and set up one read of the profile, in the first read's order. */
@@ -78,16 +153,15 @@ open_read(struct watch *w, struct profile *p)
 static int
 fold_all(struct watch *w, const struct counters *c)
 {
-	int down = 0;
-
+	watch_fold_begin(w);
 	for (uint64_t k = 1; k < c->n;) {
 		size_t got;
 		const uint32_t *cur = c->span(c->ctx, k, c->n, &got);
 
-		down |= watch_fold(w, cur, k, got);
+		watch_fold(w, cur, k, got);
 		k += got;
 	}
-	return down;
+	return watch_fold_end(w);
 }
 
 int
@@ -102,15 +176,10 @@ watch_start(struct watch *w, const char *name, int noauto)
 	w->swap = profile_setup(&p, NULL, noauto);
 	w->step = p.step;
 	w->nwords = p.nwords;
-	w->prev = calloc((size_t)w->nwords, sizeof *w->prev);
-	if (w->prev == NULL)
-		fatal("keeping %llu counters",
-		    (unsigned long long)(w->nwords - 1));
-	w->prev[0] = w->step;
 	c = profile_counters(&p);
 	fold_all(w, &c);
 	profile_close(&p);
-	watch_fold_begin(w);
+	w->diff.n = 0;
 	return w->swap;
 }
 
@@ -119,11 +188,8 @@ watch_next(struct watch *w)
 {
 	struct profile p;
 	struct counters c = open_read(w, &p);
-	int reset;
+	int reset = fold_all(w, &c);
 
-	watch_fold_begin(w);
-	reset = fold_all(w, &c);
-	watch_fold_end(w, reset);
 	profile_close(&p);
 	return reset;
 }
@@ -132,11 +198,11 @@ watch_next(struct watch *w)
 static size_t
 find(const struct watch *w, uint64_t k)
 {
-	size_t lo = 0, hi = w->dn;
+	size_t lo = 0, hi = w->diff.n;
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		if (w->didx[mid] < k)
+		if (w->diff.idx[mid] < k)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -158,9 +224,9 @@ span(void *ctx, uint64_t from, uint64_t to, size_t *got)
 		memset(w->win, 0, n * sizeof *w->win);
 		if (from == 0)
 			w->win[0] = w->step;
-		for (size_t i = find(w, from); i < w->dn &&
-		    w->didx[i] < from + n; i++)
-			w->win[w->didx[i] - from] = w->dval[i];
+		for (size_t i = find(w, from); i < w->diff.n &&
+		    w->diff.idx[i] < from + n; i++)
+			w->win[w->diff.idx[i] - from] = w->diff.val[i];
 		w->win_first = from;
 		w->win_n = n;
 	}
@@ -174,15 +240,17 @@ static uint64_t
 sum(void *ctx, uint64_t from, uint64_t to)
 {
 	struct watch *w = ctx;
+	const struct watch_list *d = &w->diff;
 	size_t i = w->dcur;
 	uint64_t s = 0;
 
-	if (i > w->dn || (i > 0 && w->didx[i - 1] >= from))
+	/* reports move forward: resume where the last sum ended, if we can */
+	if (i > d->n || (i > 0 && d->idx[i - 1] >= from))
 		i = find(w, from);
-	while (i < w->dn && w->didx[i] < from)
+	while (i < d->n && d->idx[i] < from)
 		i++;
-	for (; i < w->dn && w->didx[i] < to; i++)
-		s += w->dval[i];
+	for (; i < d->n && d->idx[i] < to; i++)
+		s += d->val[i];
 	w->dcur = i;
 	return s;
 }
@@ -198,9 +266,9 @@ watch_counters(struct watch *w)
 void
 watch_free(struct watch *w)
 {
-	free(w->prev);
-	free(w->didx);
-	free(w->dval);
+	list_free(&w->prev);
+	list_free(&w->diff);
+	list_free(&w->added);
 	free(w->win);
 	memset(w, 0, sizeof *w);
 }

@@ -2,11 +2,12 @@
  * watch.h - the histogram source of --interval: the ticks gained between
  * two reads of the same profile.
  *
- * Keeps the previous read as one 32-bit word per counter (the kernel's
- * own size for its profile), and the difference as a list of the words
- * that changed (8 bytes each: few change within an interval).  A counter
- * that went down means the counters were reset: the difference is then
- * the new values, the ticks since the reset.  Knows nothing of symbols.
+ * Keeps the previous read as the list of its non-zero counters (8 bytes
+ * each: on a real capture a fraction of a percent of them; a dense copy
+ * would take 4 bytes for every counter), and the difference as the list
+ * of the counters that changed (8 bytes each).  A counter that went down
+ * means the counters were reset: the difference is then the new values,
+ * the ticks since the reset.  Knows nothing of symbols.
  */
 #ifndef RP_WATCH_H
 #define RP_WATCH_H
@@ -21,9 +22,12 @@ struct watch {
 	int swap;		/* the byte order found at the first read */
 	uint32_t step;
 	uint64_t nwords;	/* step word included */
-	uint32_t *prev;		/* the last read, host order */
-	uint32_t *didx, *dval;	/* the words that changed, and by how much */
-	size_t dn, dcap, dcur;
+	struct watch_list {
+		uint32_t *idx, *val;	/* word index, value; idx going up */
+		size_t n, cap;
+	} prev, diff, added;	/* non-zero words; changes; new non-zero */
+	size_t pcur, dcur;	/* fold and sum() positions */
+	int down;		/* a counter went down in this fold */
 	uint32_t *win;		/* span(): the difference, dense */
 	uint64_t win_first;
 	size_t win_n;
@@ -36,17 +40,15 @@ int watch_start(struct watch *w, const char *name, int noauto);
 int watch_next(struct watch *w);
 
 /*
- * Fold the words CUR[0..n), words FIRST.. of the new read, into the
- * previous ones and the difference.  Returns 1 when one went down.
+ * One read, in three steps (the unit tests feed them arrays): begin,
+ * fold the words CUR[0..n) (words FIRST.. of the read, in order, all of
+ * words 1.. once), end.  watch_fold_end() returns 1 when a counter went
+ * down: the difference is then the new values.
  */
-int watch_fold(struct watch *w, const uint32_t *cur, uint64_t first,
-    size_t n);
-
-/* After a fold of every word: a reset makes the new values the difference. */
-void watch_fold_end(struct watch *w, int reset);
-
-/* Start a fold. */
 void watch_fold_begin(struct watch *w);
+void watch_fold(struct watch *w, const uint32_t *cur, uint64_t first,
+    size_t n);
+int watch_fold_end(struct watch *w);
 
 /* The difference, for attribution (valid until the next read). */
 struct counters watch_counters(struct watch *w);
