@@ -12,6 +12,8 @@ or prints what differs and exits 1.
   check.py json JSON CLASSIC_V [CLASSIC_S|CLASSIC_B] [top N]
       the JSON document against the classic -v report (and -s/-b report):
       names, addresses, ticks, loads, buckets, *unknown* and the total.
+  check.py golden DIR
+      each NAME.json in DIR against NAME.v: total and *unknown*.
   check.py names JSON MAP
       every name in the JSON decodes to a name of the map, byte for byte.
   check.py watch OUT N EXPECTED... [json]
@@ -272,6 +274,27 @@ def cmd_watch(out, n, expected, as_json=False):
                                                        lines(exp)[:6]))
 
 
+def cmd_golden(d):
+    """Every NAME.json in D: parses, and its total and *unknown* are those
+    of NAME.v, the -v report of the same command."""
+    import glob
+    n = 0
+    for j in sorted(glob.glob(d + "/*.json")):
+        doc = load_json(j)
+        text = lines(j[:-5] + ".v")
+        total = [x for x in text if x.startswith(b"0000000000000000 total ")]
+        unk = [x for x in text if x.endswith(b" *unknown*")]
+        if not total or not unk:
+            fail("%s: no total in the -v report" % j)
+        if doc["total"] != int(total[-1].split()[2]) or \
+                doc["unknown"] != int(unk[-1].split()[0]):
+            fail("%s: total %r unknown %r; text: %r %r" % (
+                j, doc["total"], doc["unknown"], total[-1], unk[-1]))
+        n += 1
+    if n < 50:
+        fail("only %d golden cases" % n)
+
+
 def main(a):
     if a[0] == "top":
         cmd_top(int(a[1]), a[2], a[3], a[4], a[5] if len(a) > 5 else "")
@@ -283,6 +306,8 @@ def main(a):
             top = int(a[a.index("top") + 1])
             a = a[:a.index("top")]
         cmd_json(a[1], a[2], a[3] if len(a) > 3 else None, top)
+    elif a[0] == "golden":
+        cmd_golden(a[1])
     elif a[0] == "names":
         cmd_names(a[1], a[2])
     elif a[0] == "watch":
