@@ -3,7 +3,10 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
 
+#include "input.h"
 #include "profile.h"
 #include "util.h"
 #include "watch.h"
@@ -134,10 +137,32 @@ watch_fold_end(struct watch *w)
 	return w->down;
 }
 
+/*
+ * A file rewritten in place (not replaced by a rename) can be caught
+ * half-written: give a regular file up to a second to get back the size
+ * of the first read before reading it.
+ */
+static void
+settle(const struct watch *w)
+{
+	struct timespec pause = { 0, 20 * 1000 * 1000 };
+	struct stat sb;
+
+	if (input_tool(w->name) != NULL)
+		return;		/* compressed: its size says nothing */
+	for (int i = 0; i < 50; i++) {
+		if (stat(w->name, &sb) < 0 || !S_ISREG(sb.st_mode) ||
+		    (uint64_t)sb.st_size == w->nwords * 4)
+			return;
+		nanosleep(&pause, NULL);
+	}
+}
+
 /* Open and set up one read of the profile, in the first read's order. */
 static struct counters
 open_read(struct watch *w, struct profile *p)
 {
+	settle(w);
 	profile_open(p, w->name);
 	p->swap = w->swap;
 	profile_setup(p, NULL, 1);

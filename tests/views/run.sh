@@ -181,6 +181,10 @@ rp "$TMP/j" $P -J -a --top 3 && jq_parses "$TMP/j" &&
     no "hostile names: --json -a --top 3"
 rp "$TMP/c" $P && rp "$TMP/t" $P --top 4 && judge "hostile names: --top 4" \
     top 4 "$TMP/c" "$TMP/cv" "$TMP/t" || no "hostile names: --top 4"
+# -b -a: a function with a bin to list, and only those
+rp "$TMP/cb.b" $P -b -a && rp "$TMP/j" $P -J -b -a &&
+    judge "hostile names: --json -b -a" json "$TMP/j" "$TMP/cv" "$TMP/cb.b" ||
+    no "hostile names: --json -b -a"
 
 echo "== option errors"
 # err NAME MESSAGE ARGS...: exit 1, empty stdout, stderr the message.
@@ -252,6 +256,7 @@ watch() {
 	_out=$1
 	shift
 	cp "$W/v0" "$W/cur"
+	: >"$_out"	# emptied before the loop below looks at it
 	$RP_WRAP "$RP" -p "$W/cur" $P --interval 1 --count 5 "$@" >"$_out" \
 	    2>"$W/err" &
 	_pid=$!
@@ -280,9 +285,34 @@ watch "$W/out" -J
     "$W/out" 5 "$W/j1" "$W/j2" "$W/j3" "$W/j4.reset" "$W/j5" json ||
     no "--interval -J: exit $RC"
 
+# A profile rewritten in place, caught empty at a read: the read waits
+# for it to be whole again (up to a second).
+cp "$W/v0" "$W/cur"
+: >"$W/out"
+$RP_WRAP "$RP" -p "$W/cur" $P --interval 1 --count 2 >"$W/out" 2>"$W/err" &
+_pid=$!
+_t=0
+while [ "$(grep -c '^--- ' "$W/out")" -lt 1 ] && [ $_t -lt 400 ]; do
+	sleep 0.05
+	_t=$((_t + 1))
+done
+: >"$W/cur"
+sleep 1.4
+cat "$W/v1" >"$W/cur"
+wait $_pid
+RC=$?
+if [ $RC = 0 ]; then
+	judge "--interval: a profile caught half-written is waited for" watch \
+	    "$W/out" 2 "$W/e1" "$W/e2"
+else
+	cat "$W/err" >"$TMP/why"
+	no "--interval: a profile caught half-written: exit $RC"
+fi
+
 # SIGTERM and SIGINT: the report under way is finished, exit 0.
 for sig in TERM INT; do
 	cp "$W/v0" "$W/cur"
+	: >"$W/out"
 	$RP_WRAP "$RP" -p "$W/cur" $P --interval 0.2 >"$W/out" 2>"$W/err" &
 	_pid=$!
 	_t=0
@@ -291,8 +321,12 @@ for sig in TERM INT; do
 		_t=$((_t + 1))
 	done
 	kill -$sig $_pid
+	# a readprofile that ignored the signal must not hang the suite
+	( sleep 30; kill -KILL $_pid ) >/dev/null 2>&1 &
+	_guard=$!
 	wait $_pid
 	RC=$?
+	kill $_guard 2>/dev/null
 	if [ $RC = 0 ] && [ "$(tail -n 1 "$W/out" | awk '{ print $2 }')" = total ]
 	then ok
 	else
