@@ -7,7 +7,9 @@
 #   make check-valgrind  the golden CLI and hostile-input tests under valgrind
 #   make fuzz            run each libFuzzer harness for FUZZ_TIME seconds
 #   make bench           side-by-side benchmark against util-linux
-#   make check-vm        boot a real kernel under qemu and test on /proc/profile
+#   make check-vm        boot real kernels (4 architectures) under qemu, test /proc/profile
+#   make check-cross     build for s390x (big-endian) and test under qemu-s390x-static
+#   make check-m32       build for 32-bit x86 and test under qemu-i386-static
 #   make demo            run readprofile on the bundled real-kernel snapshot
 #   make install         install into $(DESTDIR)$(PREFIX)
 
@@ -21,7 +23,7 @@ INSTALL   ?= install
 CFLAGS    ?= -O2 -g
 WARNFLAGS  = -std=c11 -Wall -Wextra -Wshadow -Wformat=2 -Wstrict-prototypes \
              -Wmissing-prototypes -Wvla -Wno-format-nonliteral $(WERROR)
-ALL_CPPFLAGS = -D_GNU_SOURCE -DRP_VERSION='"$(VERSION)"' -Isrc $(CPPFLAGS)
+ALL_CPPFLAGS = -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -DRP_VERSION='"$(VERSION)"' -Isrc $(CPPFLAGS)
 ALL_CFLAGS = $(WARNFLAGS) $(CFLAGS)
 
 # Object directory and binary; check-sanitize builds a second tree.
@@ -57,9 +59,10 @@ $(B)/%.o: src/%.c $(HDRS) $(B)/flags | $(B)
 $(B) $(B)/tests:
 	mkdir -p $@
 
-# Unit tests (cmocka).
+# Unit tests (cmocka; UNIT_LDFLAGS: cmocka has no static library).
+UNIT_LDFLAGS ?= $(LDFLAGS)
 $(B)/tests/%: tests/unit/%.c tests/unit/unit.h $(B)/librp.a $(HDRS) $(B)/flags | $(B)/tests
-	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(B)/librp.a -lcmocka $(LDLIBS)
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(UNIT_LDFLAGS) -o $@ $< $(B)/librp.a -lcmocka $(LDLIBS)
 
 # Helpers for the differential and golden tests.
 $(B)/tests/gen: tests/diff/gen.c | $(B)/tests
@@ -135,6 +138,12 @@ bench: $(BIN)
 check-vm:
 	@sh tests/vm/run.sh
 
+check-cross:
+	@sh tests/cross/run.sh s390x
+
+check-m32:
+	@sh tests/cross/run.sh m32
+
 demo: $(BIN)
 	@sh tests/demo.sh $(abspath $(BIN))
 
@@ -149,8 +158,8 @@ uninstall:
 	    $(DESTDIR)$(BASHCOMPDIR)/readprofile
 
 clean:
-	rm -rf build build-san build-fuzz build-static build-o3 readprofile
+	rm -rf build build-san build-fuzz build-static build-o3 build-s390x build-m32 readprofile
 
 .PHONY: all check check-deps check-run check-long check-long-run check-sanitize check-valgrind check-hostile \
 	check-setuid fuzz bench \
-	check-vm demo install uninstall clean
+	check-vm check-cross check-m32 demo install uninstall clean

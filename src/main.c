@@ -19,6 +19,8 @@
 #include "output.h"
 #include "profile.h"
 #include "report.h"
+#include "sniff.h"
+#include "step.h"
 #include "symsrc.h"
 #include "util.h"
 #include "view.h"
@@ -69,55 +71,119 @@ byte_order_name(int swapped)
 	return little ? "little-endian" : "big-endian";
 }
 
-/* -i -v: what the profile holds, and whether the map fits it. */
+/*
+ * A zero step word, as 64-bit big-endian kernels write it: the step from
+ * the text of map M, whose bounds go to RES.  When it is unknown: fatal,
+ * or with QUIET, 0.
+ */
+static uint32_t
+step_from_map(struct symsrc *m, uint64_t counters, struct report_result *res,
+    int quiet)
+{
+	char why[512];
+	uint32_t step;
+	enum step_found r;
+
+	report_text_bounds(m, res);
+	r = step_infer(res->origin, res->etext, res->have_etext, counters,
+	    &step);
+	if (r == STEP_FOUND)
+		warnx_("the profile's step word is 0, as 64-bit big-endian "
+		    "kernels write it; using step %u from %s", step, m->name);
+	else if (!quiet) {
+		step_why(why, sizeof why, r, m->name, res->origin, res->etext,
+		    counters);
+		fatalx("%s", why);
+	}
+	return step;
+}
+
+/* -i -v: what the profile holds, and whether the map RES fits it. */
 static void
-print_info_verbose(const struct options *o, const struct profile *p,
-    int swapped)
+print_info_verbose(const struct profile *p, uint32_t step, int swapped,
+    int noauto, const char *mapname, const struct report_result *res)
 {
 	char line[512];
 	uint64_t counters = p->nwords - 1;
-	struct symsrc m;
-	struct report_result res;
 	int n;
 
 	n = snprintf(line, sizeof line, "Counters: %llu\nText_bytes: %llu\n"
 	    "Byte_order: %s (%s)\n", (unsigned long long)counters,
-	    (unsigned long long)(counters * p->step), byte_order_name(swapped),
-	    o->noauto ? "native, -n" : swapped ? "reversed" : "native");
+	    (unsigned long long)(counters * step), byte_order_name(swapped),
+	    noauto ? "native, -n" : swapped ? "reversed" : "native");
 	out_str(&out, line, (size_t)n);
-	if (o->mapfile == NULL)
+	if (res == NULL)
 		return;
-	if (symsrc_open(&m, o->mapfile) < 0)
-		fatal("%s", o->mapfile);
-	report_text_bounds(&m, &res);
-	symsrc_close(&m);
-	out_str(&out, line, fit_describe(line, sizeof line, o->mapfile,
-	    res.origin, res.etext, res.have_etext, p->step, counters));
+	out_str(&out, line, fit_describe(line, sizeof line, mapname,
+	    res->origin, res->etext, res->have_etext, step, counters));
 }
 
-/* One report of C: the classic text, --top or --json. */
+/*
+ * -i.  The map is read for -v, and to infer a zero step: the one given
+ * with -m or, for the running kernel's own /proc/profile, the default map
+ * (a snapshot may come from another kernel than the running one).
+ */
 static void
-report(const struct options *o, const char *mapname,
-    const struct counters *c, uint32_t step, struct view_inputs *vi,
-    struct report_result *res)
+print_info(const struct options *o, const struct profile *p, int swapped)
 {
-	struct report_opts ro = { o->verbose, o->all, o->bins, o->counters,
-	    o->exact ? ATTRIB_EXACT : ATTRIB_CLASSIC, NULL };
-	struct collect k;
+	char line[512];
+	const char *mapname = o->mapfile;
 	struct symsrc m;
+	struct report_result res;
+	uint32_t step = p->step;
+	int n, have_map = 0;
 
-	if (symsrc_open(&m, mapname) < 0)
-		fatal("%s", mapname);
+	if (step == 0 && mapname == NULL &&
+	    strcmp(o->profile, PROC_PROFILE) == 0)
+		mapname = kernel_default_map_quiet();
+	if (mapname != NULL && (step == 0 || o->verbose)) {
+		if (symsrc_open(&m, mapname) < 0)
+			fatal("%s", mapname);
+		if (step == 0)
+			step = step_from_map(&m, p->nwords - 1, &res,
+			    o->mapfile == NULL);
+		else
+			report_text_bounds(&m, &res);
+		symsrc_close(&m);
+		have_map = step != 0;
+	}
+	if (step == 0)
+		warnx_("this kernel does not report its sampling step: the "
+		    "profile's step word is 0, as 64-bit big-endian kernels "
+		    "write it; to infer the step from the kernel's map, run "
+		    "readprofile -i -m MAP");
+	n = snprintf(line, sizeof line, "Sampling_step: %u%s%s%s\n", step,
+	    o->verbose && step != p->step ? " (inferred from " : "",
+	    o->verbose && step != p->step ? mapname : "",
+	    o->verbose && step != p->step ? ")" : "");
+	out_str(&out, line, n < 0 ? 0 : (size_t)n < sizeof line ? (size_t)n :
+	    sizeof line - 1);
+	if (o->verbose)
+		print_info_verbose(p, step, swapped, o->noauto, mapname,
+		    have_map ? &res : NULL);
+}
+
+/* One report of C against the open map M: the classic text, --top or
+ * --json. */
+static void
+report(const struct options *o, struct symsrc *m, const struct counters *c,
+    uint32_t step, struct view_inputs *vi, struct report_result *res)
+{
+	struct report_opts ro = { .verbose = o->verbose, .all = o->all,
+	    .bins = o->bins, .counters = o->counters,
+	    .mode = o->exact ? ATTRIB_EXACT : ATTRIB_CLASSIC,
+	    .default_map = o->mapfile == NULL };
+	struct collect k;
+
 	if (o->top || o->json) {
 		collect_init(&k, o->top ? o->top : SIZE_MAX);
 		ro.collect = &k;
 	}
-	report_run(&m, c, step, &ro, &out, res);
-	symsrc_close(&m);
+	report_run(m, c, step, &ro, &out, res);
 	if (ro.collect == NULL)
 		return;
 	collect_sort(&k);
-	vi->map = mapname;
+	vi->map = m->name;
 	vi->step = step;
 	vi->counters = c->n - 1;
 	vi->top = o->top;
@@ -126,6 +192,13 @@ report(const struct options *o, const char *mapname,
 	else
 		view_top(&out, &k, res, c, &ro);
 	collect_free(&k);
+}
+
+static void
+open_map(struct symsrc *m, const char *name)
+{
+	if (symsrc_open(m, name) < 0)
+		fatal("%s", name);
 }
 
 static void
@@ -173,8 +246,10 @@ run_interval(const struct options *o)
 	struct sigaction sa;
 	struct timespec due, last, now;
 	struct watch w;
+	struct symsrc m;
 	struct counters c;
 	const char *mapname;
+	uint32_t step;
 	char when[64], line[256];
 	time_t t;
 	int n;
@@ -188,7 +263,13 @@ run_interval(const struct options *o)
 		warnx_("Assuming reversed byte order. Use -n to force native "
 		    "byte order.");
 	vi.byte_order = byte_order_name(w.swap);
-	mapname = o->mapfile ? o->mapfile : kernel_default_map();
+	mapname = o->mapfile ? o->mapfile : kernel_default_map(o->profile);
+	step = w.step;
+	if (step == 0) {	/* 64-bit big-endian: the map tells the step */
+		open_map(&m, mapname);
+		step = step_from_map(&m, w.nwords - 1, &res, 0);
+		symsrc_close(&m);
+	}
 	clock_gettime(CLOCK_MONOTONIC, &last);
 	due = last;
 	for (vi.number = 1; !o->count || vi.number <= o->count; vi.number++) {
@@ -214,11 +295,13 @@ run_interval(const struct options *o)
 			out_str(&out, line, (size_t)n);
 		}
 		c = watch_counters(&w);
-		report(o, mapname, &c, w.step, &vi, &res);
+		open_map(&m, mapname);
+		report(o, &m, &c, step, &vi, &res);
+		symsrc_close(&m);
 		finish_output();
 		if (vi.number == 1)
 			fit_warn(mapname, o->profile, res.origin, res.etext,
-			    res.have_etext, w.step, w.nwords - 1);
+			    res.have_etext, step, w.nwords - 1);
 		if (stop)
 			break;
 	}
@@ -231,14 +314,14 @@ main(int argc, char **argv)
 {
 	struct options o;
 	struct profile prof, base;
+	struct symsrc m;
 	struct view_inputs vi;
 	struct report_result res;
 	struct counters c;
 	const char *mapname;
 	static const char version[] = PROGNAME " from readprofile " RP_VERSION
 	    "\n";
-	char line[64];
-	int swapped, n;
+	int swapped;
 
 	sanitize_stdio();
 	kernel_drop_privileges();
@@ -267,9 +350,9 @@ main(int argc, char **argv)
 	if (o.reset || o.multiplier_set)
 		kernel_write_profile(o.multiplier_set ? &o.multiplier : NULL);
 	kernel_drop_privileges_for_good();
-	if (o.interval > 0)
+	o.profile = kernel_profile(o.profile);
+	if (o.interval > 0 && !o.info)
 		return run_interval(&o);
-
 	profile_open(&prof, o.profile);
 	if (o.baseline)
 		profile_open(&base, o.baseline);
@@ -277,11 +360,12 @@ main(int argc, char **argv)
 	if (swapped)
 		warnx_("Assuming reversed byte order. Use -n to force native "
 		    "byte order.");
+	sniff_profile_step(&prof);
+	profile_warn_trailing(&prof);
+	if (o.baseline)
+		profile_warn_trailing(&base);
 	if (o.info) {
-		n = snprintf(line, sizeof line, "Sampling_step: %u\n", prof.step);
-		out_str(&out, line, (size_t)n);
-		if (o.verbose)
-			print_info_verbose(&o, &prof, swapped);
+		print_info(&o, &prof, swapped);
 		finish_output();
 		profile_close(&prof);
 		if (o.baseline)
@@ -289,13 +373,21 @@ main(int argc, char **argv)
 		return 0;
 	}
 
-	mapname = o.mapfile ? o.mapfile : kernel_default_map();
+	mapname = o.mapfile ? o.mapfile : kernel_default_map(o.profile);
+	if (symsrc_open(&m, mapname) < 0)
+		fatal("%s", mapname);
+	if (prof.step == 0) {	/* read the map once: held for the report */
+		symsrc_hold(&m);
+		prof.step = step_from_map(&m, prof.nwords - 1, &res, 0);
+		symsrc_rewind(&m);
+	}
 	memset(&vi, 0, sizeof vi);
 	vi.profile = o.profile;
 	vi.baseline = o.baseline;
 	vi.byte_order = byte_order_name(swapped);
 	c = profile_counters(&prof);
-	report(&o, mapname, &c, prof.step, &vi, &res);
+	report(&o, &m, &c, prof.step, &vi, &res);
+	symsrc_close(&m);
 	finish_output();
 	fit_warn(mapname, o.profile, res.origin, res.etext, res.have_etext,
 	    prof.step, prof.nwords - 1);
@@ -315,18 +407,22 @@ usage(void)
 	    "Read the kernel's tick profile and attribute it to symbols.\n"
 	    "\n"
 	    "Options:\n"
-	    " -m, --mapfile <mapfile>   symbol map (default: /boot/System.map,\n"
-	    "                           /boot/System.map-$(uname -r), then /proc/kallsyms)\n"
+	    " -m, --mapfile <mapfile>   symbol map (default: the first System.map found,\n"
+	    "                           then /proc/kallsyms; see readprofile(8))\n"
 	    " -p, --profile <pro-file>  profile (default: /proc/profile; - reads stdin)\n"
 	    " -M, --multiplier <mult>   set the profiling multiplier to <mult>\n"
 	    " -i, --info                print only info about the sampling step\n"
+	    "                           (with -v: counters, text size, byte order, map fit)\n"
 	    " -v, --verbose             print verbose data\n"
 	    " -a, --all                 print all symbols, even if count is 0\n"
 	    " -b, --histbin             print individual histogram-bin counts\n"
 	    " -s, --counters            print individual counters within functions\n"
-	    " -r, --reset               reset all the counters (root only)\n"
+	    " -r, --reset               reset all the counters (root, or any user\n"
+	    "                           of a set-user-ID install)\n"
 	    " -n, --no-auto             disable byte order auto-detection\n"
-	    "     --exact               credit each counter to the symbol it covers\n"
+	    "     --exact               credit each counter to the function holding its\n"
+	    "                           first byte (classic: each function's last\n"
+	    "                           counter goes to the next one)\n"
 	    "     --baseline <file>     subtract an earlier snapshot of the same boot\n"
 	    "     --top <n>             the n functions with most ticks, with percentages\n"
 	    " -J, --json                the report as one JSON document\n"

@@ -20,6 +20,7 @@ struct report_opts {
 	int verbose, all, bins, counters;
 	enum attrib_mode mode;
 	struct collect *collect;	/* --top/--json; NULL: classic text */
+	int default_map;	/* the map was not given with -m */
 };
 
 struct report_result {

@@ -3,10 +3,15 @@
 # *.words files and re-record expected.{out,err,rc} with the reference
 # readprofile (util-linux, default /usr/sbin/readprofile; override with ORACLE).
 #
-#   sh tests/cli/regen.sh            all of fixtures/cases and fixtures/real/golden
+#   sh tests/cli/regen.sh            all of fixtures/cases, fixtures/real/golden
+#                                    and fixtures/arch/*/golden
 #   sh tests/cli/regen.sh NAME...    only these cases of fixtures/cases
 #
 # fixtures/cases-ours is written by hand: only its profiles are rebuilt here.
+# A case may hold `oracle-args`: the command line util-linux runs instead of
+# `args` (the s390x raw-snapshot cases: util-linux needs the step-patched
+# profile), and `extra.err`: lines this readprofile adds after util-linux's
+# stderr.
 set -u
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 ORACLE=${ORACLE:-/usr/sbin/readprofile}
@@ -22,7 +27,10 @@ setup_bindir "$ORACLE"
 
 # record CASEDIR WORKDIR
 record() {
-	rc=$(run_case "$1" "$2" "$TMP/out" "$1/expected.err")
+	_a=args
+	[ -f "$1/oracle-args" ] && _a=oracle-args
+	rc=$(run_case "$1" "$2" "$TMP/out" "$1/expected.err" "$_a")
+	[ -f "$1/extra.err" ] && cat "$1/extra.err" >>"$1/expected.err"
 	echo "$rc" > "$1/expected.rc"
 	rm -f "$1/expected.out" "$1/expected.out.gz"
 	if [ "$(wc -c < "$TMP/out")" -gt 65536 ]; then
@@ -36,6 +44,17 @@ record() {
 build_profiles "$TOP/fixtures/inputs"
 for d in "$TOP"/fixtures/cases/*/ "$TOP"/fixtures/cases-ours/*/; do
 	build_profiles "${d%/}"
+done
+# record_oracle CASEDIR: stdout and status of `oracle-args`; stderr stays.
+record_oracle() {
+	rc=$(run_case "$1" "$1" "$TMP/out" "$TMP/err" oracle-args)
+	echo "$rc" > "$1/expected.rc"
+	cp "$TMP/out" "$1/expected.out"
+	echo "$(basename "$1"): exit $rc (oracle-args)"
+}
+
+for d in "$TOP"/fixtures/cases-ours/*/; do
+	[ -f "$d/oracle-args" ] && record_oracle "${d%/}"
 done
 if [ $# -gt 0 ]; then
 	for n; do
@@ -51,4 +70,12 @@ gzip -dc "$TOP/fixtures/real/profile.gz" > "$TMP/real/profile"
 gzip -dc "$TOP/fixtures/real/kallsyms.gz" > "$TMP/real/kallsyms"
 for d in "$TOP"/fixtures/real/golden/*/; do
 	record "${d%/}" "$TMP/real"
+done
+for a in "$TOP"/fixtures/arch/*/; do
+	a=${a%/}
+	unpack_capture "$a" "$TMP/arch/${a##*/}" || exit 1
+	for d in "$a"/golden/*/; do
+		record "${d%/}" "$TMP/arch/${a##*/}"
+	done
+	rm -rf "$TMP/arch/${a##*/}"
 done
