@@ -116,32 +116,51 @@ done
 echo "== --json on every golden case"
 # Each case that prints a report: the JSON parses, and its total and
 # *unknown* are those of the -v report (checked together at the end).
+. "$TOP/tests/cli/common.sh"
 G=$TMP/golden
 mkdir "$G"
-for d in "$TOP"/fixtures/cases/*/ "$TOP"/fixtures/cases-ours/*/ \
-    "$TOP"/fixtures/real/golden/*/; do
-	[ -f "$d/args" ] && [ "$(cat "$d/expected.rc" 2>/dev/null)" = 0 ] ||
-	    continue
-	args=$(cat "$d/args")
+# golden CASE-DIR RUN-DIR LABEL
+golden() {
+	[ -f "$1/args" ] && [ "$(cat "$1/expected.rc" 2>/dev/null)" = 0 ] ||
+	    return 0
+	args=$(cat "$1/args")
 	case " $args " in
 	*" -i"*|*" -V"*|*" -h"*|*" -r"*|*"--help"*|*"--version"*|*"--info"*|\
 	*"--reset"*|*" -M"*|*"--multiplier"*|*" <"*|*" -p -"*|*"stdin"*)
-		continue ;;
+		return 0 ;;
 	esac
-	case $d in
-	*/real/golden/*)
-		args=$(printf '%s' "$args" | sed "s|[^ ]*profile|$R/profile|;s|[^ ]*kallsyms|$R/map|") ;;
-	esac
-	name=${d%/}
-	name=${name##*/}
-	if (cd "$d" && eval "\"\$RP\" $args -J" >"$G/$name.json" 2>/dev/null &&
-	    eval "\"\$RP\" $args -v" >"$G/$name.v" 2>/dev/null); then
+	if (cd "$2" && eval "\"\$RP\" $args -J" >"$G/$3.json" 2>/dev/null &&
+	    eval "\"\$RP\" $args -v" >"$G/$3.v" 2>/dev/null); then
 		ok
 	else
-		echo "readprofile failed" >"$TMP/why"
-		no "golden $name -J"
-		rm -f "$G/$name.json" "$G/$name.v"
+		echo "readprofile $args -J failed" >"$TMP/why"
+		no "golden $3 -J"
+		rm -f "$G/$3.json" "$G/$3.v"
 	fi
+}
+for d in "$TOP"/fixtures/cases/*/ "$TOP"/fixtures/cases-ours/*/; do
+	d=${d%/}
+	golden "$d" "$d" "${d##*/}"
+done
+ln -s "$R/map" "$R/kallsyms"
+for d in "$TOP"/fixtures/real/golden/*/; do
+	d=${d%/}
+	golden "$d" "$R" "real-${d##*/}"
+done
+for a in "$TOP"/fixtures/arch/*/; do
+	[ -d "$a/golden" ] || continue
+	a=${a%/}
+	unpack_capture "$a" "$TMP/arch" || { no "unpack ${a##*/}"; continue; }
+	for d in "$a"/golden/*/; do
+		d=${d%/}
+		golden "$d" "$TMP/arch" "${a##*/}-${d##*/}"
+	done
+	# --top on another architecture's capture (s390x: a zero step word)
+	P="-p $TMP/arch/profile -m $TMP/arch/kallsyms"
+	rp "$TMP/c" $P && rp "$TMP/cv" $P -v && rp "$TMP/t" $P --top 10 &&
+	    judge "--top 10, ${a##*/} capture" top 10 "$TMP/c" "$TMP/cv" \
+	    "$TMP/t" || no "--top 10, ${a##*/} capture"
+	rm -rf "$TMP/arch"
 done
 if command -v jq >/dev/null 2>&1 && ! jq -e . "$G"/*.json >/dev/null 2>"$TMP/why"
 then
