@@ -251,6 +251,7 @@ run_interval(const struct options *o)
 	const char *mapname;
 	uint32_t step;
 	char when[64], line[256];
+	struct tm tm;
 	time_t t;
 	int n;
 
@@ -280,8 +281,9 @@ run_interval(const struct options *o)
 		vi.seconds = elapsed(&last, &now);
 		last = now;
 		t = time(NULL);
-		strftime(when, sizeof when, "%Y-%m-%d %H:%M:%S %z",
-		    localtime(&t));
+		if (localtime_r(&t, &tm) == NULL ||
+		    strftime(when, sizeof when, "%Y-%m-%d %H:%M:%S %z", &tm) == 0)
+			snprintf(when, sizeof when, "@%lld", (long long)t);
 		vi.time = when;
 		if (vi.reset)
 			warnx_("%s: counters went down: reset in interval %llu; "
