@@ -267,7 +267,7 @@ scaling() {
 		i=$((i + 1))
 	done
 	mb=$(($(wc -c < "$d/profile") + $(wc -c < "$d/kallsyms")))
-	echo "$1|$mb|$(median "$T.ours.time")|$(median "$T.theirs.time")|$(median "$T.cat.time")|$(maximum "$T.ours.rss")" >> "$SCALING"
+	echo "$1|$mb|$(median "$T.ours.time")|$(median "$T.theirs.time")|$(median "$T.cat.time")|$(maximum "$T.ours.rss")|$(median "$T.ours.cpu")|$(median "$T.theirs.cpu")" >> "$SCALING"
 }
 
 KIB8=8192
@@ -356,18 +356,18 @@ if [ -s "$SCALING" ]; then
 	echo "scaling: the dense input at each scale, default report, ${BENCH_SCALING_RUNS:-5} interleaved runs"
 	awk -F'|' -v missed_file="$OUTD/missed2" '
 	BEGIN {
-		printf "%-6s %9s %10s %10s %10s %11s %11s %9s %10s %4s\n", "scale", "input MB",
+		printf "%-6s %9s %9s %9s %9s %10s %10s %9s %10s %10s %10s %4s\n", "scale", "input MB",
 			"ours ms", "util ms", "cat ms", "ours ms/MB", "util ms/MB", "cat ms/MB",
-			"ours RSS", "met"
+			"ours cpu/MB", "util cpu/MB", "ours RSS", "met"
 		missed = 0
 	}
 	{
 		mb = $2 / 1e6
 		met = $6 + 0 <= 8192 ? "yes" : "NO"
 		if (met == "NO") missed++
-		printf "%-6s %9.1f %10.2f %10.2f %10.2f %11.4f %11.4f %9.4f %6.1f MiB %4s\n", $1 "x", mb,
+		printf "%-6s %9.1f %9.2f %9.2f %9.2f %10.4f %10.4f %9.4f %10.4f %10.4f %6.1f MiB %4s\n", $1 "x", mb,
 			$3 * 1000, $4 * 1000, $5 * 1000, $3 * 1000 / mb, $4 * 1000 / mb, $5 * 1000 / mb,
-			$6 / 1024, met
+			$7 * 1000 / mb, $8 * 1000 / mb, $6 / 1024, met
 	}
 	END { print missed > missed_file }' "$SCALING"
 	MISSED2=$(cat "$OUTD/missed2")
@@ -376,7 +376,7 @@ else
 fi
 MISSED=$(($(cat "$OUTD/missed") + MISSED2))
 echo
-echo "lines: lines of our report; ms: median wall time; ref: util-linux (for --exact: ours, classic"
+echo "lines: lines of our report; ms: median wall time; cpu/MB: median user+system ms per MB; ref: util-linux (for --exact: ours, classic"
 echo "report); cat: cat of the two inputs; ratio: ours / ref; /cat: ours / cat; cpu: the ratio of the"
 echo "median user+system times; output: OK when stdout, stderr and exit status are identical;"
 echo "RSS: peak resident set size, max over the runs (goal: <= 8 MiB); instr: instructions (Ir) of one"

@@ -9,10 +9,11 @@
  *   bit 2  -n (no byte-order guess)
  *   bit 3  a baseline is given
  *   bit 4  stretch: the bytes are repeated up to a few hundred KiB, so
- *          that the 64 Ki-word windows and 1 MiB mapped chunks are crossed
- *   bit 5  a tiny budget for the non-zero index: it is dropped on the way
- *          and the report reads the file again
+ *          that the 64 Ki-word windows and 256 KiB mapped chunks are crossed
+ *   bit 5  read with pread instead of mmap (as on /proc)
  *   bit 6  the baseline is the profile itself
+ *   bit 7  a tiny budget for the non-zero index: it is dropped on the way
+ *          and the report reads the file again
  * The loaded counters are compared with a reference computed here from
  * the bytes: the byte-order guess, the step, every counter (baseline
  * subtracted), sums over random ranges; and an error is fatal exactly
@@ -188,7 +189,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (flags & 16) {
 		/*
 		 * Whole words past the first 64 Ki-word window, or past the
-		 * first 1 MiB mapped chunk; a trailing partial word stays.
+		 * first 1 MiB; a trailing partial word stays.
 		 */
 		size_t tw = pn % 2 ? 0x100100 : 0x40010;
 		size_t bt = tw + (bn & 3);
@@ -231,12 +232,14 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		prof_opened = 1;
 		profile_open(&prof, ppath);
 		if (flags & 32)
+			prof.no_mmap = 1;
+		if (flags & 128)
 			prof.nz_budget = 64;
 		if (withbase) {
 			base_opened = 1;
 			profile_open(&base, bpath);
 			if (flags & 32)
-				base.nz_budget = 64;
+				base.no_mmap = 1;
 		}
 			CHECK(profile_setup(&prof, withbase ? &base : NULL,
 		    (flags & 4) != 0) == swap);

