@@ -260,9 +260,7 @@ run_interval(const struct options *o)
 	sa.sa_flags = SA_RESTART;
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
-	if (watch_start(&w, o->profile, o->noauto))
-		warnx_("Assuming reversed byte order. Use -n to force native "
-		    "byte order.");
+	watch_start(&w, o->profile, o->noauto);
 	vi.byte_order = byte_order_name(w.swap);
 	mapname = o->mapfile ? o->mapfile : kernel_default_map(o->profile);
 	step = w.step;

@@ -8,6 +8,7 @@
 
 #include "input.h"
 #include "profile.h"
+#include "sniff.h"
 #include "util.h"
 #include "watch.h"
 
@@ -152,7 +153,7 @@ settle(const struct watch *w)
 		return;		/* compressed: its size says nothing */
 	for (int i = 0; i < 50; i++) {
 		if (stat(w->name, &sb) < 0 || !S_ISREG(sb.st_mode) ||
-		    (uint64_t)sb.st_size == w->nwords * 4)
+		    (uint64_t)sb.st_size == w->size)
 			return;
 		nanosleep(&pause, NULL);
 	}
@@ -199,8 +200,14 @@ watch_start(struct watch *w, const char *name, int noauto)
 	w->name = name;
 	profile_open(&p, name);
 	w->swap = profile_setup(&p, NULL, noauto);
+	if (w->swap)
+		warnx_("Assuming reversed byte order. Use -n to force native "
+		    "byte order.");
+	sniff_profile_step(&p);
+	profile_warn_trailing(&p);
 	w->step = p.step;
 	w->nwords = p.nwords;
+	w->size = p.bytes + p.trailing;
 	c = profile_counters(&p);
 	fold_all(w, &c);
 	profile_close(&p);

@@ -22,6 +22,7 @@ struct watch {
 	int swap;		/* the byte order found at the first read */
 	uint32_t step;
 	uint64_t nwords;	/* step word included */
+	uint64_t size;		/* bytes of the first read, as the file said */
 	struct watch_list {
 		uint32_t *idx, *val;	/* word index, value; idx going up */
 		size_t n, cap;
@@ -33,7 +34,11 @@ struct watch {
 	size_t win_n;
 };
 
-/* The first read (NOAUTO: -n).  Returns 1 when the byte order is reversed. */
+/*
+ * The first read (NOAUTO: -n), with the notes a report's read gives (a
+ * reversed byte order, an odd step, a trailing partial word).  Returns 1
+ * when the byte order is reversed.
+ */
 int watch_start(struct watch *w, const char *name, int noauto);
 
 /* Read again; returns 1 when the counters were reset since the last read. */
