@@ -95,6 +95,7 @@ check-run: $(BIN) $(UNIT_BINS) $(B)/tests/gen $(B)/tests/model $(B)/tests/profto
 	    completion 'sh tests/completion.sh' \
 	    diff '$(CHECK_SIZES) $(RUN_RP) sh tests/diff/run.sh' \
 	    ext '$(CHECK_SIZES) $(RUN_RP) sh tests/ext/run.sh' \
+	    views '$(RUN_RP) sh tests/views/run.sh' \
 	    hostile '$(RUN_RP) sh tests/hostile/run.sh' \
 	    kernel '$(RUN_RP) sh tests/kernel/run.sh' \
 	    setuid 'sh tests/setuid/run.sh'

@@ -3,6 +3,7 @@
 #
 #   sh fuzz/run.sh [SECONDS]        (default 60 per harness; make fuzz)
 #
+# Harnesses: the map reader, the profile reader, the report, JSON strings.
 # Needs clang (with libFuzzer).  Builds into build-fuzz/ with
 # -fsanitize=fuzzer,address,undefined, writes seed corpora there from
 # fixtures/, replays the regression inputs of fixtures/hostile/fuzz/HARNESS/,
@@ -16,7 +17,7 @@ TOP=$(cd "$(dirname "$0")/.." && pwd)
 SECS=${1:-60}
 CLANG=${CLANG:-clang}
 B=$TOP/build-fuzz
-HARNESSES="fuzz_map fuzz_profile fuzz_report"
+HARNESSES="fuzz_map fuzz_profile fuzz_report fuzz_json"
 
 case $SECS in
 ''|*[!0-9]*) echo "usage: sh fuzz/run.sh [SECONDS]" >&2; exit 2 ;;
@@ -50,7 +51,11 @@ done
 byte() { printf "\\$(printf %03o "$1")"; }
 
 rm -rf "$B/seeds" && mkdir -p "$B/seeds/fuzz_map" "$B/seeds/fuzz_profile" \
-    "$B/seeds/fuzz_report" || exit 1
+    "$B/seeds/fuzz_report" "$B/seeds/fuzz_json" || exit 1
+# JSON strings: names of the real capture, and bytes JSON must escape
+gzip -dc fixtures/real/kallsyms.gz | awk 'NR % 5000 == 1 { print $3 }' |
+	head -n 20 | split -l 1 - "$B/seeds/fuzz_json/name"
+printf 'a"b\\c\001\177\377\303\251\355\240\200' >"$B/seeds/fuzz_json/escapes"
 
 # A slice of the real capture: 512 counters from a hot spot, with the map
 # lines that fall in it between a moved _stext and a matching _etext.
