@@ -10,7 +10,12 @@
 #   make demo            run readprofile on the bundled real-kernel snapshot
 #   make install         install into $(DESTDIR)$(PREFIX)
 
-VERSION    = 1.0
+# The one place the version is written: the file VERSION (make dist writes
+# it into the tarball; `make VERSION=x` overrides it).
+VERSION   := $(strip $(file <VERSION))
+ifeq ($(VERSION),)
+$(error no version: the file VERSION is missing or empty)
+endif
 PREFIX    ?= /usr/local
 SBINDIR   ?= $(PREFIX)/sbin
 MANDIR    ?= $(PREFIX)/share/man
@@ -67,6 +72,9 @@ $(B)/tests/model: tests/diff/model.c | $(B)/tests
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $<
 $(B)/tests/proftool: tests/ext/proftool.c | $(B)/tests
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $<
+# What this C library says (strerror, getopt), for the expected messages.
+$(B)/tests/libctext: tests/libctext.c $(B)/flags | $(B)/tests
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $<
 
 check-deps:
 	@sh tests/need-cmocka.sh
@@ -76,8 +84,12 @@ check: check-deps
 
 TOOLS = GEN=$(abspath $(B)/tests/gen) MODEL=$(abspath $(B)/tests/model) \
 	PROFTOOL=$(abspath $(B)/tests/proftool)
+# Expected texts that depend on the build: the version, the C library's.
+export RP_VERSION := $(VERSION)
+export LIBCTEXT = $(abspath $(B)/tests/libctext)
 
-check-run: $(BIN) $(UNIT_BINS) $(B)/tests/gen $(B)/tests/model $(B)/tests/proftool
+check-run: $(BIN) $(UNIT_BINS) $(B)/tests/gen $(B)/tests/model $(B)/tests/proftool \
+	    $(B)/tests/libctext
 	@sh tests/unit/run.sh $(UNIT_BINS)
 	@RP=$(abspath $(BIN)) sh tests/cli/run.sh
 	@sh tests/completion.sh
@@ -92,14 +104,14 @@ check-sanitize: check-deps
 	    CFLAGS="-O1 -g -fno-omit-frame-pointer $(SAN)" LDFLAGS="$(SAN)" check-run
 
 VALGRIND = valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite
-check-valgrind: $(BIN)
+check-valgrind: $(BIN) $(B)/tests/libctext
 	@RP=$(abspath $(BIN)) RP_WRAP="$(VALGRIND)" sh tests/cli/run.sh
 	@RP=$(abspath $(BIN)) RP_WRAP="$(VALGRIND)" HOSTILE_TIMEOUT=120 sh tests/hostile/run.sh
 
-check-hostile: $(BIN)
+check-hostile: $(BIN) $(B)/tests/libctext
 	@RP=$(abspath $(BIN)) sh tests/hostile/run.sh
 
-check-setuid:
+check-setuid: $(B)/tests/libctext
 	@sh tests/setuid/run.sh
 
 FUZZ_TIME ?= 60

@@ -12,6 +12,7 @@ TOP=$(cd "$(dirname "$0")/../.." && pwd)
 ORACLE=${ORACLE:-/usr/sbin/readprofile}
 RP_WRAP=
 . "$TOP/tests/cli/common.sh"
+. "$TOP/tests/libc.sh"
 
 "$ORACLE" -V 2>/dev/null | grep -q util-linux ||
 	{ echo "regen: $ORACLE is not util-linux readprofile" >&2; exit 1; }
@@ -19,11 +20,15 @@ TMP=$(mktemp -d) || exit 1
 trap 'rm -rf "$TMP"' EXIT
 trap 'exit 1' HUP INT TERM
 setup_bindir "$ORACLE"
+libc_setup
 
 # record CASEDIR WORKDIR
 record() {
 	rc=$(run_case "$1" "$2" "$TMP/out" "$1/expected.err")
 	echo "$rc" > "$1/expected.rc"
+	# texts from the C library are taken from the platform at test time
+	ARGS=$(cat "$1/args")
+	libc_generalize "$1/expected.err"
 	rm -f "$1/expected.out" "$1/expected.out.gz"
 	if [ "$(wc -c < "$TMP/out")" -gt 65536 ]; then
 		gzip -n -9 -c "$TMP/out" > "$1/expected.out.gz"

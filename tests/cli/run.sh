@@ -15,17 +15,21 @@ TOP=$(cd "$(dirname "$0")/../.." && pwd)
 RP_WRAP=${RP_WRAP:-}
 : "${RP:?set RP to the readprofile binary to test}"
 . "$TOP/tests/cli/common.sh"
+. "$TOP/tests/libc.sh"
 
 TMP=$(mktemp -d) || exit 1
 trap 'rm -rf "$TMP"' EXIT
 trap 'exit 1' HUP INT TERM
 setup_bindir "$RP"
+libc_setup
 pass=0
 fail=0
 
 # check CASEDIR WORKDIR LABEL
 check() {
 	rc=$(run_case "$1" "$2" "$TMP/out" "$TMP/err")
+	ARGS=$(cat "$1/args")
+	libc_expand "$1/expected.err" > "$TMP/experr"
 	bad=
 	if [ -f "$1/stdout-nonempty" ]; then
 		[ -s "$TMP/out" ] || bad="$bad stdout is empty;"
@@ -33,11 +37,11 @@ check() {
 		if [ -f "$1/expected.out.gz" ]; then
 			gzip -dc "$1/expected.out.gz" > "$TMP/exp"
 		else
-			cp "$1/expected.out" "$TMP/exp"
+			libc_expand "$1/expected.out" > "$TMP/exp"
 		fi
 		cmp -s "$TMP/exp" "$TMP/out" || bad="$bad stdout differs;"
 	fi
-	cmp -s "$1/expected.err" "$TMP/err" || bad="$bad stderr differs;"
+	cmp -s "$TMP/experr" "$TMP/err" || bad="$bad stderr differs;"
 	[ "$rc" = "$(cat "$1/expected.rc")" ] ||
 		bad="$bad exit $rc, expected $(cat "$1/expected.rc");"
 	if [ -z "$bad" ]; then
@@ -50,7 +54,7 @@ check() {
 		[ -f "$1/stdout-nonempty" ] ||
 			diff -u "$TMP/exp" "$TMP/out" | sed -n '3,40p' ;;
 	esac
-	case $bad in *stderr*) diff -u "$1/expected.err" "$TMP/err" | sed -n '3,20p' ;; esac
+	case $bad in *stderr*) diff -u "$TMP/experr" "$TMP/err" | sed -n '3,20p' ;; esac
 }
 
 for d in "$TOP"/fixtures/cases/*/ "$TOP"/fixtures/cases-ours/*/; do

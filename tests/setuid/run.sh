@@ -65,6 +65,10 @@ for base in "$TOP" /var/tmp "${TMPDIR:-/tmp}"; do
 	rm -rf "$cand"
 done
 [ -n "$D" ] || skip "no directory where user nobody can run a set-user-ID program"
+TMP=$D
+. "$TOP/tests/libc.sh"
+libc_setup
+DENIED=$(strerror EACCES)
 
 pass=0
 fail=0
@@ -159,25 +163,25 @@ printf 'ABCDEFGH' > "$FAKE"
 nobody "$D/bin/readprofile-plain" -r
 bad=
 [ "$rc" -eq 1 ] || bad="$bad exit $rc, expected 1;"
-grep -F -q "readprofile: $FAKE: Permission denied" "$D/err" ||
-	bad="$bad no 'Permission denied';"
+grep -F -q "readprofile: $FAKE: $DENIED" "$D/err" ||
+	bad="$bad no '$DENIED';"
 [ "$(first_bytes)" = 41424344 ] || bad="$bad file changed;"
 verdict "(a) control: -r without set-user-ID is refused"
 
 # (b), (c): files given by the caller are opened with the caller's rights.
-refused "(b) -p root-only profile" "readprofile: secret.profile: Permission denied" \
+refused "(b) -p root-only profile" "readprofile: secret.profile: $DENIED" \
     -p secret.profile -m rich.map
-refused "(b) -p root-only profile -i" "readprofile: secret.profile: Permission denied" \
+refused "(b) -p root-only profile -i" "readprofile: secret.profile: $DENIED" \
     -i -p secret.profile
 refused "(b) -p root-only compressed profile" \
-    "readprofile: secret.profile.gz: Permission denied" -p secret.profile.gz -m rich.map
-refused "(c) -m root-only map" "readprofile: secret.map: Permission denied" \
+    "readprofile: secret.profile.gz: $DENIED" -p secret.profile.gz -m rich.map
+refused "(c) -m root-only map" "readprofile: secret.map: $DENIED" \
     -p rich.profile -m secret.map
-refused "(c) -m root-only compressed map" "readprofile: secret.map.gz: Permission denied" \
+refused "(c) -m root-only compressed map" "readprofile: secret.map.gz: $DENIED" \
     -p rich.profile -m secret.map.gz
-refused "(c) -i -v -m root-only map" "readprofile: secret.map: Permission denied" \
+refused "(c) -i -v -m root-only map" "readprofile: secret.map: $DENIED" \
     -i -v -p rich.profile -m secret.map
-refused "--baseline root-only" "readprofile: secret.profile: Permission denied" \
+refused "--baseline root-only" "readprofile: secret.profile: $DENIED" \
     -p rich.profile --baseline secret.profile -m rich.map
 
 # (d) readable files work.
