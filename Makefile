@@ -8,7 +8,8 @@
 #   make bench           side-by-side benchmark against util-linux
 #   make check-vm        boot a real kernel under qemu and test on /proc/profile
 #   make demo            run readprofile on the bundled real-kernel snapshot
-#   make install         install into $(DESTDIR)$(PREFIX)
+#   make install         install what make built into $(DESTDIR)$(PREFIX), as $(PROGRAM)
+#   make check-install   test make install and make uninstall
 
 # The one place the version is written: the file VERSION (make dist writes
 # it into the tarball; `make VERSION=x` overrides it).
@@ -40,10 +41,14 @@ HDRS = $(wildcard src/*.h)
 
 # Rebuild everything when the compiler or its flags change (a sanitizer
 # build after a plain one must not reuse the plain objects).
+# Goals that never build (install takes what `make` built) leave it alone.
+NOBUILD_GOALS = install uninstall clean dist distcheck check-install
 FLAGS_NOW := $(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) $(LDLIBS)
+ifneq ($(if $(MAKECMDGOALS),$(filter-out $(NOBUILD_GOALS),$(MAKECMDGOALS)),all),)
 ifneq ($(FLAGS_NOW),$(file <$(B)/flags))
 $(shell mkdir -p $(B))
 $(file >$(B)/flags,$(FLAGS_NOW))
+endif
 endif
 
 all: $(BIN)
@@ -127,19 +132,45 @@ check-vm:
 demo: $(BIN)
 	@sh tests/demo.sh $(abspath $(BIN))
 
-install: $(BIN)
+# The installed name: PROGRAM=readprofile-ng installs the binary, the man
+# page (its NAME and SYNOPSIS) and the bash completion under that name, so
+# that it can sit beside util-linux's readprofile.  Messages keep the
+# "readprofile: " prefix whatever the name (see DIAGNOSTICS in the man page).
+PROGRAM ?= readprofile
+
+# install never compiles: it installs what `make` built, with the flags
+# given to `make`, or stops.
+install:
+	@case '$(PROGRAM)' in *[!A-Za-z0-9._+-]*|'') \
+	    echo "make install: PROGRAM='$(PROGRAM)': use letters, digits, '._+-'" >&2; \
+	    exit 1;; esac
+	@test -f $(BIN) || { echo "make install: $(BIN) is not built; run 'make' first" >&2; exit 1; }
 	$(INSTALL) -d $(DESTDIR)$(SBINDIR) $(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(BASHCOMPDIR)
-	$(INSTALL) -m 0755 $(BIN) $(DESTDIR)$(SBINDIR)/readprofile
-	$(INSTALL) -m 0644 man/readprofile.8 $(DESTDIR)$(MANDIR)/man8/readprofile.8
-	$(INSTALL) -m 0644 completion/readprofile $(DESTDIR)$(BASHCOMPDIR)/readprofile
+	$(INSTALL) -m 0755 $(BIN) $(DESTDIR)$(SBINDIR)/$(PROGRAM)
+	sed -e 's/@VERSION@/$(VERSION)/g' \
+	    -e "/^\.TH /s/READPROFILE/$$(echo '$(PROGRAM)' | tr a-z A-Z)/" \
+	    -e '/^\.SH NAME/,/^\.SH /s/^readprofile \\-/$(PROGRAM) \\-/' \
+	    -e '/^\.SH SYNOPSIS/,/^\.SH /s/^\.B readprofile/.B $(PROGRAM)/' \
+	    man/readprofile.8 > $(DESTDIR)$(MANDIR)/man8/$(PROGRAM).8.tmp
+	chmod 0644 $(DESTDIR)$(MANDIR)/man8/$(PROGRAM).8.tmp
+	mv -f $(DESTDIR)$(MANDIR)/man8/$(PROGRAM).8.tmp $(DESTDIR)$(MANDIR)/man8/$(PROGRAM).8
+	sed -e 's/^complete -F _readprofile readprofile$$/complete -F _readprofile $(PROGRAM)/' \
+	    completion/readprofile > $(DESTDIR)$(BASHCOMPDIR)/$(PROGRAM).tmp
+	chmod 0644 $(DESTDIR)$(BASHCOMPDIR)/$(PROGRAM).tmp
+	mv -f $(DESTDIR)$(BASHCOMPDIR)/$(PROGRAM).tmp $(DESTDIR)$(BASHCOMPDIR)/$(PROGRAM)
 
 uninstall:
-	rm -f $(DESTDIR)$(SBINDIR)/readprofile $(DESTDIR)$(MANDIR)/man8/readprofile.8 \
-	    $(DESTDIR)$(BASHCOMPDIR)/readprofile
+	rm -f $(DESTDIR)$(SBINDIR)/$(PROGRAM) $(DESTDIR)$(MANDIR)/man8/$(PROGRAM).8 \
+	    $(DESTDIR)$(BASHCOMPDIR)/$(PROGRAM)
+
+# The install tests: a hardened build, then a plain `make install`, must
+# install that very binary; PROGRAM renames all three files.
+check-install:
+	@sh tests/install.sh
 
 clean:
 	rm -rf build build-san build-fuzz build-static readprofile
 
 .PHONY: all check check-deps check-run check-sanitize check-valgrind check-hostile \
 	check-setuid fuzz bench \
-	check-vm demo install uninstall clean
+	check-vm demo install uninstall check-install clean
