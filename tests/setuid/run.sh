@@ -1,7 +1,10 @@
 #!/bin/sh
 # run.sh - the set-user-ID install: privileges only for /proc/profile.
 #
-#   sh tests/setuid/run.sh            (as root; skipped otherwise)
+#   sh tests/setuid/run.sh            (as real root; skipped otherwise)
+#
+# Skipped when SKIP_SETUID is set to anything, under fakeroot, and inside
+# a package build (DEB_BUILD_* or RPM_BUILD_ROOT set).
 #
 # Builds a readprofile whose /proc/profile is a root-only file of our own
 # (-DPROC_PROFILE), installs it set-user-ID root in a scratch directory,
@@ -24,7 +27,20 @@ skip() {
 	exit 0
 }
 
+[ -z "${SKIP_SETUID:-}" ] || skip "SKIP_SETUID is set"
 [ "$(id -u)" -eq 0 ] || skip "must run as root"
+# fakeroot says uid 0 but cannot make set-user-ID files; the kernel's view
+# of our effective user ID is in /proc.
+[ -z "${FAKEROOTKEY:-}" ] || skip "under fakeroot, not real root"
+case ${LD_PRELOAD:-} in *fakeroot*) skip "under fakeroot, not real root" ;; esac
+if [ -r /proc/self/status ]; then
+	[ "$(awk '/^Uid:/ { print $3 }' /proc/self/status)" = 0 ] ||
+		skip "not real root"
+fi
+# A package build must leave no set-user-ID root program behind, even briefly.
+if [ -n "${RPM_BUILD_ROOT:-}" ] || env | grep -q '^DEB_BUILD_'; then
+	skip "inside a package build"
+fi
 NOBODY=$(id -u nobody 2>/dev/null) || NOBODY=65534
 NOGROUP=$(id -g nobody 2>/dev/null) || NOGROUP=65534
 if command -v setpriv >/dev/null 2>&1; then
