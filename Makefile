@@ -10,6 +10,9 @@
 #   make demo            run readprofile on the bundled real-kernel snapshot
 #   make install         install what make built into $(DESTDIR)$(PREFIX), as $(PROGRAM)
 #   make check-install   test make install and make uninstall
+#   make dist            write readprofile-$(VERSION).tar.gz (reproducible)
+#   make distcheck       build, check, install and uninstall from that tarball
+#   make check-repro     same tarball twice, same binary from two build paths
 
 # The one place the version is written: the file VERSION (make dist writes
 # it into the tarball; `make VERSION=x` overrides it).
@@ -27,7 +30,11 @@ CFLAGS    ?= -O2 -g
 WARNFLAGS  = -std=c11 -Wall -Wextra -Wshadow -Wformat=2 -Wstrict-prototypes \
              -Wmissing-prototypes -Wvla -Wno-format-nonliteral $(WERROR)
 ALL_CPPFLAGS = -D_GNU_SOURCE -DRP_VERSION='"$(VERSION)"' -Isrc $(CPPFLAGS)
-ALL_CFLAGS = $(WARNFLAGS) $(CFLAGS)
+ALL_CFLAGS = $(WARNFLAGS) $(PREFIX_MAP) $(CFLAGS)
+# The same binary from any checkout directory: the build path is mapped to
+# "." in debug information and __FILE__, when the compiler can.
+PREFIX_MAP := $(shell $(CC) -ffile-prefix-map=/a=. -E -x c /dev/null >/dev/null 2>&1 && \
+	echo '-ffile-prefix-map=$(CURDIR)=.')
 
 # Object directory and binary; check-sanitize builds a second tree.
 B   ?= build
@@ -42,7 +49,7 @@ HDRS = $(wildcard src/*.h)
 # Rebuild everything when the compiler or its flags change (a sanitizer
 # build after a plain one must not reuse the plain objects).
 # Goals that never build (install takes what `make` built) leave it alone.
-NOBUILD_GOALS = install uninstall clean dist distcheck check-install
+NOBUILD_GOALS = install uninstall clean dist distcheck check-install check-repro
 FLAGS_NOW := $(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) $(LDLIBS)
 ifneq ($(if $(MAKECMDGOALS),$(filter-out $(NOBUILD_GOALS),$(MAKECMDGOALS)),all),)
 ifneq ($(FLAGS_NOW),$(file <$(B)/flags))
@@ -174,9 +181,19 @@ uninstall:
 check-install:
 	@sh tests/install.sh
 
+# The release tarball (see "Cutting a release" in README.md).
+DIST = readprofile-$(VERSION).tar.gz
+dist:
+	@sh tools/dist.sh $(VERSION)
+distcheck: dist
+	@sh tools/distcheck.sh $(DIST)
+# The same bytes from two make dist runs, the same binary from two paths.
+check-repro:
+	@sh tools/repro.sh
+
 clean:
-	rm -rf build build-san build-fuzz build-static readprofile
+	rm -rf build build-san build-fuzz build-static readprofile readprofile-*.tar.gz
 
 .PHONY: all check check-deps check-run check-sanitize check-valgrind check-hostile \
 	check-setuid fuzz bench \
-	check-vm demo install uninstall check-install clean
+	check-vm demo install uninstall check-install dist distcheck check-repro clean
