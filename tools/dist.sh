@@ -53,7 +53,15 @@ while IFS= read -r f; do
 done < "$T/list"
 (cd "$TOP" && tar -cf - --no-recursion -T "$T/list") | (cd "$S" && tar -xf -)
 printf '%s\n' "$V" > "$S/VERSION"
-sed "s/@VERSION@/$V/g" "$TOP/man/readprofile.8" > "$S/man/readprofile.8"
+# The version (and the release date, for the package changelogs) where
+# they are shown; the repository holds only placeholders.
+rfc=$(date -u -d "@$SOURCE_DATE_EPOCH" '+%a, %d %b %Y %H:%M:%S +0000')
+rpmd=$(date -u -d "@$SOURCE_DATE_EPOCH" '+%a %b %d %Y')
+for f in man/readprofile.8 packaging/readprofile.spec packaging/debian/changelog; do
+	[ -f "$S/$f" ] || continue
+	sed -e "s/@VERSION@/$V/g" -e "s/@DATE_RFC2822@/$rfc/g" \
+	    -e "s/@DATE_RPM@/$rpmd/g" "$TOP/$f" > "$S/$f"
+done
 
 sed "s|^|$NAME/|" "$T/list" > "$T/names"
 (cd "$T" && tar -cf - --format=gnu --no-recursion --owner=0 --group=0 \
