@@ -1,8 +1,9 @@
 # readprofile - read the kernel's tick profile and attribute it to symbols.
 #
 #   make                 build ./readprofile
-#   make check           build and run every test (unit, golden CLI, differential)
-#   make check-sanitize  the same suite on an ASan+UBSan build (in build-san/)
+#   make check           build and run every test suite (short random sweeps)
+#   make check-long      the long random sweeps (unit, differential, ext)
+#   make check-sanitize  check and check-long on an ASan+UBSan build (build-san/)
 #   make check-valgrind  the golden CLI and hostile-input tests under valgrind
 #   make fuzz            run each libFuzzer harness for FUZZ_TIME seconds
 #   make bench           side-by-side benchmark against util-linux
@@ -106,25 +107,47 @@ TOOLS = GEN=$(abspath $(B)/tests/gen) MODEL=$(abspath $(B)/tests/model) \
 export RP_VERSION := $(VERSION)
 export LIBCTEXT = $(abspath $(B)/tests/libctext)
 
+# make check runs every suite with its random sweeps cut short; the long
+# sweeps (millions of formatted numbers, thousands of differential cases,
+# hundreds of random maps and baselines) are make check-long's.
+CHECK_SIZES = FMT_ITERATIONS=400000 DIFF_CASES=30 EXT_SEEDS=60 EXT_BASE_SEEDS=8
+LONG_SIZES  = FMT_ITERATIONS=4000000 DIFF_CASES=150 EXT_SEEDS=300 EXT_BASE_SEEDS=40
+RUN_RP = RP=$(abspath $(BIN)) $(TOOLS)
+
 check-run: $(BIN) $(if $(UNIT_SKIP),,$(UNIT_BINS)) $(B)/tests/gen $(B)/tests/model \
 	    $(B)/tests/proftool $(B)/tests/libctext
-	@$(if $(UNIT_SKIP),echo "unit: skipped: $(UNIT_SKIP)",sh tests/unit/run.sh $(UNIT_BINS))
-	@RP=$(abspath $(BIN)) sh tests/cli/run.sh
-	@sh tests/completion.sh
-	@RP=$(abspath $(BIN)) $(TOOLS) sh tests/diff/run.sh
-	@RP=$(abspath $(BIN)) $(TOOLS) sh tests/ext/run.sh
-	@RP=$(abspath $(BIN)) sh tests/hostile/run.sh
-	@sh tests/setuid/run.sh
+	@sh tests/check.sh \
+	    unit '$(if $(UNIT_SKIP),echo "unit: skipped: $(UNIT_SKIP)",$(CHECK_SIZES) sh tests/unit/run.sh $(UNIT_BINS))' \
+	    cli '$(RUN_RP) sh tests/cli/run.sh' \
+	    completion 'sh tests/completion.sh' \
+	    diff '$(CHECK_SIZES) $(RUN_RP) sh tests/diff/run.sh' \
+	    ext '$(CHECK_SIZES) $(RUN_RP) sh tests/ext/run.sh' \
+	    hostile '$(RUN_RP) sh tests/hostile/run.sh' \
+	    kernel '$(RUN_RP) sh tests/kernel/run.sh' \
+	    setuid 'sh tests/setuid/run.sh'
+
+check-long: check-deps
+	@$(MAKE) --no-print-directory check-long-run
+
+check-long-run: $(BIN) $(UNIT_BINS) $(B)/tests/gen $(B)/tests/model $(B)/tests/proftool \
+	    $(B)/tests/libctext
+	@sh tests/check.sh \
+	    unit-long '$(LONG_SIZES) sh tests/unit/run.sh $(B)/tests/test_fmt' \
+	    diff-long '$(LONG_SIZES) $(RUN_RP) sh tests/diff/run.sh' \
+	    ext-long '$(LONG_SIZES) $(RUN_RP) sh tests/ext/run.sh'
 
 SAN = -fsanitize=address,undefined -fno-sanitize-recover=all
 check-sanitize: check-deps
 	@$(MAKE) --no-print-directory B=build-san BIN=build-san/readprofile \
-	    CFLAGS="-O1 -g -fno-omit-frame-pointer $(SAN)" LDFLAGS="$(SAN)" check-run
+	    CFLAGS="-O1 -g -fno-omit-frame-pointer $(SAN)" LDFLAGS="$(SAN)" \
+	    check-run check-long-run
 
 VALGRIND = valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite
 check-valgrind: $(BIN) $(B)/tests/libctext
-	@RP=$(abspath $(BIN)) RP_WRAP="$(VALGRIND)" sh tests/cli/run.sh
-	@RP=$(abspath $(BIN)) RP_WRAP="$(VALGRIND)" HOSTILE_TIMEOUT=120 sh tests/hostile/run.sh
+	@sh tests/check.sh \
+	    cli-valgrind 'RP=$(abspath $(BIN)) RP_WRAP="$(VALGRIND)" sh tests/cli/run.sh' \
+	    hostile-valgrind 'RP=$(abspath $(BIN)) RP_WRAP="$(VALGRIND)" HOSTILE_TIMEOUT=120 sh tests/hostile/run.sh' \
+	    kernel-valgrind 'RP=$(abspath $(BIN)) RP_WRAP="$(VALGRIND)" sh tests/kernel/run.sh'
 
 check-hostile: $(BIN) $(B)/tests/libctext
 	@RP=$(abspath $(BIN)) sh tests/hostile/run.sh
@@ -192,8 +215,8 @@ check-repro:
 	@sh tools/repro.sh
 
 clean:
-	rm -rf build build-san build-fuzz build-static readprofile readprofile-*.tar.gz
+	rm -rf build build-san build-fuzz build-static build-o3 readprofile readprofile-*.tar.gz
 
-.PHONY: all check check-deps check-run check-sanitize check-valgrind check-hostile \
+.PHONY: all check check-deps check-run check-long check-long-run check-sanitize check-valgrind check-hostile \
 	check-setuid fuzz bench \
 	check-vm demo install uninstall check-install dist distcheck check-repro clean

@@ -318,7 +318,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static struct out o;
 	static int o_ready;
-	static struct map m;
+	static struct symsrc m;
 	static uint32_t *words;
 	static uint64_t nw;
 	static const char *text;
@@ -363,7 +363,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		o.len = 0;
 		tracking = 1;
 		if (setjmp(fatal_env) == 0) {
-			map_open_mem(&m, "map", text, tlen);
+			symsrc_open_mem(&m, "map", text, tlen);
 			report_run(&m, &c, words[0], &ro, &o, &res);
 			tracking = 0;
 			CHECK(!want_fatal);
@@ -375,7 +375,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			tracking = 0;
 			CHECK(want_fatal);
 		}
-		map_close(&m);
+		symsrc_close(&m);
 		out_discard(&o);
 		if (want_fatal)
 			free_leftovers(o.buf);

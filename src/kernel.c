@@ -5,15 +5,31 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
 #include "kernel.h"
-#include "mapfile.h"
+#include "symsrc.h"
 #include "util.h"
 
 static uid_t saved_euid;
 static int setuid_install;
+
+const char *
+kernel_path(const char *path)
+{
+	const char *root = secure_getenv(KERNEL_ROOT_ENV);
+	char *p;
+	size_t n;
+
+	if (root == NULL || *root == '\0' || setuid_install)
+		return path;
+	n = strlen(root) + strlen(path) + 1;
+	p = xmalloc(n);
+	snprintf(p, n, "%s%s", root, path);
+	return p;
+}
 
 void
 kernel_drop_privileges(void)
@@ -70,14 +86,15 @@ kernel_write_profile(const int *multiplier)
 static int
 probe_map(const char *name, int *hidden)
 {
-	struct map m;
+	struct symsrc m;
 	struct sym s;
 	int found;
 
-	if (map_open(&m, name) < 0)
+	*hidden = 0;
+	if (symsrc_open(&m, name) < 0)
 		return -1;
-	found = map_find_stext(&m, &s);
-	map_close(&m);
+	found = symsrc_find_stext(&m, &s);
+	symsrc_close(&m);
 	*hidden = found && s.addr == 0;
 	return found && s.addr != 0;
 }
@@ -88,14 +105,16 @@ kernel_default_map(void)
 	static char versioned[sizeof BOOT_MAP +
 	    sizeof(((struct utsname *)0)->release) + 1];
 	const char *cand[2] = { BOOT_MAP, NULL }, *last = BOOT_MAP;
+	const char *kallsyms = kernel_path(PROC_KALLSYMS);
 	struct utsname u;
 	int r = -1, e = ENOENT, hidden;
 
 	if (uname(&u) == 0) {
 		snprintf(versioned, sizeof versioned, "%s-%s", BOOT_MAP,
 		    u.release);
-		cand[1] = versioned;
+		cand[1] = kernel_path(versioned);
 	}
+	cand[0] = last = kernel_path(BOOT_MAP);
 	for (int i = 0; i < 2 && cand[i] != NULL; i++) {
 		last = cand[i];
 		r = probe_map(last, &hidden);
@@ -103,16 +122,16 @@ kernel_default_map(void)
 			return last;
 		e = errno;
 	}
-	if (probe_map(PROC_KALLSYMS, &hidden) > 0) {
-		warnx_("using %s: no _stext in %s or %s", PROC_KALLSYMS,
-		    BOOT_MAP, last);
-		return PROC_KALLSYMS;
+	if (probe_map(kallsyms, &hidden) > 0) {
+		warnx_("using %s: no _stext in %s or %s", kallsyms,
+		    cand[0], last);
+		return kallsyms;
 	}
 	if (hidden)
 		fatalx("%s: symbol addresses are hidden (all zero, "
 		    "kernel.kptr_restrict); run as root, or allow them with: "
 		    "sysctl kernel.kptr_restrict=0 kernel.perf_event_paranoid=1",
-		    PROC_KALLSYMS);
+		    kallsyms);
 	if (r == 0)
 		fatalx("can't find \"_stext\" in %s", last);
 	errno = e;

@@ -15,6 +15,16 @@
 #define PROC_KALLSYMS "/proc/kallsyms"
 #define BOOT_MAP "/boot/System.map"
 
+/*
+ * For tests: when READPROFILE_TEST_ROOT is set (and the program is not
+ * set-user-ID), the kernel's files (/proc/profile, /proc/kallsyms,
+ * /proc/cmdline, the default maps, /boot/config-*) are looked for under it.
+ */
+#define KERNEL_ROOT_ENV "READPROFILE_TEST_ROOT"
+
+/* PATH, under the test root if there is one. */
+const char *kernel_path(const char *path);
+
 /* At start: act as the caller, keeping the right to come back once. */
 void kernel_drop_privileges(void);
 

@@ -13,11 +13,11 @@
 
 #include "fit.h"
 #include "kernel.h"
-#include "mapfile.h"
 #include "options.h"
 #include "output.h"
 #include "profile.h"
 #include "report.h"
+#include "symsrc.h"
 #include "util.h"
 
 static struct out out;
@@ -71,7 +71,7 @@ print_info_verbose(const struct options *o, const struct profile *p,
 {
 	char line[512];
 	uint64_t counters = p->nwords - 1;
-	struct map m;
+	struct symsrc m;
 	struct report_result res;
 	int n;
 
@@ -82,10 +82,10 @@ print_info_verbose(const struct options *o, const struct profile *p,
 	out_str(&out, line, (size_t)n);
 	if (o->mapfile == NULL)
 		return;
-	if (map_open(&m, o->mapfile) < 0)
+	if (symsrc_open(&m, o->mapfile) < 0)
 		fatal("%s", o->mapfile);
 	report_text_bounds(&m, &res);
-	map_close(&m);
+	symsrc_close(&m);
 	out_str(&out, line, fit_describe(line, sizeof line, o->mapfile,
 	    res.origin, res.etext, res.have_etext, p->step, counters));
 }
@@ -95,7 +95,7 @@ main(int argc, char **argv)
 {
 	struct options o;
 	struct profile prof, base;
-	struct map m;
+	struct symsrc m;
 	struct report_opts ro;
 	struct report_result res;
 	struct counters c;
@@ -151,7 +151,7 @@ main(int argc, char **argv)
 	}
 
 	mapname = o.mapfile ? o.mapfile : kernel_default_map();
-	if (map_open(&m, mapname) < 0)
+	if (symsrc_open(&m, mapname) < 0)
 		fatal("%s", mapname);
 	ro.verbose = o.verbose;
 	ro.all = o.all;
@@ -160,7 +160,7 @@ main(int argc, char **argv)
 	ro.mode = o.exact ? ATTRIB_EXACT : ATTRIB_CLASSIC;
 	c = profile_counters(&prof);
 	report_run(&m, &c, prof.step, &ro, &out, &res);
-	map_close(&m);
+	symsrc_close(&m);
 	finish_output();
 	fit_warn(mapname, o.profile, res.origin, res.etext, res.have_etext,
 	    prof.step, prof.nwords - 1);

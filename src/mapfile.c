@@ -13,13 +13,26 @@
 int
 map_open(struct map *m, const char *name)
 {
+	struct input in;
+
+	if (input_open(&in, name) < 0)
+		return -1;
+	map_open_input(m, name, &in, NULL, 0);
+	return 0;
+}
+
+void
+map_open_input(struct map *m, const char *name, const struct input *in,
+    const void *head, size_t n)
+{
 	memset(m, 0, sizeof *m);
 	m->name = name;
-	if (input_open(&m->in, name) < 0)
-		return -1;
+	m->in = *in;
 	m->cap = READ_CHUNK * 2;
 	m->buf = xmalloc(m->cap);
-	return 0;
+	if (n > 0)
+		memcpy(m->buf, head, n);
+	m->len = n;
 }
 
 void
@@ -215,6 +228,7 @@ parse_fields(const char *p, const char *e, struct sym *s)
 	if (p == name)
 		return NULL;
 	s->kind = map_kind(*type);
+	s->type = *type;
 	s->name = name;
 	s->namelen = (size_t)(p - name);
 	return p;

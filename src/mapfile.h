@@ -35,6 +35,7 @@ enum sym_kind {
 struct sym {
 	uint64_t addr;
 	enum sym_kind kind;
+	char type;		/* the type letter, as nm prints it */
 	const char *name;	/* valid until the next map_next() */
 	size_t namelen;
 	uint64_t lineno;
@@ -42,6 +43,13 @@ struct sym {
 
 /* Open NAME; returns -1 with errno set when it cannot be opened. */
 int map_open(struct map *m, const char *name);
+
+/*
+ * A map over IN, already open, whose first N bytes, HEAD, were read from
+ * it already (to tell a text map from an ELF file).
+ */
+void map_open_input(struct map *m, const char *name, const struct input *in,
+    const void *head, size_t n);
 
 /* A map over a string in memory (for tests); TEXT must outlive the map. */
 void map_open_mem(struct map *m, const char *name, const char *text, size_t n);

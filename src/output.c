@@ -19,12 +19,14 @@
 /*
  * Where the report can be written as it comes: /dev/null, and the end of
  * a regular file, which an error truncates back to where it was
- * (*start).  Pipes and terminals get it whole or not at all.
+ * (*start).  Pipes and terminals get it whole or not at all, and so does
+ * a file that standard error writes to as well (>log 2>&1): cutting it
+ * back would cut the notices written meanwhile.
  */
 static int
 can_write_directly(int fd, off_t *start)
 {
-	struct stat sb, nb;
+	struct stat sb, nb, eb;
 	off_t pos;
 	int fl;
 
@@ -34,6 +36,9 @@ can_write_directly(int fd, off_t *start)
 	if (S_ISCHR(sb.st_mode))
 		return stat("/dev/null", &nb) == 0 && sb.st_rdev == nb.st_rdev;
 	if (!S_ISREG(sb.st_mode) || (fl = fcntl(fd, F_GETFL)) < 0)
+		return 0;
+	if (fstat(STDERR_FILENO, &eb) == 0 && eb.st_dev == sb.st_dev &&
+	    eb.st_ino == sb.st_ino)
 		return 0;
 	pos = lseek(fd, 0, SEEK_CUR);
 	if (fl & O_APPEND)

@@ -6,7 +6,9 @@
  * The report is held back until it is complete, so that an error found
  * late leaves standard output empty: a small one in memory, a large one
  * in an unlinked temporary file.  Into a regular file (at its end) it is
- * written as it comes, and an error truncates the file back.
+ * written as it comes, and an error truncates the file back, unless
+ * standard error writes to the same file: then it is held back too, so
+ * that no message is cut off.
  */
 #ifndef RP_OUTPUT_H
 #define RP_OUTPUT_H

@@ -29,23 +29,22 @@ pending_set(struct pending *p, const struct sym *s)
 
 /* The origin; a map without _stext, or with _stext at 0, is fatal. */
 static uint64_t
-need_stext(struct map *m, struct sym *s)
+need_stext(struct symsrc *m, struct sym *s)
 {
-	if (!map_find_stext(m, s) || s->addr == 0)
-		fatalx("can't find \"_stext\" in %s%s", m->name, m->crlf ?
-		    "\n" PROGNAME ": (its lines end in CR LF: convert it with "
-		    "dos2unix or sed 's/\\r$//')" : "");
+	if (!symsrc_find_stext(m, s) || s->addr == 0)
+		fatalx("can't find \"_stext\" in %s%s", m->name,
+		    symsrc_hint(m));
 	return s->addr;
 }
 
 void
-report_text_bounds(struct map *m, struct report_result *res)
+report_text_bounds(struct symsrc *m, struct report_result *res)
 {
 	struct sym s;
 
 	memset(res, 0, sizeof *res);
 	res->origin = need_stext(m, &s);
-	while (map_next(m, &s))
+	while (symsrc_next(m, &s))
 		if (sym_is_etext(&s)) {
 			res->etext = s.addr;
 			res->have_etext = 1;
@@ -96,7 +95,7 @@ print_counters(struct out *o, const struct counters *c, const struct attrib *a,
 }
 
 struct run {
-	struct map *m;
+	struct symsrc *m;
 	const struct counters *c;
 	const struct report_opts *opt;
 	struct out *o;
@@ -142,7 +141,7 @@ close_pending(struct run *r, const struct sym *s)
 }
 
 void
-report_run(struct map *m, const struct counters *c, uint32_t step,
+report_run(struct symsrc *m, const struct counters *c, uint32_t step,
     const struct report_opts *opt, struct out *o, struct report_result *res)
 {
 	struct run r = { .m = m, .c = c, .opt = opt, .o = o };
@@ -152,7 +151,7 @@ report_run(struct map *m, const struct counters *c, uint32_t step,
 	res->origin = need_stext(m, &s);
 	attrib_init(&r.a, res->origin, step, c->n, opt->mode);
 	pending_set(&r.p, &s);
-	while (map_next(m, &s)) {
+	while (symsrc_next(m, &s)) {
 		if (sym_is_etext(&s)) {
 			close_pending(&r, &s);
 			res->etext = s.addr;

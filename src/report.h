@@ -1,8 +1,8 @@
 /*
- * report.h - one report: map lines in, attribution, report lines out.
+ * report.h - one report: symbols in, attribution, report lines out.
  *
  * Applies the text rules (the origin at _stext, skipped absolute symbols,
- * the end of the text) to the stream of map lines, closes each symbol with
+ * the end of the text) to the stream of symbols, closes each symbol with
  * the attribution and writes it in the chosen format.
  */
 #ifndef RP_REPORT_H
@@ -11,8 +11,8 @@
 #include <stdint.h>
 
 #include "attrib.h"
-#include "mapfile.h"
 #include "output.h"
+#include "symsrc.h"
 
 struct report_opts {
 	int verbose, all, bins, counters;
@@ -27,10 +27,10 @@ struct report_result {
 };
 
 /* Find _stext and _etext without reporting (for -i -v). */
-void report_text_bounds(struct map *m, struct report_result *res);
+void report_text_bounds(struct symsrc *m, struct report_result *res);
 
 /* The whole report of counters C against map M. */
-void report_run(struct map *m, const struct counters *c, uint32_t step,
+void report_run(struct symsrc *m, const struct counters *c, uint32_t step,
     const struct report_opts *opt, struct out *o, struct report_result *res);
 
 #endif

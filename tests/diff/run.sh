@@ -92,11 +92,15 @@ worker() {
 		done
 		IFS=' '
 		seed=$((seed + JOBS))
+		# progress, from the first worker only, on the terminal
+		[ "$1" != 0 ] || [ $(((seed - SEED) % (10 * JOBS))) != 0 ] ||
+			echo "... $((seed - SEED)) of $CASES cases" >&3
 	done
 	echo "$pass $fail"
 }
 
 END=$((SEED + CASES))
+exec 3>&1
 j=0
 while [ "$j" -lt "$JOBS" ]; do
 	worker "$j" > "$TMP/log$j" 2>&1 &

@@ -265,6 +265,7 @@ while [ "$seed" -le "$SEEDS" ]; do
 		seed=$((seed + 1))
 		continue
 	fi
+	[ $((seed % 50)) != 0 ] || echo "... $seed of $SEEDS random maps"
 	extra=$(echo $ROT | cut -d' ' -f$((seed % 9 + 1)))
 	for o in "" -a "$extra"; do
 		vs_model "$G/profile" "$G/map" "$o"
@@ -472,6 +473,7 @@ else
 	: >"$TMP/base.fail"
 	seed=1
 	while [ "$seed" -le "$BSEEDS" ]; do
+		[ $((seed % 10)) != 0 ] || echo "... $seed of $BSEEDS random pairs"
 		"$GEN" "$seed" "$G" || { nbad=$((nbad + 1)); seed=$((seed + 1)); continue; }
 		ord=$(order "$G/profile")
 		"$PT" reduce "$ord" "$seed" "$G/profile" "$G/base"

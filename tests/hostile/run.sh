@@ -145,6 +145,8 @@ adds_up() {
 }
 
 verdict() {
+	[ $(((pass + fail + 1) % 100)) != 0 ] ||
+		echo "... $((pass + fail + 1)) checks so far"
 	if [ -z "$bad" ]; then
 		pass=$((pass + 1))
 		return 0

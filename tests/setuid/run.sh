@@ -63,6 +63,9 @@ fi
 
 # A scratch directory where the set-user-ID bit works (not nosuid) and that
 # user nobody can reach: tried in the build tree first, then /var/tmp, /tmp.
+# Running a set-user-ID program in it is not proof enough that nobody can
+# reach it (some systems let the program start though a directory above is
+# closed, mode 700): nobody must also be able to enter it.
 D=
 cleanup() {
 	[ -z "$D" ] || rm -rf "$D"
@@ -73,14 +76,15 @@ for base in "$TOP" /var/tmp "${TMPDIR:-/tmp}"; do
 	cand=$(mktemp -d "$base/build-suid.XXXXXX" 2>/dev/null) || continue
 	chmod 755 "$cand"
 	cp "$(command -v id)" "$cand/id" && chmod 4755 "$cand/id"
-	if [ "$(as_nobody "$cand/id" -u 2>/dev/null)" = 0 ]; then
+	if [ "$(as_nobody "$cand/id" -u 2>/dev/null)" = 0 ] &&
+	    as_nobody /bin/sh -c 'cd "$1"' sh "$cand" 2>/dev/null; then
 		D=$cand
 		rm -f "$D/id"
 		break
 	fi
 	rm -rf "$cand"
 done
-[ -n "$D" ] || skip "no directory where user nobody can run a set-user-ID program"
+[ -n "$D" ] || skip "no directory (in the checkout, /var/tmp or ${TMPDIR:-/tmp}) that user nobody can enter and run a set-user-ID program in"
 TMP=$D
 . "$TOP/tests/libc.sh"
 libc_setup

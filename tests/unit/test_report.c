@@ -28,14 +28,14 @@ report(struct run *r)
 {
 	FILE *f = tmpfile();
 	struct out o;
-	struct map m;
+	struct symsrc m;
 	struct counters c = counters_array(r->w, r->n);
 	char *s;
 
 	out_init(&o, fileno(f));
-	map_open_mem(&m, "map", r->map, strlen(r->map));
+	symsrc_open_mem(&m, "map", r->map, strlen(r->map));
 	report_run(&m, &c, r->w[0], &r->opt, &o, &r->res);
-	map_close(&m);
+	symsrc_close(&m);
 	assert_int_equal(out_finish(&o), 0);
 	s = slurp_fd(fileno(f));
 	fclose(f);
@@ -254,13 +254,13 @@ errors(void **state)
 static void
 bounds(void **state)
 {
-	struct map m;
+	struct symsrc m;
 	struct report_result res;
 
 	(void)state;
-	map_open_mem(&m, "map", MAP1, strlen(MAP1));
+	symsrc_open_mem(&m, "map", MAP1, strlen(MAP1));
 	report_text_bounds(&m, &res);
-	map_close(&m);
+	symsrc_close(&m);
 	assert_true(res.origin == 0x1000);
 	assert_true(res.have_etext);
 	assert_true(res.etext == 0x1020);

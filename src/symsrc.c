@@ -1,0 +1,70 @@
+/*
+ * symsrc.c - open a symbol source by its content.
+ */
+#include <string.h>
+
+#include "symsrc.h"
+#include "util.h"
+
+/* Read up to N bytes at the start of IN. */
+static size_t
+read_head(struct input *in, unsigned char *buf, size_t n)
+{
+	size_t len = 0, got;
+
+	while (len < n && (got = input_read(in, buf + len, n - len)) > 0)
+		len += got;
+	return len;
+}
+
+int
+symsrc_open(struct symsrc *s, const char *name)
+{
+	struct input in;
+	unsigned char head[4];
+	size_t n;
+
+	memset(s, 0, sizeof *s);
+	s->name = name;
+	if (input_open(&in, name) < 0)
+		return -1;
+	n = read_head(&in, head, sizeof head);
+	map_open_input(&s->map, name, &in, head, n);
+	return 0;
+}
+
+void
+symsrc_open_mem(struct symsrc *s, const char *name, const void *data,
+    size_t n)
+{
+	memset(s, 0, sizeof *s);
+	s->name = name;
+	map_open_mem(&s->map, name, data, n);
+}
+
+int
+symsrc_next(struct symsrc *s, struct sym *sym)
+{
+	return map_next(&s->map, sym);
+}
+
+int
+symsrc_find_stext(struct symsrc *s, struct sym *sym)
+{
+	return map_find_stext(&s->map, sym);
+}
+
+const char *
+symsrc_hint(const struct symsrc *s)
+{
+	if (s->map.crlf)
+		return "\n" PROGNAME ": (its lines end in CR LF: convert it "
+		    "with dos2unix or sed 's/\\r$//')";
+	return "";
+}
+
+void
+symsrc_close(struct symsrc *s)
+{
+	map_close(&s->map);
+}
