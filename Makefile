@@ -215,7 +215,7 @@ check-repro:
 	@sh tools/repro.sh
 
 clean:
-	rm -rf build build-san build-fuzz build-static build-o3 readprofile readprofile-*.tar.gz
+	rm -rf build build-san build-fuzz build-static build-o3 build-musl readprofile readprofile-*.tar.gz
 
 .PHONY: all check check-deps check-run check-long check-long-run check-sanitize check-valgrind check-hostile \
 	check-setuid fuzz bench \
