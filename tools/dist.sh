@@ -21,8 +21,11 @@ die() {
 }
 case $V in *[!A-Za-z0-9._+~-]*) die "VERSION '$V' has odd characters" ;; esac
 command -v git >/dev/null 2>&1 || die "needs git: the file list comes from git ls-files"
-top=$(git -C "$TOP" rev-parse --show-toplevel 2>/dev/null) ||
+if ! top=$(git -C "$TOP" rev-parse --show-toplevel 2>&1); then
+	[ ! -e "$TOP/.git" ] ||
+		die "git cannot read this checkout: $top"
 	die "not a git checkout: the file list comes from git ls-files (unpack a release tarball to build, not to make dist)"
+fi
 [ "$(cd "$top" && pwd -P)" = "$(cd "$TOP" && pwd -P)" ] ||
 	die "$TOP is not the top of its git checkout"
 tar --version 2>/dev/null | grep -q 'GNU tar' || die "needs GNU tar (--sort, --mtime, --owner)"
