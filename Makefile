@@ -8,6 +8,8 @@
 #   make fuzz            run each libFuzzer harness for FUZZ_TIME seconds
 #   make bench           side-by-side benchmark against util-linux
 #   make check-vm        boot a real kernel under qemu and test on /proc/profile
+#   make check-cross     build for s390x (big-endian) and test under qemu-s390x-static
+#   make check-m32       build for 32-bit x86 and test under qemu-i386-static
 #   make demo            run readprofile on the bundled real-kernel snapshot
 #   make install         install what make built into $(DESTDIR)$(PREFIX), as $(PROGRAM)
 #   make check-install   test make install and make uninstall
@@ -30,7 +32,7 @@ INSTALL   ?= install
 CFLAGS    ?= -O2 -g
 WARNFLAGS  = -std=c11 -Wall -Wextra -Wshadow -Wformat=2 -Wstrict-prototypes \
              -Wmissing-prototypes -Wvla -Wno-format-nonliteral $(WERROR)
-ALL_CPPFLAGS = -D_GNU_SOURCE -DRP_VERSION='"$(VERSION)"' -Isrc $(CPPFLAGS)
+ALL_CPPFLAGS = -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -DRP_VERSION='"$(VERSION)"' -Isrc $(CPPFLAGS)
 ALL_CFLAGS = $(WARNFLAGS) $(PREFIX_MAP) $(CFLAGS)
 # The same binary from any checkout directory: the build path is mapped to
 # "." in debug information and __FILE__, when the compiler can.
@@ -74,9 +76,10 @@ $(B)/%.o: src/%.c $(HDRS) $(B)/flags | $(B)
 $(B) $(B)/tests:
 	mkdir -p $@
 
-# Unit tests (cmocka).
+# Unit tests (cmocka; UNIT_LDFLAGS: cmocka has no static library).
+UNIT_LDFLAGS ?= $(LDFLAGS)
 $(B)/tests/%: tests/unit/%.c tests/unit/unit.h $(B)/librp.a $(HDRS) $(B)/flags | $(B)/tests
-	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(B)/librp.a -lcmocka $(LDLIBS)
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(UNIT_LDFLAGS) -o $@ $< $(B)/librp.a -lcmocka $(LDLIBS)
 
 # Helpers for the differential and golden tests.
 $(B)/tests/gen: tests/diff/gen.c | $(B)/tests
@@ -165,6 +168,12 @@ bench: $(BIN)
 check-vm:
 	@sh tests/vm/run.sh
 
+check-cross:
+	@sh tests/cross/run.sh s390x
+
+check-m32:
+	@sh tests/cross/run.sh m32
+
 demo: $(BIN)
 	@sh tests/demo.sh $(abspath $(BIN))
 
@@ -215,8 +224,9 @@ check-repro:
 	@sh tools/repro.sh
 
 clean:
-	rm -rf build build-san build-fuzz build-static build-o3 build-musl readprofile readprofile-*.tar.gz
+	rm -rf build build-san build-fuzz build-static build-o3 build-s390x build-m32 build-musl \
+	    readprofile readprofile-*.tar.gz
 
 .PHONY: all check check-deps check-run check-long check-long-run check-sanitize check-valgrind check-hostile \
 	check-setuid fuzz bench \
-	check-vm demo install uninstall check-install dist distcheck check-repro clean
+	check-vm check-cross check-m32 demo install uninstall check-install dist distcheck check-repro clean

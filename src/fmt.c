@@ -2,7 +2,8 @@
  * fmt.c - printf-identical number formatting.
  *
  * %8.4f is done exactly: the double m * 2^e is scaled by 10^4 in 128-bit
- * integer arithmetic and rounded half to even, as glibc's printf does in
+ * integer arithmetic (two 64-bit halves, for 32-bit targets too) and
+ * rounded half to even, as glibc's printf does in
  * the default rounding mode.
  */
 #include <stdio.h>
@@ -10,18 +11,104 @@
 
 #include "fmt.h"
 
-typedef unsigned __int128 u128;
+/*
+ * A 128-bit unsigned number as two halves: unsigned __int128 does not
+ * exist on 32-bit targets.  Only what scaled4() and the digits need.
+ */
+struct u128 {
+	uint64_t hi, lo;
+};
+
+/* A * B, for B < 2^32. */
+static struct u128
+mul_small(uint64_t a, uint32_t b)
+{
+	uint64_t lo = (a & 0xffffffffu) * b, mid = (a >> 32) * b;
+	struct u128 r;
+
+	r.lo = lo + (mid << 32);
+	r.hi = (mid >> 32) + (r.lo < lo);
+	return r;
+}
+
+static struct u128
+shl(struct u128 x, int n)
+{
+	struct u128 r;
+
+	if (n == 0)
+		return x;
+	if (n >= 64) {
+		r.hi = n >= 128 ? 0 : x.lo << (n - 64);
+		r.lo = 0;
+		return r;
+	}
+	r.hi = x.hi << n | x.lo >> (64 - n);
+	r.lo = x.lo << n;
+	return r;
+}
+
+static struct u128
+shr(struct u128 x, int n)
+{
+	struct u128 r;
+
+	if (n == 0)
+		return x;
+	if (n >= 64) {
+		r.lo = n >= 128 ? 0 : x.hi >> (n - 64);
+		r.hi = 0;
+		return r;
+	}
+	r.lo = x.lo >> n | x.hi << (64 - n);
+	r.hi = x.hi >> n;
+	return r;
+}
+
+/* Bit N of X. */
+static int
+bit(struct u128 x, int n)
+{
+	return (int)((n >= 64 ? x.hi >> (n - 64) : x.lo >> n) & 1);
+}
+
+/* Whether any of the N lowest bits of X is set (0 < N < 128). */
+static int
+low_bits(struct u128 x, int n)
+{
+	if (n >= 64)
+		return x.lo != 0 ||
+		    (n > 64 && (x.hi & (~(uint64_t)0 >> (128 - n))) != 0);
+	return (x.lo & (~(uint64_t)0 >> (64 - n))) != 0;
+}
+
+/* X / D into *X, for 0 < D < 2^32; returns X % D. */
+static uint32_t
+divmod_small(struct u128 *x, uint32_t d)
+{
+	uint32_t w[4] = { (uint32_t)(x->hi >> 32), (uint32_t)x->hi,
+	    (uint32_t)(x->lo >> 32), (uint32_t)x->lo };
+	uint64_t rem = 0;
+
+	for (int i = 0; i < 4; i++) {
+		uint64_t cur = rem << 32 | w[i];
+		w[i] = (uint32_t)(cur / d);
+		rem = cur % d;
+	}
+	x->hi = (uint64_t)w[0] << 32 | w[1];
+	x->lo = (uint64_t)w[2] << 32 | w[3];
+	return (uint32_t)rem;
+}
 
 static size_t
-rev_digits(char *dst, u128 v, int minlen)
+rev_digits(char *dst, struct u128 v, int minlen)
 {
 	char tmp[48];
 	size_t n = 0;
 
 	do {
-		tmp[n++] = (char)('0' + (int)(v % 10));
-		v /= 10;
-	} while (v != 0 || (int)n < minlen);
+		tmp[n++] = (char)('0' + divmod_small(&v, 10));
+	} while (v.hi != 0 || v.lo != 0 || (int)n < minlen);
 	for (size_t i = 0; i < n; i++)
 		dst[i] = tmp[n - 1 - i];
 	return n;
@@ -94,12 +181,12 @@ fmt_althex(char *dst, uint64_t v)
 }
 
 /* round(v * 10^4), half to even, exactly; v finite and >= 0. */
-static u128
+static struct u128
 scaled4(double v)
 {
 	uint64_t bits, m;
 	int e, sh;
-	u128 prod, q, r, half;
+	struct u128 prod, q, zero = { 0, 0 };
 
 	memcpy(&bits, &v, sizeof bits);
 	e = (int)(bits >> 52 & 0x7ff);
@@ -109,17 +196,19 @@ scaled4(double v)
 	else
 		m |= (uint64_t)1 << 52;
 	e -= 1075;			/* v = m * 2^e */
-	prod = (u128)m * 10000;
+	prod = mul_small(m, 10000);
 	if (e >= 0)
-		return prod << e;
+		return shl(prod, e);
 	sh = -e;
 	if (sh >= 127)
-		return 0;
-	q = prod >> sh;
-	r = prod & (((u128)1 << sh) - 1);
-	half = (u128)1 << (sh - 1);
-	if (r > half || (r == half && (q & 1)))
-		q++;
+		return zero;
+	q = shr(prod, sh);
+	/* the rest against one half: bit sh-1, then the bits below it */
+	if (bit(prod, sh - 1) &&
+	    ((sh > 1 && low_bits(prod, sh - 1)) || (q.lo & 1))) {
+		q.lo++;
+		q.hi += q.lo == 0;
+	}
 	return q;
 }
 
@@ -128,7 +217,8 @@ fmt_fix84(char *dst, double v)
 {
 	char tmp[64];
 	size_t n, pad = 0;
-	u128 q;
+	struct u128 q;
+	uint32_t frac;
 
 	if (v == 0) {
 		memcpy(dst, "  0.0000", 8);
@@ -139,21 +229,19 @@ fmt_fix84(char *dst, double v)
 		return k < 0 ? 0 : k >= FMT_MAX ? FMT_MAX - 1 : (size_t)k;
 	}
 	q = scaled4(v);
-	if (q >> 64 == 0) {
-		uint64_t q64 = (uint64_t)q, frac = q64 % 10000;
-
-		n = fmt_u64(tmp, q64 / 10000);
-		tmp[n] = '.';
-		tmp[n + 1] = (char)('0' + frac / 1000);
-		tmp[n + 2] = (char)('0' + frac / 100 % 10);
-		tmp[n + 3] = (char)('0' + frac / 10 % 10);
-		tmp[n + 4] = (char)('0' + frac % 10);
-		n += 5;
+	if (q.hi == 0) {
+		frac = (uint32_t)(q.lo % 10000);
+		n = fmt_u64(tmp, q.lo / 10000);
 	} else {
-		n = rev_digits(tmp, q / 10000, 1);
-		tmp[n++] = '.';
-		n += rev_digits(tmp + n, q % 10000, 4);
+		frac = divmod_small(&q, 10000);
+		n = rev_digits(tmp, q, 1);
 	}
+	tmp[n] = '.';
+	tmp[n + 1] = (char)('0' + frac / 1000);
+	tmp[n + 2] = (char)('0' + frac / 100 % 10);
+	tmp[n + 3] = (char)('0' + frac / 10 % 10);
+	tmp[n + 4] = (char)('0' + frac % 10);
+	n += 5;
 	if (n < 8) {
 		pad = 8 - n;
 		memset(dst, ' ', pad);

@@ -25,6 +25,9 @@
 /* PATH, under the test root if there is one. */
 const char *kernel_path(const char *path);
 
+/* The profile to read for NAME: the kernel's under the test root. */
+const char *kernel_profile(const char *name);
+
 /* At start: act as the caller, keeping the right to come back once. */
 void kernel_drop_privileges(void);
 
@@ -38,10 +41,15 @@ void kernel_drop_privileges_for_good(void);
 _Noreturn void kernel_write_profile(const int *multiplier);
 
 /*
- * The map to use without -m: /boot/System.map, /boot/System.map-$(uname -r),
- * then /proc/kallsyms (said on stderr).  Errors name the last System.map
- * tried, or say that /proc/kallsyms hides its addresses.
+ * The map to use without -m, for PROFILE: the first with a non-zero _stext
+ * of /boot/System.map, /boot/System.map-R, /usr/lib/debug/boot/System.map-R,
+ * /lib/modules/R/System.map (R: uname -r), then /proc/kallsyms, which is
+ * said on stderr with what each place held.  When none will do, says so
+ * place by place, and what to do, and exits.
  */
-const char *kernel_default_map(void);
+const char *kernel_default_map(const char *profile);
+
+/* The same map, or NULL when there is none; silent. */
+const char *kernel_default_map_quiet(void);
 
 #endif

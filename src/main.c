@@ -17,6 +17,8 @@
 #include "output.h"
 #include "profile.h"
 #include "report.h"
+#include "sniff.h"
+#include "step.h"
 #include "symsrc.h"
 #include "util.h"
 
@@ -64,30 +66,96 @@ byte_order_name(int swapped)
 	return little ? "little-endian" : "big-endian";
 }
 
-/* -i -v: what the profile holds, and whether the map fits it. */
+/*
+ * A zero step word, as 64-bit big-endian kernels write it: the step from
+ * the text of map M, whose bounds go to RES.  When it is unknown: fatal,
+ * or with QUIET, 0.
+ */
+static uint32_t
+step_from_map(struct symsrc *m, uint64_t counters, struct report_result *res,
+    int quiet)
+{
+	char why[512];
+	uint32_t step;
+	enum step_found r;
+
+	report_text_bounds(m, res);
+	r = step_infer(res->origin, res->etext, res->have_etext, counters,
+	    &step);
+	if (r == STEP_FOUND)
+		warnx_("the profile's step word is 0, as 64-bit big-endian "
+		    "kernels write it; using step %u from %s", step, m->name);
+	else if (!quiet) {
+		step_why(why, sizeof why, r, m->name, res->origin, res->etext,
+		    counters);
+		fatalx("%s", why);
+	}
+	return step;
+}
+
+/* -i -v: what the profile holds, and whether the map RES fits it. */
 static void
-print_info_verbose(const struct options *o, const struct profile *p,
-    int swapped)
+print_info_verbose(const struct profile *p, uint32_t step, int swapped,
+    int noauto, const char *mapname, const struct report_result *res)
 {
 	char line[512];
 	uint64_t counters = p->nwords - 1;
-	struct symsrc m;
-	struct report_result res;
 	int n;
 
 	n = snprintf(line, sizeof line, "Counters: %llu\nText_bytes: %llu\n"
 	    "Byte_order: %s (%s)\n", (unsigned long long)counters,
-	    (unsigned long long)(counters * p->step), byte_order_name(swapped),
-	    o->noauto ? "native, -n" : swapped ? "reversed" : "native");
+	    (unsigned long long)(counters * step), byte_order_name(swapped),
+	    noauto ? "native, -n" : swapped ? "reversed" : "native");
 	out_str(&out, line, (size_t)n);
-	if (o->mapfile == NULL)
+	if (res == NULL)
 		return;
-	if (symsrc_open(&m, o->mapfile) < 0)
-		fatal("%s", o->mapfile);
-	report_text_bounds(&m, &res);
-	symsrc_close(&m);
-	out_str(&out, line, fit_describe(line, sizeof line, o->mapfile,
-	    res.origin, res.etext, res.have_etext, p->step, counters));
+	out_str(&out, line, fit_describe(line, sizeof line, mapname,
+	    res->origin, res->etext, res->have_etext, step, counters));
+}
+
+/*
+ * -i.  The map is read for -v, and to infer a zero step: the one given
+ * with -m or, for the running kernel's own /proc/profile, the default map
+ * (a snapshot may come from another kernel than the running one).
+ */
+static void
+print_info(const struct options *o, const struct profile *p, int swapped)
+{
+	char line[512];
+	const char *mapname = o->mapfile;
+	struct symsrc m;
+	struct report_result res;
+	uint32_t step = p->step;
+	int n, have_map = 0;
+
+	if (step == 0 && mapname == NULL &&
+	    strcmp(o->profile, PROC_PROFILE) == 0)
+		mapname = kernel_default_map_quiet();
+	if (mapname != NULL && (step == 0 || o->verbose)) {
+		if (symsrc_open(&m, mapname) < 0)
+			fatal("%s", mapname);
+		if (step == 0)
+			step = step_from_map(&m, p->nwords - 1, &res,
+			    o->mapfile == NULL);
+		else
+			report_text_bounds(&m, &res);
+		symsrc_close(&m);
+		have_map = step != 0;
+	}
+	if (step == 0)
+		warnx_("this kernel does not report its sampling step: the "
+		    "profile's step word is 0, as 64-bit big-endian kernels "
+		    "write it; to infer the step from the kernel's map, run "
+		    "readprofile -i -m MAP");
+	n = snprintf(line, sizeof line, "Sampling_step: %u%s%s%s\n", step,
+	    o->verbose && step != p->step ? " (inferred from " : "",
+	    o->verbose && step != p->step ? mapname : "",
+	    o->verbose && step != p->step ? ")" : "");
+	out_str(&out, line, n < 0 ? 0 : (size_t)n < sizeof line ? (size_t)n :
+	    sizeof line - 1);
+	if (o->verbose)
+		print_info_verbose(p, step, swapped, o->noauto, mapname,
+		    have_map ? &res : NULL);
 }
 
 int
@@ -102,8 +170,7 @@ main(int argc, char **argv)
 	const char *mapname;
 	static const char version[] = PROGNAME " from readprofile " RP_VERSION
 	    "\n";
-	char line[64];
-	int swapped, n;
+	int swapped;
 
 	sanitize_stdio();
 	kernel_drop_privileges();
@@ -131,6 +198,7 @@ main(int argc, char **argv)
 		kernel_write_profile(o.multiplier_set ? &o.multiplier : NULL);
 	kernel_drop_privileges_for_good();
 
+	o.profile = kernel_profile(o.profile);
 	profile_open(&prof, o.profile);
 	if (o.baseline)
 		profile_open(&base, o.baseline);
@@ -138,11 +206,9 @@ main(int argc, char **argv)
 	if (swapped)
 		warnx_("Assuming reversed byte order. Use -n to force native "
 		    "byte order.");
+	sniff_profile_step(&prof);
 	if (o.info) {
-		n = snprintf(line, sizeof line, "Sampling_step: %u\n", prof.step);
-		out_str(&out, line, (size_t)n);
-		if (o.verbose)
-			print_info_verbose(&o, &prof, swapped);
+		print_info(&o, &prof, swapped);
 		finish_output();
 		profile_close(&prof);
 		if (o.baseline)
@@ -150,14 +216,20 @@ main(int argc, char **argv)
 		return 0;
 	}
 
-	mapname = o.mapfile ? o.mapfile : kernel_default_map();
+	mapname = o.mapfile ? o.mapfile : kernel_default_map(o.profile);
 	if (symsrc_open(&m, mapname) < 0)
 		fatal("%s", mapname);
+	if (prof.step == 0) {	/* read the map once: held for the report */
+		symsrc_hold(&m);
+		prof.step = step_from_map(&m, prof.nwords - 1, &res, 0);
+		symsrc_rewind(&m);
+	}
 	ro.verbose = o.verbose;
 	ro.all = o.all;
 	ro.bins = o.bins;
 	ro.counters = o.counters;
 	ro.mode = o.exact ? ATTRIB_EXACT : ATTRIB_CLASSIC;
+	ro.default_map = o.mapfile == NULL;
 	c = profile_counters(&prof);
 	report_run(&m, &c, prof.step, &ro, &out, &res);
 	symsrc_close(&m);
@@ -180,18 +252,22 @@ usage(void)
 	    "Read the kernel's tick profile and attribute it to symbols.\n"
 	    "\n"
 	    "Options:\n"
-	    " -m, --mapfile <mapfile>   symbol map (default: /boot/System.map,\n"
-	    "                           /boot/System.map-$(uname -r), then /proc/kallsyms)\n"
+	    " -m, --mapfile <mapfile>   symbol map (default: the first System.map found,\n"
+	    "                           then /proc/kallsyms; see readprofile(8))\n"
 	    " -p, --profile <pro-file>  profile (default: /proc/profile; - reads stdin)\n"
 	    " -M, --multiplier <mult>   set the profiling multiplier to <mult>\n"
 	    " -i, --info                print only info about the sampling step\n"
+	    "                           (with -v: counters, text size, byte order, map fit)\n"
 	    " -v, --verbose             print verbose data\n"
 	    " -a, --all                 print all symbols, even if count is 0\n"
 	    " -b, --histbin             print individual histogram-bin counts\n"
 	    " -s, --counters            print individual counters within functions\n"
-	    " -r, --reset               reset all the counters (root only)\n"
+	    " -r, --reset               reset all the counters (root, or any user\n"
+	    "                           of a set-user-ID install)\n"
 	    " -n, --no-auto             disable byte order auto-detection\n"
-	    "     --exact               credit each counter to the symbol it covers\n"
+	    "     --exact               credit each counter to the function holding its\n"
+	    "                           first byte (classic: each function's last\n"
+	    "                           counter goes to the next one)\n"
 	    "     --baseline <file>     subtract an earlier snapshot of the same boot\n"
 	    "\n"
 	    " -h, --help                display this help\n"

@@ -2,6 +2,8 @@
  * mapfile.c - streaming map reader and line parser.
  */
 #include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -171,6 +173,24 @@ skip_space(const char *p)
 }
 
 /*
+ * Eight bytes at P as a little-endian number: the first byte is the lowest,
+ * so that the lowest flag bit below marks the first byte flagged (a borrow
+ * only carries upwards, and can flag a byte after a true one, never
+ * before).  A big-endian host swaps the bytes.
+ */
+static uint64_t
+load_le64(const char *p)
+{
+	uint64_t x;
+
+	memcpy(&x, p, 8);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	x = __builtin_bswap64(x);
+#endif
+	return x;
+}
+
+/*
  * The end of the word at P, at or before E (*E ends the line).  Eight
  * bytes at a time: any byte below '!' may end it and is looked at.
  */
@@ -180,7 +200,7 @@ skip_word(const char *p, const char *e)
 	uint64_t x, t;
 
 	while (e - p >= 8) {
-		memcpy(&x, p, 8);
+		x = load_le64(p);
 		t = (x - ONES * 0x21) & ~x & ONES * 0x80;
 		if (t == 0) {
 			p += 8;
@@ -240,6 +260,18 @@ map_parse_line(const char *p, const char *e, struct sym *s)
 	return parse_fields(p, e, s) ? 0 : -1;
 }
 
+void
+map_fatal(const struct map *m, const char *fmt, ...)
+{
+	char msg[8192];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	sniff_map_fatal(m->name, m->kind, msg);
+}
+
 /*
  * Read until the buffer holds a complete line (or the last line, given a
  * newline here); returns 0 at the end of the input.  Lines are complete
@@ -253,8 +285,9 @@ fill(struct map *m)
 
 	for (;;) {
 		if (m->len - m->pos > MAP_MAX_LINE)
-			fatalx("%s(%llu): line longer than %zu bytes", m->name,
-			    (unsigned long long)m->lineno + 1, MAP_MAX_LINE);
+			map_fatal(m, "%s(%llu): line longer than %zu bytes",
+			    m->name, (unsigned long long)m->lineno + 1,
+			    MAP_MAX_LINE);
 		if (m->eof) {
 			if (m->pos == m->len)
 				return 0;
@@ -262,7 +295,7 @@ fill(struct map *m)
 			m->lines = m->len;
 			return 1;
 		}
-		if (m->pos > 0) {
+		if (m->pos > 0 && !m->hold) {
 			memmove(m->buf, m->buf + m->pos, m->len - m->pos);
 			m->len -= m->pos;
 			m->pos = 0;
@@ -272,6 +305,12 @@ fill(struct map *m)
 			m->buf = xrealloc(m->buf, m->cap);
 		}
 		got = input_read(&m->in, m->buf + m->len, m->cap - m->len - 1);
+		/* The first read: the head a symbol source looked at, and more. */
+		if (m->lineno == 0 && m->pos == 0 && !m->sniffed) {
+			m->kind = sniff_binary((unsigned char *)m->buf,
+			    m->len + got);
+			m->sniffed = 1;
+		}
 		if (got == 0) {
 			m->eof = 1;
 			continue;
@@ -302,10 +341,10 @@ map_next(struct map *m, struct sym *s)
 	else
 		nl = p;
 	if ((size_t)(nl - line) > MAP_MAX_LINE)
-		fatalx("%s(%llu): line longer than %zu bytes", m->name,
+		map_fatal(m, "%s(%llu): line longer than %zu bytes", m->name,
 		    (unsigned long long)m->lineno, MAP_MAX_LINE);
 	if (p == NULL)
-		fatalx("%s(%llu): wrong map line", m->name,
+		map_fatal(m, "%s(%llu): wrong map line", m->name,
 		    (unsigned long long)m->lineno);
 	m->pos = (size_t)(nl - m->buf) + 1;
 	return 1;
@@ -365,6 +404,21 @@ map_find_stext(struct map *m, struct sym *s)
 		m->crlf |= is_stext_cr(s);
 	}
 	return 0;
+}
+
+void
+map_hold(struct map *m)
+{
+	m->hold = 1;
+}
+
+void
+map_rewind(struct map *m)
+{
+	m->hold = 0;
+	m->pos = 0;
+	m->lineno = 0;
+	m->crlf = 0;
 }
 
 void

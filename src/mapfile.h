@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "input.h"
+#include "sniff.h"
 
 #define MAP_MAX_LINE ((size_t)1 << 20)
 
@@ -24,6 +25,9 @@ struct map {
 	int eof;
 	uint64_t lineno;
 	int crlf;		/* "_stext\r" seen: DOS line endings */
+	const struct sniff *kind;	/* recognisably not a map, or NULL */
+	int sniffed;		/* kind was looked for */
+	int hold;		/* keep every line read, for map_rewind() */
 };
 
 enum sym_kind {
@@ -76,6 +80,23 @@ int sym_is_etext(const struct sym *s);
  * when there is none (an address of 0 is for the caller to refuse).
  */
 int map_find_stext(struct map *m, struct sym *s);
+
+/*
+ * Exit with a message about M; when M's data is recognisably not a map (a
+ * compressed or ELF file), a second line says so.
+ */
+_Noreturn void map_fatal(const struct map *m, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/*
+ * Right after map_open: keep every line read in memory, so that
+ * map_rewind() can go back to the first line without reading the input
+ * again (a pipe or a decompressor cannot be read twice).
+ */
+void map_hold(struct map *m);
+
+/* Back to the first line (after map_hold); lines are dropped as read again. */
+void map_rewind(struct map *m);
 
 void map_close(struct map *m);
 

@@ -88,5 +88,28 @@ options_parse(struct options *o, int argc, char **argv)
 		default: return OPT_USAGE_ERROR;
 		}
 	}
+	return options_check(o);
+}
+
+/* Whether two inputs are standard input; -1 with the message printed. */
+static int
+stdin_twice(const char *a, const char *an, const char *b, const char *bn)
+{
+	if (a == NULL || b == NULL || strcmp(a, "-") || strcmp(b, "-"))
+		return 0;
+	warnx_("standard input used twice (%s - and %s -)", an, bn);
+	return -1;
+}
+
+enum opt_result
+options_check(const struct options *o)
+{
+	if (stdin_twice(o->profile, "-p", o->baseline, "--baseline") < 0 ||
+	    stdin_twice(o->profile, "-p", o->mapfile, "-m") < 0 ||
+	    stdin_twice(o->mapfile, "-m", o->baseline, "--baseline") < 0)
+		return OPT_CONFLICT;
+	if (o->info && o->baseline)
+		warnx_("warning: -i prints the profile's step only: --baseline "
+		    "is not used");
 	return OPT_RUN;
 }

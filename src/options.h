@@ -19,10 +19,15 @@ enum opt_result {
 	OPT_VERSION,		/* -V seen */
 	OPT_USAGE_ERROR,	/* message printed; "Try ..." still to print */
 	OPT_BAD_MULTIPLIER,	/* message printed */
+	OPT_CONFLICT,		/* message printed: stdin given twice */
 };
 
 /* Parse ARGV into O (defaults first). */
 enum opt_result options_parse(struct options *o, int argc, char **argv);
+
+/* Options that do not go together: stdin twice (and -i with --baseline, a
+ * warning).  Called by options_parse. */
+enum opt_result options_check(const struct options *o);
 
 /* A multiplier that fits an int; returns 0, or -1 with a message printed. */
 int options_multiplier(const char *s, int *out);

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "profile.h"
+#include "sniff.h"
 #include "util.h"
 
 #define WIN_WORDS ((size_t)1 << 16)
@@ -22,6 +23,8 @@ check_size(const struct profile *p)
 	if (p->bytes > PROFILE_MAX_BYTES)
 		fatalx("%s: too large for a profile (more than %llu bytes)",
 		    p->name, (unsigned long long)PROFILE_MAX_BYTES);
+	if (p->bytes % 4)
+		sniff_profile_size(p);
 	if (p->bytes % 4)
 		fatalx("%s: truncated profile: %llu bytes is not a whole number "
 		    "of 32-bit words", p->name, (unsigned long long)p->bytes);

@@ -1,6 +1,7 @@
 /*
  * report.c - the report loop.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -32,7 +33,7 @@ static uint64_t
 need_stext(struct symsrc *m, struct sym *s)
 {
 	if (!symsrc_find_stext(m, s) || s->addr == 0)
-		fatalx("can't find \"_stext\" in %s%s", m->name,
+		symsrc_fatal(m, "can't find \"_stext\" in %s%s", m->name,
 		    symsrc_hint(m));
 	return s->addr;
 }
@@ -104,6 +105,39 @@ struct run {
 	uint64_t total;
 };
 
+/*
+ * Symbol AT lies beyond the profile: util-linux's line, then the sizes
+ * that do not fit (the rest of the map is read for _etext), and, when the
+ * map was not chosen with -m, that a copied profile needs its own.
+ */
+static _Noreturn void
+out_of_range(struct run *r, const struct sym *at)
+{
+	struct sym s = *at;
+	uint64_t n = r->a.nwords - 1, step = r->a.step;
+	int etext = sym_is_etext(&s);
+	char sizes[256];
+
+	warnx_("profile address out of range. Wrong map file?");
+	while (!etext && symsrc_next(r->m, &s))
+		etext = sym_is_etext(&s);
+	if (etext)
+		snprintf(sizes, sizeof sizes, "_etext - _stext is %llu bytes",
+		    (unsigned long long)(s.addr - r->a.origin));
+	else
+		snprintf(sizes, sizeof sizes, "no _etext");
+	if (!r->opt->default_map)
+		fatalx("%s: %s, but the profile's %llu counters at step %llu "
+		    "cover %llu bytes", r->m->name, sizes, (unsigned long long)n,
+		    (unsigned long long)step, (unsigned long long)(n * step));
+	warnx_("%s: %s, but the profile's %llu counters at step %llu cover "
+	    "%llu bytes", r->m->name, sizes, (unsigned long long)n,
+	    (unsigned long long)step, (unsigned long long)(n * step));
+	fatalx("no -m: %s belongs to the running kernel; a profile copied "
+	    "from another machine or boot needs the map of the kernel it came "
+	    "from, given with -m", r->m->name);
+}
+
 /* The line S closes the pending symbol; print it. */
 static void
 close_pending(struct run *r, const struct sym *s)
@@ -118,7 +152,7 @@ close_pending(struct run *r, const struct sym *s)
 		    r->m->name, (unsigned long long)s->lineno,
 		    (unsigned long long)s->addr, (unsigned long long)p->addr);
 	if (attrib_close(&r->a, p->addr, s->addr, &sp) < 0)
-		fatalx("profile address out of range. Wrong map file?");
+		out_of_range(r, s);
 	if (opt->bins)
 		print_bins(r->o, r->c, &r->a, &sp, p, opt->all);
 	ticks = counters_sum(r->c, sp.first, sp.end);

@@ -17,6 +17,7 @@
 struct report_opts {
 	int verbose, all, bins, counters;
 	enum attrib_mode mode;
+	int default_map;	/* the map was not given with -m */
 };
 
 struct report_result {

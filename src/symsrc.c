@@ -1,6 +1,8 @@
 /*
  * symsrc.c - open a symbol source by its content.
  */
+#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "symsrc.h"
@@ -61,6 +63,32 @@ symsrc_hint(const struct symsrc *s)
 		return "\n" PROGNAME ": (its lines end in CR LF: convert it "
 		    "with dos2unix or sed 's/\\r$//')";
 	return "";
+}
+
+void
+symsrc_hold(struct symsrc *s)
+{
+	map_hold(&s->map);
+}
+
+void
+symsrc_rewind(struct symsrc *s)
+{
+	map_rewind(&s->map);
+}
+
+void
+symsrc_fatal(const struct symsrc *s, const char *fmt, ...)
+{
+	char msg[8192];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	if (s->elf == NULL)
+		map_fatal(&s->map, "%s", msg);
+	fatalx("%s", msg);
 }
 
 void

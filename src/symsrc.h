@@ -44,6 +44,19 @@ int symsrc_find_stext(struct symsrc *s, struct sym *sym);
 /* A hint for the "no _stext" error ("" when none), e.g. CR LF endings. */
 const char *symsrc_hint(const struct symsrc *s);
 
+/*
+ * Keep what is read from now on, so that symsrc_rewind() can go back to
+ * the first symbol without reading the input again (a pipe cannot be).
+ */
+void symsrc_hold(struct symsrc *s);
+
+/* Back to the first symbol (after symsrc_hold). */
+void symsrc_rewind(struct symsrc *s);
+
+/* Report a fatal error about the source, naming what its bytes look like. */
+_Noreturn void symsrc_fatal(const struct symsrc *s, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
 void symsrc_close(struct symsrc *s);
 
 #endif

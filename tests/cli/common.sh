@@ -19,10 +19,11 @@ setup_bindir() {
 	ln -sf "$_bin" "$BINDIR/readprofile"
 }
 
-# run_case CASEDIR WORKDIR OUT ERR: run the case's command line inside
-# WORKDIR; stdout to OUT, stderr to ERR, prints the exit status.
+# run_case CASEDIR WORKDIR OUT ERR [ARGSFILE]: run the case's command line
+# (CASEDIR/args, or ARGSFILE) inside WORKDIR; stdout to OUT, stderr to
+# ERR, prints the exit status.
 run_case() {
-	_args=$(cat "$1/args")
+	_args=$(cat "${5:-$1/args}")
 	(
 		cd "$2" || exit 2
 		PATH=$BINDIR:$PATH

@@ -6,7 +6,10 @@
 #   sh tests/cli/regen.sh            all of fixtures/cases and fixtures/real/golden
 #   sh tests/cli/regen.sh NAME...    only these cases of fixtures/cases
 #
-# fixtures/cases-ours is written by hand: only its profiles are rebuilt here.
+# fixtures/cases-ours is written by hand: only its profiles are rebuilt here,
+# and the stdout and exit status of its cases that hold `oracle.args` (the
+# oracle's command line on other inputs, e.g. a profile whose zero step
+# word is patched to the true step) are recorded from the oracle.
 set -u
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 ORACLE=${ORACLE:-/usr/sbin/readprofile}
@@ -41,6 +44,17 @@ record() {
 build_profiles "$TOP/fixtures/inputs"
 for d in "$TOP"/fixtures/cases/*/ "$TOP"/fixtures/cases-ours/*/; do
 	build_profiles "${d%/}"
+done
+# record_oracle CASEDIR: stdout and status of `oracle.args`; stderr stays.
+record_oracle() {
+	rc=$(run_case "$1" "$1" "$TMP/out" "$TMP/err" "$1/oracle.args")
+	echo "$rc" > "$1/expected.rc"
+	cp "$TMP/out" "$1/expected.out"
+	echo "$(basename "$1"): exit $rc (oracle.args)"
+}
+
+for d in "$TOP"/fixtures/cases-ours/*/; do
+	[ -f "$d/oracle.args" ] && record_oracle "${d%/}"
 done
 if [ $# -gt 0 ]; then
 	for n; do

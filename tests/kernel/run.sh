@@ -63,11 +63,201 @@ expect() {
 	diff -u "$TMP/exp.err" "$TMP/err" | sed -n '3,20p'
 }
 
-# --- no default map anywhere (valgrind: nothing read uninitialised) -------
+# --- the default map chain ---------------------------------------------
+# The places, in order, and what a stub says.
+M1=/boot/System.map
+M2=/boot/System.map-$REL
+M3=/usr/lib/debug/boot/System.map-$REL
+M4=/lib/modules/$REL/System.map
+KS=/proc/kallsyms
+PKG=linux-image-$REL-dbg
+RICH=$TOP/fixtures/cases/rich/expected.out
+# put FILE PLACE: copy FILE to PLACE under $ROOT
+put() {
+	mkdir -p "$(dirname "$ROOT$2")" && cp "$1" "$ROOT$2"
+}
+stub() {
+	mkdir -p "$(dirname "$ROOT$1")"
+	echo "ffffffffffffffff B The real System.map is in the $PKG package" \
+	    > "$ROOT$1"
+}
+# A live profile: the made-up root's /proc/profile.
+live() {
+	put "$IN/rich.profile" /proc/profile
+}
+
 root empty
 rm -r "$ROOT/boot"
-expect "no map at all" 1 - -p "$IN/rich.profile" <<EOF
-readprofile: /boot/System.map-$REL: $(strerror ENOENT)
+expect "no map at all, a copied profile" 1 - -p "$IN/rich.profile" <<EOF
+readprofile: no usable symbol map:
+readprofile:   $M1: missing
+readprofile:   $M2: missing
+readprofile:   $M3: missing
+readprofile:   $M4: missing
+readprofile:   $KS: missing
+readprofile: $IN/rich.profile is not this kernel's /proc/profile: pass the map of the kernel it came from with -m
+EOF
+live
+expect "no map at all, the live profile" 1 - <<EOF
+readprofile: no usable symbol map:
+readprofile:   $M1: missing
+readprofile:   $M2: missing
+readprofile:   $M3: missing
+readprofile:   $M4: missing
+readprofile:   $KS: missing
+readprofile: pass a map with -m: the kernel's System.map, or a copy of /proc/kallsyms made as root
+EOF
+
+root first
+live
+put "$IN/rich.map" $M1
+expect "/boot/System.map" 0 "$RICH" </dev/null
+root versioned
+live
+put "$IN/rich.map" $M2
+expect "/boot/System.map-R" 0 "$RICH" </dev/null
+root debug
+live
+stub $M1
+stub $M2
+put "$IN/rich.map" $M3
+expect "Debian: stubs in /boot, the -dbg package's map" 0 "$RICH" </dev/null
+root fedora
+live
+put "$IN/rich.map" $M4
+expect "Fedora: /lib/modules/R/System.map" 0 "$RICH" </dev/null
+
+root kallsyms
+live
+stub $M2
+mkdir -p "$ROOT$M3"
+mkdir -p "$(dirname "$ROOT$M4")"
+printf '%s\n' "ffffffff80ff0000 D data" > "$ROOT$M4"
+put "$IN/rich.map" $KS
+expect "only kallsyms: each place said" 0 "$RICH" <<EOF
+readprofile: using $KS; no System.map was usable:
+readprofile:   $M1: missing
+readprofile:   $M2: a stub; the real map is in the $PKG package
+readprofile:   $M3: unreadable ($(strerror EISDIR))
+readprofile:   $M4: no _stext
+EOF
+
+root hidden
+live
+stub $M2
+sed 's/^[0-9a-f]*/0000000000000000/' "$IN/rich.map" > "$ROOT$KS"
+expect "kallsyms hidden, the live profile" 1 - <<EOF
+readprofile: no usable symbol map:
+readprofile:   $M1: missing
+readprofile:   $M2: a stub; the real map is in the $PKG package
+readprofile:   $M3: missing
+readprofile:   $M4: missing
+readprofile:   $KS: symbol addresses are hidden (all zero)
+readprofile: $KS: symbol addresses are hidden (all zero, kernel.kptr_restrict); run as root, or allow them with: sysctl kernel.kptr_restrict=0 kernel.perf_event_paranoid=1
+EOF
+expect "kallsyms hidden, a copied profile: -m is the fix" 1 - -p "$IN/rich.profile" <<EOF
+readprofile: no usable symbol map:
+readprofile:   $M1: missing
+readprofile:   $M2: a stub; the real map is in the $PKG package
+readprofile:   $M3: missing
+readprofile:   $M4: missing
+readprofile:   $KS: symbol addresses are hidden (all zero)
+readprofile: $IN/rich.profile is not this kernel's /proc/profile: pass the map of the kernel it came from with -m
+EOF
+rm "$ROOT$KS"
+expect "a stub and no kallsyms: install the -dbg package" 1 - <<EOF
+readprofile: no usable symbol map:
+readprofile:   $M1: missing
+readprofile:   $M2: a stub; the real map is in the $PKG package
+readprofile:   $M3: missing
+readprofile:   $M4: missing
+readprofile:   $KS: missing
+readprofile: install $PKG for the real map, or pass one with -m
+EOF
+
+# As a user who may not read a root-only map (Ubuntu's /boot/System.map-*).
+chmod 755 "$TMP"
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1 &&
+    setpriv --reuid=65534 --regid=65534 --clear-groups -- /bin/sh -c 'cd "$1"' sh "$TMP" 2>/dev/null; then
+	root ubuntu
+	live
+	put "$IN/rich.map" $M2
+	chmod 600 "$ROOT$M2"
+	put "$IN/rich.map" $KS
+	chmod 644 "$ROOT$KS" "$ROOT/proc/profile"
+	chmod -R a+rX "$ROOT"
+	chmod 600 "$ROOT$M2"
+	RP_WRAP_SAVED=$RP_WRAP
+	RP_WRAP="setpriv --reuid=65534 --regid=65534 --clear-groups -- $RP_WRAP"
+	expect "Ubuntu: a root-only System.map-R, as a user" 0 "$RICH" <<EOF
+readprofile: using $KS; no System.map was usable:
+readprofile:   $M1: missing
+readprofile:   $M2: unreadable ($(strerror EACCES))
+readprofile:   $M3: missing
+readprofile:   $M4: missing
+EOF
+	RP_WRAP=$RP_WRAP_SAVED
+else
+	echo "SKIP a root-only System.map as a user: needs root, setpriv and a directory user nobody can enter"
+fi
+
+# --- a default map that does not fit: the sizes, and -m -----------------
+# Step 4, 8 counters (32 bytes of text); the map's text is 48 bytes.
+root wide
+printf '\004\000\000\000\001\000\000\000\002\000\000\000\003\000\000\000\004\000\000\000\005\000\000\000\006\000\000\000\007\000\000\000\010\000\000\000' \
+    > "$ROOT/proc/profile"
+printf '%s\n' '0000000000001000 T _stext' '0000000000001000 T f' \
+    '0000000000001008 T g' '0000000000001010 t h' '0000000000001030 T _etext' \
+    > "$ROOT$M1"
+expect "out of range with the default map: sizes and -m" 1 - <<EOF
+readprofile: profile address out of range. Wrong map file?
+readprofile: $M1: _etext - _stext is 48 bytes, but the profile's 8 counters at step 4 cover 32 bytes
+readprofile: no -m: $M1 belongs to the running kernel; a profile copied from another machine or boot needs the map of the kernel it came from, given with -m
+EOF
+expect "out of range with -m: only the sizes" 1 - -m "$ROOT$M1" <<EOF
+readprofile: profile address out of range. Wrong map file?
+readprofile: $M1: _etext - _stext is 48 bytes, but the profile's 8 counters at step 4 cover 32 bytes
+EOF
+
+# --- no /proc/profile: util-linux's line, then a hint -----------------
+CFG=/boot/config-$REL
+CMD=/proc/cmdline
+NOPROF="readprofile: /proc/profile: $(strerror ENOENT)"
+ADD="add profile=2 to the kernel command line (with GRUB: to GRUB_CMDLINE_LINUX_DEFAULT in /etc/default/grub, then run update-grub) and reboot"
+# hint NAME ROOT-SETUP HINT: readprofile, -i, -r, -M 2 and -a -v all give
+# util-linux's line and HINT, exit 1, empty stdout
+hint() {
+	_hn=$1 _hh=$3
+	root hint
+	eval "$2"
+	for _o in "" -i -r "-M 2" "-a -v"; do
+		expect "no /proc/profile, $_hn${_o:+, $_o}" 1 - $_o <<EOF
+$NOPROF
+readprofile: hint: $_hh
+EOF
+	done
+}
+hint "nothing known" "rm \"\$ROOT$CMD\" 2>/dev/null; :" \
+    "/proc/profile needs a kernel built with CONFIG_PROFILING=y and booted with profile=N (for example profile=2 on its command line)"
+hint "CONFIG_PROFILING=y, no profile=" \
+    "echo 'BOOT_IMAGE=/vmlinuz root=/dev/sda1 ro quiet' > \"\$ROOT$CMD\"; printf '%s\n' '# CONFIG_PROFILING_X is not set' CONFIG_PROFILING=y > \"\$ROOT$CFG\"" \
+    "the kernel has CONFIG_PROFILING=y ($CFG) but was booted without profile=N ($CMD): $ADD"
+hint "no config, no profile=" \
+    "echo 'root=/dev/sda1 ro prof=2 noprofile=1' > \"\$ROOT$CMD\"" \
+    "the kernel was booted without profile=N ($CMD), and must have CONFIG_PROFILING=y ($CFG cannot be read to check): $ADD"
+hint "CONFIG_PROFILING not set" \
+    "echo 'root=/dev/sda1 ro' > \"\$ROOT$CMD\"; printf '%s\n' '# CONFIG_PROFILING is not set' > \"\$ROOT$CFG\"" \
+    "this kernel was built without CONFIG_PROFILING ($CFG): /proc/profile needs a kernel built with it and booted with profile=N"
+hint "profile=2, no config" \
+    "echo 'root=/dev/sda1 profile=2 ro' > \"\$ROOT$CMD\"" \
+    "the kernel was booted with profile= ($CMD), so it lacks CONFIG_PROFILING ($CFG cannot be read to check)"
+hint "profile=2 and CONFIG_PROFILING=y" \
+    "echo 'profile=2' > \"\$ROOT$CMD\"; echo CONFIG_PROFILING=y > \"\$ROOT$CFG\"" \
+    "the kernel has CONFIG_PROFILING=y ($CFG) and profile= on its command line ($CMD): is /proc mounted?"
+# Another missing profile is only util-linux's line.
+root hint
+expect "a missing -p file: no hint" 1 - -p "$TMP/nothing" <<EOF
+readprofile: $TMP/nothing: $(strerror ENOENT)
 EOF
 
 # --- no notice lost, whatever stdout and stderr are ------------------------
@@ -89,7 +279,11 @@ lost() {
 	{
 		[ $# -lt 3 ] || echo "$3"
 		sed "s|@ROOT@|$ROOT|g" <<EOF
-readprofile: using @ROOT@/proc/kallsyms: no _stext in @ROOT@/boot/System.map or @ROOT@/boot/System.map-$REL
+readprofile: using @ROOT@/proc/kallsyms; no System.map was usable:
+readprofile:   @ROOT@/boot/System.map: missing
+readprofile:   @ROOT@/boot/System.map-$REL: missing
+readprofile:   @ROOT@/usr/lib/debug/boot/System.map-$REL: missing
+readprofile:   @ROOT@/lib/modules/$REL/System.map: missing
 readprofile: @ROOT@/proc/kallsyms($BACKLINE): address goes backwards (0xffffffffb4000010 after 0xffffffffb4e01d30)
 EOF
 		[ $# -lt 4 ] || echo "$4"
@@ -121,6 +315,26 @@ if command -v script >/dev/null 2>&1; then
 else
 	echo "SKIP no notice lost, a terminal: no script(1)"
 fi
+
+# --- the help text's lines of ours ------------------------------------------
+"$RP" --help > "$TMP/help"
+for l in \
+    " -m, --mapfile <mapfile>   symbol map (default: the first System.map found," \
+    "                           then /proc/kallsyms; see readprofile(8))" \
+    " -i, --info                print only info about the sampling step" \
+    "                           (with -v: counters, text size, byte order, map fit)" \
+    " -r, --reset               reset all the counters (root, or any user" \
+    "                           of a set-user-ID install)" \
+    "     --exact               credit each counter to the function holding its" \
+    "                           first byte (classic: each function's last" \
+    "                           counter goes to the next one)"; do
+	if grep -Fqx -e "$l" "$TMP/help"; then
+		pass=$((pass + 1))
+	else
+		fail=$((fail + 1))
+		echo "FAIL --help lacks the line '$l'"
+	fi
+done
 
 echo "kernel: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

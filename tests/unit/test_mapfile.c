@@ -310,6 +310,47 @@ streams_files_across_buffer_edges(void **state)
 	free(text);
 }
 
+/* map_hold and map_rewind: a second pass over the same lines, from memory. */
+static void
+rewinds_to_the_first_line(void **state)
+{
+	size_t cap = 1 << 21, len = 0, lines = 0;
+	char *text = malloc(cap), *path;
+	struct map m;
+	struct sym s;
+
+	(void)state;
+	while (len < (size_t)1 << 20) {		/* several read chunks */
+		len += (size_t)sprintf(text + len, "%zx T s%zu\n", lines + 1,
+		    lines);
+		lines++;
+	}
+	path = temp_file(text, len);
+	assert_int_equal(map_open(&m, path), 0);
+	map_hold(&m);
+	for (int pass = 0; pass < 2; pass++) {
+		for (size_t i = 0; i < lines; i++) {
+			char want[32];
+
+			assert_int_equal(map_next(&m, &s), 1);
+			assert_true(s.addr == i + 1);
+			assert_true(s.lineno == i + 1);
+			snprintf(want, sizeof want, "s%zu", i);
+			assert_int_equal(s.namelen, strlen(want));
+			assert_memory_equal(s.name, want, s.namelen);
+			if (pass == 0 && i == lines / 2)
+				break;		/* stop half way, as at _etext */
+		}
+		if (pass == 0)
+			map_rewind(&m);
+	}
+	assert_int_equal(map_next(&m, &s), 0);
+	map_close(&m);
+	unlink(path);
+	free(path);
+	free(text);
+}
+
 int
 main(void)
 {
@@ -326,6 +367,7 @@ main(void)
 		cmocka_unit_test(long_names_are_kept_whole),
 		cmocka_unit_test(blank_line_is_a_wrong_map_line),
 		cmocka_unit_test(streams_files_across_buffer_edges),
+		cmocka_unit_test(rewinds_to_the_first_line),
 	};
 
 	return cmocka_run_group_tests_name("mapfile", tests, NULL, NULL);

@@ -84,6 +84,64 @@ help_version_and_errors(void **state)
 	assert_string_equal(bad[0], "readprofile");
 }
 
+/* Run options_check with stderr caught; returns its result, *MSG the text. */
+static enum opt_result
+check_msg(struct options *o, char *msg, size_t n)
+{
+	FILE *f = tmpfile();
+	int saved = dup(2);
+	enum opt_result r;
+	size_t got;
+
+	assert_non_null(f);
+	fflush(stderr);
+	dup2(fileno(f), 2);
+	r = options_check(o);
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	rewind(f);
+	got = fread(msg, 1, n - 1, f);
+	msg[got] = '\0';
+	fclose(f);
+	return r;
+}
+
+static void
+conflicts(void **state)
+{
+	struct options o;
+	char msg[256];
+
+	(void)state;
+	memset(&o, 0, sizeof o);
+	o.profile = "-";
+	o.baseline = "-";
+	assert_int_equal(check_msg(&o, msg, sizeof msg), OPT_CONFLICT);
+	assert_string_equal(msg, "readprofile: standard input used twice "
+	    "(-p - and --baseline -)\n");
+	o.baseline = "base";
+	o.mapfile = "-";
+	assert_int_equal(check_msg(&o, msg, sizeof msg), OPT_CONFLICT);
+	assert_string_equal(msg, "readprofile: standard input used twice "
+	    "(-p - and -m -)\n");
+	o.profile = "p";
+	o.baseline = "-";
+	assert_int_equal(check_msg(&o, msg, sizeof msg), OPT_CONFLICT);
+	assert_string_equal(msg, "readprofile: standard input used twice "
+	    "(-m - and --baseline -)\n");
+	o.mapfile = "m";
+	assert_int_equal(check_msg(&o, msg, sizeof msg), OPT_RUN);
+	assert_string_equal(msg, "");
+	o.info = 1;
+	assert_int_equal(check_msg(&o, msg, sizeof msg), OPT_RUN);
+	assert_string_equal(msg, "readprofile: warning: -i prints the "
+	    "profile's step only: --baseline is not used\n");
+	o.baseline = NULL;
+	assert_int_equal(check_msg(&o, msg, sizeof msg), OPT_RUN);
+	assert_string_equal(msg, "");
+}
+
 static void
 multipliers(void **state)
 {
@@ -115,6 +173,7 @@ main(void)
 		cmocka_unit_test(long_options),
 		cmocka_unit_test(help_version_and_errors),
 		cmocka_unit_test(multipliers),
+		cmocka_unit_test(conflicts),
 	};
 
 	return cmocka_run_group_tests_name("options", tests, NULL, NULL);

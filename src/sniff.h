@@ -1,0 +1,45 @@
+/*
+ * sniff.h - recognising inputs that are not what they were given as: an
+ * ELF file, compressed data without its suffix, or text as a profile; a
+ * compressed or ELF file as a map.  Only used to explain errors and
+ * warnings; nothing is refused on a guess.
+ */
+#ifndef RP_SNIFF_H
+#define RP_SNIFF_H
+
+#include <stddef.h>
+
+struct profile;
+
+struct sniff {
+	const char *what;	/* "an ELF file", "gzip-compressed data", "text" */
+	const char *tool;	/* the decompressor, or NULL */
+	const char *suffix;	/* its suffix, or NULL */
+};
+
+/* What the first N bytes of an input look like, or NULL if nothing known. */
+const struct sniff *sniff(const unsigned char *buf, size_t n);
+
+/* Same, but text is not remarkable (for a map). */
+const struct sniff *sniff_binary(const unsigned char *buf, size_t n);
+
+/*
+ * P is not a whole number of words: when its first bytes are recognisably
+ * something else, say what (and what to do) and exit.  Returns otherwise.
+ */
+void sniff_profile_size(const struct profile *p);
+
+/*
+ * A kernel writes 1 << N as the step: warn when P's is not a power of two
+ * (and not 0, which some kernels write), naming what P looks like.
+ */
+void sniff_profile_step(const struct profile *p);
+
+/*
+ * Exit with MSG about map NAME, followed, when K is not NULL, by a line
+ * saying what NAME is.
+ */
+_Noreturn void sniff_map_fatal(const char *name, const struct sniff *k,
+    const char *msg);
+
+#endif

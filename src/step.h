@@ -1,0 +1,37 @@
+/*
+ * step.h - the sampling step of a profile whose step word is 0.
+ *
+ * A 64-bit big-endian kernel (s390x, ppc64, sparc64) writes word 0 of
+ * /proc/profile from the first four bytes of an unsigned long: the
+ * high-order zeros.  Its counters are right, and their number is
+ * (_etext - _stext) >> k for the true step 2^k: a map of the same kernel
+ * gives the step back.  Pure: no I/O.
+ */
+#ifndef RP_STEP_H
+#define RP_STEP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum step_found {
+	STEP_FOUND,		/* *step is the one power of two that fits */
+	STEP_NO_ETEXT,		/* the map has no _etext */
+	STEP_NO_FIT,		/* no power of two up to 2^31 fits */
+};
+
+/*
+ * The step 2^k (k <= 31) with (ETEXT - STEXT) >> k == COUNTERS, into
+ * *STEP.  HAVE_ETEXT: ETEXT was found.  At most one k fits a non-zero
+ * COUNTERS; none fits 0 counters.
+ */
+enum step_found step_infer(uint64_t stext, uint64_t etext, int have_etext,
+    uint64_t counters, uint32_t *step);
+
+/*
+ * Why the step of a zero step word is unknown (R is not STEP_FOUND), as a
+ * message without prefix or newline, into BUF (cut to N bytes).
+ */
+size_t step_why(char *buf, size_t n, enum step_found r, const char *map,
+    uint64_t stext, uint64_t etext, uint64_t counters);
+
+#endif
