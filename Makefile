@@ -7,7 +7,7 @@
 #   make check-valgrind  the golden CLI and hostile-input tests under valgrind
 #   make fuzz            run each libFuzzer harness for FUZZ_TIME seconds
 #   make bench           side-by-side benchmark against util-linux
-#   make check-vm        boot a real kernel under qemu and test on /proc/profile
+#   make check-vm        boot real kernels (4 architectures) under qemu, test /proc/profile
 #   make check-cross     build for s390x (big-endian) and test under qemu-s390x-static
 #   make check-m32       build for 32-bit x86 and test under qemu-i386-static
 #   make demo            run readprofile on the bundled real-kernel snapshot

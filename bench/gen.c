@@ -1,7 +1,7 @@
 /*
  * gen.c - deterministic generator of a large, kernel-like readprofile input.
  *
- *   bench-gen OUTDIR [SCALE]
+ *   bench-gen OUTDIR [SCALE [dense]]
  *
  * Writes OUTDIR/profile and OUTDIR/kallsyms.  At SCALE 1 (the default):
  *
@@ -18,6 +18,10 @@
  *     functions are hot (ticks falling off with their rank), a sprinkle of
  *     single ticks lies everywhere, and the last counter holds the ticks
  *     taken outside the core text (modules).
+ *
+ * With "dense", the profile is that of a kernel that ran a busy machine
+ * for hours: every counter is drawn in turn, and one in 50 (on average)
+ * is non-zero, with a value of 1 to 499; the map is made the same way.
  *
  * Every text symbol lies inside the profile, so the input is well defined
  * for every readprofile.  SCALE (a decimal number, e.g. 0.01) multiplies
@@ -228,13 +232,15 @@ static void map_line(FILE *f, uint64_t addr, char type, const char *name)
 
 int main(int argc, char **argv)
 {
-	if (argc < 2 || argc > 3) {
-		fprintf(stderr, "usage: bench-gen OUTDIR [SCALE]\n");
+	if (argc < 2 || argc > 4 ||
+	    (argc == 4 && strcmp(argv[3], "dense") != 0)) {
+		fprintf(stderr, "usage: bench-gen OUTDIR [SCALE [dense]]\n");
 		return 2;
 	}
+	int dense = argc == 4;
 	const char *dir = argv[1];
 	double scale = 1.0;
-	if (argc == 3) {
+	if (argc >= 3) {
 		char *end;
 		scale = strtod(argv[2], &end);
 		if (*end || !(scale > 0) || scale > 16) {
@@ -299,6 +305,8 @@ int main(int argc, char **argv)
 
 	/* Profile counters. */
 	uint32_t *cnt = xcalloc(ncnt, sizeof *cnt);
+	if (dense)
+		nhot = 0;
 	/* Hot functions: rank r gets about 400000 / r ticks, spread over
 	 * up to 8 of its buckets (no counter above 60000). */
 	for (uint64_t r = 1; r <= nhot; r++) {
@@ -326,11 +334,18 @@ int main(int argc, char **argv)
 				break;	/* this function is full */
 		}
 	}
-	/* Background: single ticks in 1 of 2000 counters. */
-	for (uint64_t k = 0, n = ncnt / 2000; k < n; k++)
-		cnt[below(ncnt)] += 1 + (uint32_t)below(3);
-	/* Ticks outside the core text land in the last counter. */
-	cnt[ncnt - 1] += 48213;
+	if (dense) {
+		/* One counter in 50 is non-zero, 1 to 499. */
+		for (uint64_t k = 0; k < ncnt; k++)
+			if (below(50) == 0)
+				cnt[k] = 1 + (uint32_t)below(499);
+	} else {
+		/* Background: single ticks in 1 of 2000 counters. */
+		for (uint64_t k = 0, n = ncnt / 2000; k < n; k++)
+			cnt[below(ncnt)] += 1 + (uint32_t)below(3);
+		/* Ticks outside the core text land in the last counter. */
+		cnt[ncnt - 1] += 48213;
+	}
 
 	char path[4096];
 	FILE *pf = open_out(dir, "profile", path, sizeof path);

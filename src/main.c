@@ -207,6 +207,9 @@ main(int argc, char **argv)
 		warnx_("Assuming reversed byte order. Use -n to force native "
 		    "byte order.");
 	sniff_profile_step(&prof);
+	profile_warn_trailing(&prof);
+	if (o.baseline)
+		profile_warn_trailing(&base);
 	if (o.info) {
 		print_info(&o, &prof, swapped);
 		finish_output();

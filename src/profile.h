@@ -2,9 +2,11 @@
  * profile.h - the profile source: /proc/profile, a snapshot file, a pipe.
  *
  * Knows the step, the counters and the byte order; knows nothing of
- * symbols.  A seekable input is read a chunk at a time (mapped, or with
- * pread where mapping fails, as on /proc), never held whole; only a
- * non-seekable one (a pipe, stdin, a decompressor) is kept in memory.
+ * symbols.  A seekable input (a regular file, /proc/profile) is read a
+ * window at a time with pread, never held whole: one pass finds the byte
+ * order and keeps the non-zero counters, from which the report is made;
+ * only a non-seekable one (a pipe, stdin, a decompressor) is kept in
+ * memory.
  */
 #ifndef RP_PROFILE_H
 #define RP_PROFILE_H
@@ -21,27 +23,34 @@ struct profile {
 	const char *name;
 	struct input in;
 	unsigned char *data;	/* whole contents, non-seekable input */
-	uint64_t bytes;
+	uint64_t bytes;		/* whole words only */
+	unsigned trailing;	/* bytes of a partial last word, left out */
 	uint64_t nwords;	/* step word included */
 	int swap;		/* words are in the other byte order */
 	uint32_t step;
 	struct profile *base;	/* subtracted, or NULL */
-	void *map_base;		/* mapped chunk of a seekable file */
-	size_t map_len;
-	uint64_t map_off;
-	int no_mmap, sigbus_set;
-	uint32_t *rawbuf;	/* pread buffer where mapping fails */
+	uint32_t *rawbuf;	/* pread buffer */
 	uint32_t *win;		/* window of words, host order */
-	/* The non-zero counters, found by the byte-order pass, if few. */
-	uint32_t *nz_idx, *nz_val;	/* word index, raw value */
-	size_t nz_n, nz_cap, nz_cur;
-	int nz_ok;
+	const uint32_t *cur;	/* the window: win, or rawbuf in place */
+	/* The non-zero counters, kept by the byte-order pass (profile.c). */
+	int nz_ok;		/* the index is complete and in use */
+	size_t nz_budget;	/* most bytes it may take, else dropped */
+	unsigned char *nz_buf;
+	size_t nz_len, nz_cap;
+	size_t *nz_ck;		/* stream offset of each window */
+	uint64_t nz_nck, nz_base;
+	uint64_t nz_win, nz_next, nz_code, nz_from;	/* the sum's decoder */
+	size_t nz_pos;
 	uint64_t win_first;
 	size_t win_n;
 };
 
 /* Open and size NAME ("-" for stdin); fatal on any error. */
 void profile_open(struct profile *p, const char *name);
+
+/* Warn when a trailing partial word was left out (after util-linux's own
+ * messages). */
+void profile_warn_trailing(const struct profile *p);
 
 /*
  * Decide the byte order (unless NOAUTO), read the step and, with a
@@ -57,8 +66,11 @@ int profile_guess_swapped(uint64_t big, uint64_t small);
 void profile_count_halves(const uint32_t *w, size_t n, uint64_t *big,
     uint64_t *small);
 
-/* Most non-zero counters kept from the byte-order pass (else a 2nd pass). */
-#define PROFILE_SPARSE_MAX ((size_t)1 << 17)
+/*
+ * Most bytes of the non-zero index (about 2 to 3 per non-zero counter):
+ * past it the report reads the file a second time.
+ */
+#define PROFILE_INDEX_MAX ((size_t)9 << 19)
 
 /* The counters, for attribution (valid until profile_close). */
 struct counters profile_counters(struct profile *p);

@@ -20,10 +20,10 @@ setup_bindir() {
 }
 
 # run_case CASEDIR WORKDIR OUT ERR [ARGSFILE]: run the case's command line
-# (CASEDIR/args, or ARGSFILE) inside WORKDIR; stdout to OUT, stderr to
-# ERR, prints the exit status.
+# (CASEDIR/args, or CASEDIR/ARGSFILE) inside WORKDIR; stdout to OUT, stderr
+# to ERR, prints the exit status.
 run_case() {
-	_args=$(cat "${5:-$1/args}")
+	_args=$(cat "$1/${5:-args}")
 	(
 		cd "$2" || exit 2
 		PATH=$BINDIR:$PATH
@@ -39,4 +39,22 @@ build_profiles() {
 		[ -f "$_w" ] || continue
 		sh "$TOP/tests/cli/mkprof.sh" "$_w" "${_w%.words}"
 	done
+}
+
+# unpack_capture DIR WORKDIR: decompress the capture DIR/profile.gz and
+# DIR/kallsyms.gz into WORKDIR/profile and WORKDIR/kallsyms. When DIR/patch-step
+# holds a step (a big-endian 64-bit kernel's capture, whose step word reads 0),
+# also write WORKDIR/profile.patched: the profile with word 0 set to that step,
+# big-endian, which is what util-linux needs to give the kernel's report.
+unpack_capture() {
+	mkdir -p "$2" &&
+		gzip -dc "$1/profile.gz" >"$2/profile" &&
+		gzip -dc "$1/kallsyms.gz" >"$2/kallsyms" || return 1
+	[ -f "$1/patch-step" ] || return 0
+	_s=$(cat "$1/patch-step")
+	{
+		printf "\\$(printf %03o $((_s >> 24 & 255)))\\$(printf %03o $((_s >> 16 & 255)))"
+		printf "\\$(printf %03o $((_s >> 8 & 255)))\\$(printf %03o $((_s & 255)))"
+		tail -c +5 "$2/profile"
+	} >"$2/profile.patched"
 }

@@ -3,13 +3,15 @@
 # *.words files and re-record expected.{out,err,rc} with the reference
 # readprofile (util-linux, default /usr/sbin/readprofile; override with ORACLE).
 #
-#   sh tests/cli/regen.sh            all of fixtures/cases and fixtures/real/golden
+#   sh tests/cli/regen.sh            all of fixtures/cases, fixtures/real/golden
+#                                    and fixtures/arch/*/golden
 #   sh tests/cli/regen.sh NAME...    only these cases of fixtures/cases
 #
-# fixtures/cases-ours is written by hand: only its profiles are rebuilt here,
-# and the stdout and exit status of its cases that hold `oracle.args` (the
-# oracle's command line on other inputs, e.g. a profile whose zero step
-# word is patched to the true step) are recorded from the oracle.
+# fixtures/cases-ours is written by hand: only its profiles are rebuilt here.
+# A case may hold `oracle-args`: the command line util-linux runs instead of
+# `args` (the s390x raw-snapshot cases: util-linux needs the step-patched
+# profile), and `extra.err`: lines this readprofile adds after util-linux's
+# stderr.
 set -u
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 ORACLE=${ORACLE:-/usr/sbin/readprofile}
@@ -27,7 +29,10 @@ libc_setup
 
 # record CASEDIR WORKDIR
 record() {
-	rc=$(run_case "$1" "$2" "$TMP/out" "$1/expected.err")
+	_a=args
+	[ -f "$1/oracle-args" ] && _a=oracle-args
+	rc=$(run_case "$1" "$2" "$TMP/out" "$1/expected.err" "$_a")
+	[ -f "$1/extra.err" ] && cat "$1/extra.err" >>"$1/expected.err"
 	echo "$rc" > "$1/expected.rc"
 	# texts from the C library are taken from the platform at test time
 	ARGS=$(cat "$1/args")
@@ -45,16 +50,16 @@ build_profiles "$TOP/fixtures/inputs"
 for d in "$TOP"/fixtures/cases/*/ "$TOP"/fixtures/cases-ours/*/; do
 	build_profiles "${d%/}"
 done
-# record_oracle CASEDIR: stdout and status of `oracle.args`; stderr stays.
+# record_oracle CASEDIR: stdout and status of `oracle-args`; stderr stays.
 record_oracle() {
-	rc=$(run_case "$1" "$1" "$TMP/out" "$TMP/err" "$1/oracle.args")
+	rc=$(run_case "$1" "$1" "$TMP/out" "$TMP/err" oracle-args)
 	echo "$rc" > "$1/expected.rc"
 	cp "$TMP/out" "$1/expected.out"
-	echo "$(basename "$1"): exit $rc (oracle.args)"
+	echo "$(basename "$1"): exit $rc (oracle-args)"
 }
 
 for d in "$TOP"/fixtures/cases-ours/*/; do
-	[ -f "$d/oracle.args" ] && record_oracle "${d%/}"
+	[ -f "$d/oracle-args" ] && record_oracle "${d%/}"
 done
 if [ $# -gt 0 ]; then
 	for n; do
@@ -70,4 +75,12 @@ gzip -dc "$TOP/fixtures/real/profile.gz" > "$TMP/real/profile"
 gzip -dc "$TOP/fixtures/real/kallsyms.gz" > "$TMP/real/kallsyms"
 for d in "$TOP"/fixtures/real/golden/*/; do
 	record "${d%/}" "$TMP/real"
+done
+for a in "$TOP"/fixtures/arch/*/; do
+	a=${a%/}
+	unpack_capture "$a" "$TMP/arch/${a##*/}" || exit 1
+	for d in "$a"/golden/*/; do
+		record "${d%/}" "$TMP/arch/${a##*/}"
+	done
+	rm -rf "$TMP/arch/${a##*/}"
 done

@@ -7,7 +7,10 @@
 # Runs every case of fixtures/cases (recorded from util-linux readprofile),
 # fixtures/cases-ours (written by hand for where this readprofile differs on
 # purpose) and fixtures/real/golden (the real kernel capture, run on its
-# decompressed files), and compares stdout, stderr and the exit status.
+# decompressed files), and fixtures/arch/*/golden (the i386, arm64 and s390x
+# captures, likewise), and compares stdout, stderr and the exit status.
+# A case with a file `pending` (the feature it needs is not in yet) is
+# skipped and named; the file says what it waits for.
 # A case with a file `stdout-nonempty` instead of expected.out only needs
 # some output. Prints each failure with a diff, then `N passed, N failed`.
 #
@@ -39,6 +42,7 @@ setup_bindir "$RP"
 libc_setup
 pass=0
 fail=0
+pending=0
 
 NOTE='readprofile: Assuming reversed byte order. Use -n to force native byte order.'
 
@@ -47,7 +51,7 @@ NOTE='readprofile: Assuming reversed byte order. Use -n to force native byte ord
 host_order() {
 	printf '\001\000\000\000' > "$TMP/one"
 	echo '-i -v -p one' > "$TMP/args-order"
-	run_case "$TMP" "$TMP" "$TMP/order" /dev/null "$TMP/args-order" >/dev/null
+	run_case "$TMP" "$TMP" "$TMP/order" /dev/null args-order >/dev/null
 	sed -n 's/^Byte_order: \([a-z]*\)-endian (native)$/\1/p' "$TMP/order"
 }
 
@@ -169,5 +173,23 @@ for d in "$TOP"/fixtures/real/golden/*/; do
 	check "$d" "$TMP/real" "${d#"$TOP"/fixtures/}"
 done
 
+for a in "$TOP"/fixtures/arch/*/; do
+	a=${a%/}
+	unpack_capture "$a" "$TMP/arch/${a##*/}" ||
+		{ echo "cannot decompress ${a#"$TOP"/}" >&2; exit 1; }
+	for d in "$a"/golden/*/; do
+		[ -f "$d/args" ] || continue
+		d=${d%/}
+		if [ -f "$d/pending" ]; then
+			pending=$((pending + 1))
+			echo "PENDING ${d#"$TOP"/fixtures/}: waits for $(cat "$d/pending")"
+			continue
+		fi
+		check "$d" "$TMP/arch/${a##*/}" "${d#"$TOP"/fixtures/}"
+	done
+	rm -rf "$TMP/arch/${a##*/}"
+done
+
+[ "$pending" = 0 ] || echo "$pending cases pending (not run)"
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -92,8 +92,9 @@ read_profile(const char *name)
 		}
 	}
 	fclose(f);
-	if (len < 8 || len % 4)
+	if (len < 8)
 		unsupported("profile of %zu bytes", len);
+	len -= len % 4;		/* a trailing partial word is left out */
 	nw = len / 4;
 	w = xalloc(NULL, len);
 	memcpy(w, buf, len);

@@ -2,7 +2,8 @@
  * proftool.c - small profile edits for tests/ext/run.sh.
  *
  * Profiles are handled as stored: no byte order guessing; ORDER is "le"
- * or "be" where a tool must know the value of a word.
+ * or "be" where a tool must know the value of a word.  A trailing partial
+ * word is left out.
  *
  *   proftool swap IN OUT               byte-swap every word
  *   proftool reduce ORDER SEED IN OUT  a plausible earlier snapshot: every
@@ -38,7 +39,7 @@ load(const char *name, size_t *n)
 			b = realloc(b, cap *= 2);
 	}
 	fclose(f);
-	if (b == NULL || len % 4) {
+	if (b == NULL || len < 4) {
 		fprintf(stderr, "proftool: %s: bad size\n", name);
 		exit(2);
 	}
