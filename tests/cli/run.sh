@@ -9,8 +9,6 @@
 # purpose) and fixtures/real/golden (the real kernel capture, run on its
 # decompressed files), and fixtures/arch/*/golden (the i386, arm64 and s390x
 # captures, likewise), and compares stdout, stderr and the exit status.
-# A case with a file `pending` (the feature it needs is not in yet) is
-# skipped and named; the file says what it waits for.
 # A case with a file `stdout-nonempty` instead of expected.out only needs
 # some output. Prints each failure with a diff, then `N passed, N failed`.
 #
@@ -42,7 +40,6 @@ setup_bindir "$RP"
 libc_setup
 pass=0
 fail=0
-pending=0
 
 NOTE='readprofile: Assuming reversed byte order. Use -n to force native byte order.'
 
@@ -180,16 +177,10 @@ for a in "$TOP"/fixtures/arch/*/; do
 	for d in "$a"/golden/*/; do
 		[ -f "$d/args" ] || continue
 		d=${d%/}
-		if [ -f "$d/pending" ]; then
-			pending=$((pending + 1))
-			echo "PENDING ${d#"$TOP"/fixtures/}: waits for $(cat "$d/pending")"
-			continue
-		fi
 		check "$d" "$TMP/arch/${a##*/}" "${d#"$TOP"/fixtures/}"
 	done
 	rm -rf "$TMP/arch/${a##*/}"
 done
 
-[ "$pending" = 0 ] || echo "$pending cases pending (not run)"
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

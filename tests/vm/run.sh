@@ -16,7 +16,7 @@
 #                    one with s390x-linux-gnu-gcc
 #   VM_ARCHS=LIST    architectures to boot (default "amd64 i386 arm64 s390x")
 #   VM_JOBS=N        guests running at once (default 2)
-#   VM_TIMEOUT=S     seconds allowed per boot (default 300)
+#   VM_TIMEOUT=S     seconds allowed per boot (default 600)
 #   VM_KEEP=1        always save the amd64 boots' snapshots (the other
 #                    guests always send theirs)
 # Downloaded packages are cached in build/vm-cache/; console logs and
@@ -26,7 +26,7 @@ set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 CACHE=$ROOT/build/vm-cache
 OUT=$ROOT/build/vm-out
-TIMEOUT=${VM_TIMEOUT:-300}
+TIMEOUT=${VM_TIMEOUT:-600}
 KEEP=${VM_KEEP:-0}
 ARCHS=${VM_ARCHS:-amd64 i386 arm64 s390x}
 JOBS=${VM_JOBS:-2}
