@@ -39,11 +39,13 @@ TOP=$(cd "$(dirname "$0")/../.." && pwd)
 RP_WRAP=${RP_WRAP:-}
 : "${RP:?set RP to the readprofile binary to test}"
 . "$TOP/tests/cli/common.sh"
+. "$TOP/tests/libc.sh"
 
 TMP=$(mktemp -d) || exit 1
 trap 'rm -rf "$TMP"' EXIT
 trap 'exit 1' HUP INT TERM
 setup_bindir "$RP"
+libc_setup
 pass=0
 fail=0
 
@@ -134,17 +136,20 @@ check_in() {
 	[ "$ORDER" = big ] && [ -f "$1/expected-big.err" ] &&
 		_ee=$1/expected-big.err
 	rc=$(run_case "$1" "$2" "$TMP/out" "$TMP/err")
+	ARGS=$(cat "$1/args")
+	libc_expand "$_ee" > "$TMP/experr"
 	bad=
 	if [ -f "$1/stdout-nonempty" ]; then
 		[ -s "$TMP/out" ] || bad="$bad stdout is empty;"
 	else
-		expected_out "$1" "$TMP/exp"
+		expected_out "$1" "$TMP/exp1"
+		libc_expand "$TMP/exp1" > "$TMP/exp"
 		cmp -s "$TMP/exp" "$TMP/out" || bad="$bad stdout differs;"
 	fi
 	if [ "$FLIPPED" = 1 ]; then
-		cmp -s "$_ee" "$TMP/err" || bad="$bad stderr differs;"
+		cmp -s "$TMP/experr" "$TMP/err" || bad="$bad stderr differs;"
 	else
-		same_err "$_ee" "$TMP/err" || bad="$bad stderr differs;"
+		same_err "$TMP/experr" "$TMP/err" || bad="$bad stderr differs;"
 	fi
 	[ "$rc" = "$(cat "$1/expected.rc")" ] ||
 		bad="$bad exit $rc, expected $(cat "$1/expected.rc");"
@@ -158,7 +163,7 @@ check_in() {
 		[ -f "$1/stdout-nonempty" ] ||
 			diff -u "$TMP/exp" "$TMP/out" | sed -n '3,40p' ;;
 	esac
-	case $bad in *stderr*) diff -u "$_ee" "$TMP/err" | sed -n '3,20p' ;; esac
+	case $bad in *stderr*) diff -u "$TMP/experr" "$TMP/err" | sed -n '3,20p' ;; esac
 }
 
 ORDER=$(host_order)

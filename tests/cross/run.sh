@@ -56,6 +56,14 @@ RP=$TOP/$B/readprofile-qemu
 printf '#!/bin/sh\nexec %s -0 readprofile %s "$@"\n' "$QEMU" \
     "$TOP/$B/readprofile" > "$RP" && chmod +x "$RP" || exit 2
 echo "$1: $("$RP" -V)"
+# The C library's texts (tests/libc.sh), from the target's libc.
+# shellcheck disable=SC2086
+$MAKE --no-print-directory $BUILD CFLAGS="$CFLAGS" LDFLAGS="$LDFLAGS" \
+    CPPFLAGS="$CPPFLAGS" "$B/tests/libctext" || exit 1
+LIBCTEXT=$TOP/$B/libctext-qemu
+printf '#!/bin/sh\nexec %s %s "$@"\n' "$QEMU" "$TOP/$B/tests/libctext" \
+    > "$LIBCTEXT" && chmod +x "$LIBCTEXT" || exit 2
+export LIBCTEXT
 fail=0
 
 if [ -f "$LIBDIR/libcmocka.so" ]; then
