@@ -4,6 +4,8 @@
 #   make check           build and run every test (unit, golden CLI, differential)
 #   make check-sanitize  the same suite on an ASan+UBSan build (in build-san/)
 #   make check-valgrind  the golden CLI and hostile-input tests under valgrind
+#   make check-elf-sweep every ELF file of the system: symbols as nm lists them
+#   make check-vmlinux   a Debian kernel's vmlinux against its System.map (downloads)
 #   make fuzz            run each libFuzzer harness for FUZZ_TIME seconds
 #   make bench           side-by-side benchmark against util-linux
 #   make check-vm        boot a real kernel under qemu and test on /proc/profile
@@ -67,6 +69,8 @@ $(B)/tests/model: tests/diff/model.c | $(B)/tests
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $<
 $(B)/tests/proftool: tests/ext/proftool.c | $(B)/tests
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $<
+$(B)/tests/symdump: tests/elf/symdump.c $(B)/librp.a $(HDRS) | $(B)/tests
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(B)/librp.a $(LDLIBS)
 
 check-deps:
 	@sh tests/need-cmocka.sh
@@ -77,14 +81,20 @@ check: check-deps
 TOOLS = GEN=$(abspath $(B)/tests/gen) MODEL=$(abspath $(B)/tests/model) \
 	PROFTOOL=$(abspath $(B)/tests/proftool)
 
-check-run: $(BIN) $(UNIT_BINS) $(B)/tests/gen $(B)/tests/model $(B)/tests/proftool
+check-run: $(BIN) $(UNIT_BINS) $(B)/tests/gen $(B)/tests/model $(B)/tests/proftool \
+    $(B)/tests/symdump
 	@sh tests/unit/run.sh $(UNIT_BINS)
 	@RP=$(abspath $(BIN)) sh tests/cli/run.sh
 	@sh tests/completion.sh
 	@RP=$(abspath $(BIN)) $(TOOLS) sh tests/diff/run.sh
 	@RP=$(abspath $(BIN)) $(TOOLS) sh tests/ext/run.sh
 	@RP=$(abspath $(BIN)) sh tests/hostile/run.sh
+	@RP=$(abspath $(BIN)) SYMDUMP=$(abspath $(B)/tests/symdump) sh tests/elf/run.sh
 	@sh tests/setuid/run.sh
+
+# Every ELF file of the system against nm (slow; CI runs it).
+check-elf-sweep: $(B)/tests/symdump
+	@SYMDUMP=$(abspath $(B)/tests/symdump) sh tests/elf/sweep.sh
 
 SAN = -fsanitize=address,undefined -fno-sanitize-recover=all
 check-sanitize: check-deps
@@ -129,5 +139,5 @@ clean:
 	rm -rf build build-san build-fuzz build-static readprofile
 
 .PHONY: all check check-deps check-run check-sanitize check-valgrind check-hostile \
-	check-setuid fuzz bench \
+	check-setuid check-elf-sweep check-vmlinux fuzz bench \
 	check-vm demo install uninstall clean
