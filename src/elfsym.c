@@ -194,10 +194,12 @@ named_letter(const char *n)
 
 	for (size_t i = 0; i < sizeof tab / sizeof tab[0]; i++) {
 		size_t k = strlen(tab[i].name);
-		char c = n[k];
+		char c;
 
-		if (strncmp(n, tab[i].name, k) == 0 &&
-		    (c == '\0' || c == '.' || c == '$' || (c >= '0' && c <= '9')))
+		if (strncmp(n, tab[i].name, k) != 0)
+			continue;
+		c = n[k];
+		if (c == '\0' || c == '.' || c == '$' || (c >= '0' && c <= '9'))
 			return tab[i].letter;
 	}
 	return 0;
