@@ -254,6 +254,11 @@ END {
 	print missed > missed_file
 }' "$RESULTS"
 MISSED=$(cat "$OUTD/missed")
+# symbols straight from a vmlinux-sized ELF file against nm (bench/elf.sh)
+if ! BENCH_OURS=$OURS BENCH_RUNS=$RUNS sh bench/elf.sh; then
+	[ "${BENCH_STRICT:-0}" = 1 ] && MISSED=$((MISSED + 1))
+	FAILED=1
+fi
 echo
 echo "lines: lines of the report; ms: median wall time; ratio: ours / util-linux; cpu ratio: the same"
 echo "for the median user+system time; output: OK when stdout, stderr and exit status are identical;"

@@ -17,11 +17,14 @@
 /* One symbol: 16 bytes, names stay in the file. */
 struct ent {
 	uint64_t addr;
-	uint32_t idx;		/* index in the symbol table */
-	char type;		/* nm's letter */
-	unsigned char drop;	/* the kernel filter drops it */
-	unsigned char pad[2];
+	uint32_t name;		/* offset in the string table */
+	uint32_t idx_type;	/* table index << 8 | DROP | nm's letter */
 };
+
+#define ENT_IDX(t) ((t)->idx_type >> 8)
+#define ENT_TYPE(t) ((char)((t)->idx_type & 0x7f))
+#define ENT_DROP 0x80		/* the kernel filter drops it */
+#define MAX_SYMS ((uint32_t)1 << 24)
 
 _Static_assert(sizeof(struct ent) == 16, "an entry is 16 bytes");
 
@@ -474,6 +477,28 @@ read_versions(struct elf *e, uint32_t dynsym)
 		read_verneed(e, &vn);
 }
 
+#ifndef MADV_POPULATE_READ
+#define MADV_POPULATE_READ 22
+#endif
+
+/*
+ * Fault in the pages of [P, P + N) of a mapped file at once: every page
+ * of the symbol and string tables is read, and one call is much cheaper
+ * than a page fault each.  Only a hint: failure (an older kernel) is fine.
+ */
+static void
+prefault(const struct elf *e, const void *p, uint64_t n)
+{
+	uintptr_t a = (uintptr_t)p, page = (uintptr_t)sysconf(_SC_PAGESIZE);
+	uintptr_t start = a & ~(page - 1);
+
+	if (e->map == NULL || n == 0)
+		return;
+	if (madvise((void *)start, (size_t)(a + n - start), MADV_POPULATE_READ) < 0)
+		(void)madvise((void *)start, (size_t)(a + n - start),
+		    MADV_WILLNEED);
+}
+
 /* The symbol table: .symtab, else .dynsym. */
 static void
 read_symtab(struct elf *e)
@@ -498,14 +523,17 @@ read_symtab(struct elf *e)
 	if (s.size % entsize)
 		fatalx("%s: symbol table size %llu is not a whole number of "
 		    "entries", e->name, (unsigned long long)s.size);
-	if (s.size / entsize > UINT32_MAX)
-		fatalx("%s: symbol count %llu does not fit", e->name,
-		    (unsigned long long)(s.size / entsize));
+	if (s.size / entsize > MAX_SYMS)
+		fatalx("%s: symbol count %llu does not fit (at most %lu)",
+		    e->name, (unsigned long long)(s.size / entsize),
+		    (unsigned long)MAX_SYMS);
 	e->sym = span(e, s.offset, s.size, "the symbol table");
 	e->symentsize = entsize;
 	e->nsym = (uint32_t)(s.size / entsize);
 	link = s.link;
 	e->str = string_table(e, link, &e->strsize, "symbol table");
+	prefault(e, e->sym, s.size);
+	prefault(e, e->str, e->strsize);
 	if (find_section(e, SHT_SYMTAB_SHNDX, i, &x) != 0) {
 		if (x.size / 4 < e->nsym)
 			fatalx("%s: the extended section index table is too "
@@ -521,9 +549,20 @@ read_symtab(struct elf *e)
 static int
 kernel_drops_name(const char *n)
 {
-	return n[0] == '$' || strncmp(n, ".L", 2) == 0 ||
-	    strncmp(n, "__crc_", 6) == 0 || strncmp(n, "__kstrtab_", 10) == 0 ||
-	    strncmp(n, "__kstrtabns_", 12) == 0 || strcmp(n, "L0") == 0;
+	switch (n[0]) {
+	case '$':
+		return 1;
+	case '.':
+		return n[1] == 'L';
+	case 'L':
+		return n[1] == '0' && n[2] == '\0';
+	case '_':
+		return strncmp(n, "__crc_", 6) == 0 ||
+		    strncmp(n, "__kstrtab_", 10) == 0 ||
+		    strncmp(n, "__kstrtabns_", 12) == 0;
+	default:
+		return 0;
+	}
 }
 
 static int
@@ -545,7 +584,7 @@ collect(struct elf *e)
 		struct esym s;
 		struct ent *t;
 		const char *n;
-		char sec = '?';
+		char sec = '?', type;
 
 		symbol(e, i, &s);
 		if (s.shndx == SHN_UNDEF || s.type == STT_SECTION ||
@@ -563,12 +602,15 @@ collect(struct elf *e)
 			fatalx("%s: symbol %u: section index %u out of range",
 			    e->name, i, s.shndx);
 		t = &e->ent[e->nent++];
-		t->idx = i;
-		t->type = elf_symbol_letter(s.bind, s.type, s.shndx, sec);
+		type = elf_symbol_letter(s.bind, s.type, s.shndx, sec);
 		t->addr = s.shndx == SHN_COMMON ? s.size : s.value;
-		t->drop = (unsigned char)kernel_drops(t->type, n);
-		stext |= strcmp(n, "_stext") == 0;
-		banner |= strcmp(n, "linux_banner") == 0;
+		t->name = s.name;
+		t->idx_type = i << 8 | (unsigned char)type |
+		    (kernel_drops(type, n) ? ENT_DROP : 0);
+		if (n[0] == '_')
+			stext |= strcmp(n, "_stext") == 0;
+		else if (n[0] == 'l')
+			banner |= strcmp(n, "linux_banner") == 0;
 	}
 	e->kernel = stext && banner;
 }
@@ -580,7 +622,7 @@ apply_kernel_filter(struct elf *e)
 	size_t k = 0;
 
 	for (size_t i = 0; i < e->nent; i++)
-		if (!e->ent[i].drop)
+		if (!(e->ent[i].idx_type & ENT_DROP))
 			e->ent[k++] = e->ent[i];
 	e->nent = k;
 }
@@ -608,20 +650,22 @@ version_of(const struct elf *e, uint32_t i, const char *name, int *hidden)
 	return vn;
 }
 
-/* The full name of symbol I, in *BUF (grown) when it needs composing. */
+/* The full name of entry T, in *BUF (grown) when it needs composing. */
 static const char *
-full_name(const struct elf *e, uint32_t i, char **buf, size_t *cap,
+full_name(const struct elf *e, const struct ent *t, char **buf, size_t *cap,
     size_t *len)
 {
-	struct esym s;
 	const char *n, *v;
 	int hidden = 0;
 	size_t nl, vl, need;
 
-	symbol(e, i, &s);
-	n = e->str + s.name;	/* checked in collect() */
+	n = e->str + t->name;	/* checked in collect() */
 	nl = strlen(n);
-	v = version_of(e, i, n, &hidden);
+	if (e->versym == NULL) {
+		*len = nl;
+		return n;
+	}
+	v = version_of(e, ENT_IDX(t), n, &hidden);
 	if (v == NULL) {
 		*len = nl;
 		return n;
@@ -643,23 +687,71 @@ full_name(const struct elf *e, uint32_t i, char **buf, size_t *cap,
 /*
  * nm -n: by address, then by name in the C locale (the name as in the
  * string table: a version nm -D adds does not count), then table order.
+ * A total order, so the sort need not be stable.
  */
 static int
-cmp_ent(const void *pa, const void *pb, void *ctx)
+cmp_ent(const struct elf *e, const struct ent *a, const struct ent *b)
 {
-	const struct ent *a = pa, *b = pb;
-	const struct elf *e = ctx;
-	struct esym sa, sb;
 	int c;
 
 	if (a->addr != b->addr)
 		return a->addr < b->addr ? -1 : 1;
-	symbol(e, a->idx, &sa);
-	symbol(e, b->idx, &sb);
-	c = strcmp(e->str + sa.name, e->str + sb.name);
+	c = strcmp(e->str + a->name, e->str + b->name);
 	if (c != 0)
 		return c;
-	return a->idx < b->idx ? -1 : a->idx > b->idx;
+	return a->idx_type < b->idx_type ? -1 : a->idx_type > b->idx_type;
+}
+
+static void
+swap_ent(struct ent *a, struct ent *b)
+{
+	struct ent t = *a;
+
+	*a = *b;
+	*b = t;
+}
+
+/*
+ * Sort in place (qsort may take a copy of the array, which would double
+ * the memory): quicksort on the median of three, the smaller side first,
+ * insertion sort for short runs.
+ */
+static void
+sort_ents(const struct elf *e, struct ent *v, size_t n)
+{
+	while (n > 16) {
+		size_t m = n / 2, i = 0, j = n - 1;
+		struct ent pivot;
+
+		if (cmp_ent(e, &v[m], &v[0]) < 0)
+			swap_ent(&v[m], &v[0]);
+		if (cmp_ent(e, &v[n - 1], &v[m]) < 0) {
+			swap_ent(&v[n - 1], &v[m]);
+			if (cmp_ent(e, &v[m], &v[0]) < 0)
+				swap_ent(&v[m], &v[0]);
+		}
+		pivot = v[m];
+		for (;;) {	/* Hoare partition: v[0..j] <= pivot <= v[j+1..] */
+			while (cmp_ent(e, &v[i], &pivot) < 0)
+				i++;
+			while (cmp_ent(e, &pivot, &v[j]) < 0)
+				j--;
+			if (i >= j)
+				break;
+			swap_ent(&v[i++], &v[j--]);
+		}
+		if (j + 1 < n - j - 1) {
+			sort_ents(e, v, j + 1);
+			v += j + 1;
+			n -= j + 1;
+		} else {
+			sort_ents(e, v + j + 1, n - j - 1);
+			n = j + 1;
+		}
+	}
+	for (size_t i = 1; i < n; i++)
+		for (size_t k = i; k > 0 && cmp_ent(e, &v[k], &v[k - 1]) < 0; k--)
+			swap_ent(&v[k], &v[k - 1]);
 }
 
 /* ---- opening ---------------------------------------------------------- */
@@ -682,8 +774,7 @@ load(struct elf *e)
 	collect(e);
 	if (e->kernel)
 		apply_kernel_filter(e);
-	if (e->nent > 1)
-		qsort_r(e->ent, e->nent, sizeof *e->ent, cmp_ent, e);
+	sort_ents(e, e->ent, e->nent);
 }
 
 /* Read the rest of IN after HEAD into memory. */
@@ -753,9 +844,9 @@ elf_next(struct elf *e, struct sym *s)
 		return 0;
 	t = &e->ent[e->pos++];
 	s->addr = t->addr;
-	s->type = t->type;
-	s->kind = map_kind(t->type);
-	s->name = full_name(e, t->idx, &e->namebuf, &e->namecap, &s->namelen);
+	s->type = ENT_TYPE(t);
+	s->kind = map_kind(s->type);
+	s->name = full_name(e, t, &e->namebuf, &e->namecap, &s->namelen);
 	s->lineno = e->pos;
 	return 1;
 }

@@ -217,7 +217,7 @@ if [ -f "$TMP/x64.o" ]; then
 	mk shent; patch "$TMP/shent" 58 8 0;		broken shent "section header size 8"
 	mk shnum; patch "$TMP/shnum" 60 255 127;	broken shnum "section header table lies outside"
 	mk symoff; patch "$TMP/symoff" $((sh64 + 24)) 0 0 0 0 0 0 0 1; broken symoff "symbol table lies outside"
-	mk symsize; patch "$TMP/symsize" $((sh64 + 32)) 0 0 0 0 48 0 0 0; broken symsize "symbol count 8589934592 does not fit"
+	mk symsize; patch "$TMP/symsize" $((sh64 + 32)) 0 0 0 0 48 0 0 0; broken symsize "symbol count 8589934592 does not fit (at most 16777216)"
 	mk symodd; patch "$TMP/symodd" $((sh64 + 32)) 25 0 0 0 0 0 0 0; broken symodd "not a whole number"
 	mk entsize; patch "$TMP/entsize" $((sh64 + 56)) 7 0 0 0 0 0 0 0; broken entsize "entry size 7, not 24"
 	mk link; patch "$TMP/link" $((sh64 + 40)) 255 255 0 0; broken link "not a string table"
