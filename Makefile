@@ -122,6 +122,9 @@ bench: $(BIN)
 check-vm:
 	@sh tests/vm/run.sh
 
+check-vmlinux: $(BIN)
+	@RP=$(abspath $(BIN)) sh tests/vmlinux/run.sh
+
 demo: $(BIN)
 	@sh tests/demo.sh $(abspath $(BIN))
 
