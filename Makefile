@@ -122,8 +122,8 @@ bench: $(BIN)
 check-vm:
 	@sh tests/vm/run.sh
 
-check-vmlinux: $(BIN)
-	@RP=$(abspath $(BIN)) sh tests/vmlinux/run.sh
+check-vmlinux: $(BIN) $(B)/tests/symdump
+	@RP=$(abspath $(BIN)) SYMDUMP=$(abspath $(B)/tests/symdump) sh tests/vmlinux/run.sh
 
 demo: $(BIN)
 	@sh tests/demo.sh $(abspath $(BIN))

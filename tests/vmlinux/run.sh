@@ -10,6 +10,8 @@
 #
 # Environment:
 #   RP=PATH             the binary to test (default ./readprofile)
+#   SYMDUMP=PATH        also check that the symbols read from vmlinux are
+#                       System.map line for line (make check-vmlinux sets it)
 #   VMLINUX_ARCH=ARCH   s390x (default) or amd64 ...
 #   VMLINUX_DIR=DIR     use DIR/vmlinux-* and DIR/System.map-* instead of
 #                       downloading
@@ -76,10 +78,22 @@ awk '{ for (i = 1; i <= NF; i++) printf "%d ", i == 1 ? $i : int($i / 3); print 
     "$TMP/profile.words" > "$TMP/base.words"
 sh "$ROOT/tests/cli/mkprof.sh" "$TMP/base.words" "$TMP/base" || die "mkprof failed"
 
+# --- the symbols: System.map line for line ---------------------------------------
+pass=0 fail=0
+if [ -n "${SYMDUMP:-}" ]; then
+	if "$SYMDUMP" "$vmlinux" > "$TMP/syms" && cmp -s "$TMP/syms" "$sysmap"; then
+		pass=$((pass + 1))
+		echo "ok   the symbols of vmlinux are System.map, line for line"
+	else
+		fail=$((fail + 1))
+		echo "FAIL the symbols of vmlinux differ from System.map:"
+		diff "$sysmap" "$TMP/syms" | head -n 10
+	fi
+fi
+
 # --- every report ---------------------------------------------------------------
 ln -s "$vmlinux" "$TMP/elf"
 ln -s "$sysmap" "$TMP/map"
-pass=0 fail=0
 for opt in '' -v -a -b -s '-a -v' '-b -a' '-s -v' --exact '--exact -v' \
     '-i -v' '--baseline base' '--baseline base -v'; do
 	# shellcheck disable=SC2086
