@@ -3,10 +3,13 @@
  *
  * ELF32 and ELF64, either byte order, any file type; .symtab, or .dynsym
  * when there is none.  One pass over the table builds an array of 16-byte
- * entries (address, symbol index, type letter), sorted as `nm -n` sorts;
+ * entries (address, name offset, table index and type letter; so at most
+ * 2^24 symbols), sorted in place as `nm -n` sorts;
  * names stay in the string table of the file, mapped (a regular file) or
- * held in memory (standard input, a decompressor's output), and are looked
- * at only when asked for.  Symbols `nm --defined-only` would not print are
+ * held in memory (standard input, a decompressor's output), never copied:
+ * the pass looks at their first bytes (for the kernel filter), ties at one
+ * address compare them, and a symbol's name is found only when it is asked
+ * for.  Symbols `nm --defined-only` would not print are
  * left out, and so are those without a name (a text map cannot hold them).
  *
  * A Linux kernel image (one that defines both _stext and linux_banner)
