@@ -5,6 +5,8 @@
 #   make check-long      the long random sweeps (unit, differential, ext)
 #   make check-sanitize  check and check-long on an ASan+UBSan build (build-san/)
 #   make check-valgrind  the golden CLI and hostile-input tests under valgrind
+#   make check-elf-sweep every ELF file of the system: symbols as nm lists them
+#   make check-vmlinux   a Debian kernel's vmlinux against its System.map (downloads)
 #   make fuzz            run each libFuzzer harness for FUZZ_TIME seconds
 #   make bench           side-by-side benchmark against util-linux
 #   make check-vm        boot real kernels (4 architectures) under qemu, test /proc/profile
@@ -91,6 +93,8 @@ $(B)/tests/proftool: tests/ext/proftool.c | $(B)/tests
 # What this C library says (strerror, getopt), for the expected messages.
 $(B)/tests/libctext: tests/libctext.c $(B)/flags | $(B)/tests
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $<
+$(B)/tests/symdump: tests/elf/symdump.c $(B)/librp.a $(HDRS) | $(B)/tests
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(B)/librp.a $(LDLIBS)
 
 # cmocka: installed by need-cmocka.sh when missing (as root, outside a
 # package build); with a compiler it cannot serve (musl-gcc) the unit suite
@@ -118,7 +122,7 @@ LONG_SIZES  = FMT_ITERATIONS=4000000 DIFF_CASES=150 EXT_SEEDS=300 EXT_BASE_SEEDS
 RUN_RP = RP=$(abspath $(BIN)) $(TOOLS)
 
 check-run: $(BIN) $(if $(UNIT_SKIP),,$(UNIT_BINS)) $(B)/tests/gen $(B)/tests/model \
-	    $(B)/tests/proftool $(B)/tests/libctext
+	    $(B)/tests/proftool $(B)/tests/libctext $(B)/tests/symdump
 	@sh tests/check.sh \
 	    unit '$(if $(UNIT_SKIP),echo "unit: skipped: $(UNIT_SKIP)",$(CHECK_SIZES) sh tests/unit/run.sh $(UNIT_BINS))' \
 	    cli '$(RUN_RP) sh tests/cli/run.sh' \
@@ -127,6 +131,7 @@ check-run: $(BIN) $(if $(UNIT_SKIP),,$(UNIT_BINS)) $(B)/tests/gen $(B)/tests/mod
 	    ext '$(CHECK_SIZES) $(RUN_RP) sh tests/ext/run.sh' \
 	    views '$(RUN_RP) sh tests/views/run.sh' \
 	    hostile '$(RUN_RP) sh tests/hostile/run.sh' \
+	    elf '$(RUN_RP) SYMDUMP=$(abspath $(B)/tests/symdump) sh tests/elf/run.sh' \
 	    kernel '$(RUN_RP) sh tests/kernel/run.sh' \
 	    setuid 'sh tests/setuid/run.sh'
 
@@ -139,6 +144,10 @@ check-long-run: $(BIN) $(UNIT_BINS) $(B)/tests/gen $(B)/tests/model $(B)/tests/p
 	    unit-long '$(LONG_SIZES) sh tests/unit/run.sh $(B)/tests/test_fmt' \
 	    diff-long '$(LONG_SIZES) $(RUN_RP) sh tests/diff/run.sh' \
 	    ext-long '$(LONG_SIZES) $(RUN_RP) sh tests/ext/run.sh'
+
+# Every ELF file of the system against nm (slow; CI runs it).
+check-elf-sweep: $(B)/tests/symdump
+	@SYMDUMP=$(abspath $(B)/tests/symdump) sh tests/elf/sweep.sh
 
 SAN = -fsanitize=address,undefined -fno-sanitize-recover=all
 check-sanitize: check-deps
@@ -174,6 +183,9 @@ check-cross:
 
 check-m32:
 	@sh tests/cross/run.sh m32
+
+check-vmlinux: $(BIN) $(B)/tests/symdump
+	@RP=$(abspath $(BIN)) SYMDUMP=$(abspath $(B)/tests/symdump) sh tests/vmlinux/run.sh
 
 demo: $(BIN)
 	@sh tests/demo.sh $(abspath $(BIN))
@@ -229,5 +241,5 @@ clean:
 	    readprofile readprofile-*.tar.gz
 
 .PHONY: all check check-deps check-run check-long check-long-run check-sanitize check-valgrind check-hostile \
-	check-setuid fuzz bench \
+	check-setuid check-elf-sweep check-vmlinux fuzz bench \
 	check-vm check-cross check-m32 demo install uninstall check-install dist distcheck check-repro clean
