@@ -5,15 +5,26 @@
 #   make check-long      the long random sweeps (unit, differential, ext)
 #   make check-sanitize  check and check-long on an ASan+UBSan build (build-san/)
 #   make check-valgrind  the golden CLI and hostile-input tests under valgrind
+#   make check-elf-sweep every ELF file of the system: symbols as nm lists them
+#   make check-vmlinux   a Debian kernel's vmlinux against its System.map (downloads)
 #   make fuzz            run each libFuzzer harness for FUZZ_TIME seconds
 #   make bench           side-by-side benchmark against util-linux
 #   make check-vm        boot real kernels (4 architectures) under qemu, test /proc/profile
 #   make check-cross     build for s390x (big-endian) and test under qemu-s390x-static
 #   make check-m32       build for 32-bit x86 and test under qemu-i386-static
 #   make demo            run readprofile on the bundled real-kernel snapshot
-#   make install         install into $(DESTDIR)$(PREFIX)
+#   make install         install what make built into $(DESTDIR)$(PREFIX), as $(PROGRAM)
+#   make check-install   test make install and make uninstall
+#   make dist            write readprofile-$(VERSION).tar.gz (reproducible)
+#   make distcheck       build, check, install and uninstall from that tarball
+#   make check-repro     same tarball twice, same binary from two build paths
 
-VERSION    = 1.0
+# The one place the version is written: the file VERSION (make dist writes
+# it into the tarball; `make VERSION=x` overrides it).
+VERSION   := $(strip $(file <VERSION))
+ifeq ($(VERSION),)
+$(error no version: the file VERSION is missing or empty)
+endif
 PREFIX    ?= /usr/local
 SBINDIR   ?= $(PREFIX)/sbin
 MANDIR    ?= $(PREFIX)/share/man
@@ -24,7 +35,11 @@ CFLAGS    ?= -O2 -g
 WARNFLAGS  = -std=c11 -Wall -Wextra -Wshadow -Wformat=2 -Wstrict-prototypes \
              -Wmissing-prototypes -Wvla -Wno-format-nonliteral $(WERROR)
 ALL_CPPFLAGS = -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -DRP_VERSION='"$(VERSION)"' -Isrc $(CPPFLAGS)
-ALL_CFLAGS = $(WARNFLAGS) $(CFLAGS)
+ALL_CFLAGS = $(WARNFLAGS) $(PREFIX_MAP) $(CFLAGS)
+# The same binary from any checkout directory: the build path is mapped to
+# "." in debug information and __FILE__, when the compiler can.
+PREFIX_MAP := $(shell $(CC) -ffile-prefix-map=/a=. -E -x c /dev/null >/dev/null 2>&1 && \
+	echo '-ffile-prefix-map=$(CURDIR)=.')
 
 # Object directory and binary; check-sanitize builds a second tree.
 B   ?= build
@@ -38,10 +53,14 @@ HDRS = $(wildcard src/*.h)
 
 # Rebuild everything when the compiler or its flags change (a sanitizer
 # build after a plain one must not reuse the plain objects).
+# Goals that never build (install takes what `make` built) leave it alone.
+NOBUILD_GOALS = install uninstall clean dist distcheck check-install check-repro
 FLAGS_NOW := $(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) $(LDLIBS)
+ifneq ($(if $(MAKECMDGOALS),$(filter-out $(NOBUILD_GOALS),$(MAKECMDGOALS)),all),)
 ifneq ($(FLAGS_NOW),$(file <$(B)/flags))
 $(shell mkdir -p $(B))
 $(file >$(B)/flags,$(FLAGS_NOW))
+endif
 endif
 
 all: $(BIN)
@@ -73,16 +92,30 @@ $(B)/tests/proftool: tests/ext/proftool.c | $(B)/tests
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $<
 $(B)/tests/gmontool: tests/gmon/gmontool.c | $(B)/tests
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $<
+# What this C library says (strerror, getopt), for the expected messages.
+$(B)/tests/libctext: tests/libctext.c $(B)/flags | $(B)/tests
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $<
+$(B)/tests/symdump: tests/elf/symdump.c $(B)/librp.a $(HDRS) | $(B)/tests
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(B)/librp.a $(LDLIBS)
 
+# cmocka: installed by need-cmocka.sh when missing (as root, outside a
+# package build); with a compiler it cannot serve (musl-gcc) the unit suite
+# is skipped with a line saying so (exit 3 below).
 check-deps:
-	@sh tests/need-cmocka.sh
+	@CC='$(CC)' sh tests/need-cmocka.sh
 
-check: check-deps
-	@$(MAKE) --no-print-directory check-run
+check:
+	@CC='$(CC)' sh tests/need-cmocka.sh; rc=$$?; \
+	if [ $$rc = 3 ]; then \
+	    $(MAKE) --no-print-directory check-run UNIT_SKIP="cmocka not usable with $(CC)"; \
+	elif [ $$rc = 0 ]; then $(MAKE) --no-print-directory check-run; else exit 1; fi
 
 TOOLS = GEN=$(abspath $(B)/tests/gen) MODEL=$(abspath $(B)/tests/model) \
 	PROFTOOL=$(abspath $(B)/tests/proftool) \
 	GMONTOOL=$(abspath $(B)/tests/gmontool)
+# Expected texts that depend on the build: the version, the C library's.
+export RP_VERSION := $(VERSION)
+export LIBCTEXT = $(abspath $(B)/tests/libctext)
 
 # make check runs every suite with its random sweeps cut short; the long
 # sweeps (millions of formatted numbers, thousands of differential cases,
@@ -91,15 +124,18 @@ CHECK_SIZES = FMT_ITERATIONS=400000 DIFF_CASES=30 EXT_SEEDS=60 EXT_BASE_SEEDS=8
 LONG_SIZES  = FMT_ITERATIONS=4000000 DIFF_CASES=150 EXT_SEEDS=300 EXT_BASE_SEEDS=40
 RUN_RP = RP=$(abspath $(BIN)) $(TOOLS)
 
-check-run: $(BIN) $(UNIT_BINS) $(B)/tests/gen $(B)/tests/model $(B)/tests/proftool \
+check-run: $(BIN) $(if $(UNIT_SKIP),,$(UNIT_BINS)) $(B)/tests/gen $(B)/tests/model \
+	    $(B)/tests/proftool $(B)/tests/libctext $(B)/tests/symdump \
 	    $(B)/tests/gmontool
 	@sh tests/check.sh \
-	    unit '$(CHECK_SIZES) sh tests/unit/run.sh $(UNIT_BINS)' \
+	    unit '$(if $(UNIT_SKIP),echo "unit: skipped: $(UNIT_SKIP)",$(CHECK_SIZES) sh tests/unit/run.sh $(UNIT_BINS))' \
 	    cli '$(RUN_RP) sh tests/cli/run.sh' \
 	    completion 'sh tests/completion.sh' \
 	    diff '$(CHECK_SIZES) $(RUN_RP) sh tests/diff/run.sh' \
 	    ext '$(CHECK_SIZES) $(RUN_RP) sh tests/ext/run.sh' \
+	    views '$(RUN_RP) sh tests/views/run.sh' \
 	    hostile '$(RUN_RP) sh tests/hostile/run.sh' \
+	    elf '$(RUN_RP) SYMDUMP=$(abspath $(B)/tests/symdump) sh tests/elf/run.sh' \
 	    kernel '$(RUN_RP) sh tests/kernel/run.sh' \
 	    gmon '$(RUN_RP) sh tests/gmon/run.sh' \
 	    setuid 'sh tests/setuid/run.sh'
@@ -107,11 +143,16 @@ check-run: $(BIN) $(UNIT_BINS) $(B)/tests/gen $(B)/tests/model $(B)/tests/profto
 check-long: check-deps
 	@$(MAKE) --no-print-directory check-long-run
 
-check-long-run: $(BIN) $(UNIT_BINS) $(B)/tests/gen $(B)/tests/model $(B)/tests/proftool
+check-long-run: $(BIN) $(UNIT_BINS) $(B)/tests/gen $(B)/tests/model $(B)/tests/proftool \
+	    $(B)/tests/libctext
 	@sh tests/check.sh \
 	    unit-long '$(LONG_SIZES) sh tests/unit/run.sh $(B)/tests/test_fmt' \
 	    diff-long '$(LONG_SIZES) $(RUN_RP) sh tests/diff/run.sh' \
 	    ext-long '$(LONG_SIZES) $(RUN_RP) sh tests/ext/run.sh'
+
+# Every ELF file of the system against nm (slow; CI runs it).
+check-elf-sweep: $(B)/tests/symdump
+	@SYMDUMP=$(abspath $(B)/tests/symdump) sh tests/elf/sweep.sh
 
 SAN = -fsanitize=address,undefined -fno-sanitize-recover=all
 check-sanitize: check-deps
@@ -120,16 +161,16 @@ check-sanitize: check-deps
 	    check-run check-long-run
 
 VALGRIND = valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite
-check-valgrind: $(BIN)
+check-valgrind: $(BIN) $(B)/tests/libctext
 	@sh tests/check.sh \
 	    cli-valgrind 'RP=$(abspath $(BIN)) RP_WRAP="$(VALGRIND)" sh tests/cli/run.sh' \
 	    hostile-valgrind 'RP=$(abspath $(BIN)) RP_WRAP="$(VALGRIND)" HOSTILE_TIMEOUT=120 sh tests/hostile/run.sh' \
 	    kernel-valgrind 'RP=$(abspath $(BIN)) RP_WRAP="$(VALGRIND)" sh tests/kernel/run.sh'
 
-check-hostile: $(BIN)
+check-hostile: $(BIN) $(B)/tests/libctext
 	@RP=$(abspath $(BIN)) sh tests/hostile/run.sh
 
-check-setuid:
+check-setuid: $(B)/tests/libctext
 	@sh tests/setuid/run.sh
 
 FUZZ_TIME ?= 60
@@ -148,22 +189,62 @@ check-cross:
 check-m32:
 	@sh tests/cross/run.sh m32
 
+check-vmlinux: $(BIN) $(B)/tests/symdump
+	@RP=$(abspath $(BIN)) SYMDUMP=$(abspath $(B)/tests/symdump) sh tests/vmlinux/run.sh
+
 demo: $(BIN)
 	@sh tests/demo.sh $(abspath $(BIN))
 
-install: $(BIN)
+# The installed name: PROGRAM=readprofile-ng installs the binary, the man
+# page (its NAME and SYNOPSIS) and the bash completion under that name, so
+# that it can sit beside util-linux's readprofile.  Messages keep the
+# "readprofile: " prefix whatever the name (see DIAGNOSTICS in the man page).
+PROGRAM ?= readprofile
+
+# install never compiles: it installs what `make` built, with the flags
+# given to `make`, or stops.
+install:
+	@case '$(PROGRAM)' in *[!A-Za-z0-9._+-]*|'') \
+	    echo "make install: PROGRAM='$(PROGRAM)': use letters, digits, '._+-'" >&2; \
+	    exit 1;; esac
+	@test -f $(BIN) || { echo "make install: $(BIN) is not built; run 'make' first" >&2; exit 1; }
 	$(INSTALL) -d $(DESTDIR)$(SBINDIR) $(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(BASHCOMPDIR)
-	$(INSTALL) -m 0755 $(BIN) $(DESTDIR)$(SBINDIR)/readprofile
-	$(INSTALL) -m 0644 man/readprofile.8 $(DESTDIR)$(MANDIR)/man8/readprofile.8
-	$(INSTALL) -m 0644 completion/readprofile $(DESTDIR)$(BASHCOMPDIR)/readprofile
+	$(INSTALL) -m 0755 $(BIN) $(DESTDIR)$(SBINDIR)/$(PROGRAM)
+	sed -e 's/@VERSION@/$(VERSION)/g' \
+	    -e "/^\.TH /s/READPROFILE/$$(echo '$(PROGRAM)' | tr a-z A-Z)/" \
+	    -e '/^\.SH NAME/,/^\.SH /s/^readprofile \\-/$(PROGRAM) \\-/' \
+	    -e '/^\.SH SYNOPSIS/,/^\.SH /s/^\.B readprofile/.B $(PROGRAM)/' \
+	    man/readprofile.8 > $(DESTDIR)$(MANDIR)/man8/$(PROGRAM).8.tmp
+	chmod 0644 $(DESTDIR)$(MANDIR)/man8/$(PROGRAM).8.tmp
+	mv -f $(DESTDIR)$(MANDIR)/man8/$(PROGRAM).8.tmp $(DESTDIR)$(MANDIR)/man8/$(PROGRAM).8
+	sed -e 's/^complete -F _readprofile readprofile$$/complete -F _readprofile $(PROGRAM)/' \
+	    completion/readprofile > $(DESTDIR)$(BASHCOMPDIR)/$(PROGRAM).tmp
+	chmod 0644 $(DESTDIR)$(BASHCOMPDIR)/$(PROGRAM).tmp
+	mv -f $(DESTDIR)$(BASHCOMPDIR)/$(PROGRAM).tmp $(DESTDIR)$(BASHCOMPDIR)/$(PROGRAM)
 
 uninstall:
-	rm -f $(DESTDIR)$(SBINDIR)/readprofile $(DESTDIR)$(MANDIR)/man8/readprofile.8 \
-	    $(DESTDIR)$(BASHCOMPDIR)/readprofile
+	rm -f $(DESTDIR)$(SBINDIR)/$(PROGRAM) $(DESTDIR)$(MANDIR)/man8/$(PROGRAM).8 \
+	    $(DESTDIR)$(BASHCOMPDIR)/$(PROGRAM)
+
+# The install tests: a hardened build, then a plain `make install`, must
+# install that very binary; PROGRAM renames all three files.
+check-install:
+	@sh tests/install.sh
+
+# The release tarball (see "Cutting a release" in README.md).
+DIST = readprofile-$(VERSION).tar.gz
+dist:
+	@sh tools/dist.sh $(VERSION)
+distcheck: dist
+	@sh tools/distcheck.sh $(DIST)
+# The same bytes from two make dist runs, the same binary from two paths.
+check-repro:
+	@sh tools/repro.sh
 
 clean:
-	rm -rf build build-san build-fuzz build-static build-o3 build-s390x build-m32 readprofile
+	rm -rf build build-san build-fuzz build-static build-o3 build-s390x build-m32 build-musl \
+	    readprofile readprofile-*.tar.gz
 
 .PHONY: all check check-deps check-run check-long check-long-run check-sanitize check-valgrind check-hostile \
-	check-setuid fuzz bench \
-	check-vm check-cross check-m32 demo install uninstall clean
+	check-setuid check-elf-sweep check-vmlinux fuzz bench \
+	check-vm check-cross check-m32 demo install uninstall check-install dist distcheck check-repro clean

@@ -375,6 +375,11 @@ else
 	MISSED2=0
 fi
 MISSED=$(($(cat "$OUTD/missed") + MISSED2))
+# symbols straight from a vmlinux-sized ELF file against nm (bench/elf.sh)
+if ! BENCH_OURS=$OURS BENCH_RUNS=$RUNS sh bench/elf.sh; then
+	[ "${BENCH_STRICT:-0}" = 1 ] && MISSED=$((MISSED + 1))
+	FAILED=1
+fi
 echo
 echo "lines: lines of our report; ms: median wall time; cpu/MB: median user+system ms per MB; ref: util-linux (for --exact: ours, classic"
 echo "report); cat: cat of the two inputs; ratio: ours / ref; /cat: ours / cat; cpu: the ratio of the"

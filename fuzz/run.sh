@@ -3,6 +3,7 @@
 #
 #   sh fuzz/run.sh [SECONDS]        (default 60 per harness; make fuzz)
 #
+# Harnesses: the map reader, the profile reader, the report, JSON strings.
 # Needs clang (with libFuzzer).  Builds into build-fuzz/ with
 # -fsanitize=fuzzer,address,undefined, writes seed corpora there from
 # fixtures/, replays the regression inputs of fixtures/hostile/fuzz/HARNESS/,
@@ -16,7 +17,7 @@ TOP=$(cd "$(dirname "$0")/.." && pwd)
 SECS=${1:-60}
 CLANG=${CLANG:-clang}
 B=$TOP/build-fuzz
-HARNESSES="fuzz_map fuzz_profile fuzz_report"
+HARNESSES="fuzz_map fuzz_profile fuzz_report fuzz_json fuzz_elf"
 
 case $SECS in
 ''|*[!0-9]*) echo "usage: sh fuzz/run.sh [SECONDS]" >&2; exit 2 ;;
@@ -38,7 +39,7 @@ CF="-g -O1 -fno-omit-frame-pointer -fsanitize=fuzzer,address,undefined
 for h in $HARNESSES; do
 	lf=
 	# fuzz_report frees what a longjmp out of the library left behind.
-	[ "$h" = fuzz_report ] &&
+	[ "$h" = fuzz_report ] || [ "$h" = fuzz_elf ] &&
 		lf="-Wl,--wrap=xmalloc -Wl,--wrap=xrealloc -Wl,--wrap=free"
 	# shellcheck disable=SC2086
 	$CLANG $CF -o "$B/$h" fuzz/$h.c $LIB_SRCS $lf ||
@@ -50,7 +51,34 @@ done
 byte() { printf "\\$(printf %03o "$1")"; }
 
 rm -rf "$B/seeds" && mkdir -p "$B/seeds/fuzz_map" "$B/seeds/fuzz_profile" \
-    "$B/seeds/fuzz_report" || exit 1
+    "$B/seeds/fuzz_report" "$B/seeds/fuzz_json" "$B/seeds/fuzz_elf" || exit 1
+# JSON strings: names of the real capture, and bytes JSON must escape
+gzip -dc fixtures/real/kallsyms.gz | awk 'NR % 5000 == 1 { print $3 }' |
+	head -n 20 | split -l 1 - "$B/seeds/fuzz_json/name"
+printf 'a"b\\c\001\177\377\303\251\355\240\200' >"$B/seeds/fuzz_json/escapes"
+
+# Small real ELF files: the test texts assembled for every target found,
+# as objects, executables and shared objects (both classes, both orders).
+elfseed() {	# AS ASFLAGS LD EMULATION TAG
+	command -v "$1" >/dev/null 2>&1 && command -v "$3" >/dev/null 2>&1 ||
+		return 0
+	for s in text kernel; do
+		o=$B/seeds/fuzz_elf/$5-$s.o
+		# shellcheck disable=SC2086
+		"$1" $2 -L -o "$o" "tests/elf/$s.s" 2>/dev/null || continue
+		"$3" -m "$4" -shared -o "$B/seeds/fuzz_elf/$5-$s.so" "$o" 2>/dev/null
+		[ $s = kernel ] &&
+			"$3" -m "$4" -e _stext -o "$B/seeds/fuzz_elf/$5-$s.exe" "$o" 2>/dev/null
+	done
+	return 0
+}
+elfseed as --64 ld elf_x86_64 x64
+elfseed as --32 ld elf_i386 x32
+elfseed s390x-linux-gnu-as -m64 s390x-linux-gnu-ld elf64_s390 s64
+elfseed s390x-linux-gnu-as -m31 s390x-linux-gnu-ld elf_s390 s31
+for f in build/elfsym.o build/symsrc.o; do
+	[ -f "$f" ] && [ "$(wc -c < "$f")" -lt 65536 ] && cp "$f" "$B/seeds/fuzz_elf/"
+done
 
 # A slice of the real capture: 512 counters from a hot spot, with the map
 # lines that fall in it between a moved _stext and a matching _etext.

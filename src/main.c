@@ -9,8 +9,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
+#include "collect.h"
 #include "fit.h"
 #include "kernel.h"
 #include "options.h"
@@ -22,8 +24,11 @@
 #include "step.h"
 #include "symsrc.h"
 #include "util.h"
+#include "view.h"
+#include "watch.h"
 
 static struct out out;
+static volatile sig_atomic_t stop;
 
 static _Noreturn void usage(void);
 
@@ -159,13 +164,159 @@ print_info(const struct options *o, const struct profile *p, int swapped)
 		    have_map ? &res : NULL);
 }
 
+/* One report of C against the open map M: the classic text, --top or
+ * --json. */
+static void
+report(const struct options *o, struct symsrc *m, const struct counters *c,
+    uint32_t step, struct view_inputs *vi, struct report_result *res)
+{
+	struct report_opts ro = { .verbose = o->verbose, .all = o->all,
+	    .bins = o->bins, .counters = o->counters,
+	    .mode = o->exact ? ATTRIB_EXACT : ATTRIB_CLASSIC,
+	    .default_map = o->mapfile == NULL };
+	struct collect k;
+
+	if (o->top || o->json) {
+		collect_init(&k, o->top ? o->top : SIZE_MAX);
+		ro.collect = &k;
+	}
+	report_run(m, c, step, &ro, &out, res);
+	if (ro.collect == NULL)
+		return;
+	collect_sort(&k);
+	vi->map = m->name;
+	vi->step = step;
+	vi->counters = c->n - 1;
+	vi->top = o->top;
+	if (o->json)
+		view_json(&out, &k, res, c, &ro, vi);
+	else
+		view_top(&out, &k, res, c, &ro);
+	collect_free(&k);
+}
+
+static void
+open_map(struct symsrc *m, const char *name)
+{
+	if (symsrc_open(m, name) < 0)
+		fatal("%s", name);
+}
+
+static void
+on_stop(int sig)
+{
+	(void)sig;
+	stop = 1;
+}
+
+static double
+elapsed(const struct timespec *a, const struct timespec *b)
+{
+	return (double)(b->tv_sec - a->tv_sec) +
+	    (double)(b->tv_nsec - a->tv_nsec) / 1e9;
+}
+
+/* Sleep until T; returns 0, or -1 when told to stop. */
+static int
+sleep_until(struct timespec *t, double seconds)
+{
+	struct timespec now;
+	long long ns = (long long)(seconds * 1e9 + 0.5);
+
+	t->tv_sec += (time_t)(ns / 1000000000);
+	t->tv_nsec += (long)(ns % 1000000000);
+	if (t->tv_nsec >= 1000000000) {
+		t->tv_sec++;
+		t->tv_nsec -= 1000000000;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	if (elapsed(t, &now) > 0)
+		*t = now;	/* late: do not try to catch up */
+	while (!stop && clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, t,
+	    NULL) != 0)
+		;
+	return stop ? -1 : 0;
+}
+
+/* --interval: the ticks gained between reads, every O->interval seconds. */
+static int
+run_interval(const struct options *o)
+{
+	struct view_inputs vi = { .profile = o->profile, .interval = 1 };
+	struct report_result res;
+	struct sigaction sa;
+	struct timespec due, last, now;
+	struct watch w;
+	struct symsrc m;
+	struct counters c;
+	const char *mapname;
+	uint32_t step;
+	char when[64], line[256];
+	struct tm tm;
+	time_t t;
+	int n;
+
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_stop;
+	sa.sa_flags = SA_RESTART;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	watch_start(&w, o->profile, o->noauto);
+	vi.byte_order = byte_order_name(w.swap);
+	mapname = o->mapfile ? o->mapfile : kernel_default_map(o->profile);
+	step = w.step;
+	if (step == 0) {	/* 64-bit big-endian: the map tells the step */
+		open_map(&m, mapname);
+		step = step_from_map(&m, w.nwords - 1, &res, 0);
+		symsrc_close(&m);
+	}
+	clock_gettime(CLOCK_MONOTONIC, &last);
+	due = last;
+	for (vi.number = 1; !o->count || vi.number <= o->count; vi.number++) {
+		if (sleep_until(&due, o->interval) < 0)
+			break;
+		vi.reset = watch_next(&w);
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		vi.seconds = elapsed(&last, &now);
+		last = now;
+		t = time(NULL);
+		if (localtime_r(&t, &tm) == NULL ||
+		    strftime(when, sizeof when, "%Y-%m-%d %H:%M:%S %z", &tm) == 0)
+			snprintf(when, sizeof when, "@%lld", (long long)t);
+		vi.time = when;
+		if (vi.reset)
+			warnx_("%s: counters went down: reset in interval %llu; "
+			    "reporting the ticks since the reset", o->profile,
+			    (unsigned long long)vi.number);
+		if (!o->json) {
+			n = snprintf(line, sizeof line, "--- %s interval %llu: "
+			    "%.3f s%s\n", when, (unsigned long long)vi.number,
+			    vi.seconds, vi.reset ? " (counters were reset: "
+			    "ticks since the reset)" : "");
+			out_str(&out, line, (size_t)n);
+		}
+		c = watch_counters(&w);
+		open_map(&m, mapname);
+		report(o, &m, &c, step, &vi, &res);
+		symsrc_close(&m);
+		finish_output();
+		if (vi.number == 1)
+			fit_warn(mapname, o->profile, res.origin, res.etext,
+			    res.have_etext, step, w.nwords - 1);
+		if (stop)
+			break;
+	}
+	watch_free(&w);
+	return 0;
+}
+
 int
 main(int argc, char **argv)
 {
 	struct options o;
 	struct profile prof, base;
 	struct symsrc m;
-	struct report_opts ro;
+	struct view_inputs vi;
 	struct report_result res;
 	struct counters c;
 	const char *mapname;
@@ -188,6 +339,8 @@ main(int argc, char **argv)
 		out_str(&out, version, sizeof version - 1);
 		finish_output();
 		return 0;
+	case OPT_BAD_VALUE:
+		return 1;
 	case OPT_USAGE_ERROR:
 		fprintf(stderr, "Try '%s --help' for more information.\n",
 		    PROGNAME);
@@ -198,8 +351,9 @@ main(int argc, char **argv)
 	if (o.reset || o.multiplier_set)
 		kernel_write_profile(o.multiplier_set ? &o.multiplier : NULL);
 	kernel_drop_privileges_for_good();
-
 	o.profile = kernel_profile(o.profile);
+	if (o.interval > 0 && !o.info)
+		return run_interval(&o);
 	profile_load(&prof, o.profile);
 	if (procprof_detect(&prof)) {	/* a process's gmon.out */
 		procprof_run(&o, &prof, &out);
@@ -235,14 +389,12 @@ main(int argc, char **argv)
 		prof.step = step_from_map(&m, prof.nwords - 1, &res, 0);
 		symsrc_rewind(&m);
 	}
-	ro.verbose = o.verbose;
-	ro.all = o.all;
-	ro.bins = o.bins;
-	ro.counters = o.counters;
-	ro.mode = o.exact ? ATTRIB_EXACT : ATTRIB_CLASSIC;
-	ro.default_map = o.mapfile == NULL;
+	memset(&vi, 0, sizeof vi);
+	vi.profile = o.profile;
+	vi.baseline = o.baseline;
+	vi.byte_order = byte_order_name(swapped);
 	c = profile_counters(&prof);
-	report_run(&m, &c, prof.step, &ro, &out, &res);
+	report(&o, &m, &c, prof.step, &vi, &res);
 	symsrc_close(&m);
 	finish_output();
 	fit_warn(mapname, o.profile, res.origin, res.etext, res.have_etext,
@@ -281,6 +433,10 @@ usage(void)
 	    "                           first byte (classic: each function's last\n"
 	    "                           counter goes to the next one)\n"
 	    "     --baseline <file>     subtract an earlier snapshot of the same boot\n"
+	    "     --top <n>             the n functions with most ticks, with percentages\n"
+	    " -J, --json                the report as one JSON document\n"
+	    "     --interval <seconds>  report the ticks of each interval, until stopped\n"
+	    "     --count <n>           stop --interval after n reports\n"
 	    "\n"
 	    " -h, --help                display this help\n"
 	    " -V, --version             display version\n"

@@ -4,6 +4,8 @@
 #ifndef RP_OPTIONS_H
 #define RP_OPTIONS_H
 
+#include <stddef.h>
+
 struct options {
 	const char *mapfile;	/* NULL: the default search */
 	const char *profile;
@@ -11,6 +13,10 @@ struct options {
 	int info, verbose, all, bins, counters, reset, noauto, exact;
 	int multiplier_set;
 	int multiplier;
+	size_t top;		/* --top N; 0: none */
+	int json;		/* -J, --json */
+	double interval;	/* --interval SECONDS; 0: none */
+	unsigned long count;	/* --count N; 0: until stopped */
 };
 
 enum opt_result {
@@ -19,6 +25,7 @@ enum opt_result {
 	OPT_VERSION,		/* -V seen */
 	OPT_USAGE_ERROR,	/* message printed; "Try ..." still to print */
 	OPT_BAD_MULTIPLIER,	/* message printed */
+	OPT_BAD_VALUE,		/* message printed (--top, --interval, ...) */
 	OPT_CONFLICT,		/* message printed: stdin given twice */
 };
 

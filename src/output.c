@@ -325,6 +325,11 @@ out_finish(struct out *o)
 	if (write_all(o->fd, o->buf, o->len) < 0)
 		return -1;
 	o->len = 0;
+	if (o->direct && o->start >= 0) {	/* written: keep it on error */
+		off_t pos = lseek(o->fd, 0, SEEK_CUR);
+		if (pos >= 0)
+			o->start = pos;
+	}
 	return 0;
 }
 

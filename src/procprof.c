@@ -183,8 +183,8 @@ procprof_run(const struct options *opt, struct profile *p, struct out *o)
 	if (opt->baseline)
 		subtract_baseline(&g, opt);
 	if (opt->mapfile == NULL)
-		fatalx("%s is a gmon.out: name the program's symbols with -m "
-		    "(nm -n output)", p->name);
+		fatalx("%s is a gmon.out: name the program with -m (the "
+		    "program itself, or its nm -n output)", p->name);
 	if (symsrc_open(&m, opt->mapfile) < 0)
 		fatal("%s", opt->mapfile);
 	m.map.skip_undefined = 1;	/* plain `nm -n PROGRAM` output */

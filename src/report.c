@@ -54,9 +54,10 @@ report_text_bounds(struct symsrc *m, struct report_result *res)
 }
 
 /* -b: the bins of one symbol, with its header before the first one. */
-static void
-print_bins(struct out *o, const struct counters *c, const struct attrib *a,
-    const struct attrib_span *sp, const struct pending *p, int all)
+void
+report_list_bins(struct out *o, const struct counters *c,
+    const struct attrib *a, const struct attrib_span *sp, const char *name,
+    size_t nlen, int all)
 {
 	int header = 0;
 
@@ -68,7 +69,7 @@ print_bins(struct out *o, const struct counters *c, const struct attrib *a,
 			if (w[i] == 0 && !all)
 				continue;
 			if (!header) {
-				out_bin_header(o, p->name, p->len);
+				out_bin_header(o, name, nlen);
 				header = 1;
 			}
 			out_bin(o, attrib_word_addr(a, k + i), w[i]);
@@ -77,10 +78,11 @@ print_bins(struct out *o, const struct counters *c, const struct attrib *a,
 	}
 }
 
-/* -s: the counters of one symbol. */
-static void
-print_counters(struct out *o, const struct counters *c, const struct attrib *a,
-    const struct attrib_span *sp, const struct pending *p)
+/* -s: the counters of one symbol at START. */
+void
+report_list_counters(struct out *o, const struct counters *c,
+    const struct attrib *a, const struct attrib_span *sp, const char *name,
+    size_t nlen, uint64_t start)
 {
 	for (uint64_t k = sp->list_first; k < sp->list_end;) {
 		size_t got;
@@ -88,8 +90,7 @@ print_counters(struct out *o, const struct counters *c, const struct attrib *a,
 
 		for (size_t i = 0; i < got; i++) {
 			uint64_t addr = attrib_word_addr(a, k + i);
-			out_counter(o, addr, p->name, p->len, addr - p->addr,
-			    w[i]);
+			out_counter(o, addr, name, nlen, addr - start, w[i]);
 		}
 		k += got;
 	}
@@ -156,7 +157,49 @@ out_of_range(struct run *r, const struct sym *at)
 	    "from, given with -m", r->m->name);
 }
 
-/* The line S closes the pending symbol; print it. */
+/* The classic text of one closed symbol, written as it comes. */
+static void
+print_symbol(struct run *r, const struct attrib_span *sp, uint64_t ticks,
+    uint64_t len)
+{
+	const struct report_opts *opt = r->opt;
+	struct pending *p = &r->p;
+
+	if (opt->bins) {
+		report_list_bins(r->o, r->c, &r->a, sp, p->name, p->len,
+		    opt->all);
+		if (ticks || opt->verbose)
+			out_bin_total(r->o, ticks);
+	} else if (len && (ticks || opt->all)) {
+		double load = attrib_load(ticks, len);
+		if (opt->verbose && r->h)
+			out_hist_verbose(r, p->addr, p->name, p->len,
+			    p->addr + len, ticks, load);
+		else if (opt->verbose)
+			out_sym_verbose(r->o, p->addr, p->name, p->len, ticks,
+			    load);
+		else
+			out_sym(r->o, ticks, p->name, p->len, load);
+		if (opt->counters && (r->a.step || r->a.mode == ATTRIB_HIST))
+			report_list_counters(r->o, r->c, &r->a, sp, p->name,
+			    p->len, p->addr);
+	}
+}
+
+/*
+ * Whether --top/--json report a symbol: as the text report would.  With
+ * -b, a symbol that has a bin to list (a non-zero one; any with -a).
+ */
+static int
+reported(const struct report_opts *opt, const struct attrib_span *sp,
+    uint64_t ticks, uint64_t len)
+{
+	if (opt->bins)
+		return ticks || (opt->all && sp->end > sp->first);
+	return len && (ticks || opt->all);
+}
+
+/* The line S closes the pending symbol; print or collect it. */
 static void
 close_pending(struct run *r, const struct sym *s)
 {
@@ -171,27 +214,14 @@ close_pending(struct run *r, const struct sym *s)
 		    (unsigned long long)s->addr, (unsigned long long)p->addr);
 	if (attrib_close(&r->a, p->addr, s->addr, &sp) < 0)
 		out_of_range(r, s);
-	if (opt->bins)
-		print_bins(r->o, r->c, &r->a, &sp, p, opt->all);
 	ticks = counters_sum(r->c, sp.first, sp.end);
 	r->total += ticks;
 	len = s->addr - p->addr;
-	if (opt->bins) {
-		if (ticks || opt->verbose)
-			out_bin_total(r->o, ticks);
-	} else if (len && (ticks || opt->all)) {
-		double load = attrib_load(ticks, len);
-		if (opt->verbose && r->h)
-			out_hist_verbose(r, p->addr, p->name, p->len, s->addr,
-			    ticks, load);
-		else if (opt->verbose)
-			out_sym_verbose(r->o, p->addr, p->name, p->len, ticks,
-			    load);
-		else
-			out_sym(r->o, ticks, p->name, p->len, load);
-		if (opt->counters && (r->a.step || r->a.mode == ATTRIB_HIST))
-			print_counters(r->o, r->c, &r->a, &sp, p);
-	}
+	if (opt->collect == NULL)
+		print_symbol(r, &sp, ticks, len);
+	else if (reported(opt, &sp, ticks, len))
+		collect_add(opt->collect, p->addr, len, ticks, &sp, p->name,
+		    p->len);
 	pending_set(p, s);
 }
 
@@ -221,10 +251,15 @@ report_run(struct symsrc *m, const struct counters *c, uint32_t step,
 			break;
 		close_pending(&r, &s);
 	}
-	out_unknown(o, counters_get(c, c->n - 1));
-	out_total(o, r.total, r.p.addr > res->origin ?
-	    attrib_load(r.total, r.p.addr - res->origin) : 0.0, opt->verbose);
+	res->unknown = counters_get(c, c->n - 1);
 	res->total = r.total;
+	res->load = r.p.addr > res->origin ?
+	    attrib_load(r.total, r.p.addr - res->origin) : 0.0;
+	res->a = r.a;
+	if (opt->collect == NULL) {
+		out_unknown(o, res->unknown);
+		out_total(o, res->total, res->load, opt->verbose);
+	}
 	free(r.p.name);
 }
 

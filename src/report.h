@@ -3,7 +3,8 @@
  *
  * Applies the text rules (the origin at _stext, skipped absolute symbols,
  * the end of the text) to the stream of symbols, closes each symbol with
- * the attribution and writes it in the chosen format.
+ * the attribution and writes it in the classic format as it goes, or
+ * hands it to a collection (--top, --json) printed once the total is known.
  */
 #ifndef RP_REPORT_H
 #define RP_REPORT_H
@@ -11,12 +12,14 @@
 #include <stdint.h>
 
 #include "attrib.h"
+#include "collect.h"
 #include "output.h"
 #include "symsrc.h"
 
 struct report_opts {
 	int verbose, all, bins, counters;
 	enum attrib_mode mode;
+	struct collect *collect;	/* --top/--json; NULL: classic text */
 	int default_map;	/* the map was not given with -m */
 };
 
@@ -25,6 +28,9 @@ struct report_result {
 	uint64_t etext;		/* _etext, when found */
 	int have_etext;
 	uint64_t total;
+	uint32_t unknown;	/* the last word */
+	double load;		/* of the total */
+	struct attrib a;	/* where the buckets are, for collected ones */
 	uint64_t nsyms;		/* histogram: text symbols in its range */
 };
 
@@ -48,6 +54,14 @@ void report_text_bounds(struct symsrc *m, struct report_result *res);
 /* The whole report of counters C against map M. */
 void report_run(struct symsrc *m, const struct counters *c, uint32_t step,
     const struct report_opts *opt, struct out *o, struct report_result *res);
+
+/* The buckets of one symbol as -b and -s list them. */
+void report_list_bins(struct out *o, const struct counters *c,
+    const struct attrib *a, const struct attrib_span *sp, const char *name,
+    size_t nlen, int all);
+void report_list_counters(struct out *o, const struct counters *c,
+    const struct attrib *a, const struct attrib_span *sp, const char *name,
+    size_t nlen, uint64_t start);
 
 /*
  * The report of a histogram's counters C against map M: the text symbols

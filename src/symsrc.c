@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "elfsym.h"
 #include "symsrc.h"
 #include "util.h"
 
@@ -31,7 +32,10 @@ symsrc_open(struct symsrc *s, const char *name)
 	if (input_open(&in, name) < 0)
 		return -1;
 	n = read_head(&in, head, sizeof head);
-	map_open_input(&s->map, name, &in, head, n);
+	if (elf_magic(head, n))
+		s->elf = elf_open(name, &in, head, n);
+	else
+		map_open_input(&s->map, name, &in, head, n);
 	return 0;
 }
 
@@ -41,19 +45,29 @@ symsrc_open_mem(struct symsrc *s, const char *name, const void *data,
 {
 	memset(s, 0, sizeof *s);
 	s->name = name;
-	map_open_mem(&s->map, name, data, n);
+	if (elf_magic(data, n))
+		s->elf = elf_open_mem(name, data, n);
+	else
+		map_open_mem(&s->map, name, data, n);
 }
 
 int
 symsrc_next(struct symsrc *s, struct sym *sym)
 {
+	if (s->elf != NULL)
+		return elf_next(s->elf, sym);
 	return map_next(&s->map, sym);
 }
 
 int
 symsrc_find_stext(struct symsrc *s, struct sym *sym)
 {
-	return map_find_stext(&s->map, sym);
+	if (s->elf == NULL)
+		return map_find_stext(&s->map, sym);
+	while (elf_next(s->elf, sym))
+		if (sym_is_stext(sym))
+			return 1;
+	return 0;
 }
 
 const char *
@@ -94,5 +108,10 @@ symsrc_fatal(const struct symsrc *s, const char *fmt, ...)
 void
 symsrc_close(struct symsrc *s)
 {
+	if (s->elf != NULL) {
+		elf_close(s->elf);
+		s->elf = NULL;
+		return;
+	}
 	map_close(&s->map);
 }

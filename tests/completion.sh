@@ -16,6 +16,11 @@ trap 'rm -rf "$tmp"' EXIT INT TERM
 mkdir "$tmp/boot dir"
 : >"$tmp/System.map-6.1.0"
 : >"$tmp/profile.gz"
+mkdir -p "$tmp/debug/boot"
+: >"$tmp/debug/boot/vmlinux-6.1.0-27-amd64"
+KGLOBS="$tmp/debug/boot/vmlinux-*
+$tmp/nowhere/*/vmlinux"
+export KGLOBS
 
 pass=0
 fail=0
@@ -24,6 +29,7 @@ fail=0
 # COMPREPLY one entry per line.
 comp() {
     (cd "$tmp" && bash -c '
+        _readprofile_kernel_globs="$KGLOBS"
         . "$1" || exit 1
         shift
         COMP_WORDS=(readprofile "$@")
@@ -89,6 +95,21 @@ for o in $shorts $longs; do
     has "option $o after -" "$o" -
 done
 
+# --top, -J/--json, --interval, --count (whose name is a prefix of
+# --counters: typed whole, both are offered).
+for o in --top --json --interval; do
+	has "long option $o from a prefix" "$o" "${o%?}"
+	expect "long option $o complete" "$o" "$o"
+done
+for o in --top -J --json --interval --count; do
+	has "option $o after -" "$o" -
+done
+expect "--count and --counters" "$(printf -- '--count\n--counters')" --count
+expect "--top offers numbers" "$(printf '10\n100')" --top 1
+has "--interval offers seconds" 5 --interval ''
+has "--count offers numbers" 10 --count ''
+hasnt "--interval offers no files" System.map-6.1.0 --interval ''
+
 expect "unique prefix --ba" --baseline --ba
 expect "unique prefix --ex" --exact --ex
 expect "prefix --no" --no-auto --no
@@ -110,6 +131,9 @@ has "--profile offers stdin" - --profile ''
 has "-p lists files" profile.gz -p ''
 hasnt "--baseline does not offer stdin" - --baseline ''
 expect "-m after other options" System.map-6.1.0 -v -a -m Sys
+has "-m offers installed kernel images" "$tmp/debug/boot/vmlinux-6.1.0-27-amd64" -m ''
+expect "-m filters kernel images by prefix" "$tmp/debug/boot/vmlinux-6.1.0-27-amd64" -m "$tmp/debug/boot/vm"
+hasnt "--baseline offers no kernel image" "$tmp/debug/boot/vmlinux-6.1.0-27-amd64" --baseline ''
 
 # -M takes a number, never a file name.
 has "-M offers numbers" 2 -M ''

@@ -17,6 +17,7 @@ TOP=$(cd "$(dirname "$0")/../.." && pwd)
 ORACLE=${ORACLE:-/usr/sbin/readprofile}
 RP_WRAP=
 . "$TOP/tests/cli/common.sh"
+. "$TOP/tests/libc.sh"
 
 "$ORACLE" -V 2>/dev/null | grep -q util-linux ||
 	{ echo "regen: $ORACLE is not util-linux readprofile" >&2; exit 1; }
@@ -24,6 +25,7 @@ TMP=$(mktemp -d) || exit 1
 trap 'rm -rf "$TMP"' EXIT
 trap 'exit 1' HUP INT TERM
 setup_bindir "$ORACLE"
+libc_setup
 
 # record CASEDIR WORKDIR
 record() {
@@ -32,6 +34,9 @@ record() {
 	rc=$(run_case "$1" "$2" "$TMP/out" "$1/expected.err" "$_a")
 	[ -f "$1/extra.err" ] && cat "$1/extra.err" >>"$1/expected.err"
 	echo "$rc" > "$1/expected.rc"
+	# texts from the C library are taken from the platform at test time
+	ARGS=$(cat "$1/args")
+	libc_generalize "$1/expected.err"
 	rm -f "$1/expected.out" "$1/expected.out.gz"
 	if [ "$(wc -c < "$TMP/out")" -gt 65536 ]; then
 		gzip -n -9 -c "$TMP/out" > "$1/expected.out.gz"

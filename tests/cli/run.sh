@@ -25,17 +25,27 @@
 #   case holding a file `host-order`): those cases run on a copy of the
 #   fixtures whose profiles are built from their *.words in the other
 #   byte order, where stdout, stderr and status must be the same, but for
-#   ORDER in -i -v's Byte_order line, which names the file's order.
+#   ORDER in -i -v's Byte_order line, which names the file's order; the
+#   lines of `host-order` name inputs not built from words (a text or ELF
+#   file read as a profile), whose words are swapped with $PROFTOOL (a
+#   build of tests/ext/proftool.c for the machine running this script);
+#   the -n cases of the arch captures run on the capture's profile swapped
+#   the same way;
+# - a file read as a profile that is not one (an ELF file) has another
+#   step on a big-endian host: `expected-big.err`, when present, is the
+#   expected stderr there.
 set -u
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 RP_WRAP=${RP_WRAP:-}
 : "${RP:?set RP to the readprofile binary to test}"
 . "$TOP/tests/cli/common.sh"
+. "$TOP/tests/libc.sh"
 
 TMP=$(mktemp -d) || exit 1
 trap 'rm -rf "$TMP"' EXIT
 trap 'exit 1' HUP INT TERM
 setup_bindir "$RP"
+libc_setup
 pass=0
 fail=0
 
@@ -68,6 +78,15 @@ make_flipped() {
 		    } print "" }' "$_w" > "$TMP/flipped.words" &&
 		    sh "$TOP/tests/cli/mkprof.sh" "$TMP/flipped.words" \
 		    "${_w%.words}" || exit 2
+	done
+	# inputs that are not built from words (a text or ELF file read as a
+	# profile) are named in the case's host-order file: swap their words
+	find "$TMP/flip/fixtures" -name host-order | while read -r _h; do
+		while read -r _f; do
+			[ -n "$_f" ] || continue
+			"$PROFTOOL" swap "${_h%/*}/$_f" "$TMP/swapped" &&
+			    mv "$TMP/swapped" "${_h%/*}/$_f" || exit 2
+		done < "$_h"
 	done
 }
 
@@ -113,18 +132,24 @@ check() {
 
 # check_in CASEDIR WORKDIR LABEL
 check_in() {
+	_ee=$1/expected.err
+	[ "$ORDER" = big ] && [ -f "$1/expected-big.err" ] &&
+		_ee=$1/expected-big.err
 	rc=$(run_case "$1" "$2" "$TMP/out" "$TMP/err")
+	ARGS=$(cat "$1/args")
+	libc_expand "$_ee" > "$TMP/experr"
 	bad=
 	if [ -f "$1/stdout-nonempty" ]; then
 		[ -s "$TMP/out" ] || bad="$bad stdout is empty;"
 	else
-		expected_out "$1" "$TMP/exp"
+		expected_out "$1" "$TMP/exp1"
+		libc_expand "$TMP/exp1" > "$TMP/exp"
 		cmp -s "$TMP/exp" "$TMP/out" || bad="$bad stdout differs;"
 	fi
 	if [ "$FLIPPED" = 1 ]; then
-		cmp -s "$1/expected.err" "$TMP/err" || bad="$bad stderr differs;"
+		cmp -s "$TMP/experr" "$TMP/err" || bad="$bad stderr differs;"
 	else
-		same_err "$1/expected.err" "$TMP/err" || bad="$bad stderr differs;"
+		same_err "$TMP/experr" "$TMP/err" || bad="$bad stderr differs;"
 	fi
 	[ "$rc" = "$(cat "$1/expected.rc")" ] ||
 		bad="$bad exit $rc, expected $(cat "$1/expected.rc");"
@@ -138,7 +163,7 @@ check_in() {
 		[ -f "$1/stdout-nonempty" ] ||
 			diff -u "$TMP/exp" "$TMP/out" | sed -n '3,40p' ;;
 	esac
-	case $bad in *stderr*) diff -u "$1/expected.err" "$TMP/err" | sed -n '3,20p' ;; esac
+	case $bad in *stderr*) diff -u "$TMP/experr" "$TMP/err" | sed -n '3,20p' ;; esac
 }
 
 ORDER=$(host_order)
@@ -169,12 +194,24 @@ for a in "$TOP"/fixtures/arch/*/; do
 	a=${a%/}
 	unpack_capture "$a" "$TMP/arch/${a##*/}" ||
 		{ echo "cannot decompress ${a#"$TOP"/}" >&2; exit 1; }
+	if [ "$ORDER" = big ]; then	# the capture in the other order, for -n
+		mkdir -p "$TMP/archflip" &&
+		    "$PROFTOOL" swap "$TMP/arch/${a##*/}/profile" "$TMP/archflip/profile" &&
+		    cp "$TMP/arch/${a##*/}/kallsyms" "$TMP/archflip/kallsyms" ||
+		    { echo "cannot flip ${a#"$TOP"/}" >&2; exit 1; }
+	fi
 	for d in "$a"/golden/*/; do
 		[ -f "$d/args" ] || continue
 		d=${d%/}
-		check "$d" "$TMP/arch/${a##*/}" "${d#"$TOP"/fixtures/}"
+		if [ "$ORDER" = big ] && uses_n "$d"; then
+			FLIPPED=1 check_in "$d" "$TMP/archflip" \
+			    "${d#"$TOP"/fixtures/} (flipped inputs)"
+		else
+			FLIPPED=0 check_in "$d" "$TMP/arch/${a##*/}" \
+			    "${d#"$TOP"/fixtures/}"
+		fi
 	done
-	rm -rf "$TMP/arch/${a##*/}"
+	rm -rf "$TMP/arch/${a##*/}" "$TMP/archflip"
 done
 
 echo "$pass passed, $fail failed"

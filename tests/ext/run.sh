@@ -27,6 +27,8 @@ CC=${CC:-cc}
 TMP=$(mktemp -d) || exit 1
 trap 'rm -rf "$TMP"' EXIT
 trap 'exit 1' HUP INT TERM
+. "$TOP/tests/libc.sh"
+libc_setup
 
 pass=0
 fail=0
@@ -729,12 +731,12 @@ fi
     exec $WRAP_ABS "$RP" -p x.zst -m "$R/map" >"$TMP/r.out" 2>"$TMP/r.err")
 RC=$?
 fails "-p x.zst without zstd in PATH" "$TMP/r" \
-    "readprofile: x.zst: cannot run zstd to decompress it: No such file or directory"
+    "readprofile: x.zst: cannot run zstd to decompress it: $(strerror ENOENT)"
 (cd "$C" && PATH=/nonexistent && export PATH &&
     exec $WRAP_ABS "$RP" -p "$R/profile" -m m.zst >"$TMP/r.out" 2>"$TMP/r.err")
 RC=$?
 fails "-m m.zst without zstd in PATH" "$TMP/r" \
-    "readprofile: m.zst: cannot run zstd to decompress it: No such file or directory"
+    "readprofile: m.zst: cannot run zstd to decompress it: $(strerror ENOENT)"
 # A decompressor that fails.
 printf 'this is not gzip data\n' >"$C/bad.gz"
 run "$TMP/r" -p "$C/bad.gz" -m "$R/map"
@@ -953,7 +955,7 @@ expect "small -i -v -m narrower map: does not match" "$TMP/r" "Sampling_step: 4"
     "Map: narrow does not match (_etext - _stext is 24 bytes, 6 counters; profile has 8)"
 run "$TMP/r" -i -v -p p8 -m "$TMP/no-such-map"
 fails "-i -v with a missing map: no partial output" "$TMP/r" \
-    "readprofile: $TMP/no-such-map: No such file or directory"
+    "readprofile: $TMP/no-such-map: $(strerror ENOENT)"
 cd "$TOP" || exit 2
 "$PT" swap "$R/profile" "$R/swapped"
 run "$TMP/r" -i -v -p "$R/swapped"

@@ -252,12 +252,13 @@ real() {
 	# the hot functions were seen, in their order of weight
 	awk 'NF >= 5 && $2 ~ /^spin_/ { t[$2] = $3 }
 	    END { exit !(t["spin_b"] > t["spin_a"] && t["spin_a"] > 0) }' \
-	    "$TMP/c/v" && ok || bad "$name: spin_b > spin_a > 0 not seen"
+	    "$TMP/c/v" && ok || bad "$name: spin_b > spin_a > 0 not seen:" \
+	    "$(grep spin_ "$TMP/c/v" | awk '{ printf "%s %s; ", $2, $3 }')"
 }
 
 real pie-O0 le 8 - 80000000 gcc -O0
 real nopie-O2 le 8 - 150000000 gcc -O2 -no-pie -fno-pie
-real m32-O2 le 4 qemu-i386-static 60000000 gcc -m32 -O2 -I"$INC32"
+real m32-O2 le 4 qemu-i386-static 100000000 gcc -m32 -O2 -I"$INC32"
 real s390x-O2 be 8 "qemu-s390x-static|qemu-s390x-static -L /usr/s390x-linux-gnu" 30000000 \
     s390x-linux-gnu-gcc -O2
 

@@ -37,6 +37,8 @@ export LC_ALL
 TMP=$(mktemp -d) || exit 1
 W=$TMP/w
 mkdir "$W" || exit 1
+. "$TOP/tests/libc.sh"
+libc_setup
 # A private copy: the binary under test may be rebuilt while this runs
 # (unless the temporary directory does not allow running programs).
 if cp "$RP" "$TMP/readprofile" && "$TMP/readprofile" -V >/dev/null 2>&1; then
@@ -589,29 +591,29 @@ crlf "CRLF map, long name" "$TMP/e-long" -p n8 -m long-crlf.map
 # --- files that are not files ---------------------------------------------------
 
 mkdir "$W/dir"
-err "directory as -p" "readprofile: dir: Is a directory" -p dir -m rich.map
-err "directory as -m" "readprofile: dir: Is a directory" -p rich.profile -m dir
-err "directory as --baseline" "readprofile: dir: Is a directory" \
+err "directory as -p" "readprofile: dir: $(strerror EISDIR)" -p dir -m rich.map
+err "directory as -m" "readprofile: dir: $(strerror EISDIR)" -p rich.profile -m dir
+err "directory as --baseline" "readprofile: dir: $(strerror EISDIR)" \
     -p rich.profile --baseline dir -m rich.map
-err "directory as -p -i" "readprofile: dir: Is a directory" -i -p dir
+err "directory as -p -i" "readprofile: dir: $(strerror EISDIR)" -i -p dir
 
-err "missing -p" "readprofile: nosuch: No such file or directory" -p nosuch -m rich.map
-err "missing -m" "readprofile: nosuch: No such file or directory" -p rich.profile -m nosuch
-err "missing --baseline" "readprofile: nosuch: No such file or directory" \
+err "missing -p" "readprofile: nosuch: $(strerror ENOENT)" -p nosuch -m rich.map
+err "missing -m" "readprofile: nosuch: $(strerror ENOENT)" -p rich.profile -m nosuch
+err "missing --baseline" "readprofile: nosuch: $(strerror ENOENT)" \
     -p rich.profile --baseline nosuch -m rich.map
-err "missing -m -i -v" "readprofile: nosuch: No such file or directory" \
+err "missing -m -i -v" "readprofile: nosuch: $(strerror ENOENT)" \
     -i -v -p rich.profile -m nosuch
-err "missing .gz" "readprofile: nosuch.gz: No such file or directory" \
+err "missing .gz" "readprofile: nosuch.gz: $(strerror ENOENT)" \
     -p rich.profile -m nosuch.gz
 ln -s nowhere "$W/dangling"
-err "dangling symlink" "readprofile: dangling: No such file or directory" \
+err "dangling symlink" "readprofile: dangling: $(strerror ENOENT)" \
     -p dangling -m rich.map
 ln -s loop "$W/loop"
-err "symlink loop" "readprofile: loop: Too many levels of symbolic links" \
+err "symlink loop" "readprofile: loop: $(strerror ELOOP)" \
     -p rich.profile -m loop
 if [ "$(id -u)" -ne 0 ]; then
 	cp "$W/rich.map" "$W/secret.map" && chmod 000 "$W/secret.map"
-	err "unreadable map" "readprofile: secret.map: Permission denied" \
+	err "unreadable map" "readprofile: secret.map: $(strerror EACCES)" \
 	    -p rich.profile -m secret.map
 fi
 

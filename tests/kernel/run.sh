@@ -21,6 +21,8 @@ export LC_ALL
 TMP=$(mktemp -d) || exit 1
 trap 'rm -rf "$TMP"' EXIT
 trap 'exit 1' HUP INT TERM
+. "$TOP/tests/libc.sh"
+libc_setup
 REL=$(uname -r)
 IN=$TOP/fixtures/inputs
 pass=0
@@ -136,7 +138,7 @@ expect "only kallsyms: each place said" 0 "$RICH" <<EOF
 readprofile: using $KS; no System.map was usable:
 readprofile:   $M1: missing
 readprofile:   $M2: a stub; the real map is in the $PKG package
-readprofile:   $M3: unreadable (Is a directory)
+readprofile:   $M3: unreadable ($(strerror EISDIR))
 readprofile:   $M4: no _stext
 EOF
 
@@ -190,7 +192,7 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1 &&
 	expect "Ubuntu: a root-only System.map-R, as a user" 0 "$RICH" <<EOF
 readprofile: using $KS; no System.map was usable:
 readprofile:   $M1: missing
-readprofile:   $M2: unreadable (Permission denied)
+readprofile:   $M2: unreadable ($(strerror EACCES))
 readprofile:   $M3: missing
 readprofile:   $M4: missing
 EOF
@@ -220,7 +222,7 @@ EOF
 # --- no /proc/profile: util-linux's line, then a hint -----------------
 CFG=/boot/config-$REL
 CMD=/proc/cmdline
-NOPROF="readprofile: /proc/profile: No such file or directory"
+NOPROF="readprofile: /proc/profile: $(strerror ENOENT)"
 ADD="add profile=2 to the kernel command line (with GRUB: to GRUB_CMDLINE_LINUX_DEFAULT in /etc/default/grub, then run update-grub) and reboot"
 # hint NAME ROOT-SETUP HINT: readprofile, -i, -r, -M 2 and -a -v all give
 # util-linux's line and HINT, exit 1, empty stdout
@@ -255,7 +257,7 @@ hint "profile=2 and CONFIG_PROFILING=y" \
 # Another missing profile is only util-linux's line.
 root hint
 expect "a missing -p file: no hint" 1 - -p "$TMP/nothing" <<EOF
-readprofile: $TMP/nothing: No such file or directory
+readprofile: $TMP/nothing: $(strerror ENOENT)
 EOF
 
 # --- no notice lost, whatever stdout and stderr are ------------------------

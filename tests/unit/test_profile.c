@@ -179,6 +179,15 @@ from_a_pipe(void **state)
 	profile_close(&p);
 }
 
+/* 1 on a big-endian host: little-endian bytes then read reversed. */
+static int
+host_big_endian(void)
+{
+	static const uint32_t one = 1;
+
+	return *(const unsigned char *)&one == 0;
+}
+
 /* 1 to 3 bytes after the last whole word are left out, file or pipe. */
 static void
 trailing_partial_word(void **state)
@@ -196,7 +205,7 @@ trailing_partial_word(void **state)
 		profile_open(&p, path);
 		assert_int_equal(p.nwords, 3);
 		assert_int_equal(p.trailing, extra);
-		assert_int_equal(profile_setup(&p, NULL, 0), 0);
+		assert_int_equal(profile_setup(&p, NULL, 0), host_big_endian());
 		check_counters(&p, w, 3);
 		profile_close(&p);
 		unlink(path);

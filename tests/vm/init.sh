@@ -129,6 +129,53 @@ else
 	diff "$W/iv.expect" "$W/live-iv.out" | head -n 12 | note
 fi
 
+# --- --interval on the live file, a workload running, then a reset ---------
+# ivrun TAG ARGS...: ours --interval ARGS in the background; ivwait TAG.
+ivrun() {
+	tag=$1; shift
+	"$OURS" -m /proc/kallsyms --interval "$@" >"$W/$tag.out" 2>"$W/$tag.err" &
+	ivpid=$!
+}
+ivwait() { wait $ivpid; echo $? >"$W/$1.rc"; }
+ivheads() { grep -c '^--- .* interval [0-9]*: [0-9.]* s' "$W/$1.out"; }
+ivrun iv 1 --count 3 --top 5
+workload
+workload
+ivwait iv
+t=$(awk '$2 == "total" { s += $1 } END { print s + 0 }' "$W/iv.out")
+echo "@@RP NOTE --interval 1 --count 3 --top 5: $t ticks in all"
+if [ "$(rc iv)" = 0 ] && [ "$(ivheads iv)" = 3 ] && [ ! -s "$W/iv.err" ] &&
+	[ "$(grep -c ' total  ' "$W/iv.out")" = 3 ] && [ "$t" -gt 0 ]; then
+	pass "ours: --interval --count 3 --top 5 on live file (3 reports, ticks)"
+else
+	fail "ours: --interval --count 3 --top 5 on live file (3 reports, ticks)"
+	show iv
+fi
+ivrun ivj 1 --count 2 -J
+workload
+ivwait ivj
+if [ "$(rc ivj)" = 0 ] && [ "$(wc -l <"$W/ivj.out")" = 2 ] &&
+	[ "$(grep -c '^{"interval":{"number":[12],.*"total":[0-9]*,"total_load":[0-9.]*}$' "$W/ivj.out")" = 2 ]; then
+	pass "ours: --interval -J on live file (one document per line)"
+else
+	fail "ours: --interval -J on live file (one document per line)"
+	show ivj
+fi
+# a reset between two reads: reported as such, and the run goes on
+ivrun ivr 2 --count 3
+i=0
+while [ "$(ivheads ivr)" -lt 1 ] && [ $i -lt 30 ]; do sleep 1; i=$((i + 1)); done
+"$OURS" -r
+ivwait ivr
+if [ "$(rc ivr)" = 0 ] && [ "$(ivheads ivr)" = 3 ] &&
+	[ "$(grep -c '(counters were reset: ticks since the reset)$' "$W/ivr.out")" = 1 ] &&
+	grep -q 'counters went down: reset in interval [23];' "$W/ivr.err"; then
+	pass "ours: --interval survives a reset of the live counters"
+else
+	fail "ours: --interval survives a reset of the live counters"
+	show ivr
+fi
+
 # --- -M 2: x86 refuses the multiplier ----------------------------------------
 for b in ul ours; do
 	eval "bin=\$$(echo $b | tr a-z A-Z)"

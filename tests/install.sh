@@ -1,0 +1,120 @@
+#!/bin/sh
+# install.sh - make install and make uninstall.
+#
+#   sh tests/install.sh
+#
+# (a) a hardened build (stack protector, _FORTIFY_SOURCE, PIE, full RELRO),
+#     then `make install` with no flags installs that very binary (same
+#     checksum) and compiles nothing, nor touches the build's flags;
+# (b) PROGRAM=readprofile-ng installs binary, man page (NAME, SYNOPSIS,
+#     version) and bash completion under that name; uninstall removes them;
+# (c) without a built binary, make install stops and says to run make.
+# Builds in a scratch directory (B=, BIN=); prints `N passed, N failed`.
+set -u
+TOP=$(cd "$(dirname "$0")/.." && pwd)
+MAKE=${MAKE:-make}
+VERSION=${RP_VERSION:-$(cat "$TOP/VERSION")}
+T=$(mktemp -d) || exit 1
+trap '[ -n "${KEEP:-}" ] || rm -rf "$T"' EXIT
+trap 'exit 1' HUP INT TERM
+pass=0
+fail=0
+verdict() {
+	if [ -z "$bad" ]; then
+		pass=$((pass + 1))
+	else
+		fail=$((fail + 1))
+		echo "FAIL $1:$bad"
+	fi
+}
+# mk ARGS...: make in the source tree with the scratch build directory
+mk() {
+	env -u CFLAGS -u LDFLAGS -u CPPFLAGS -u MAKEFLAGS -u MFLAGS \
+	    $MAKE -C "$TOP" --no-print-directory B="$T/obj" BIN="$T/obj/readprofile" "$@"
+}
+sum() { cksum < "$1"; }
+
+# (c) first, while nothing is built.
+bad=
+mk install DESTDIR="$T/none" > "$T/log" 2>&1 && bad="$bad exit 0;"
+grep -q "run 'make' first" "$T/log" || bad="$bad no 'run make first' message;"
+[ -e "$T/obj/readprofile" ] && bad="$bad it compiled;"
+[ -n "$(find "$T/none" -type f 2>/dev/null)" ] && bad="$bad files installed;"
+verdict "(c) install without a build says to run make"
+
+# (a) hardened build, plain install.
+HCFLAGS='-O2 -g -fstack-protector-strong -D_FORTIFY_SOURCE=2 -fPIE'
+HLDFLAGS='-pie -Wl,-z,relro,-z,now'
+if ! mk CFLAGS="$HCFLAGS" LDFLAGS="$HLDFLAGS" > "$T/build.log" 2>&1; then
+	cat "$T/build.log"
+	echo "install: hardened build failed" >&2
+	exit 1
+fi
+built=$(sum "$T/obj/readprofile")
+flags=$(sum "$T/obj/flags")
+bad=
+mk install DESTDIR="$T/d" > "$T/log" 2>&1 || { bad="$bad make install failed;"; cat "$T/log"; }
+grep -q -e ' -c ' -e ' -o ' "$T/log" && bad="$bad it compiled;"
+[ "$(sum "$T/obj/readprofile")" = "$built" ] || bad="$bad build changed;"
+[ "$(sum "$T/obj/flags")" = "$flags" ] || bad="$bad build flags rewritten;"
+f=$T/d/usr/local/sbin/readprofile
+[ -f "$f" ] && [ "$(sum "$f")" = "$built" ] || bad="$bad installed binary differs;"
+if command -v readelf >/dev/null 2>&1; then
+	readelf -d "$f" 2>/dev/null | grep -q 'BIND_NOW' || bad="$bad no BIND_NOW;"
+	readelf -h "$f" 2>/dev/null | grep -q 'DYN' || bad="$bad not PIE;"
+fi
+verdict "(a) plain make install after a hardened build keeps the binary"
+
+# A later `make` with the same flags has nothing to do.
+bad=
+mk CFLAGS="$HCFLAGS" LDFLAGS="$HLDFLAGS" > "$T/log" 2>&1 || bad="$bad make failed;"
+grep -q -e ' -c ' "$T/log" && bad="$bad rebuilt after install;"
+verdict "(a) make after install rebuilds nothing"
+
+# Default name: three files, uninstall leaves nothing.
+bad=
+for p in usr/local/sbin/readprofile usr/local/share/man/man8/readprofile.8 \
+    usr/local/share/bash-completion/completions/readprofile; do
+	[ -f "$T/d/$p" ] || bad="$bad no $p;"
+done
+grep -q '@VERSION@' "$T/d/usr/local/share/man/man8/readprofile.8" &&
+	bad="$bad @VERSION@ left in the man page;"
+grep -q "^\.TH READPROFILE 8 .*\"readprofile $VERSION\"" \
+    "$T/d/usr/local/share/man/man8/readprofile.8" || bad="$bad man page lacks the version;"
+mk uninstall DESTDIR="$T/d" > "$T/log" 2>&1 || bad="$bad uninstall failed;"
+[ -z "$(find "$T/d" -type f)" ] || bad="$bad left: $(find "$T/d" -type f);"
+verdict "default name: installed and uninstalled"
+
+# (b) another name.
+bad=
+N=readprofile-ng
+mk install DESTDIR="$T/n" PREFIX=/usr PROGRAM=$N > "$T/log" 2>&1 ||
+	{ bad="$bad make install failed;"; cat "$T/log"; }
+b=$T/n/usr/sbin/$N m=$T/n/usr/share/man/man8/$N.8
+c=$T/n/usr/share/bash-completion/completions/$N
+[ "$(find "$T/n" -type f | wc -l)" -eq 3 ] || bad="$bad not exactly 3 files;"
+[ -x "$b" ] && [ "$("$b" -V)" = "readprofile from readprofile $VERSION" ] ||
+	bad="$bad binary missing or wrong -V;"
+sed -n '/^\.SH NAME/{n;p;}' "$m" | grep -q "^$N \\\\- " || bad="$bad NAME;"
+[ "$(sed -n '/^\.SH SYNOPSIS/,/^\.SH DESC/p' "$m" | grep -c "^\.B $N")" -eq 5 ] ||
+	bad="$bad SYNOPSIS;"
+sed -n '/^\.SH SYNOPSIS/,/^\.SH DESC/p' "$m" | grep -q -e '^\.B readprofile$' -e '^\.B readprofile ' &&
+	bad="$bad SYNOPSIS keeps the old name;"
+grep -q '^\.TH READPROFILE-NG 8 ' "$m" || bad="$bad .TH;"
+if command -v bash >/dev/null 2>&1; then
+	got=$(bash -c '. "$1"; complete -p '"$N"'; COMP_WORDS=('"$N"' --ba)
+	    COMP_CWORD=1; _readprofile; echo "${COMPREPLY[*]}"' x "$c" 2>&1)
+	[ "$got" = "complete -F _readprofile $N
+--baseline" ] || bad="$bad completion: $got;"
+fi
+mk uninstall DESTDIR="$T/n" PREFIX=/usr PROGRAM=$N > "$T/log" 2>&1 ||
+	bad="$bad uninstall failed;"
+[ -z "$(find "$T/n" -type f)" ] || bad="$bad left: $(find "$T/n" -type f);"
+verdict "(b) PROGRAM=$N: binary, man page, completion, uninstall"
+
+bad=
+mk install DESTDIR="$T/x" PROGRAM='a b' > "$T/log" 2>&1 && bad="$bad accepted;"
+verdict "(b) PROGRAM with a space is refused"
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]

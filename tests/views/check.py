@@ -1,0 +1,320 @@
+#!/usr/bin/env python3
+"""check.py - an independent reading of readprofile's reports, for
+tests/views/run.sh.  Every check prints nothing and exits 0 when right,
+or prints what differs and exits 1.
+
+  check.py top N CLASSIC CLASSIC_V TOP [v|s|sv]
+      TOP (readprofile --top N) against the classic report CLASSIC (same
+      options, -v in CLASSIC_V for the addresses) sorted here: ticks down,
+      then address, then map order; percent = ticks * 100 / total.
+  check.py topb N CLASSIC_B TOP
+      the same for -b: blocks of the classic -b report, sorted.
+  check.py json JSON CLASSIC_V [CLASSIC_S|CLASSIC_B] [top N]
+      the JSON document against the classic -v report (and -s/-b report):
+      names, addresses, ticks, loads, buckets, *unknown* and the total.
+  check.py golden DIR
+      each NAME.json in DIR against NAME.v: total and *unknown*.
+  check.py names JSON MAP
+      every name in the JSON decodes to a name of the map, byte for byte.
+  check.py watch OUT N EXPECTED... [json]
+      --interval output OUT: N reports, each (after its header) equal to
+      the given expected report; a file named *.reset marks an interval
+      where the header must say the counters were reset.
+"""
+import json
+import re
+import sys
+
+def lines(path):
+    with open(path, "rb") as f:
+        return f.read().split(b"\n")[:-1]
+
+
+# A name ends only at a space: it may hold tabs and other blanks.
+VLINE = re.compile(rb"^([0-9a-f]{16}) (.*[^ ]) +(\d+) +(\d+\.\d{4})$", re.S)
+
+
+def parse_v(path):
+    """Classic -v report: [(addr, name, ticks, load, extra_lines)], unknown,
+    total line.  -s lines (tab first) are kept with their function."""
+    funcs, unknown, total = [], None, None
+    for ln in lines(path):
+        if ln.startswith(b"\t"):
+            funcs[-1][4].append(ln)
+            continue
+        if ln.endswith(b" *unknown*"):
+            unknown = int(ln.split()[0])
+            continue
+        m = VLINE.match(ln)
+        if m is None:
+            fail("not a -v line: %r" % ln[:100])
+        addr, name, ticks, load = m.groups()
+        if name == b"total" and int(addr, 16) == 0:
+            total = ln
+            continue
+        funcs.append((int(addr, 16), name, int(ticks), load, [], ln))
+    return funcs, unknown, total
+
+
+def parse_plain(path):
+    """Classic default report: [(line, ticks, extra_lines)], total line
+    (the last line; *unknown* is dropped)."""
+    funcs, total = [], None
+    ls = lines(path)
+    for ln in ls[:-1]:
+        if ln.startswith(b"\t"):
+            funcs[-1][2].append(ln)
+        elif not ln.endswith(b" *unknown*"):
+            funcs.append((ln, int(ln.split()[0]), []))
+    return funcs, ls[-1]
+
+
+def fail(msg):
+    print(msg)
+    sys.exit(1)
+
+
+def pct(ticks, total):
+    return ticks * 100.0 / total if total else 0.0
+
+
+def cmd_top(n, classic, classic_v, top, flags=""):
+    plain, total_line = parse_plain(classic)
+    vf, _, _ = parse_v(classic_v)
+    if len(plain) != len(vf):
+        fail("classic and -v reports list %d and %d functions"
+             % (len(plain), len(vf)))
+    total = int(total_line.split()[0])
+    rows = []
+    for seq, (p, v) in enumerate(zip(plain, vf)):
+        rows.append((-v[2], v[0], seq, p, v))
+    rows.sort()
+    want = []
+    for _, _, _, p, v in rows[:n]:
+        if "v" in flags:
+            line = v[5]
+        else:
+            line = p[0]
+        want.append(line + (b" %6.2f%%" % pct(v[2], total)))
+        if "s" in flags:
+            want.extend(p[2] if "v" not in flags else v[4])
+    want.append(lines(classic_v if "v" in flags else classic)[-1])
+    got = lines(top)
+    if got != want:
+        for i, (a, b) in enumerate(zip(want, got)):
+            if a != b:
+                fail("line %d:\n want %r\n got  %r" % (i + 1, a, b))
+        fail("want %d lines, got %d" % (len(want), len(got)))
+
+
+def parse_b(path):
+    """Classic -b report: [(name, bins, total_or_None, seq)], grand total."""
+    blocks, cur = [], None
+    ls = lines(path)
+    for ln in ls[:-1]:
+        if ln.startswith(b"\t"):
+            a, c = ln[1:].split(b"\t")
+            cur[1].append((int(a, 16), int(c)))
+        elif ln.startswith(b"  total\t\t\t\t"):
+            cur[2] = int(ln.split(b"\t")[-1])
+        elif not ln.endswith(b" *unknown*"):
+            cur = [ln[:-1], [], None, len(blocks)]
+            blocks.append(cur)
+    return blocks, ls[-1]
+
+
+def cmd_topb(n, classic_b, top):
+    blocks, grand = parse_b(classic_b)
+    total = int(grand.split()[0])
+    ranked = sorted(blocks, key=lambda b: (-sum(c for _, c in b[1]), b[3]))
+    want = []
+    for name, bins, _, _ in ranked[:n]:
+        t = sum(c for _, c in bins)
+        if t == 0:
+            continue
+        want.append(name + b":")
+        want.extend(b"\t%x\t%d" % (a, c) for a, c in bins)
+        want.append(b"  total\t\t\t\t%d %6.2f%%" % (t, pct(t, total)))
+    want.append(grand)
+    got = lines(top)
+    if got != want:
+        for i, (a, b) in enumerate(zip(want, got)):
+            if a != b:
+                fail("line %d:\n want %r\n got  %r" % (i + 1, a, b))
+        fail("want %d lines, got %d" % (len(want), len(got)))
+
+
+def decode_name(s):
+    """The documented second layer: \\\\ a backslash, \\xNN a raw byte."""
+    out, i = bytearray(), 0
+    while i < len(s):
+        if s[i] != "\\":
+            out += s[i].encode("utf-8")
+            i += 1
+        elif s[i + 1] == "\\":
+            out += b"\\"
+            i += 2
+        elif s[i + 1] == "x":
+            out.append(int(s[i + 2:i + 4], 16))
+            i += 4
+        else:
+            fail("bad escape in name %r" % s)
+    return bytes(out)
+
+
+def load_json(path):
+    with open(path, "rb") as f:
+        raw = f.read()
+    if raw.count(b"\n") != 1 or not raw.endswith(b"\n"):
+        fail("the document is not one line")
+    return json.loads(raw.decode("utf-8"))
+
+
+def cmd_json(path, classic_v, extra=None, top=None):
+    doc = load_json(path)
+    vf, unknown, total_line = parse_v(classic_v)
+    total = int(total_line.rsplit(None, 2)[1])
+    if doc["total"] != total or doc["unknown"] != unknown:
+        fail("total/unknown %r/%r, want %r/%r" % (doc["total"], doc["unknown"],
+                                                total, unknown))
+    blocks = None
+    if extra and extra.endswith(".b"):
+        blocks = [b for b in parse_b(extra)[0]
+                  if sum(c for _, c in b[1]) or doc["inputs"]["all"]]
+        want = [(None, b[0], sum(c for _, c in b[1]), None, b[1])
+                for b in blocks]
+    else:
+        sf = parse_v(extra)[0] if extra else None
+        want = []
+        for i, v in enumerate(vf):
+            bk = None
+            if sf is not None:
+                bk = []
+                for ln in sf[i][4]:
+                    f = ln[1:].split(b"\t")    # the name may hold tabs
+                    bk.append((int(f[0], 16), int(f[-1])))
+            want.append((v[0], v[1], v[2], v[3], bk))
+    if top:
+        order = sorted(range(len(want)),
+                       key=lambda i: (-want[i][2],
+                                      want[i][0] if want[i][0] is not None
+                                      else 0, i))
+        want = [want[i] for i in order[:top]]
+    got = doc["functions"]
+    if len(got) != len(want):
+        fail("%d functions, want %d" % (len(got), len(want)))
+    for g, w in zip(got, want):
+        name = decode_name(g["name"])
+        if name != w[1] or g["ticks"] != w[2]:
+            fail("got %r %r, want %r %r" % (name, g["ticks"], w[1], w[2]))
+        if w[0] is not None and (g["address"] != w[0] or
+                                 int(g["address_hex"], 16) != w[0]):
+            fail("%r: address %r, want %x" % (name, g["address"], w[0]))
+        if w[3] is not None and b"%.4f" % g["load"] != w[3]:
+            fail("%r: load %r, want %r" % (name, g["load"], w[3]))
+        if abs(g["percent"] - pct(g["ticks"], total)) > 1e-6:
+            fail("%r: percent %r" % (name, g["percent"]))
+        if w[4] is not None:
+            gb = [(b["address"], b["count"]) for b in g["buckets"]]
+            if gb != w[4]:
+                fail("%r: buckets %r, want %r" % (name, gb[:5], w[4][:5]))
+        elif "buckets" in g:
+            fail("%r: buckets without -b or -s" % name)
+
+
+def cmd_names(path, mapfile):
+    doc = load_json(path)
+    names = set(ln.split(b" ", 2)[2] for ln in lines(mapfile)
+                if len(ln.split(b" ", 2)) == 3)
+    for f in doc["functions"]:
+        if decode_name(f["name"]) not in names:
+            fail("name %r is in no map line" % f["name"][:80])
+    if not doc["functions"]:
+        fail("no functions")
+
+
+HEADER = re.compile(rb"^--- \d{4}-\d\d-\d\d \d\d:\d\d:\d\d [-+]\d{4} "
+                    rb"interval (\d+): \d+\.\d{3} s( \(counters were reset: "
+                    rb"ticks since the reset\))?$")
+
+
+def cmd_watch(out, n, expected, as_json=False):
+    got = lines(out)
+    if as_json:
+        if len(got) != n:
+            fail("%d documents, want %d" % (len(got), n))
+        for i, (ln, exp) in enumerate(zip(got, expected)):
+            doc = json.loads(ln.decode("utf-8"))
+            iv = doc["interval"]
+            if iv["number"] != i + 1 or iv["reset"] != exp.endswith(".reset"):
+                fail("interval %d: %r" % (i + 1, iv))
+            with open("%s.doc" % out, "wb") as f:
+                f.write(ln + b"\n")
+            cmd_json("%s.doc" % out, exp)
+        return
+    reports, cur = [], None
+    for ln in got:
+        m = HEADER.match(ln)
+        if m:
+            if int(m.group(1)) != len(reports) + 1:
+                fail("header %r out of order" % ln)
+            cur = [m.group(2) is not None, []]
+            reports.append(cur)
+        elif cur is None:
+            fail("no header before %r" % ln)
+        else:
+            cur[1].append(ln)
+    if len(reports) != n:
+        fail("%d reports, want %d" % (len(reports), n))
+    for i, (r, exp) in enumerate(zip(reports, expected)):
+        if r[0] != exp.endswith(".reset"):
+            fail("interval %d: reset %r" % (i + 1, r[0]))
+        if r[1] != lines(exp):
+            fail("interval %d:\n got  %r\n want %r" % (i + 1, r[1][:6],
+                                                       lines(exp)[:6]))
+
+
+def cmd_golden(d):
+    """Every NAME.json in D: parses, and its total and *unknown* are those
+    of NAME.v, the -v report of the same command."""
+    import glob
+    n = 0
+    for j in sorted(glob.glob(d + "/*.json")):
+        doc = load_json(j)
+        text = lines(j[:-5] + ".v")
+        total = [x for x in text if x.startswith(b"0000000000000000 total ")]
+        unk = [x for x in text if x.endswith(b" *unknown*")]
+        if not total or not unk:
+            fail("%s: no total in the -v report" % j)
+        if doc["total"] != int(total[-1].split()[2]) or \
+                doc["unknown"] != int(unk[-1].split()[0]):
+            fail("%s: total %r unknown %r; text: %r %r" % (
+                j, doc["total"], doc["unknown"], total[-1], unk[-1]))
+        n += 1
+    if n < 50:
+        fail("only %d golden cases" % n)
+
+
+def main(a):
+    if a[0] == "top":
+        cmd_top(int(a[1]), a[2], a[3], a[4], a[5] if len(a) > 5 else "")
+    elif a[0] == "topb":
+        cmd_topb(int(a[1]), a[2], a[3])
+    elif a[0] == "json":
+        top = None
+        if "top" in a:
+            top = int(a[a.index("top") + 1])
+            a = a[:a.index("top")]
+        cmd_json(a[1], a[2], a[3] if len(a) > 3 else None, top)
+    elif a[0] == "golden":
+        cmd_golden(a[1])
+    elif a[0] == "names":
+        cmd_names(a[1], a[2])
+    elif a[0] == "watch":
+        js = a[-1] == "json"
+        cmd_watch(a[1], int(a[2]), a[3:-1] if js else a[3:], js)
+    else:
+        fail("unknown check %r" % a[0])
+
+
+main(sys.argv[1:])

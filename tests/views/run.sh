@@ -1,0 +1,358 @@
+#!/bin/sh
+# run.sh - --top, --json and --interval against an independent reading of
+# the classic report (check.py): --top is the classic report sorted with
+# percentages computed here; every function, bucket, *unknown* and total
+# of --json is the text report's, for every mode and for hostile symbol
+# names; --interval on a profile rewritten between reads, reset included.
+#
+#   RP=/abs/readprofile sh tests/views/run.sh
+#
+# Needs python3 (skipped without it); jq, when present, parses too.
+set -u
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
+: "${RP:?set RP to the readprofile binary to test}"
+RP_WRAP=${RP_WRAP:-}
+CHECK="python3 $TOP/tests/views/check.py"
+
+if ! command -v python3 >/dev/null 2>&1; then
+	echo "SKIP: tests/views needs python3"
+	echo "views: 0 passed, 0 failed"
+	exit 0
+fi
+TMP=$(mktemp -d) || exit 1
+trap 'rm -rf "$TMP"' EXIT
+trap 'exit 1' HUP INT TERM
+
+pass=0
+fail=0
+ok() {
+	pass=$((pass + 1))
+}
+no() {
+	fail=$((fail + 1))
+	echo "FAIL: $1"
+	[ -s "$TMP/why" ] && head -n 12 "$TMP/why" | sed 's/^/    | /'
+	return 0
+}
+# rp OUT ARGS...: readprofile ARGS > OUT; fails the test on an exit but 0.
+rp() {
+	_o=$1
+	shift
+	if ! $RP_WRAP "$RP" "$@" >"$_o" 2>"$TMP/rp.err"; then
+		echo "readprofile $* failed:" >"$TMP/why"
+		cat "$TMP/rp.err" >>"$TMP/why"
+		return 1
+	fi
+}
+# judge NAME CHECK-ARGS...: run check.py.
+judge() {
+	_n=$1
+	shift
+	if $CHECK "$@" >"$TMP/why" 2>&1; then ok; else no "$_n"; fi
+}
+jq_parses() {
+	command -v jq >/dev/null 2>&1 || return 0
+	jq -e . "$1" >/dev/null 2>"$TMP/why"
+}
+
+R=$TMP/real
+mkdir "$R"
+gzip -dc "$TOP/fixtures/real/profile.gz" >"$R/profile"
+gzip -dc "$TOP/fixtures/real/kallsyms.gz" >"$R/map"
+# An earlier snapshot for --baseline: every counter halved.
+python3 - "$R/profile" "$R/half" <<'PY'
+import struct, sys
+d = open(sys.argv[1], "rb").read()
+w = list(struct.unpack("<%dI" % (len(d) // 4), d))
+w[1:] = [x // 2 for x in w[1:]]
+open(sys.argv[2], "wb").write(struct.pack("<%dI" % len(w), *w))
+PY
+
+echo "== --top against the classic report sorted here"
+for mode in "" "--exact" "--baseline $R/half" "-a"; do
+	P="-p $R/profile -m $R/map $mode"
+	rp "$TMP/c" $P && rp "$TMP/cv" $P -v ||
+	    { no "classic ${mode:-default}"; continue; }
+	# N of 1, some, and more than there are functions
+	rp "$TMP/t" $P --top 7 && judge "--top 7 $mode" \
+	    top 7 "$TMP/c" "$TMP/cv" "$TMP/t" || no "--top 7 $mode"
+	for n in 1 1000000; do
+		rp "$TMP/t" $P --top $n -v && judge "--top $n -v $mode" \
+		    top $n "$TMP/c" "$TMP/cv" "$TMP/t" v || no "--top $n -v $mode"
+	done
+	# -s and -b list every bucket: with -a, millions of lines
+	[ "$mode" = -a ] && continue
+	rp "$TMP/cs" $P -s && rp "$TMP/csv" $P -s -v ||
+	    { no "classic -s ${mode:-default}"; continue; }
+	rp "$TMP/t" $P --top 5 -s && judge "--top 5 -s $mode" \
+	    top 5 "$TMP/cs" "$TMP/cv" "$TMP/t" s || no "--top 5 -s $mode"
+	rp "$TMP/t" $P --top 5 -s -v && judge "--top 5 -s -v $mode" \
+	    top 5 "$TMP/cs" "$TMP/csv" "$TMP/t" sv || no "--top 5 -s -v $mode"
+	rp "$TMP/cb" $P -b && rp "$TMP/t" $P --top 6 -b &&
+	    judge "--top 6 -b $mode" topb 6 "$TMP/cb" "$TMP/t" ||
+	    no "--top 6 -b $mode"
+done
+
+echo "== --json against the text report"
+for mode in "" "--exact" "--baseline $R/half" "-a"; do
+	P="-p $R/profile -m $R/map $mode"
+	rp "$TMP/cv" $P -v || { no "classic ${mode:-default}"; continue; }
+	rp "$TMP/j" $P -J && jq_parses "$TMP/j" &&
+	    judge "--json $mode" json "$TMP/j" "$TMP/cv" || no "--json $mode"
+	[ "$mode" = -a ] && continue
+	rp "$TMP/csv" $P -s -v && rp "$TMP/cb.b" $P -b ||
+	    { no "classic -s, -b ${mode:-default}"; continue; }
+	rp "$TMP/j" $P --json -s && jq_parses "$TMP/j" &&
+	    judge "--json -s $mode" json "$TMP/j" "$TMP/cv" "$TMP/csv" ||
+	    no "--json -s $mode"
+	rp "$TMP/j" $P --json -b && jq_parses "$TMP/j" &&
+	    judge "--json -b $mode" json "$TMP/j" "$TMP/cv" "$TMP/cb.b" ||
+	    no "--json -b $mode"
+	rp "$TMP/j" $P --json --top 9 -s && jq_parses "$TMP/j" &&
+	    judge "--json --top 9 -s $mode" json "$TMP/j" "$TMP/cv" \
+	    "$TMP/csv" top 9 || no "--json --top 9 -s $mode"
+done
+
+echo "== --json on every golden case"
+# Each case that prints a report: the JSON parses, and its total and
+# *unknown* are those of the -v report (checked together at the end).
+. "$TOP/tests/cli/common.sh"
+G=$TMP/golden
+mkdir "$G"
+# golden CASE-DIR RUN-DIR LABEL
+golden() {
+	[ -f "$1/args" ] && [ "$(cat "$1/expected.rc" 2>/dev/null)" = 0 ] ||
+	    return 0
+	args=$(cat "$1/args")
+	case " $args " in
+	*" -i"*|*" -V"*|*" -h"*|*" -r"*|*"--help"*|*"--version"*|*"--info"*|\
+	*"--reset"*|*" -M"*|*"--multiplier"*|*" <"*|*" -p -"*|*"stdin"*)
+		return 0 ;;
+	esac
+	if (cd "$2" && eval "\"\$RP\" $args -J" >"$G/$3.json" 2>/dev/null &&
+	    eval "\"\$RP\" $args -v" >"$G/$3.v" 2>/dev/null); then
+		ok
+	else
+		echo "readprofile $args -J failed" >"$TMP/why"
+		no "golden $3 -J"
+		rm -f "$G/$3.json" "$G/$3.v"
+	fi
+}
+for d in "$TOP"/fixtures/cases/*/ "$TOP"/fixtures/cases-ours/*/; do
+	d=${d%/}
+	golden "$d" "$d" "${d##*/}"
+done
+ln -s "$R/map" "$R/kallsyms"
+for d in "$TOP"/fixtures/real/golden/*/; do
+	d=${d%/}
+	golden "$d" "$R" "real-${d##*/}"
+done
+for a in "$TOP"/fixtures/arch/*/; do
+	[ -d "$a/golden" ] || continue
+	a=${a%/}
+	unpack_capture "$a" "$TMP/arch" || { no "unpack ${a##*/}"; continue; }
+	for d in "$a"/golden/*/; do
+		d=${d%/}
+		golden "$d" "$TMP/arch" "${a##*/}-${d##*/}"
+	done
+	# --top on another architecture's capture (s390x: a zero step word)
+	P="-p $TMP/arch/profile -m $TMP/arch/kallsyms"
+	rp "$TMP/c" $P && rp "$TMP/cv" $P -v && rp "$TMP/t" $P --top 10 &&
+	    judge "--top 10, ${a##*/} capture" top 10 "$TMP/c" "$TMP/cv" \
+	    "$TMP/t" || no "--top 10, ${a##*/} capture"
+	rm -rf "$TMP/arch"
+done
+if command -v jq >/dev/null 2>&1 && ! jq -e . "$G"/*.json >/dev/null 2>"$TMP/why"
+then
+	no "golden cases: jq cannot parse them all"
+fi
+judge "golden cases: --json totals are the text's" golden "$G"
+
+echo "== hostile symbol names"
+H=$TMP/hostile
+mkdir "$H"
+python3 - "$H" <<'PY'
+import struct, sys
+d = sys.argv[1]
+names = [b"ctl\x01\x02\x1f\x7fname", b"tab\tin\tname", b"cr\rvt\x0bff\x0c",
+         b"bad\xff\xfeutf8", b"cut\xc3", b"overlong\xc0\xaf", b"surr\xed\xa0\x80",
+         b"big\xf4\x90\x80\x80", b"ok\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80",
+         b'quote"and\\backslash\\x41', b"\\xff", b"L" * 10000,
+         b"\xff" * 10000, (b"\x01\xe9" * 5000)]
+step, words = 4, []
+lines = [b"ffffffff81000000 T _stext"]
+addr = 0xffffffff81000000
+for i, n in enumerate(names):
+    lines.append(b"%016x T %s" % (addr + 16 * i + 8, n))
+n_words = 16 * (len(names) + 1) // 4 + 1
+lines.append(b"%016x T _etext" % (addr + 16 * (len(names) + 1)))
+w = [step] + [(i * 7) % 13 for i in range(1, n_words)]
+open(d + "/map", "wb").write(b"\n".join(lines) + b"\n")
+open(d + "/profile", "wb").write(struct.pack("<%dI" % len(w), *w))
+PY
+P="-p $H/profile -m $H/map"
+rp "$TMP/cv" $P -v && rp "$TMP/csv" $P -v -s && rp "$TMP/j" $P -J -s &&
+    jq_parses "$TMP/j" && judge "hostile names: --json -s == text" json \
+    "$TMP/j" "$TMP/cv" "$TMP/csv" || no "hostile names: --json -s"
+judge "hostile names decode to the map's bytes" names "$TMP/j" "$H/map"
+rp "$TMP/j" $P -J -a --top 3 && jq_parses "$TMP/j" &&
+    judge "hostile names: --json -a --top 3" names "$TMP/j" "$H/map" ||
+    no "hostile names: --json -a --top 3"
+rp "$TMP/c" $P && rp "$TMP/t" $P --top 4 && judge "hostile names: --top 4" \
+    top 4 "$TMP/c" "$TMP/cv" "$TMP/t" || no "hostile names: --top 4"
+# -b -a: a function with a bin to list, and only those
+rp "$TMP/cb.b" $P -b -a && rp "$TMP/j" $P -J -b -a &&
+    judge "hostile names: --json -b -a" json "$TMP/j" "$TMP/cv" "$TMP/cb.b" ||
+    no "hostile names: --json -b -a"
+
+echo "== option errors"
+# err NAME MESSAGE ARGS...: exit 1, empty stdout, stderr the message.
+err() {
+	_n=$1 _m=$2
+	shift 2
+	$RP_WRAP "$RP" "$@" >"$TMP/e.out" 2>"$TMP/e.err"
+	_rc=$?
+	printf 'readprofile: %s\n' "$_m" >"$TMP/e.want"
+	if [ $_rc = 1 ] && [ ! -s "$TMP/e.out" ] && cmp -s "$TMP/e.want" "$TMP/e.err"
+	then ok
+	else
+		{ echo "exit $_rc; stderr:"; cat "$TMP/e.err"; } >"$TMP/why"
+		no "$_n"
+	fi
+}
+P="-p $R/profile -m $R/map"
+err "--top 0" "--top: not a whole number from 1 to 9223372036854775807: '0'" $P --top 0
+err "--top x" "--top: not a whole number from 1 to 9223372036854775807: 'x'" $P --top x
+err "--top -1" "--top: not a whole number from 1 to 9223372036854775807: '-1'" $P --top -1
+err "--interval 0" "--interval: not a number of seconds from 0.001 to 86400: '0'" $P --interval 0
+err "--interval nan" "--interval: not a number of seconds from 0.001 to 86400: 'nan'" $P --interval nan
+err "--count alone" "--count needs --interval" $P --count 3
+err "--count 0" "--count: not a whole number from 1 to 18446744073709551615: '0'" $P --interval 1 --count 0
+err "--interval --baseline" "--interval and --baseline cannot be used together: each interval is the baseline of the next" $P --interval 1 --baseline "$R/half"
+err "--interval -p -" "--interval reads the profile again: it cannot be standard input" -p - -m "$R/map" --interval 1
+
+echo "== --interval on a profile rewritten between reads"
+W=$TMP/watch
+mkdir "$W"
+# snap N: the profile's Nth version; versions 0-1-2 go up, 3 is a reset,
+# 4 goes up again.
+python3 - "$W" <<'PY'
+import struct, sys
+d = sys.argv[1]
+lines = [b"0000000000001000 T _stext"]
+for i in range(40):
+    lines.append(b"%016x %s f%d" % (0x1000 + 8 + 16 * i, b"Tt"[i % 2:i % 2 + 1], i))
+lines.append(b"%016x T _etext" % (0x1000 + 16 * 41))
+open(d + "/map", "wb").write(b"\n".join(lines) + b"\n")
+n = 16 * 41 // 4 + 1
+v = [[4] + [(k * 5) % 9 for k in range(1, n)]]
+v.append([4] + [x + (k % 4) for k, x in enumerate(v[0][1:], 1)])
+v.append([4] + [x + (7 if k % 11 == 0 else 0) for k, x in enumerate(v[1][1:], 1)])
+v.append([4] + [k % 3 for k in range(1, n)])
+v.append([4] + [x + (k % 5) * 1000 for k, x in enumerate(v[3][1:], 1)])
+for i, w in enumerate(v):
+    open("%s/v%d" % (d, i), "wb").write(struct.pack("<%dI" % n, *w))
+PY
+# The expected report of each interval.  The first read (v0) is the
+# starting point and report 1 sees it unchanged; version k is moved in
+# once report k is out, so report k+1 is v(k) - v(k-1), the --baseline
+# report; after the reset (v3), the new values themselves.
+P="-m $W/map"
+rp "$W/e1" $P -p "$W/v0" --baseline "$W/v0" &&
+rp "$W/e2" $P -p "$W/v1" --baseline "$W/v0" &&
+rp "$W/e3" $P -p "$W/v2" --baseline "$W/v1" &&
+rp "$W/e4.reset" $P -p "$W/v3" &&
+rp "$W/e5" $P -p "$W/v4" --baseline "$W/v3" &&
+rp "$W/j1" $P -p "$W/v0" --baseline "$W/v0" -v &&
+rp "$W/j2" $P -p "$W/v1" --baseline "$W/v0" -v &&
+rp "$W/j3" $P -p "$W/v2" --baseline "$W/v1" -v &&
+rp "$W/j4.reset" $P -p "$W/v3" -v &&
+rp "$W/j5" $P -p "$W/v4" --baseline "$W/v3" -v || no "expected reports"
+
+# watch OUT ARGS...: readprofile --interval 1 --count 5 ARGS on $W/cur,
+# moving version k in place once report k is out.  Sets RC.
+watch() {
+	_out=$1
+	shift
+	cp "$W/v0" "$W/cur"
+	: >"$_out"	# emptied before the loop below looks at it
+	$RP_WRAP "$RP" -p "$W/cur" $P --interval 1 --count 5 "$@" >"$_out" \
+	    2>"$W/err" &
+	_pid=$!
+	for k in 1 2 3 4; do
+		_t=0
+		while [ "$(grep -c -e '^--- ' -e '"interval"' "$_out")" -lt $k ]; do
+			sleep 0.05
+			_t=$((_t + 1))
+			[ $_t -gt 400 ] && break
+		done
+		cp "$W/v$k" "$W/next" && mv "$W/next" "$W/cur"
+	done
+	wait $_pid
+	RC=$?
+}
+watch "$W/out"
+if [ $RC = 0 ] && grep -q "counters went down" "$W/err"; then
+	judge "--interval: each interval's ticks, and a reset" watch \
+	    "$W/out" 5 "$W/e1" "$W/e2" "$W/e3" "$W/e4.reset" "$W/e5"
+else
+	cat "$W/err" >"$TMP/why"
+	no "--interval: exit $RC"
+fi
+watch "$W/out" -J
+[ $RC = 0 ] && judge "--interval -J: one document per interval" watch \
+    "$W/out" 5 "$W/j1" "$W/j2" "$W/j3" "$W/j4.reset" "$W/j5" json ||
+    no "--interval -J: exit $RC"
+
+# A profile rewritten in place, caught empty at a read: the read waits
+# for it to be whole again (up to a second).
+cp "$W/v0" "$W/cur"
+: >"$W/out"
+$RP_WRAP "$RP" -p "$W/cur" $P --interval 1 --count 2 >"$W/out" 2>"$W/err" &
+_pid=$!
+_t=0
+while [ "$(grep -c '^--- ' "$W/out")" -lt 1 ] && [ $_t -lt 400 ]; do
+	sleep 0.05
+	_t=$((_t + 1))
+done
+: >"$W/cur"
+sleep 1.4
+cat "$W/v1" >"$W/cur"
+wait $_pid
+RC=$?
+if [ $RC = 0 ]; then
+	judge "--interval: a profile caught half-written is waited for" watch \
+	    "$W/out" 2 "$W/e1" "$W/e2"
+else
+	cat "$W/err" >"$TMP/why"
+	no "--interval: a profile caught half-written: exit $RC"
+fi
+
+# SIGTERM and SIGINT: the report under way is finished, exit 0.
+for sig in TERM INT; do
+	cp "$W/v0" "$W/cur"
+	: >"$W/out"
+	$RP_WRAP "$RP" -p "$W/cur" $P --interval 0.2 >"$W/out" 2>"$W/err" &
+	_pid=$!
+	_t=0
+	while [ "$(grep -c '^--- ' "$W/out")" -lt 2 ] && [ $_t -lt 400 ]; do
+		sleep 0.05
+		_t=$((_t + 1))
+	done
+	kill -$sig $_pid
+	# a readprofile that ignored the signal must not hang the suite
+	( sleep 30; kill -KILL $_pid ) >/dev/null 2>&1 &
+	_guard=$!
+	wait $_pid
+	RC=$?
+	kill $_guard 2>/dev/null
+	if [ $RC = 0 ] && [ "$(tail -n 1 "$W/out" | awk '{ print $2 }')" = total ]
+	then ok
+	else
+		{ echo "exit $RC, last line:"; tail -n 1 "$W/out"; } >"$TMP/why"
+		no "--interval stopped by SIG$sig"
+	fi
+done
+
+echo "views: $pass passed, $fail failed"
+[ $fail = 0 ]
