@@ -172,6 +172,10 @@ procprof_run(const struct options *opt, struct profile *p, struct out *o)
 	struct report_result res;
 	struct calls calls = { &g, 0 };
 
+	if (opt->top || opt->json)
+		fatalx("%s is a gmon.out: --top and --json read kernel profiles "
+		    "only; sort the report instead (| sort -rn | head)",
+		    p->name);
 	load(&g, p);
 	if (opt->info) {	/* the file's shape: no baseline (a warning says so) */
 		print_step(o, &g);

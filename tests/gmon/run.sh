@@ -249,10 +249,12 @@ real() {
 	$(nm_for "$name") -n "$name" > "$name.map"
 	compare "$name" "$B/$name" "$B/$name.gmon" "$order" "$ptr" "$B/$name.map"
 	elf_map "$name" "$B/$name" "$B/$name.gmon" "$B/$name.map"
-	# the hot functions were seen, in their order of weight
-	awk 'NF >= 5 && $2 ~ /^spin_/ { t[$2] = $3 }
-	    END { exit !(t["spin_b"] > t["spin_a"] && t["spin_a"] > 0) }' \
-	    "$TMP/c/v" && ok || bad "$name: spin_b > spin_a > 0 not seen:" \
+	# the hot functions were seen; natively, in their order of weight
+	# (under qemu the emulator's own time blurs it)
+	awk -v emu="$emu" 'NF >= 5 && $2 ~ /^spin_/ { t[$2] = $3 }
+	    END { exit !(t["spin_a"] > 0 && t["spin_b"] > 0 &&
+		(emu != "-" || t["spin_b"] > t["spin_a"])) }' \
+	    "$TMP/c/v" && ok || bad "$name: hot functions not seen as expected:" \
 	    "$(grep spin_ "$TMP/c/v" | awk '{ printf "%s %s; ", $2, $3 }')"
 }
 
