@@ -25,6 +25,8 @@ fail=0
 
 # check CASEDIR WORKDIR LABEL
 check() {
+	[ $(((pass + fail + 1) % 25)) != 0 ] ||
+		echo "... $((pass + fail + 1)) cases so far"
 	rc=$(run_case "$1" "$2" "$TMP/out" "$TMP/err")
 	bad=
 	if [ -f "$1/stdout-nonempty" ]; then

@@ -40,6 +40,8 @@ expect() {
 	_n=$1 _rc=$2 _out=$3
 	shift 3
 	cat > "$TMP/exp.err"
+	[ $(((pass + fail + 1) % 10)) != 0 ] ||
+		echo "... $((pass + fail + 1)) checks so far"
 	(cd "$TMP" && READPROFILE_TEST_ROOT=$ROOT exec $RP_WRAP "$RP" "$@" \
 	    </dev/null >"$TMP/out" 2>"$TMP/err.raw")
 	rc=$?
