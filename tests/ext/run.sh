@@ -716,7 +716,7 @@ cd "$S" || exit 2
 # util-linux (the model's with --exact), which never warns.
 warned() {
 	run "$TMP/r" $5 -p p8 -m "$2"
-	printf '%s\n' "readprofile: warning: $2 does not match p8: _etext - _stext is $3 bytes, $4 counters at step 4, but the profile has 8 counters" >"$TMP/exp.err"
+	printf '%s\n' "readprofile: warning: $2 does not match p8: _etext - _stext is $3 bytes, $4 counters at step 4, but the profile has 8 counters; pass the map of the kernel that wrote the profile with -m" >"$TMP/exp.err"
 	why=
 	[ "$RC" = 0 ] || why="$why exit $RC;"
 	cmp -s "$TMP/exp.err" "$TMP/r.err" || why="$why stderr differs;"
@@ -758,7 +758,7 @@ cat "$R/profile" >"$R/p+4"
 printf '\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000' >>"$R/p+4"
 run "$TMP/r" -p "$R/p+4" -m "$R/map"
 if [ "$RC" = 0 ] && [ "$(wc -l <"$TMP/r.err")" = 1 ] &&
-    grep -q "^readprofile: warning: $R/map does not match $R/p+4: _etext - _stext is 14687538 bytes, 3671884 counters at step 4, but the profile has 3671888 counters\$" "$TMP/r.err"
+    grep -q "^readprofile: warning: $R/map does not match $R/p+4: _etext - _stext is 14687538 bytes, 3671884 counters at step 4, but the profile has 3671888 counters; pass the map of the kernel that wrote the profile with -m\$" "$TMP/r.err"
 then
 	ok "real profile with 4 extra counters: warning with both files and sizes"
 else
