@@ -4,7 +4,7 @@
 #   make check           build and run every test suite (short random sweeps)
 #   make check-long      the long random sweeps (unit, differential, ext)
 #   make check-sanitize  check and check-long on an ASan+UBSan build (build-san/)
-#   make check-valgrind  the golden CLI and hostile-input tests under valgrind
+#   make check-valgrind  the golden CLI, hostile-input and kernel tests under valgrind
 #   make check-elf-sweep every ELF file of the system: symbols as nm lists them
 #   make check-vmlinux   a Debian kernel's vmlinux against its System.map (downloads)
 #   make fuzz            run each libFuzzer harness for FUZZ_TIME seconds

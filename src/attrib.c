@@ -18,22 +18,26 @@ counters_array(const uint32_t *w, uint64_t n)
 	return c;
 }
 
-/* Four independent sums: fast at -O2 too. */
+/*
+ * Sixteen words at a time, summed in 64 bits: a loop of constant length,
+ * which -O2 vectorises with no branch per word; then the rest.
+ */
 static uint64_t
 sum_words(const uint32_t *w, size_t n)
 {
-	uint64_t s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+	uint64_t s = 0;
 	size_t i = 0;
 
-	for (; i + 4 <= n; i += 4) {
-		s0 += w[i];
-		s1 += w[i + 1];
-		s2 += w[i + 2];
-		s3 += w[i + 3];
+	for (; i + 16 <= n; i += 16) {
+		uint64_t t = 0;
+
+		for (int j = 0; j < 16; j++)
+			t += w[i + j];
+		s += t;
 	}
 	for (; i < n; i++)
-		s0 += w[i];
-	return s0 + s1 + s2 + s3;
+		s += w[i];
+	return s;
 }
 
 uint64_t

@@ -47,7 +47,8 @@ fit_warn(const char *map, const char *profile, uint64_t stext,
 	    FIT_MISMATCH)
 		return;
 	warnx_("warning: %s does not match %s: _etext - _stext is %llu bytes, "
-	    "%llu counters at step %u, but the profile has %llu counters",
+	    "%llu counters at step %u, but the profile has %llu counters; "
+	    "pass the map of the kernel that wrote the profile with -m",
 	    map, profile, (unsigned long long)(etext - stext),
 	    (unsigned long long)mc, step, (unsigned long long)counters);
 }

@@ -28,8 +28,9 @@ kernel_path(const char *path)
 	char **p = &kept[next++ % (sizeof kept / sizeof kept[0])];
 	size_t n;
 
-	if (root == NULL || *root == '\0' || setuid_install)
-		return path;
+	/* always a copy: PATH may be a caller's buffer, reused */
+	if (root == NULL || setuid_install)
+		root = "";
 	n = strlen(root) + strlen(path) + 1;
 	*p = xrealloc(*p, n);
 	snprintf(*p, n, "%s%s", root, path);
@@ -271,7 +272,7 @@ tell(const struct place *pl)
 	}
 }
 
-/* "%s-%s" or "%s/%s/%s" into a new string. */
+/* FMT with the kernel release, under the test root if any. */
 static const char *
 with_release(const char *fmt, const char *release)
 {

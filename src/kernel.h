@@ -22,7 +22,7 @@
  */
 #define KERNEL_ROOT_ENV "READPROFILE_TEST_ROOT"
 
-/* PATH, under the test root if there is one. */
+/* A copy of PATH, under the test root if there is one. */
 const char *kernel_path(const char *path);
 
 /* The profile to read for NAME: the kernel's under the test root. */

@@ -132,6 +132,8 @@ check() {
 
 # check_in CASEDIR WORKDIR LABEL
 check_in() {
+	[ $(((pass + fail + 1) % 25)) != 0 ] ||
+		echo "... $((pass + fail + 1)) cases so far"
 	_ee=$1/expected.err
 	[ "$ORDER" = big ] && [ -f "$1/expected-big.err" ] &&
 		_ee=$1/expected-big.err

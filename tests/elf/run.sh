@@ -154,9 +154,10 @@ reports() {
 		for p in $ps; do
 			# shellcheck disable=SC2086
 			(cd "$TMP" && "$RP" -p $p -m elf $opt > out1 2> err1; echo $? > rc1
-			 "$RP" -p $p -m map $opt > out2 2> err2; echo $? > rc2)
-			sed 's/\bmap\b/elf/g' "$TMP/err2" > "$TMP/err2e"
-			sed 's/^Map: map /Map: elf /' "$TMP/out2" > "$TMP/out2e"
+			 "$RP" -p $p -m ./map $opt > out2 2> err2; echo $? > rc2)
+			# the messages name the map as given: ./map, not "the map"
+			sed 's#\./map#elf#g' "$TMP/err2" > "$TMP/err2e"
+			sed 's#^Map: \./map #Map: elf #' "$TMP/out2" > "$TMP/out2e"
 			if cmp -s "$TMP/out1" "$TMP/out2e" && cmp -s "$TMP/rc1" "$TMP/rc2" &&
 			    cmp -s "$TMP/err1" "$TMP/err2e" &&
 			    [ -s "$TMP/out1" ] && [ "$(cat "$TMP/rc1")" = 0 ]; then

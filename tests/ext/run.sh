@@ -527,6 +527,35 @@ else
 	no "real step 16: --exact -v vs default" "$TMP/why"
 fi
 
+# The figures the README and the man page give, from the command they
+# print beside them.
+sh "$TOP/tests/ext/exact-moved.sh" "$RP" "$PT" >"$TMP/moved" 2>&1
+sed 's/^/      /' "$TMP/moved" >"$TMP/moved.readme"
+if [ "$(wc -l <"$TMP/moved")" = 8 ] &&
+    grep -Fqx "      \$ make readprofile build/tests/proftool && sh tests/ext/exact-moved.sh" "$TOP/README.md" &&
+    awk 'NR == FNR { want[FNR] = $0; n = FNR; next }
+	i < n && $0 == want[i + 1] { i++ } END { exit i == n ? 0 : 1 }' \
+    "$TMP/moved.readme" "$TOP/README.md"; then
+	ok "README: exact-moved.sh output as printed there"
+else
+	no "README: exact-moved.sh output as printed there" "$TMP/moved"
+fi
+s16=$(sed -n 's/^step 16: \([0-9]*\) of [0-9]* ticks (\([0-9.]*%\)).*/\1 ticks (\2)/p' "$TMP/moved")
+if [ -n "$s16" ] && grep -Fq "$s16" "$TOP/man/readprofile.8" &&
+    grep -Fq "$s16 land" "$TOP/README.md" &&
+    grep -Fq "(step 4) one tick of 10,262 moves" "$TOP/README.md" &&
+    grep -Fq "printed with 0" "$TOP/README.md" &&
+    grep -Fq "ticks instead of 211:" "$TOP/README.md" &&
+    grep -Fq "moves; merged to step 16" "$TOP/man/readprofile.8" &&
+    grep -q "^step 4: 1 of 10262 ticks" "$TMP/moved" &&
+    grep -Fq "one tick of 10262" "$TOP/man/readprofile.8" &&
+    grep -qx "  clear_page_erms 0 -> 211" "$TMP/moved" &&
+    grep -Fq "with none instead of 211" "$TOP/man/readprofile.8"; then
+	ok "README and man page: the --exact figures of exact-moved.sh in the text"
+else
+	no "README and man page: the --exact figures of exact-moved.sh in the text ($s16)" "$TMP/moved"
+fi
+
 echo "== --baseline against util-linux on the difference snapshot"
 
 # order FILE: le or be, from the step word (gen's steps are below 2^24).
@@ -761,7 +790,7 @@ cd "$S" || exit 2
 # util-linux (the model's with --exact), which never warns.
 warned() {
 	run "$TMP/r" $5 -p p8 -m "$2"
-	printf '%s\n' "readprofile: warning: $2 does not match p8: _etext - _stext is $3 bytes, $4 counters at step 4, but the profile has 8 counters" >"$TMP/exp.err"
+	printf '%s\n' "readprofile: warning: $2 does not match p8: _etext - _stext is $3 bytes, $4 counters at step 4, but the profile has 8 counters; pass the map of the kernel that wrote the profile with -m" >"$TMP/exp.err"
 	why=
 	[ "$RC" = 0 ] || why="$why exit $RC;"
 	cmp -s "$TMP/exp.err" "$TMP/r.err" || why="$why stderr differs;"
@@ -803,7 +832,7 @@ cat "$R/profile" >"$R/p+4"
 printf '\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000' >>"$R/p+4"
 run "$TMP/r" -p "$R/p+4" -m "$R/map"
 if [ "$RC" = 0 ] && [ "$(wc -l <"$TMP/r.err")" = 1 ] &&
-    grep -q "^readprofile: warning: $R/map does not match $R/p+4: _etext - _stext is 14687538 bytes, 3671884 counters at step 4, but the profile has 3671888 counters\$" "$TMP/r.err"
+    grep -q "^readprofile: warning: $R/map does not match $R/p+4: _etext - _stext is 14687538 bytes, 3671884 counters at step 4, but the profile has 3671888 counters; pass the map of the kernel that wrote the profile with -m\$" "$TMP/r.err"
 then
 	ok "real profile with 4 extra counters: warning with both files and sizes"
 else

@@ -42,6 +42,8 @@ expect() {
 	_n=$1 _rc=$2 _out=$3
 	shift 3
 	cat > "$TMP/exp.err"
+	[ $(((pass + fail + 1) % 10)) != 0 ] ||
+		echo "... $((pass + fail + 1)) checks so far"
 	(cd "$TMP" && READPROFILE_TEST_ROOT=$ROOT exec $RP_WRAP "$RP" "$@" \
 	    </dev/null >"$TMP/out" 2>"$TMP/err.raw")
 	rc=$?
@@ -175,10 +177,28 @@ readprofile:   $KS: missing
 readprofile: install $PKG for the real map, or pass one with -m
 EOF
 
+# This machine's own places (no test root): when it lists them, the four
+# System.map places, in order, each named once.
+(cd "$TMP" && exec $RP_WRAP "$RP" -p "$IN/rich.profile" </dev/null \
+    >/dev/null 2>"$TMP/own.err")
+sed -n 's/^readprofile:   \(.*\): [a-z].*/\1/p' "$TMP/own.err" | head -n 4 > "$TMP/own"
+if [ -s "$TMP/own" ]; then
+	printf '%s\n' "$M1" "$M2" "$M3" "$M4" > "$TMP/own.exp"
+	if cmp -s "$TMP/own.exp" "$TMP/own"; then
+		pass=$((pass + 1))
+	else
+		fail=$((fail + 1))
+		echo "FAIL this machine's default map places, in order:"
+		diff -u "$TMP/own.exp" "$TMP/own" | sed -n '3,12p'
+	fi
+else
+	echo "SKIP this machine's default map places: a System.map here is usable"
+fi
+
 # As a user who may not read a root-only map (Ubuntu's /boot/System.map-*).
 chmod 755 "$TMP"
 if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1 &&
-    setpriv --reuid=65534 --regid=65534 --clear-groups -- /bin/sh -c 'cd "$1"' sh "$TMP" 2>/dev/null; then
+    setpriv --reuid=65534 --regid=65534 --clear-groups -- /bin/sh -c 'cd "$1" && "$2" -V' sh "$TMP" "$RP" >/dev/null 2>&1; then
 	root ubuntu
 	live
 	put "$IN/rich.map" $M2
@@ -198,7 +218,7 @@ readprofile:   $M4: missing
 EOF
 	RP_WRAP=$RP_WRAP_SAVED
 else
-	echo "SKIP a root-only System.map as a user: needs root, setpriv and a directory user nobody can enter"
+	echo "SKIP a root-only System.map as a user: needs root, setpriv, and a binary and a directory user nobody can reach"
 fi
 
 # --- a default map that does not fit: the sizes, and -m -----------------
