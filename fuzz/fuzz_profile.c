@@ -41,6 +41,7 @@
 #include "procprof.h"
 #include "profile.h"
 #include "report.h"
+#include "sniff.h"
 #include "symsrc.h"
 #include "util.h"
 
@@ -383,6 +384,15 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		else
 			bw = bn / 4;
 	}
+	/*
+	 * A partial word in bytes that are recognisably something else
+	 * (compressed data, an ELF file, text: sniff.h) is fatal too.
+	 */
+	if (!want_fatal && pn % 4 && sniff(pb, pn < 256 ? pn : 256) != NULL)
+		want_fatal = 1;
+	if (!want_fatal && withbase && bn % 4 &&
+	    sniff(bb, bn < 256 ? bn : 256) != NULL)
+		want_fatal = 1;
 	if (!want_fatal)
 		swap = (flags & 4) ? 0 : ref_swapped(pb, pw);
 	if (!want_fatal && withbase) {
