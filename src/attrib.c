@@ -2,6 +2,7 @@
  * attrib.c - the classic and the exact attribution rules.
  */
 #include "attrib.h"
+#include "wide.h"
 
 static const uint32_t *
 array_span(void *ctx, uint64_t from, uint64_t to, size_t *got)
@@ -159,10 +160,44 @@ close_exact(struct attrib *a, uint64_t start, uint64_t next,
  * bin j starts at low + floor(j * span / nbins), which is >= low + d
  * exactly when j * span >= d * nbins: j = ceil(d * nbins / span).
  */
+/*
+ * floor(A * B / C), C > 0, for a quotient that fits 64 bits; *REM says
+ * whether the division left a remainder.  The 128-bit product is divided
+ * a bit at a time where the compiler has no 128-bit integer (32-bit
+ * targets; a few hundred operations per symbol).
+ */
+static uint64_t
+muldiv(uint64_t a, uint64_t b, uint64_t c, int *rem)
+{
+#ifdef __SIZEOF_INT128__
+	__extension__ unsigned __int128 x = (unsigned __int128)a * b;
+
+	*rem = x % c != 0;
+	return (uint64_t)(x / c);
+#else
+	uint64_t hi, lo, q = 0, r = 0;
+
+	wide_mul(a, b, &hi, &lo);
+	for (int i = 127; i >= 0; i--) {
+		uint64_t top = r >> 63;		/* r << 1 would pass 2^64 */
+
+		r = r << 1 | ((i >= 64 ? hi >> (i - 64) : lo >> i) & 1);
+		q <<= 1;
+		if (top || r >= c) {
+			r -= c;
+			q |= 1;
+		}
+	}
+	*rem = r != 0;
+	return q;
+#endif
+}
+
 static uint64_t
 bin_at_or_after(const struct attrib *a, uint64_t addr)
 {
-	__extension__ unsigned __int128 x;
+	uint64_t q;
+	int rem;
 
 	for (size_t i = 0; i < a->nranges; i++) {
 		const struct attrib_range *r = &a->ranges[i];
@@ -172,8 +207,8 @@ bin_at_or_after(const struct attrib *a, uint64_t addr)
 			continue;
 		if (addr <= r->low)
 			return r->first;
-		x = (unsigned __int128)(addr - r->low) * r->nbins;
-		return r->first + (uint64_t)(x / span) + (x % span != 0);
+		q = muldiv(addr - r->low, r->nbins, span, &rem);
+		return r->first + q + (rem != 0);
 	}
 	return a->nwords;
 }
@@ -201,7 +236,7 @@ attrib_close(struct attrib *a, uint64_t start, uint64_t next,
 uint64_t
 attrib_word_addr(const struct attrib *a, uint64_t k)
 {
-	__extension__ unsigned __int128 x;
+	int rem;
 
 	if (a->mode != ATTRIB_HIST)
 		return (k - 1) * a->step + a->origin;
@@ -210,8 +245,8 @@ attrib_word_addr(const struct attrib *a, uint64_t k)
 
 		if (k >= r->first + r->nbins)
 			continue;
-		x = (unsigned __int128)(k - r->first) * (r->high - r->low);
-		return r->low + (uint64_t)(x / r->nbins);
+		return r->low + muldiv(k - r->first, r->high - r->low,
+		    r->nbins, &rem);
 	}
 	return a->ranges[a->nranges - 1].high;
 }

@@ -7,6 +7,7 @@
 
 #include "gmon.h"
 #include "procprof.h"
+#include "wide.h"
 #include "report.h"
 #include "symsrc.h"
 #include "util.h"
@@ -73,11 +74,11 @@ print_width(struct out *o, const struct attrib_range *r)
 static int
 same_width(const struct attrib_range *x, const struct attrib_range *y)
 {
-	__extension__ unsigned __int128 a, b;
+	uint64_t ah, al, bh, bl;
 
-	a = (unsigned __int128)(x->high - x->low) * y->nbins;
-	b = (unsigned __int128)(y->high - y->low) * x->nbins;
-	return a == b;
+	wide_mul(x->high - x->low, y->nbins, &ah, &al);
+	wide_mul(y->high - y->low, x->nbins, &bh, &bl);
+	return ah == bh && al == bl;
 }
 
 /* "Sampling_step: 4"; with ranges of several widths, each one's. */
