@@ -100,18 +100,24 @@ spill(struct out *o)
 	o->len = 0;
 }
 
-/* Room for N more bytes. */
-static char *
+/* Make room for N more bytes (the rare case: the buffer is full). */
+static void
+make_room(struct out *o, size_t n)
+{
+	if (n > o->cap / 2) {
+		o->cap = o->len + n;
+		o->buf = xrealloc(o->buf, o->cap);
+	} else {
+		spill(o);
+	}
+}
+
+/* Room for N more bytes; inline, as it is called for every line. */
+static inline char *
 room(struct out *o, size_t n)
 {
-	if (o->cap - o->len < n) {
-		if (n > o->cap / 2) {
-			o->cap = o->len + n;
-			o->buf = xrealloc(o->buf, o->cap);
-		} else {
-			spill(o);
-		}
-	}
+	if (o->cap - o->len < n)
+		make_room(o, n);
 	return o->buf + o->len;
 }
 
