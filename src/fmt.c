@@ -283,6 +283,56 @@ scaled4(double v)
 	return q;
 }
 
+/*
+ * The usual case of fmt_fix84 (v < 2^32, not tiny), where round(v * 10^4)
+ * fits in 64 bits: with unsigned __int128 where the compiler has it, the
+ * product and its rounding are a few instructions; else 0, and the
+ * general code below does it.  Digits two at a time.
+ */
+static size_t
+fix84_fast(char *dst, double v)
+{
+#ifdef __SIZEOF_INT128__
+	uint64_t bits, m, q, ip;
+	unsigned __int128 prod, rest, half;
+	unsigned frac;
+	int sh;
+	char tmp[24], *p;
+	size_t n;
+
+	memcpy(&bits, &v, sizeof bits);
+	if ((bits >> 52 & 0x7ff) == 0)
+		return 0;			/* subnormal */
+	sh = 1075 - (int)(bits >> 52 & 0x7ff);	/* v = m * 2^-sh */
+	if (sh < 21 || sh > 120)
+		return 0;			/* v >= 2^32, or tiny */
+	m = (bits & (((uint64_t)1 << 52) - 1)) | (uint64_t)1 << 52;
+	prod = (unsigned __int128)m * 10000;
+	q = (uint64_t)(prod >> sh);
+	half = (unsigned __int128)1 << (sh - 1);
+	rest = prod & ((half << 1) - 1);
+	q += rest > half || (rest == half && (q & 1));
+	ip = q / 10000;
+	frac = (unsigned)(q % 10000);
+	p = dec_back(tmp + sizeof tmp - 5, ip);
+	tmp[sizeof tmp - 5] = '.';
+	memcpy(tmp + sizeof tmp - 4, pairs + 2 * (frac / 100), 2);
+	memcpy(tmp + sizeof tmp - 2, pairs + 2 * (frac % 100), 2);
+	n = (size_t)(tmp + sizeof tmp - p);
+	if (n < 8) {
+		memset(dst, ' ', 8);
+		memcpy(dst + 8 - n, p, n);
+		return 8;
+	}
+	memcpy(dst, p, n);
+	return n;
+#else
+	(void)dst;
+	(void)v;
+	return 0;
+#endif
+}
+
 size_t
 fmt_fix84(char *dst, double v)
 {
@@ -299,6 +349,8 @@ fmt_fix84(char *dst, double v)
 		int k = snprintf(dst, FMT_MAX, "%8.4f", v);
 		return k < 0 ? 0 : k >= FMT_MAX ? FMT_MAX - 1 : (size_t)k;
 	}
+	if ((n = fix84_fast(dst, v)) != 0)
+		return n;
 	q = scaled4(v);
 	if (q.hi == 0) {
 		frac = (uint32_t)(q.lo % 10000);
