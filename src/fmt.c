@@ -142,27 +142,53 @@ dec_back(char *end, uint64_t v)
 	return p;
 }
 
-size_t
-fmt_u64(char *dst, uint64_t v)
+/* The number of decimal digits of V. */
+static size_t
+ndigits(uint64_t v)
 {
-	char tmp[24], *p = dec_back(tmp + sizeof tmp, v);
-	size_t n = (size_t)(tmp + sizeof tmp - p);
+	static const uint64_t pow10[20] = { 0, 10, 100, 1000, 10000, 100000,
+	    1000000, 10000000, 100000000, 1000000000, 10000000000ull,
+	    100000000000ull, 1000000000000ull, 10000000000000ull,
+	    100000000000000ull, 1000000000000000ull, 10000000000000000ull,
+	    100000000000000000ull, 1000000000000000000ull,
+	    10000000000000000000ull };
+	size_t n = 1;
 
-	memcpy(dst, p, n);
+	while (n < 20 && v >= pow10[n])
+		n++;
 	return n;
 }
 
+static const char spaces[16] = "                ";
+
+/*
+ * The digits are written in place, from their end backwards: no copy
+ * through a buffer (a variable-length copy of what was just stored is a
+ * call and a stalled load).
+ */
+size_t
+fmt_u64(char *dst, uint64_t v)
+{
+	size_t n = ndigits(v);
+
+	dec_back(dst + n, v);
+	return n;
+}
+
+/* Fixed-size stores of blanks: the padding may write up to 16 bytes. */
 size_t
 fmt_u64w(char *dst, uint64_t v, int width)
 {
-	char tmp[24], *p = dec_back(tmp + sizeof tmp, v);
-	size_t n = (size_t)(tmp + sizeof tmp - p), pad = 0;
+	size_t n = ndigits(v), pad = 0;
 
 	if ((size_t)width > n) {
 		pad = (size_t)width - n;
-		memset(dst, ' ', pad);
+		if (width <= 16)
+			memcpy(dst, spaces, 16);
+		else
+			memset(dst, ' ', pad);
 	}
-	memcpy(dst + pad, p, n);
+	dec_back(dst + pad + n, v);
 	return pad + n;
 }
 
@@ -297,7 +323,7 @@ fix84_fast(char *dst, double v)
 	unsigned __int128 prod, rest, half;
 	unsigned frac;
 	int sh;
-	char tmp[24], *p;
+	char *p;
 	size_t n;
 
 	memcpy(&bits, &v, sizeof bits);
@@ -314,17 +340,16 @@ fix84_fast(char *dst, double v)
 	q += rest > half || (rest == half && (q & 1));
 	ip = q / 10000;
 	frac = (unsigned)(q % 10000);
-	p = dec_back(tmp + sizeof tmp - 5, ip);
-	tmp[sizeof tmp - 5] = '.';
-	memcpy(tmp + sizeof tmp - 4, pairs + 2 * (frac / 100), 2);
-	memcpy(tmp + sizeof tmp - 2, pairs + 2 * (frac % 100), 2);
-	n = (size_t)(tmp + sizeof tmp - p);
+	n = ndigits(ip) + 5;
 	if (n < 8) {
-		memset(dst, ' ', 8);
-		memcpy(dst + 8 - n, p, n);
-		return 8;
+		memcpy(dst, spaces, 8);
+		n = 8;
 	}
-	memcpy(dst, p, n);
+	p = dst + n - 5;
+	dec_back(p, ip);
+	p[0] = '.';
+	memcpy(p + 1, pairs + 2 * (frac / 100), 2);
+	memcpy(p + 3, pairs + 2 * (frac % 100), 2);
 	return n;
 #else
 	(void)dst;
