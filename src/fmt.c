@@ -114,58 +114,155 @@ rev_digits(char *dst, struct u128 v, int minlen)
 	return n;
 }
 
+/* "00" to "99": two decimal digits per division. */
+static const char pairs[201] =
+    "00010203040506070809101112131415161718192021222324252627282930313233"
+    "34353637383940414243444546474849505152535455565758596061626364656667"
+    "6869707172737475767778798081828384858687888990919293949596979899";
+
+/* The digits of V, right-aligned to END; returns where they start. */
+static char *
+dec_back(char *end, uint64_t v)
+{
+	char *p = end;
+
+	while (v >= 100) {
+		unsigned d = (unsigned)(v % 100);
+
+		v /= 100;
+		p -= 2;
+		memcpy(p, pairs + 2 * d, 2);
+	}
+	if (v >= 10) {
+		p -= 2;
+		memcpy(p, pairs + 2 * v, 2);
+	} else {
+		*--p = (char)('0' + v);
+	}
+	return p;
+}
+
+/* The number of decimal digits of V. */
+static size_t
+ndigits(uint64_t v)
+{
+	static const uint64_t pow10[20] = { 0, 10, 100, 1000, 10000, 100000,
+	    1000000, 10000000, 100000000, 1000000000, 10000000000ull,
+	    100000000000ull, 1000000000000ull, 10000000000000ull,
+	    100000000000000ull, 1000000000000000ull, 10000000000000000ull,
+	    100000000000000000ull, 1000000000000000000ull,
+	    10000000000000000000ull };
+	size_t n = 1;
+
+	while (n < 20 && v >= pow10[n])
+		n++;
+	return n;
+}
+
+static const char spaces[16] = "                ";
+
+/*
+ * The digits are written in place, from their end backwards: no copy
+ * through a buffer (a variable-length copy of what was just stored is a
+ * call and a stalled load).
+ */
 size_t
 fmt_u64(char *dst, uint64_t v)
 {
-	char tmp[24];
-	size_t n = 0;
+	size_t n = ndigits(v);
 
-	do {
-		tmp[n++] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v != 0);
-	for (size_t i = 0; i < n; i++)
-		dst[i] = tmp[n - 1 - i];
+	dec_back(dst + n, v);
 	return n;
 }
 
+/* Fixed-size stores of blanks: the padding may write up to 16 bytes. */
 size_t
 fmt_u64w(char *dst, uint64_t v, int width)
 {
-	char tmp[24];
-	size_t n = fmt_u64(tmp, v), pad = 0;
+	size_t n = ndigits(v), pad = 0;
 
 	if ((size_t)width > n) {
 		pad = (size_t)width - n;
-		memset(dst, ' ', pad);
+		if (width <= 16)
+			memcpy(dst, spaces, 16);
+		else
+			memset(dst, ' ', pad);
 	}
-	memcpy(dst + pad, tmp, n);
+	dec_back(dst + pad + n, v);
 	return pad + n;
 }
 
-static const char hexdig[] = "0123456789abcdef";
-
-size_t
-fmt_hex(char *dst, uint64_t v)
+/*
+ * The 8 hex digits of V as ASCII in a word whose lowest byte is the
+ * lowest digit: the nibbles are spread one to a byte, then 10..15 are
+ * moved up to 'a'..'f' (a byte never carries into the next one).
+ */
+static uint64_t
+hex8(uint32_t v)
 {
-	char tmp[16];
-	size_t n = 0;
+	uint64_t x = v, letters;
 
-	do {
-		tmp[n++] = hexdig[v & 15];
-		v >>= 4;
-	} while (v != 0);
-	for (size_t i = 0; i < n; i++)
-		dst[i] = tmp[n - 1 - i];
-	return n;
+	x = (x | x << 16) & 0x0000ffff0000ffffull;
+	x = (x | x << 8) & 0x00ff00ff00ff00ffull;
+	x = (x | x << 4) & 0x0f0f0f0f0f0f0f0full;
+	letters = (x + 0x0606060606060606ull) >> 4 & 0x0101010101010101ull;
+	return x + 0x3030303030303030ull + letters * ('a' - '0' - 10);
+}
+
+/* hex8(V) with its highest digit in the first byte in memory. */
+static uint64_t
+hex8_mem(uint32_t v)
+{
+	uint64_t x = hex8(v);
+
+#if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_BIG_ENDIAN__
+	x = __builtin_bswap64(x);
+#endif
+	return x;
+}
+
+/* A word of hex8_mem() without its first K bytes, the rest moved up. */
+static uint64_t
+drop_first(uint64_t x, unsigned k)
+{
+#if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_BIG_ENDIAN__
+	return x >> (8 * k);
+#else
+	return x << (8 * k);
+#endif
 }
 
 size_t
 fmt_hex16(char *dst, uint64_t v)
 {
-	for (int i = 15; i >= 0; i--, v >>= 4)
-		dst[i] = hexdig[v & 15];
+	uint64_t hi = hex8_mem((uint32_t)(v >> 32)), lo = hex8_mem((uint32_t)v);
+
+	memcpy(dst, &hi, 8);
+	memcpy(dst + 8, &lo, 8);
 	return 16;
+}
+
+/*
+ * Whole words are stored, straight from registers (a copy through a
+ * buffer stalls on the store just made): the bytes after the N digits
+ * are garbage within DST's FMT_MAX.
+ */
+size_t
+fmt_hex(char *dst, uint64_t v)
+{
+	unsigned n = v == 0 ? 1 : (unsigned)(67 - __builtin_clzll(v)) / 4;
+	uint64_t w;
+
+	if (n <= 8) {
+		w = drop_first(hex8_mem((uint32_t)v), 8 - n);
+		memcpy(dst, &w, 8);
+		return n;
+	}
+	w = drop_first(hex8_mem((uint32_t)(v >> 32)), 16 - n);
+	memcpy(dst, &w, 8);
+	w = hex8_mem((uint32_t)v);
+	memcpy(dst + n - 8, &w, 8);
+	return n;
 }
 
 size_t
@@ -212,6 +309,55 @@ scaled4(double v)
 	return q;
 }
 
+/*
+ * The usual case of fmt_fix84 (v < 2^32, not tiny), where round(v * 10^4)
+ * fits in 64 bits: with unsigned __int128 where the compiler has it, the
+ * product and its rounding are a few instructions; else 0, and the
+ * general code below does it.  Digits two at a time.
+ */
+static size_t
+fix84_fast(char *dst, double v)
+{
+#ifdef __SIZEOF_INT128__
+	uint64_t bits, m, q, ip;
+	unsigned __int128 prod, rest, half;
+	unsigned frac;
+	int sh;
+	char *p;
+	size_t n;
+
+	memcpy(&bits, &v, sizeof bits);
+	if ((bits >> 52 & 0x7ff) == 0)
+		return 0;			/* subnormal */
+	sh = 1075 - (int)(bits >> 52 & 0x7ff);	/* v = m * 2^-sh */
+	if (sh < 21 || sh > 120)
+		return 0;			/* v >= 2^32, or tiny */
+	m = (bits & (((uint64_t)1 << 52) - 1)) | (uint64_t)1 << 52;
+	prod = (unsigned __int128)m * 10000;
+	q = (uint64_t)(prod >> sh);
+	half = (unsigned __int128)1 << (sh - 1);
+	rest = prod & ((half << 1) - 1);
+	q += rest > half || (rest == half && (q & 1));
+	ip = q / 10000;
+	frac = (unsigned)(q % 10000);
+	n = ndigits(ip) + 5;
+	if (n < 8) {
+		memcpy(dst, spaces, 8);
+		n = 8;
+	}
+	p = dst + n - 5;
+	dec_back(p, ip);
+	p[0] = '.';
+	memcpy(p + 1, pairs + 2 * (frac / 100), 2);
+	memcpy(p + 3, pairs + 2 * (frac % 100), 2);
+	return n;
+#else
+	(void)dst;
+	(void)v;
+	return 0;
+#endif
+}
+
 size_t
 fmt_fix84(char *dst, double v)
 {
@@ -228,6 +374,8 @@ fmt_fix84(char *dst, double v)
 		int k = snprintf(dst, FMT_MAX, "%8.4f", v);
 		return k < 0 ? 0 : k >= FMT_MAX ? FMT_MAX - 1 : (size_t)k;
 	}
+	if ((n = fix84_fast(dst, v)) != 0)
+		return n;
 	q = scaled4(v);
 	if (q.hi == 0) {
 		frac = (uint32_t)(q.lo % 10000);

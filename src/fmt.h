@@ -2,7 +2,8 @@
  * fmt.h - number formatting identical to printf's, without printf.
  *
  * Each function writes into DST (no terminating NUL) and returns the
- * number of bytes written.  DST must hold FMT_MAX bytes.
+ * number of bytes written.  DST must hold FMT_MAX bytes: the bytes after
+ * the ones counted may be overwritten too.
  */
 #ifndef RP_FMT_H
 #define RP_FMT_H

@@ -364,6 +364,8 @@ main(int argc, char **argv)
 	profile_check(&prof);
 	if (o.baseline)
 		profile_open(&base, o.baseline);
+	if (o.info)
+		prof.nz_budget = 0;	/* -i sums no counter: no index */
 	swapped = profile_setup(&prof, o.baseline ? &base : NULL, o.noauto);
 	if (swapped)
 		warnx_("Assuming reversed byte order. Use -n to force native "

@@ -100,18 +100,24 @@ spill(struct out *o)
 	o->len = 0;
 }
 
-/* Room for N more bytes. */
-static char *
+/* Make room for N more bytes (the rare case: the buffer is full). */
+static void
+make_room(struct out *o, size_t n)
+{
+	if (n > o->cap / 2) {
+		o->cap = o->len + n;
+		o->buf = xrealloc(o->buf, o->cap);
+	} else {
+		spill(o);
+	}
+}
+
+/* Room for N more bytes; inline, as it is called for every line. */
+static inline char *
 room(struct out *o, size_t n)
 {
-	if (o->cap - o->len < n) {
-		if (n > o->cap / 2) {
-			o->cap = o->len + n;
-			o->buf = xrealloc(o->buf, o->cap);
-		} else {
-			spill(o);
-		}
-	}
+	if (o->cap - o->len < n)
+		make_room(o, n);
 	return o->buf + o->len;
 }
 
@@ -122,15 +128,20 @@ out_str(struct out *o, const char *s, size_t n)
 	o->len += n;
 }
 
+/*
+ * NAME, padded to NAME_WIDTH: the blanks are one fixed-size store (no
+ * call) made first, the name then written over them.  P has room for
+ * NAME_WIDTH bytes and for NLEN.
+ */
 static size_t
-put_name(char *p, const char *name, size_t nlen, size_t width)
+put_name(char *p, const char *name, size_t nlen)
 {
+	static const char blanks[NAME_WIDTH] =
+	    "                                        ";
+
+	memcpy(p, blanks, NAME_WIDTH);
 	memcpy(p, name, nlen);
-	if (nlen < width) {
-		memset(p + nlen, ' ', width - nlen);
-		return width;
-	}
-	return nlen;
+	return nlen < NAME_WIDTH ? NAME_WIDTH : nlen;
 }
 
 void
@@ -141,7 +152,7 @@ out_sym(struct out *o, uint64_t ticks, const char *name, size_t nlen,
 
 	p += fmt_u64w(p, ticks, 6);
 	*p++ = ' ';
-	p += put_name(p, name, nlen, NAME_WIDTH);
+	p += put_name(p, name, nlen);
 	*p++ = ' ';
 	p += fmt_fix84(p, load);
 	*p++ = '\n';
@@ -156,7 +167,7 @@ out_sym_verbose(struct out *o, uint64_t addr, const char *name, size_t nlen,
 
 	p += fmt_hex16(p, addr);
 	*p++ = ' ';
-	p += put_name(p, name, nlen, NAME_WIDTH);
+	p += put_name(p, name, nlen);
 	*p++ = ' ';
 	p += fmt_u64w(p, ticks, 6);
 	*p++ = ' ';

@@ -87,11 +87,11 @@ report_list_counters(struct out *o, const struct counters *c,
 	for (uint64_t k = sp->list_first; k < sp->list_end;) {
 		size_t got;
 		const uint32_t *w = c->span(c->ctx, k, sp->list_end, &got);
+		uint64_t addr = attrib_word_addr(a, k);
 
-		for (size_t i = 0; i < got; i++) {
-			uint64_t addr = attrib_word_addr(a, k + i);
+		/* the addresses of the words that follow, by the step */
+		for (size_t i = 0; i < got; i++, addr += a->step)
 			out_counter(o, addr, name, nlen, addr - start, w[i]);
-		}
 		k += got;
 	}
 }

@@ -351,11 +351,46 @@ rewinds_to_the_first_line(void **state)
 	free(text);
 }
 
+/*
+ * The usual "ADDR T name" is read by a shortcut, and names sixteen bytes
+ * at a time: each layout next to it takes the general path, to the same
+ * fields.
+ */
+static void
+usual_layout_and_its_neighbours(void **state)
+{
+	struct sym s;
+
+	(void)state;
+	assert_int_equal(parse("ffffffff81000000 T  name", &s), 0);
+	assert_int_equal(s.type, 'T');
+	name_is(&s, "name");
+	assert_int_equal(parse("ffffffff81000000 T \tname", &s), 0);
+	name_is(&s, "name");
+	assert_int_equal(parse("ffffffff81000000 Tx name", &s), 0);
+	assert_int_equal(s.type, 'T');
+	name_is(&s, "name");
+	assert_int_equal(parse("ffffffff81000000 \tT name", &s), 0);
+	assert_int_equal(s.type, 'T');
+	assert_int_equal(parse("ffffffff81000000 T ", &s), -1);
+	assert_int_equal(parse("ffffffff81000000 T", &s), -1);
+	/* a name ends at a space past 16 bytes, not at a tab before it */
+	assert_int_equal(parse("ffffffff81000000 t a_rather_long_name\t"
+	    "[module] rest", &s), 0);
+	name_is(&s, "a_rather_long_name\t[module]");
+	assert_int_equal(parse("ffffffff81000000 t sixteen_bytes_ab", &s), 0);
+	name_is(&s, "sixteen_bytes_ab");
+	assert_int_equal(parse("ffffffff81000000 t seventeen_bytes_a\n", &s),
+	    0);
+	name_is(&s, "seventeen_bytes_a");
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(parses_nm_and_kallsyms_lines),
+		cmocka_unit_test(usual_layout_and_its_neighbours),
 		cmocka_unit_test(address_like_strtoull),
 		cmocka_unit_test(fields_split_like_util_linux),
 		cmocka_unit_test(addresses_match_strtoull),
