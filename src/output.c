@@ -219,7 +219,7 @@ out_sym_seconds(struct out *o, uint64_t addr, const char *name, size_t nlen,
 
 	p += fmt_hex16(p, addr);
 	*p++ = ' ';
-	p += put_name(p, name, nlen, NAME_WIDTH);
+	p += put_name(p, name, nlen);
 	*p++ = ' ';
 	p += fmt_u64w(p, ticks, 6);
 	*p++ = ' ';
