@@ -89,9 +89,16 @@ report_list_counters(struct out *o, const struct counters *c,
 		const uint32_t *w = c->span(c->ctx, k, sp->list_end, &got);
 		uint64_t addr = attrib_word_addr(a, k);
 
-		/* the addresses of the words that follow, by the step */
-		for (size_t i = 0; i < got; i++, addr += a->step)
+		/*
+		 * The addresses of the words that follow, by the step; a
+		 * histogram's bins may have a fractional width: each its own.
+		 */
+		for (size_t i = 0; i < got; i++) {
+			if (a->mode == ATTRIB_HIST)
+				addr = attrib_word_addr(a, k + i);
 			out_counter(o, addr, name, nlen, addr - start, w[i]);
+			addr += a->step;
+		}
 		k += got;
 	}
 }
