@@ -166,7 +166,7 @@ out_sym_verbose(struct out *o, uint64_t addr, const char *name, size_t nlen,
 }
 
 size_t
-fmt_seconds(char *tmp, uint64_t ticks, uint32_t rate)
+fmt_seconds(char *dst, uint64_t ticks, uint32_t rate)
 {
 	uint64_t pow = 1, whole = ticks / rate, rem = ticks % rate, frac;
 	int d = 0;
@@ -182,10 +182,10 @@ fmt_seconds(char *tmp, uint64_t ticks, uint32_t rate)
 		whole++;
 		frac = 0;
 	}
-	n = fmt_u64(tmp, whole);
-	tmp[n++] = '.';
+	n = fmt_u64(dst, whole);
+	dst[n++] = '.';
 	for (int i = d - 1; i >= 0; i--) {
-		tmp[n + (size_t)i] = (char)('0' + frac % 10);
+		dst[n + (size_t)i] = (char)('0' + frac % 10);
 		frac /= 10;
 	}
 	return n + (size_t)d;
