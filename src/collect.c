@@ -75,9 +75,10 @@ set_name(struct func_rec *f, const char *name, size_t namelen)
 
 void
 collect_add(struct collect *k, uint64_t addr, uint64_t len, uint64_t ticks,
-    const struct attrib_span *sp, const char *name, size_t namelen)
+    uint64_t calls, const struct attrib_span *sp, const char *name,
+    size_t namelen)
 {
-	struct func_rec f = { addr, len, ticks, k->seen++, *sp, NULL, 0 };
+	struct func_rec f = { addr, len, ticks, calls, k->seen++, *sp, NULL, 0 };
 
 	if (k->limit == 0)
 		return;

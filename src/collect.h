@@ -20,6 +20,7 @@
 
 struct func_rec {
 	uint64_t addr, len, ticks;
+	uint64_t calls;		/* gmon.out: the calls into it, else 0 */
 	uint64_t seq;		/* map order: the last tie-break (aliases) */
 	struct attrib_span sp;
 	char *name;		/* owned once kept */
@@ -37,8 +38,8 @@ void collect_init(struct collect *k, size_t limit);
 
 /* Offer one function; NAME is copied only when it is kept. */
 void collect_add(struct collect *k, uint64_t addr, uint64_t len,
-    uint64_t ticks, const struct attrib_span *sp, const char *name,
-    size_t namelen);
+    uint64_t ticks, uint64_t calls, const struct attrib_span *sp,
+    const char *name, size_t namelen);
 
 /* Whether A ranks before B: more ticks, then the lower address, then the
  * one first in the map. */

@@ -176,11 +176,9 @@ out_sym_verbose(struct out *o, uint64_t addr, const char *name, size_t nlen,
 	o->len += (size_t)(p - s);
 }
 
-/* TICKS / RATE as a decimal, right-aligned in 10; RATE > 0. */
-static size_t
-put_seconds(char *dst, uint64_t ticks, uint32_t rate)
+size_t
+fmt_seconds(char *dst, uint64_t ticks, uint32_t rate)
 {
-	char tmp[FMT_MAX];
 	uint64_t pow = 1, whole = ticks / rate, rem = ticks % rate, frac;
 	int d = 0;
 	size_t n;
@@ -195,13 +193,22 @@ put_seconds(char *dst, uint64_t ticks, uint32_t rate)
 		whole++;
 		frac = 0;
 	}
-	n = fmt_u64(tmp, whole);
-	tmp[n++] = '.';
+	n = fmt_u64(dst, whole);
+	dst[n++] = '.';
 	for (int i = d - 1; i >= 0; i--) {
-		tmp[n + (size_t)i] = (char)('0' + frac % 10);
+		dst[n + (size_t)i] = (char)('0' + frac % 10);
 		frac /= 10;
 	}
-	n += (size_t)d;
+	return n + (size_t)d;
+}
+
+/* TICKS / RATE as a decimal, right-aligned in 10; RATE > 0. */
+static size_t
+put_seconds(char *dst, uint64_t ticks, uint32_t rate)
+{
+	char tmp[FMT_MAX];
+	size_t n = fmt_seconds(tmp, ticks, rate);
+
 	if (n < 10) {
 		memset(dst, ' ', 10 - n);
 		memcpy(dst + 10 - n, tmp, n);

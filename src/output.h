@@ -52,6 +52,8 @@ void out_bin_total(struct out *o, uint64_t ticks);
 void out_sym_seconds(struct out *o, uint64_t addr, const char *name,
     size_t nlen, uint64_t ticks, double load, uint32_t rate,
     const uint64_t *calls);
+/* Those seconds, unpadded, into DST (FMT_MAX bytes); returns the length. */
+size_t fmt_seconds(char *dst, uint64_t ticks, uint32_t rate);
 /* "%6u *unknown*\n" */
 void out_unknown(struct out *o, uint64_t count);
 /* the total line, plain or verbose (address 0) */

@@ -2,6 +2,7 @@
  * procprof.c - the gmon.out path from options to report.
  */
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -11,6 +12,7 @@
 #include "report.h"
 #include "symsrc.h"
 #include "util.h"
+#include "view.h"
 
 int
 procprof_detect(struct profile *p)
@@ -161,6 +163,30 @@ calls_in(void *ctx, uint64_t start, uint64_t next)
 	return gmon_calls(k->g, start, next, &k->cursor);
 }
 
+/* --top and --json: collect the reported functions, then print them. */
+static void
+report_view(const struct options *opt, const struct gmon *g,
+    struct symsrc *m, const struct counters *c, const struct report_hist *h,
+    struct report_opts *ro, struct out *o, struct report_result *res)
+{
+	struct view_inputs vi = { .profile = opt->profile, .map = m->name,
+	    .baseline = opt->baseline, .byte_order = g->big_endian ?
+	    "big-endian" : "little-endian", .gmon_format = g->format == GMON_GNU ?
+	    "GNU" : "BSD", .gmon_version = g->version,
+	    .pointer_size = g->ptrsize, .top = opt->top };
+	struct collect k;
+
+	collect_init(&k, opt->top ? opt->top : SIZE_MAX);
+	ro->collect = &k;
+	report_hist_run(m, c, h, ro, o, res);
+	collect_sort(&k);
+	if (opt->json)
+		view_json(o, &k, res, c, ro, &vi);
+	else
+		view_top(o, &k, res, c, ro);
+	collect_free(&k);
+}
+
 void
 procprof_run(const struct options *opt, struct profile *p, struct out *o)
 {
@@ -173,10 +199,6 @@ procprof_run(const struct options *opt, struct profile *p, struct out *o)
 	struct report_result res;
 	struct calls calls = { &g, 0 };
 
-	if (opt->top || opt->json)
-		fatalx("%s is a gmon.out: --top and --json read kernel profiles "
-		    "only; sort the report instead (| sort -rn | head)",
-		    p->name);
 	load(&g, p);
 	if (opt->info) {	/* the file's shape: no baseline (a warning says so) */
 		print_step(o, &g);
@@ -203,7 +225,10 @@ procprof_run(const struct options *opt, struct profile *p, struct out *o)
 	h.calls = g.narcs && !opt->baseline ? calls_in : NULL;
 	h.calls_ctx = &calls;
 	c = gmon_counters(&g);
-	report_hist_run(&m, &c, &h, &ro, o, &res);
+	if (opt->top || opt->json)
+		report_view(opt, &g, &m, &c, &h, &ro, o, &res);
+	else
+		report_hist_run(&m, &c, &h, &ro, o, &res);
 	symsrc_close(&m);
 	if (res.nsyms == 0)
 		warnx_("warning: no text symbol of %s lies in %s's range "

@@ -116,17 +116,26 @@ struct run {
 	uint64_t calls;		/* histogram: total of the calls column */
 };
 
+/* Histogram: the calls into [start, next), added to the total's. */
+static uint64_t
+take_calls(struct run *r, uint64_t start, uint64_t next)
+{
+	uint64_t calls;
+
+	if (r->h == NULL || r->h->calls == NULL)
+		return 0;
+	calls = r->h->calls(r->h->calls_ctx, start, next);
+	r->calls += calls;
+	return calls;
+}
+
 /* The -v line of a histogram's symbol: seconds, and calls if known. */
 static void
 out_hist_verbose(struct run *r, uint64_t addr, const char *name, size_t len,
     uint64_t next, uint64_t ticks, double load)
 {
-	uint64_t calls = 0;
+	uint64_t calls = take_calls(r, addr, next);
 
-	if (r->h->calls) {
-		calls = r->h->calls(r->h->calls_ctx, addr, next);
-		r->calls += calls;
-	}
 	out_sym_seconds(r->o, addr, name, len, ticks, load, r->rate,
 	    r->h->calls ? &calls : NULL);
 }
@@ -177,6 +186,8 @@ print_symbol(struct run *r, const struct attrib_span *sp, uint64_t ticks,
 		    opt->all);
 		if (ticks || opt->verbose)
 			out_bin_total(r->o, ticks);
+		if (opt->verbose)	/* each symbol has a total: count its calls */
+			take_calls(r, p->addr, p->addr + len);
 	} else if (len && (ticks || opt->all)) {
 		double load = attrib_load(ticks, len);
 		if (opt->verbose && r->h)
@@ -227,8 +238,10 @@ close_pending(struct run *r, const struct sym *s)
 	if (opt->collect == NULL)
 		print_symbol(r, &sp, ticks, len);
 	else if (reported(opt, &sp, ticks, len))
-		collect_add(opt->collect, p->addr, len, ticks, &sp, p->name,
-		    p->len);
+		collect_add(opt->collect, p->addr, len, ticks,
+		    take_calls(r, p->addr, s->addr), &sp, p->name, p->len);
+	else if (opt->bins)	/* its calls count in the total, as with -b -v */
+		take_calls(r, p->addr, s->addr);
 	pending_set(p, s);
 }
 
@@ -306,14 +319,26 @@ report_hist_run(struct symsrc *m, const struct counters *c,
 		s.name = "";
 		close_pending(&r, &s);
 	}
-	out_unknown(o, all - r.total);
-	if (opt->verbose)
-		out_sym_seconds(o, 0, "total", 5, r.total,
-		    attrib_load(r.total, h->high - h->low), h->rate,
-		    h->calls ? &r.calls : NULL);
-	else
-		out_sym(o, r.total, "total", 5,
-		    attrib_load(r.total, h->high - h->low));
 	res->total = r.total;
+	res->unknown = all - r.total;
+	res->load = attrib_load(r.total, h->high - h->low);
+	res->a = r.a;
+	res->h = h;
+	res->calls = r.calls;
+	if (opt->collect == NULL) {
+		out_unknown(o, res->unknown);
+		report_hist_total(o, res, opt->verbose);
+	}
 	free(r.p.name);
+}
+
+void
+report_hist_total(struct out *o, const struct report_result *res,
+    int verbose)
+{
+	if (verbose)
+		out_sym_seconds(o, 0, "total", 5, res->total, res->load,
+		    res->h->rate, res->h->calls ? &res->calls : NULL);
+	else
+		out_sym(o, res->total, "total", 5, res->load);
 }

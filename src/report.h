@@ -23,15 +23,19 @@ struct report_opts {
 	int default_map;	/* the map was not given with -m */
 };
 
+struct report_hist;
+
 struct report_result {
 	uint64_t origin;	/* _stext */
 	uint64_t etext;		/* _etext, when found */
 	int have_etext;
 	uint64_t total;
-	uint32_t unknown;	/* the last word */
+	uint64_t unknown;	/* the last word; histogram: the bins of no symbol */
 	double load;		/* of the total */
 	struct attrib a;	/* where the buckets are, for collected ones */
 	uint64_t nsyms;		/* histogram: text symbols in its range */
+	const struct report_hist *h;	/* histogram, else NULL */
+	uint64_t calls;		/* histogram: the -v total line's calls */
 };
 
 /*
@@ -74,5 +78,9 @@ void report_list_counters(struct out *o, const struct counters *c,
 void report_hist_run(struct symsrc *m, const struct counters *c,
     const struct report_hist *h, const struct report_opts *opt, struct out *o,
     struct report_result *res);
+
+/* A histogram report's total line (RES of report_hist_run), plain or -v. */
+void report_hist_total(struct out *o, const struct report_result *res,
+    int verbose);
 
 #endif

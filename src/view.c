@@ -41,18 +41,25 @@ view_top(struct out *o, const struct collect *k,
 			pct_tail(o, pct);
 			continue;
 		}
-		if (opt->verbose)
+		if (opt->verbose && res->h)
+			out_sym_seconds(o, f->addr, f->name, f->namelen,
+			    f->ticks, attrib_load(f->ticks, f->len),
+			    res->h->rate, res->h->calls ? &f->calls : NULL);
+		else if (opt->verbose)
 			out_sym_verbose(o, f->addr, f->name, f->namelen,
 			    f->ticks, attrib_load(f->ticks, f->len));
 		else
 			out_sym(o, f->ticks, f->name, f->namelen,
 			    attrib_load(f->ticks, f->len));
 		pct_tail(o, pct);
-		if (opt->counters && res->a.step)
+		if (opt->counters && (res->a.step || res->h))
 			report_list_counters(o, c, &res->a, &f->sp, f->name,
 			    f->namelen, f->addr);
 	}
-	out_total(o, res->total, res->load, opt->verbose);
+	if (res->h)
+		report_hist_total(o, res, opt->verbose);
+	else
+		out_total(o, res->total, res->load, opt->verbose);
 }
 
 /* The length of the valid UTF-8 sequence at S (N bytes left), or 0. */
@@ -195,7 +202,7 @@ put_buckets(struct out *o, const struct func_rec *f,
 	uint64_t to = opt->bins ? f->sp.end : f->sp.list_end;
 	int first = 1;
 
-	if (!opt->bins && res->a.step == 0)
+	if (!opt->bins && res->a.step == 0 && res->h == NULL)
 		to = from;
 	put(o, ",\"buckets\":[");
 	for (uint64_t k = from; k < to;) {
@@ -209,6 +216,21 @@ put_buckets(struct out *o, const struct func_rec *f,
 		k += got;
 	}
 	put(o, "]");
+}
+
+/* A gmon.out's ',"seconds":S' (exact decimals, as -v), and its calls. */
+static void
+put_hist_extra(struct out *o, const struct report_hist *h, uint64_t ticks,
+    uint64_t calls)
+{
+	char b[FMT_MAX];
+
+	put(o, ",\"seconds\":");
+	out_str(o, b, fmt_seconds(b, ticks, h->rate));
+	if (h->calls) {
+		put(o, ",\"calls\":");
+		put_u64(o, calls);
+	}
 }
 
 static void
@@ -228,14 +250,62 @@ put_function(struct out *o, const struct func_rec *f,
 	put_fix(o, attrib_load(f->ticks, f->len), 4);
 	put(o, ",\"percent\":");
 	put_fix(o, view_percent(f->ticks, res->total), 6);
+	if (res->h)
+		put_hist_extra(o, res->h, f->ticks, f->calls);
 	if (opt->bins || opt->counters)
 		put_buckets(o, f, res, c, opt);
 	put(o, "}");
 }
 
+/* A bin width: the integer when whole, else rounded to six decimals
+ * (the exact width is (high - low) / bins). */
+static void
+put_width(struct out *o, const struct attrib_range *r)
+{
+	uint64_t span = r->high - r->low;
+
+	if (span % r->nbins == 0)
+		put_u64(o, span / r->nbins);
+	else
+		put_fix(o, (double)span / (double)r->nbins, 6);
+}
+
+/* A gmon.out's shape: format, rate, the width of the first range's bins
+ * as "step", then each range. */
+static void
+put_gmon(struct out *o, const struct view_inputs *in,
+    const struct report_hist *h)
+{
+	put(o, ",\"format\":\"gmon.out\",\"gmon_format\":\"");
+	put(o, in->gmon_format);
+	put(o, "\",\"version\":");
+	put_u64(o, in->gmon_version);
+	put(o, ",\"pointer_size\":");
+	put_u64(o, (uint64_t)in->pointer_size);
+	put(o, ",\"rate\":");
+	put_u64(o, h->rate);
+	put(o, ",\"step\":");
+	put_width(o, &h->ranges[0]);
+	put(o, ",\"counters\":");
+	put_u64(o, h->nbins);
+	put(o, ",\"ranges\":[");
+	for (size_t i = 0; i < h->nranges; i++) {
+		put(o, i ? ",{" : "{");
+		put_addr(o, "low", h->ranges[i].low);
+		put(o, ",");
+		put_addr(o, "high", h->ranges[i].high);
+		put(o, ",\"bins\":");
+		put_u64(o, h->ranges[i].nbins);
+		put(o, ",\"bin_width\":");
+		put_width(o, &h->ranges[i]);
+		put(o, "}");
+	}
+	put(o, "]");
+}
+
 static void
 put_inputs(struct out *o, const struct view_inputs *in,
-    const struct report_opts *opt)
+    const struct report_opts *opt, const struct report_hist *h)
 {
 	put(o, "{\"profile\":");
 	json_str(o, in->profile, strlen(in->profile));
@@ -246,14 +316,19 @@ put_inputs(struct out *o, const struct view_inputs *in,
 		json_str(o, in->baseline, strlen(in->baseline));
 	else
 		put(o, "null");
-	put(o, ",\"step\":");
-	put_u64(o, in->step);
-	put(o, ",\"counters\":");
-	put_u64(o, in->counters);
+	if (h)
+		put_gmon(o, in, h);
+	else {
+		put(o, ",\"format\":\"kernel\",\"step\":");
+		put_u64(o, in->step);
+		put(o, ",\"counters\":");
+		put_u64(o, in->counters);
+	}
 	put(o, ",\"byte_order\":\"");
 	put(o, in->byte_order);
 	put(o, "\",\"mode\":\"");
-	put(o, opt->mode == ATTRIB_EXACT ? "exact" : "classic");
+	put(o, h ? "histogram" : opt->mode == ATTRIB_EXACT ? "exact" :
+	    "classic");
 	put(o, "\",\"all\":");
 	put(o, opt->all ? "true" : "false");
 	put(o, ",\"buckets\":\"");
@@ -285,11 +360,13 @@ view_json(struct out *o, const struct collect *k,
     const struct report_result *res, const struct counters *c,
     const struct report_opts *opt, const struct view_inputs *in)
 {
+	char b[FMT_MAX];
+
 	put(o, "{");
 	if (in->interval)
 		put_interval(o, in);
 	put(o, "\"inputs\":");
-	put_inputs(o, in, opt);
+	put_inputs(o, in, opt, res->h);
 	put(o, ",\"functions\":[");
 	for (size_t i = 0; i < k->n; i++) {
 		if (i)
@@ -302,5 +379,13 @@ view_json(struct out *o, const struct collect *k,
 	put_u64(o, res->total);
 	put(o, ",\"total_load\":");
 	put_fix(o, res->load, 4);
+	if (res->h) {
+		put(o, ",\"total_seconds\":");
+		out_str(o, b, fmt_seconds(b, res->total, res->h->rate));
+		if (res->h->calls) {
+			put(o, ",\"total_calls\":");
+			put_u64(o, res->calls);
+		}
+	}
 	put(o, "}\n");
 }

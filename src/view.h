@@ -21,6 +21,9 @@ struct view_inputs {
 	uint32_t step;
 	uint64_t counters;
 	const char *byte_order;
+	const char *gmon_format;	/* a gmon.out's: "GNU", "BSD"; else NULL */
+	uint32_t gmon_version;
+	int pointer_size;	/* a gmon.out's: 4 or 8 */
 	size_t top;		/* 0: no --top */
 	int interval;		/* the fields below are set */
 	uint64_t number;	/* 1, 2, ... */

@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "input.h"
+#include "procprof.h"
 #include "profile.h"
 #include "sniff.h"
 #include "util.h"
@@ -198,7 +199,11 @@ watch_start(struct watch *w, const char *name, int noauto)
 
 	memset(w, 0, sizeof *w);
 	w->name = name;
-	profile_open(&p, name);
+	profile_load(&p, name);
+	if (procprof_detect(&p))	/* it will not change: nothing to watch */
+		fatalx("%s is a gmon.out: --interval watches a kernel profile; "
+		    "a program writes its gmon.out once, when it exits", name);
+	profile_check(&p);
 	w->swap = profile_setup(&p, NULL, noauto);
 	if (w->swap)
 		warnx_("Assuming reversed byte order. Use -n to force native "

@@ -29,7 +29,8 @@
 # of the functions' ticks, and gprof's last cumulative seconds equal the
 # model's sum of SPLIT within 0.005.  -v's calls column equals gprof's.  Every report option (default, -a,
 # -b, -s, --exact, -v, -v's seconds) gives the same ticks per function;
-# pipes and compressed files the same report; --baseline subtracts.
+# pipes and compressed files the same report; --baseline subtracts;
+# --top 3 -v and --json -s agree with the text reports (check.py).
 # Malformed files are errors: exit 1, one "readprofile: FILE: ..." line,
 # nothing on stdout; GMON_MUTATIONS (default 90) random mutations of the
 # files end in a report or in messages and exit 1, never a crash.
@@ -164,6 +165,22 @@ compare() {
 	    }' "$d/model" "$d/v" "$d/va" "$d/gprof" > "$d/cmp"; then ok; else
 		bad "$label: against gprof:"
 		head -n 8 "$d/cmp"
+	fi
+	# --top and --json against the text reports (tests/views/check.py)
+	if command -v python3 > /dev/null 2>&1; then
+		chk="python3 $TOP/tests/views/check.py"
+		rp -p "$gmon" -m "$map" > "$d/plain"
+		rp -s -v -p "$gmon" -m "$map" > "$d/sv"
+		rp -i -v -p "$gmon" > "$d/iv"
+		rp --top 3 -v -p "$gmon" -m "$map" > "$d/top"
+		rp -J -s -p "$gmon" -m "$map" > "$d/j"
+		if $chk top 3 "$d/plain" "$d/v" "$d/top" v > "$d/chk" 2>&1 &&
+		    $chk json "$d/j" "$d/v" "$d/sv" >> "$d/chk" 2>&1 &&
+		    $chk gmoninfo "$d/j" "$d/iv" >> "$d/chk" 2>&1; then ok; else
+			bad "$label: --top or --json: $(head -n 3 "$d/chk")"
+		fi
+	else
+		case $skip in *python3*) ;; *) skip="$skip --json(no python3)" ;; esac
 	fi
 	# a pipe and a compressed file give the same report
 	gzip -c "$gmon" > "$d/g.gz"

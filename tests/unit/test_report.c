@@ -273,6 +273,100 @@ bounds(void **state)
 	assert_true(res.etext == 0x1020);
 }
 
+/* Calls into [start, next) from arcs at 0x1004 (10), 0x1010 (7), 0x1018
+ * (1); the order asked is recorded. */
+static uint64_t
+fake_calls(void *ctx, uint64_t start, uint64_t next)
+{
+	static const uint64_t at[] = { 0x1004, 0x1010, 0x1018 }, n[] = { 10, 7, 1 };
+	uint64_t *last = ctx, sum = 0;
+
+	assert_true(start >= *last);	/* ascending, as gmon_calls needs */
+	*last = start;
+	for (size_t i = 0; i < 3; i++)
+		if (at[i] >= start && at[i] < next)
+			sum += n[i];
+	return sum;
+}
+
+/* A histogram of 8 bins of 4 bytes over [0x1000, 0x1020), bin j holding
+ * j + 1, against a, b, c: run with OPT, the text into *TEXT. */
+static void
+hist(struct report_opts *opt, struct report_result *res, char **text)
+{
+	static const char map[] =
+	    "0000000000001004 T a\n"
+	    "000000000000100c t b\n"
+	    "0000000000001010 T c\n";
+	struct attrib_range r = { 0x1000, 0x1020, 8, 1 };
+	uint64_t last = 0;
+	struct report_hist h = { 0x1000, 0x1020, 8, &r, 1, 100, fake_calls,
+	    &last };
+	struct counters c = counters_array(W, 9);
+	FILE *f = tmpfile();
+	struct out o;
+	struct symsrc m;
+
+	out_init(&o, fileno(f));
+	symsrc_open_mem(&m, "map", map, strlen(map));
+	report_hist_run(&m, &c, &h, opt, &o, res);
+	symsrc_close(&m);
+	assert_int_equal(out_finish(&o), 0);
+	*text = slurp_fd(fileno(f));
+	fclose(f);
+	free(o.buf);
+}
+
+/* --top/--json on a histogram: each function with its calls, nothing
+ * printed; *unknown* the bins before a, the calls' total -v's. */
+static void
+hist_collect(void **state)
+{
+	struct collect k;
+	struct report_opts opt = { .mode = ATTRIB_HIST, .collect = &k };
+	struct report_result res;
+	char *text;
+
+	(void)state;
+	collect_init(&k, SIZE_MAX);
+	hist(&opt, &res, &text);
+	assert_string_equal(text, "");
+	free(text);
+	assert_int_equal(k.n, 3);
+	assert_int_equal(k.v[0].ticks, 2 + 3);
+	assert_int_equal(k.v[0].calls, 10);
+	assert_int_equal(k.v[1].ticks, 4);
+	assert_int_equal(k.v[1].calls, 0);
+	assert_int_equal(k.v[2].ticks, 5 + 6 + 7 + 8);
+	assert_int_equal(k.v[2].calls, 8);
+	assert_int_equal(res.total, 35);
+	assert_int_equal(res.unknown, 1);
+	assert_int_equal(res.calls, 18);
+	assert_true(res.h != NULL && res.h->rate == 100);
+	collect_free(&k);
+}
+
+/* -b -v: every symbol's total line is printed, and their calls count. */
+static void
+hist_bins_verbose_calls(void **state)
+{
+	struct report_opts opt = { .mode = ATTRIB_HIST, .bins = 1,
+	    .verbose = 1 };
+	struct report_result res;
+	char *text;
+	const char *tail;
+
+	(void)state;
+	hist(&opt, &res, &text);
+	tail = strrchr(text, '\n');
+	while (tail > text && tail[-1] != '\n')
+		tail--;
+	assert_string_equal(tail, "0000000000000000 total"
+	    "                                        35   1.0938       0.35"
+	    "       18\n");
+	free(text);
+}
+
 int
 main(void)
 {
@@ -288,6 +382,8 @@ main(void)
 		cmocka_unit_test(total_is_64_bit),
 		cmocka_unit_test(errors),
 		cmocka_unit_test(bounds),
+		cmocka_unit_test(hist_collect),
+		cmocka_unit_test(hist_bins_verbose_calls),
 	};
 
 	return cmocka_run_group_tests_name("report", tests, NULL, NULL);

@@ -12,6 +12,10 @@ or prints what differs and exits 1.
   check.py json JSON CLASSIC_V [CLASSIC_S|CLASSIC_B] [top N]
       the JSON document against the classic -v report (and -s/-b report):
       names, addresses, ticks, loads, buckets, *unknown* and the total.
+      A gmon.out's also: seconds and calls as -v's, and each bucket
+      at the first address of a bin computed here from the ranges.
+  check.py gmoninfo JSON INFO_V
+      a gmon.out's JSON inputs against its readprofile -i -v description.
   check.py golden DIR
       each NAME.json in DIR against NAME.v: total and *unknown*.
   check.py names JSON MAP
@@ -30,13 +34,17 @@ def lines(path):
         return f.read().split(b"\n")[:-1]
 
 
-# A name ends only at a space: it may hold tabs and other blanks.
-VLINE = re.compile(rb"^([0-9a-f]{16}) (.*[^ ]) +(\d+) +(\d+\.\d{4})$", re.S)
+# A name ends only at a space: it may hold tabs and other blanks.  A
+# gmon.out's -v line adds the seconds, and the calls when it has arcs.
+VLINE = re.compile(rb"^([0-9a-f]{16}) (.*[^ ]) +(\d+) +(\d+\.\d{4})"
+                   rb"(?: +(\d+\.\d+))?(?: +(\d+))?$", re.S)
 
 
 def parse_v(path):
-    """Classic -v report: [(addr, name, ticks, load, extra_lines)], unknown,
-    total line.  -s lines (tab first) are kept with their function."""
+    """Classic -v report: [(addr, name, ticks, load, extra_lines, line,
+    seconds, calls)], unknown, total line.  -s lines (tab first) are kept
+    with their function; seconds (text) and calls are None but for a
+    gmon.out."""
     funcs, unknown, total = [], None, None
     for ln in lines(path):
         if ln.startswith(b"\t"):
@@ -48,12 +56,20 @@ def parse_v(path):
         m = VLINE.match(ln)
         if m is None:
             fail("not a -v line: %r" % ln[:100])
-        addr, name, ticks, load = m.groups()
+        addr, name, ticks, load, sec, calls = m.groups()
         if name == b"total" and int(addr, 16) == 0:
             total = ln
             continue
-        funcs.append((int(addr, 16), name, int(ticks), load, [], ln))
+        funcs.append((int(addr, 16), name, int(ticks), load, [], ln, sec,
+                      None if calls is None else int(calls)))
     return funcs, unknown, total
+
+
+def total_of(total_line):
+    """The ticks, seconds and calls of a -v total line."""
+    m = VLINE.match(total_line)
+    return int(m.group(3)), m.group(5), \
+        None if m.group(6) is None else int(m.group(6))
 
 
 def parse_plain(path):
@@ -173,10 +189,16 @@ def load_json(path):
 def cmd_json(path, classic_v, extra=None, top=None):
     doc = load_json(path)
     vf, unknown, total_line = parse_v(classic_v)
-    total = int(total_line.rsplit(None, 2)[1])
+    total, tsec, tcalls = total_of(total_line)
     if doc["total"] != total or doc["unknown"] != unknown:
         fail("total/unknown %r/%r, want %r/%r" % (doc["total"], doc["unknown"],
                                                 total, unknown))
+    gmon = doc["inputs"]["format"] == "gmon.out"
+    if gmon != (tsec is not None):
+        fail("format %r, but the -v total line %r" % (doc["inputs"]["format"],
+                                                      total_line))
+    if gmon:
+        check_hist_numbers(doc, doc, "total_", total, tsec, tcalls)
     blocks = None
     if extra and extra.endswith(".b"):
         blocks = [b for b in parse_b(extra)[0]
@@ -193,7 +215,7 @@ def cmd_json(path, classic_v, extra=None, top=None):
                 for ln in sf[i][4]:
                     f = ln[1:].split(b"\t")    # the name may hold tabs
                     bk.append((int(f[0], 16), int(f[-1])))
-            want.append((v[0], v[1], v[2], v[3], bk))
+            want.append((v[0], v[1], v[2], v[3], bk, v))
     if top:
         order = sorted(range(len(want)),
                        key=lambda i: (-want[i][2],
@@ -218,8 +240,83 @@ def cmd_json(path, classic_v, extra=None, top=None):
             gb = [(b["address"], b["count"]) for b in g["buckets"]]
             if gb != w[4]:
                 fail("%r: buckets %r, want %r" % (name, gb[:5], w[4][:5]))
+            if gmon:
+                check_bin_starts(doc, g)
         elif "buckets" in g:
             fail("%r: buckets without -b or -s" % name)
+        if gmon and len(w) > 5:
+            check_hist_numbers(doc, g, "", w[5][2], w[5][6], w[5][7])
+        elif gmon and ("seconds" not in g or
+                       abs(g["seconds"] - g["ticks"] /
+                           doc["inputs"]["rate"]) > 5e-7):
+            fail("%r: seconds %r" % (name, g.get("seconds")))
+
+
+def check_hist_numbers(doc, obj, prefix, ticks, sec, calls):
+    """A gmon.out's seconds (ticks / rate, as -v prints them) and calls."""
+    rate = doc["inputs"]["rate"]
+    got = obj[prefix + "seconds"]
+    if abs(got - ticks / rate) > 5e-7 or abs(got - float(sec)) > 5e-7:
+        fail("%sseconds %r: ticks %d at %d Hz, -v says %r" % (prefix, got,
+                                                             ticks, rate, sec))
+    if obj.get(prefix + "calls") != calls:
+        fail("%scalls %r, -v says %r" % (prefix, obj.get(prefix + "calls"),
+                                         calls))
+
+
+def bin_starts(doc):
+    """Every bin's first address, from the ranges alone: bin j of a range
+    starts at low + floor(j * (high - low) / bins)."""
+    out = []
+    for r in doc["inputs"]["ranges"]:
+        span = r["high"] - r["low"]
+        out.extend(r["low"] + j * span // r["bins"] for j in range(r["bins"]))
+    return out
+
+
+def check_bin_starts(doc, f):
+    """The buckets of F are consecutive bins, each at its true start."""
+    if "_starts" not in doc:
+        doc["_starts"] = bin_starts(doc)
+        doc["_index"] = {a: i for i, a in enumerate(doc["_starts"])}
+    idx = [doc["_index"].get(b["address"]) for b in f["buckets"]]
+    if None in idx:
+        fail("%r: a bucket at no bin's start: %r" % (f["name"], idx))
+    if doc["inputs"]["buckets"] == "counters" and \
+            idx != list(range(idx[0], idx[0] + len(idx)) if idx else []):
+        fail("%r: -s buckets are not consecutive bins" % f["name"])
+
+
+def cmd_gmoninfo(path, info_v):
+    """The inputs of a gmon.out's JSON against its -i -v description."""
+    inp = load_json(path)["inputs"]
+    kv = {}
+    for ln in lines(info_v):
+        k, _, v = ln.decode().partition(": ")
+        kv.setdefault(k, []).append(v)
+    fmt, _, ver = kv["Format"][0].partition(" gmon.out, version ")
+    want = {"format": "gmon.out", "gmon_format": fmt, "version": int(ver, 0),
+            "pointer_size": int(kv["Pointer_size"][0]),
+            "byte_order": kv["Byte_order"][0],
+            "rate": int(kv["Profiling_rate"][0].split()[0]),
+            "counters": int(kv["Bins"][0]), "mode": "histogram"}
+    for k, v in want.items():
+        if inp.get(k) != v:
+            fail("inputs %s: %r, -i -v says %r" % (k, inp.get(k), v))
+    rs = inp["ranges"]
+    ranges = [r.split()[0] for r in kv["Range"]]
+    if ["0x%x-0x%x" % (r["low"], r["high"]) for r in rs] != ranges:
+        fail("ranges %r, -i -v says %r" % (rs, ranges))
+    if sum(r["bins"] for r in rs) != inp["counters"]:
+        fail("the ranges' bins do not add up to counters")
+    for r in rs:
+        if int(r["low_hex"], 16) != r["low"] or \
+                int(r["high_hex"], 16) != r["high"] or \
+                abs(r["bin_width"] - (r["high"] - r["low"]) / r["bins"]) > 5e-7:
+            fail("range %r" % r)
+    if inp["step"] != rs[0]["bin_width"]:
+        fail("step %r, the first range's width %r" % (inp["step"],
+                                                      rs[0]["bin_width"]))
 
 
 def cmd_names(path, mapfile):
@@ -306,6 +403,8 @@ def main(a):
             top = int(a[a.index("top") + 1])
             a = a[:a.index("top")]
         cmd_json(a[1], a[2], a[3] if len(a) > 3 else None, top)
+    elif a[0] == "gmoninfo":
+        cmd_gmoninfo(a[1], a[2])
     elif a[0] == "golden":
         cmd_golden(a[1])
     elif a[0] == "names":
