@@ -6,12 +6,14 @@
  * against a string table that ends in a NUL byte.
  */
 #include <elf.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
 #include "elfsym.h"
+#include "mapguard.h"
 #include "util.h"
 
 /* One symbol: 16 bytes, names stay in the file. */
@@ -811,6 +813,11 @@ elf_open(const char *name, struct input *in, const void *head, size_t n)
 		m = mmap(NULL, (size_t)in->size, PROT_READ, MAP_PRIVATE, in->fd,
 		    0);
 	if (m != MAP_FAILED) {
+		char msg[300];
+
+		snprintf(msg, sizeof msg, "%.256s: the file shrank while being "
+		    "read", name);
+		mapguard_add(m, (size_t)in->size, msg);
 		e->map = m;
 		e->data = m;
 		e->size = in->size;
@@ -868,8 +875,10 @@ elf_close(struct elf *e)
 {
 	if (e == NULL)
 		return;
-	if (e->map != NULL)
+	if (e->map != NULL) {
+		mapguard_remove(e->map);
 		munmap(e->map, (size_t)e->size);
+	}
 	free(e->held);
 	free(e->secletter);
 	free(e->ent);

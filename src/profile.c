@@ -2,12 +2,12 @@
  * profile.c - reading a profile: size, byte order, step, counters.
  */
 #include <errno.h>
-#include <signal.h>
 #include <sys/mman.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "mapguard.h"
 #include "profile.h"
 #include "sniff.h"
 #include "util.h"
@@ -154,19 +154,6 @@ bswap32(uint32_t x)
 	return __builtin_bswap32(x);
 }
 
-/* The file shrank under a mapping: report it rather than die of it. */
-static void
-on_sigbus(int sig)
-{
-	static const char msg[] = PROGNAME ": profile file shrank while "
-	    "being read\n";
-	ssize_t r = write(2, msg, sizeof msg - 1);
-
-	(void)r;
-	(void)sig;
-	_exit(1);
-}
-
 /* Map the chunk of the file holding byte OFF; 0 on success. */
 static int
 map_chunk(struct profile *p, uint64_t off)
@@ -176,21 +163,17 @@ map_chunk(struct profile *p, uint64_t off)
 	    : MAP_CHUNK;
 	void *m;
 
-	if (p->map_base != NULL)
+	if (p->map_base != NULL) {
+		mapguard_remove(p->map_base);
 		munmap(p->map_base, p->map_len);
+	}
 	p->map_base = NULL;
 	m = mmap(NULL, len, PROT_READ, MAP_PRIVATE | MAP_POPULATE, p->in.fd,
 	    (off_t)start);
 	if (m == MAP_FAILED)
 		return -1;
-	if (!p->sigbus_set) {
-		struct sigaction sa;
-
-		memset(&sa, 0, sizeof sa);
-		sa.sa_handler = on_sigbus;
-		sigaction(SIGBUS, &sa, NULL);
-		p->sigbus_set = 1;
-	}
+	/* the file shrank under the mapping: say so rather than crash */
+	mapguard_add(m, len, "profile file shrank while being read");
 	p->map_base = m;
 	p->map_len = len;
 	p->map_off = start;
@@ -758,8 +741,10 @@ void
 profile_close(struct profile *p)
 {
 	input_close(&p->in);
-	if (p->map_base != NULL)
+	if (p->map_base != NULL) {
+		mapguard_remove(p->map_base);
 		munmap(p->map_base, p->map_len);
+	}
 	p->map_base = NULL;
 	free(p->data);
 	free(p->win);

@@ -32,7 +32,7 @@ struct profile {
 	void *map_base;		/* mapped chunk of a regular file */
 	size_t map_len;
 	uint64_t map_off;
-	int no_mmap, sigbus_set;
+	int no_mmap;
 	uint32_t *rawbuf;	/* pread buffer where mapping fails */
 	uint32_t *win;		/* window of words, host order */
 	const uint32_t *cur;	/* the window: win, or rawbuf in place */
