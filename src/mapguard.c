@@ -36,15 +36,28 @@ on_sigbus(int sig, siginfo_t *si, void *uc)
 	static const char other[] = PROGNAME ": an input file shrank while "
 	    "being read\n";
 	uintptr_t a = (uintptr_t)si->si_addr;
+	size_t used = 0, last = 0;
 
 	(void)sig;
 	(void)uc;
-	for (size_t i = 0; i < MAPGUARD_SLOTS; i++)
-		if (slots[i].used && a - slots[i].base < slots[i].len) {
+	for (size_t i = 0; i < MAPGUARD_SLOTS; i++) {
+		if (!slots[i].used)
+			continue;
+		if (a - slots[i].base < slots[i].len) {
 			put(slots[i].msg, slots[i].msglen);
 			_exit(1);
 		}
-	put(other, sizeof other - 1);
+		used++;
+		last = i;
+	}
+	/*
+	 * No watched mapping holds the address (an emulator may not report
+	 * it): with one mapping watched, the fault is still its file's.
+	 */
+	if (used == 1)
+		put(slots[last].msg, slots[last].msglen);
+	else
+		put(other, sizeof other - 1);
 	_exit(1);
 }
 
