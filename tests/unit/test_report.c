@@ -298,15 +298,17 @@ hist(struct report_opts *opt, struct report_result *res, char **text)
 	    "0000000000001004 T a\n"
 	    "000000000000100c t b\n"
 	    "0000000000001010 T c\n";
-	struct attrib_range r = { 0x1000, 0x1020, 8, 1 };
-	uint64_t last = 0;
-	struct report_hist h = { 0x1000, 0x1020, 8, &r, 1, 100, fake_calls,
-	    &last };
+	/* static: RES keeps a pointer to H after the call */
+	static struct attrib_range r = { 0x1000, 0x1020, 8, 1 };
+	static uint64_t last;
+	static struct report_hist h = { 0x1000, 0x1020, 8, &r, 1, 100,
+	    fake_calls, &last };
 	struct counters c = counters_array(W, 9);
 	FILE *f = tmpfile();
 	struct out o;
 	struct symsrc m;
 
+	last = 0;
 	out_init(&o, fileno(f));
 	symsrc_open_mem(&m, "map", map, strlen(map));
 	report_hist_run(&m, &c, &h, opt, &o, res);
