@@ -35,7 +35,7 @@ CFLAGS    ?= -O2 -g
 WARNFLAGS  = -std=c11 -Wall -Wextra -Wshadow -Wformat=2 -Wstrict-prototypes \
              -Wmissing-prototypes -Wvla -Wno-format-nonliteral $(WERROR)
 ALL_CPPFLAGS = -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -DRP_VERSION='"$(VERSION)"' -Isrc $(CPPFLAGS)
-ALL_CFLAGS = $(WARNFLAGS) $(PREFIX_MAP) $(CFLAGS)
+ALL_CFLAGS = $(WARNFLAGS) -pthread $(PREFIX_MAP) $(CFLAGS)
 # The same binary from any checkout directory: the build path is mapped to
 # "." in debug information and __FILE__, when the compiler can.
 PREFIX_MAP := $(shell $(CC) -ffile-prefix-map=/a=. -E -x c /dev/null >/dev/null 2>&1 && \

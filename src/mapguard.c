@@ -1,6 +1,7 @@
 /*
  * mapguard.c - report a SIGBUS in a watched mapping and exit.
  */
+#include <pthread.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -20,6 +21,8 @@ struct slot {
 
 static struct slot slots[MAPGUARD_SLOTS];
 static int installed;
+/* Two threads may read mapped files at once (the profile's two halves). */
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 
 static void
 put(const char *s, size_t n)
@@ -79,6 +82,7 @@ mapguard_add(const void *base, size_t len, const char *msg)
 {
 	int n;
 
+	pthread_mutex_lock(&lock);
 	if (!installed)
 		install();
 	for (size_t i = 0; i < MAPGUARD_SLOTS; i++) {
@@ -93,16 +97,20 @@ mapguard_add(const void *base, size_t len, const char *msg)
 			s->msg[s->msglen - 1] = '\n';
 		s->base = (uintptr_t)base;
 		s->len = len;
-		s->used = 1;
+		__atomic_store_n(&s->used, 1, __ATOMIC_RELEASE);
+		pthread_mutex_unlock(&lock);
 		return 0;
 	}
+	pthread_mutex_unlock(&lock);
 	return -1;
 }
 
 void
 mapguard_remove(const void *base)
 {
+	pthread_mutex_lock(&lock);
 	for (size_t i = 0; i < MAPGUARD_SLOTS; i++)
 		if (slots[i].used && slots[i].base == (uintptr_t)base)
-			slots[i].used = 0;
+			__atomic_store_n(&slots[i].used, 0, __ATOMIC_RELEASE);
+	pthread_mutex_unlock(&lock);
 }

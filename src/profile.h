@@ -19,6 +19,32 @@
 /* Larger than any profile a kernel can produce: 2^28 counters + step. */
 #define PROFILE_MAX_BYTES ((uint64_t)1 << 30 | 4)
 
+struct profile;
+
+/*
+ * Where a reader of the counters is: its window of words and its place in
+ * the non-zero index.  Readers with cursors of their own may read the
+ * same profile at once (profile_counters_cursor).
+ */
+struct pcursor {
+	struct profile *p;
+	uint32_t *win;		/* window of words, host order */
+	const uint32_t *cur;	/* the window: win, or rawbuf in place */
+	uint64_t win_first;
+	size_t win_n;
+	uint64_t nz_win, nz_next, nz_code, nz_from;	/* the sum's decoder */
+	size_t nz_pos;
+};
+
+/* Where one thread reads the file: a mapped chunk, or a pread buffer. */
+struct preader {
+	void *map_base;		/* mapped chunk of a regular file */
+	size_t map_len;
+	uint64_t map_off;
+	int no_mmap;
+	uint32_t *rawbuf;	/* pread buffer where mapping fails */
+};
+
 struct profile {
 	const char *name;
 	struct input in;
@@ -29,24 +55,16 @@ struct profile {
 	int swap;		/* words are in the other byte order */
 	uint32_t step;
 	struct profile *base;	/* subtracted, or NULL */
-	void *map_base;		/* mapped chunk of a regular file */
-	size_t map_len;
-	uint64_t map_off;
-	int no_mmap;
-	uint32_t *rawbuf;	/* pread buffer where mapping fails */
-	uint32_t *win;		/* window of words, host order */
-	const uint32_t *cur;	/* the window: win, or rawbuf in place */
+	struct preader rd;	/* how this thread reads the file */
 	/* The non-zero counters, kept by the byte-order pass (profile.c). */
 	int nz_ok;		/* the index is complete and in use */
 	size_t nz_budget;	/* most bytes it may take, else dropped */
-	unsigned char *nz_buf;
-	size_t nz_len, nz_cap;
+	unsigned char *nz_buf;	/* mapped: nz_region bytes, nz_len used */
+	size_t nz_len, nz_region;
+	size_t nz_used;		/* reserved by the passes (atomic) */
+	int nz_full;		/* a pass found the budget spent (atomic) */
 	size_t *nz_ck;		/* stream offset of each window */
-	uint64_t nz_nck, nz_base;
-	uint64_t nz_win, nz_next, nz_code, nz_from;	/* the sum's decoder */
-	size_t nz_pos;
-	uint64_t win_first;
-	size_t win_n;
+	struct pcursor c0;	/* the reading state of profile_counters */
 };
 
 /* Open and size NAME ("-" for stdin); fatal on any error. */
@@ -92,6 +110,19 @@ void profile_count_halves(const uint32_t *w, size_t n, uint64_t *big,
 
 /* The counters, for attribution (valid until profile_close). */
 struct counters profile_counters(struct profile *p);
+
+/*
+ * Whether readers with cursors of their own may read P at once: when the
+ * counters come from the index or from memory, not from the file.
+ */
+int profile_shareable(const struct profile *p);
+
+/*
+ * The counters read through cursor C (zeroed by the caller, freed with
+ * pcursor_free), for one thread; profile_shareable(P) must hold.
+ */
+struct counters profile_counters_cursor(struct profile *p, struct pcursor *c);
+void pcursor_free(struct pcursor *c);
 
 void profile_close(struct profile *p);
 

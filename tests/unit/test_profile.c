@@ -291,6 +291,63 @@ dense_index_and_file_agree(void **state)
 	free(w);
 }
 
+/*
+ * Readers with cursors of their own (one per thread of the report) read
+ * the same index: a fresh cursor whose first sum is in the first window
+ * (a regression: it once decoded from a zeroed state there), and cursors
+ * that jump ahead and back, agree with the words.
+ */
+static void
+cursors_of_their_own(void **state)
+{
+	size_t n = 6 * 65536 + 5;
+	uint32_t *w = calloc(n, 4);
+	uint64_t r = 7, *prefix = malloc((n + 1) * sizeof *prefix);
+	char *path;
+	struct profile p;
+
+	(void)state;
+	w[0] = 4;
+	for (size_t k = 1; k < n; k++) {
+		r = r * 6364136223846793005ull + 1442695040888963407ull;
+		if ((r >> 40) % 5 == 0)
+			w[k] = 1 + (uint32_t)(r >> 33) % 999;
+	}
+	prefix[0] = 0;
+	for (size_t k = 0; k < n; k++)
+		prefix[k + 1] = prefix[k] + (k ? w[k] : 0);
+	path = words_file(w, n, 0);
+	profile_open(&p, path);
+	assert_int_equal(profile_setup(&p, NULL, 0), 0);
+	assert_true(p.nz_ok);
+	assert_true(profile_shareable(&p));
+	for (int i = 0; i < 200; i++) {
+		struct pcursor pc;
+		struct counters c;
+		uint64_t a, b;
+
+		memset(&pc, 0, sizeof pc);
+		c = profile_counters_cursor(&p, &pc);
+		for (int j = 0; j < 5; j++) {
+			r = r * 6364136223846793005ull + 1442695040888963407ull;
+			a = 1 + (i < 50 ? (r >> 20) % 1000 : (r >> 20) % (n - 1));
+			b = a + (r >> 3) % 5000;
+			if (b > n)
+				b = n;
+			if (counters_sum(&c, a, b) != prefix[b] - prefix[a])
+				fail_msg("cursor %d: sum [%llu, %llu)", i,
+				    (unsigned long long)a, (unsigned long long)b);
+			assert_int_equal(counters_get(&c, a), w[a]);
+		}
+		pcursor_free(&pc);
+	}
+	profile_close(&p);
+	unlink(path);
+	free(path);
+	free(prefix);
+	free(w);
+}
+
 static void
 open_path(void *arg)
 {
@@ -389,6 +446,7 @@ main(void)
 		cmocka_unit_test(bad_sizes),
 		cmocka_unit_test(trailing_partial_word),
 		cmocka_unit_test(dense_index_and_file_agree),
+		cmocka_unit_test(cursors_of_their_own),
 		cmocka_unit_test(baseline),
 	};
 
