@@ -4,7 +4,8 @@
 #   make check           build and run every test suite (short random sweeps)
 #   make check-long      the long random sweeps (unit, differential, ext)
 #   make check-sanitize  check and check-long on an ASan+UBSan build (build-san/)
-#   make check-valgrind  the golden CLI, hostile-input and kernel tests under valgrind
+#   make check-valgrind  the golden CLI, hostile-input, kernel and two-thread tests under valgrind
+#   make check-tsan      the two-thread report and profile pass under ThreadSanitizer
 #   make check-elf-sweep every ELF file of the system: symbols as nm lists them
 #   make check-vmlinux   a Debian kernel's vmlinux against its System.map (downloads)
 #   make fuzz            run each libFuzzer harness for FUZZ_TIME seconds
@@ -138,6 +139,7 @@ check-run: $(BIN) $(if $(UNIT_SKIP),,$(UNIT_BINS)) $(B)/tests/gen $(B)/tests/mod
 	    elf '$(RUN_RP) SYMDUMP=$(abspath $(B)/tests/symdump) sh tests/elf/run.sh' \
 	    kernel '$(RUN_RP) sh tests/kernel/run.sh' \
 	    gmon '$(RUN_RP) sh tests/gmon/run.sh' \
+	    par 'PAR_SEEDS=1 $(RUN_RP) sh tests/par/run.sh' \
 	    setuid 'sh tests/setuid/run.sh'
 
 check-long: check-deps
@@ -148,7 +150,8 @@ check-long-run: $(BIN) $(UNIT_BINS) $(B)/tests/gen $(B)/tests/model $(B)/tests/p
 	@sh tests/check.sh \
 	    unit-long '$(LONG_SIZES) sh tests/unit/run.sh $(B)/tests/test_fmt' \
 	    diff-long '$(LONG_SIZES) $(RUN_RP) sh tests/diff/run.sh' \
-	    ext-long '$(LONG_SIZES) $(RUN_RP) sh tests/ext/run.sh'
+	    ext-long '$(LONG_SIZES) $(RUN_RP) sh tests/ext/run.sh' \
+	    par-long 'PAR_SEEDS=6 $(RUN_RP) sh tests/par/run.sh'
 
 # Every ELF file of the system against nm (slow; CI runs it).
 check-elf-sweep: $(B)/tests/symdump
@@ -165,7 +168,18 @@ check-valgrind: $(BIN) $(B)/tests/libctext
 	@sh tests/check.sh \
 	    cli-valgrind 'RP=$(abspath $(BIN)) RP_WRAP="$(VALGRIND)" sh tests/cli/run.sh' \
 	    hostile-valgrind 'RP=$(abspath $(BIN)) RP_WRAP="$(VALGRIND)" HOSTILE_TIMEOUT=120 sh tests/hostile/run.sh' \
-	    kernel-valgrind 'RP=$(abspath $(BIN)) RP_WRAP="$(VALGRIND)" sh tests/kernel/run.sh'
+	    kernel-valgrind 'RP=$(abspath $(BIN)) RP_WRAP="$(VALGRIND)" sh tests/kernel/run.sh' \
+	    par-valgrind 'RP=$(abspath $(BIN)) RP_WRAP="$(VALGRIND)" PAR_SEEDS=1 PAR_QUICK=1 PAR_CASES="plain initend bad-line long-lines" sh tests/par/run.sh'
+
+# The two-thread report and profile pass under ThreadSanitizer (build-tsan/).
+TSAN = -fsanitize=thread
+check-tsan: check-deps
+	@$(MAKE) --no-print-directory B=build-tsan BIN=build-tsan/readprofile \
+	    CFLAGS="-O1 -g $(TSAN)" LDFLAGS="$(TSAN)" build-tsan/readprofile \
+	    build-tsan/tests/test_profile
+	@sh tests/check.sh \
+	    unit-tsan 'sh tests/unit/run.sh build-tsan/tests/test_profile' \
+	    par-tsan 'RP=$(abspath build-tsan/readprofile) PAR_SEEDS=1 PAR_QUICK=1 sh tests/par/run.sh'
 
 check-hostile: $(BIN) $(B)/tests/libctext
 	@RP=$(abspath $(BIN)) sh tests/hostile/run.sh
@@ -245,6 +259,6 @@ clean:
 	rm -rf build build-san build-fuzz build-static build-o3 build-s390x build-m32 build-musl \
 	    readprofile readprofile-*.tar.gz
 
-.PHONY: all check check-deps check-run check-long check-long-run check-sanitize check-valgrind check-hostile \
+.PHONY: all check check-deps check-run check-long check-long-run check-sanitize check-valgrind check-tsan check-hostile \
 	check-setuid check-elf-sweep check-vmlinux fuzz bench \
 	check-vm check-cross check-m32 demo install uninstall check-install dist distcheck check-repro clean

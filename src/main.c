@@ -164,17 +164,40 @@ print_info(const struct options *o, const struct profile *p, int swapped)
 		    have_map ? &res : NULL);
 }
 
+/* A second reader of the profile's counters, for a second thread. */
+static struct counters
+par_reader(void *ctx, void **state)
+{
+	struct pcursor *pc = xmalloc(sizeof *pc);
+
+	memset(pc, 0, sizeof *pc);
+	*state = pc;
+	return profile_counters_cursor(ctx, pc);
+}
+
+static void
+par_reader_done(void *state)
+{
+	pcursor_free(state);
+	free(state);
+}
+
 /* One report of C against the open map M: the classic text, --top or
- * --json. */
+ * --json.  With PROF (its counters shareable) it may use two threads. */
 static void
 report(const struct options *o, struct symsrc *m, const struct counters *c,
-    uint32_t step, struct view_inputs *vi, struct report_result *res)
+    uint32_t step, struct view_inputs *vi, struct report_result *res,
+    struct profile *prof)
 {
 	struct report_opts ro = { .verbose = o->verbose, .all = o->all,
 	    .bins = o->bins, .counters = o->counters,
 	    .mode = o->exact ? ATTRIB_EXACT : ATTRIB_CLASSIC,
 	    .default_map = o->mapfile == NULL };
+	struct report_par par = { par_reader, par_reader_done, prof };
 	struct collect k;
+
+	if (prof != NULL && profile_shareable(prof))
+		ro.par = &par;
 
 	if (o->top || o->json) {
 		collect_init(&k, o->top ? o->top : SIZE_MAX);
@@ -297,7 +320,7 @@ run_interval(const struct options *o)
 		}
 		c = watch_counters(&w);
 		open_map(&m, mapname);
-		report(o, &m, &c, step, &vi, &res);
+		report(o, &m, &c, step, &vi, &res, NULL);
 		symsrc_close(&m);
 		finish_output();
 		if (vi.number == 1)
@@ -396,7 +419,7 @@ main(int argc, char **argv)
 	vi.baseline = o.baseline;
 	vi.byte_order = byte_order_name(swapped);
 	c = profile_counters(&prof);
-	report(&o, &m, &c, prof.step, &vi, &res);
+	report(&o, &m, &c, prof.step, &vi, &res, &prof);
 	symsrc_close(&m);
 	finish_output();
 	fit_warn(mapname, o.profile, res.origin, res.etext, res.have_etext,

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "mapfile.h"
 #include "util.h"
@@ -37,19 +38,53 @@ map_open_input(struct map *m, const char *name, const struct input *in,
 	m->len = n;
 }
 
-void
-map_open_mem(struct map *m, const char *name, const char *text, size_t n)
+/* A map over memory: no input behind it. */
+static void
+mem_init(struct map *m, const char *name)
 {
 	memset(m, 0, sizeof *m);
 	m->name = name;
 	m->in.fd = -1;
 	m->in.child = -1;
 	m->in.errfd = -1;
+	m->eof = 1;
+}
+
+void
+map_view(struct map *m, const char *name, const char *text, size_t n)
+{
+	mem_init(m, name);
+	m->buf = (char *)(uintptr_t)text;
+	m->cap = m->len = m->lines = n;
+	m->sniffed = 1;
+	m->borrowed = 1;
+}
+
+uint64_t
+map_tell(const struct map *m)
+{
+	return m->buf_off + m->pos;
+}
+
+void
+map_seek(struct map *m, uint64_t off, uint64_t lineno)
+{
+	if (lseek(m->in.fd, (off_t)off, SEEK_SET) < 0)
+		fatal("%s", m->name);
+	m->buf_off = off;
+	m->len = m->pos = m->lines = 0;
+	m->eof = 0;
+	m->lineno = lineno;
+}
+
+void
+map_open_mem(struct map *m, const char *name, const char *text, size_t n)
+{
+	mem_init(m, name);
 	m->buf = xmalloc(n + 1);
 	m->cap = n + 1;
 	memcpy(m->buf, text, n);
 	m->len = n;
-	m->eof = 1;
 	if (n > 0 && text[n - 1] != '\n')
 		m->buf[m->len++] = '\n';
 	m->lines = m->len;
@@ -328,6 +363,7 @@ fill(struct map *m)
 			return 1;
 		}
 		if (m->pos > 0 && !m->hold) {
+			m->buf_off += m->pos;
 			memmove(m->buf, m->buf + m->pos, m->len - m->pos);
 			m->len -= m->pos;
 			m->pos = 0;
@@ -475,6 +511,7 @@ map_close(struct map *m)
 {
 	if (m->in.fd >= 0 || m->in.child > 0)
 		input_close(&m->in);
-	free(m->buf);
+	if (!m->borrowed)
+		free(m->buf);
 	m->buf = NULL;
 }

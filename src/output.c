@@ -57,7 +57,28 @@ out_init(struct out *o, int fd)
 	o->buf = xmalloc(o->cap);
 	o->len = 0;
 	o->spill = -1;
+	o->mem = 0;
 	o->direct = can_write_directly(fd, &o->start);
+}
+
+void
+out_init_mem(struct out *o)
+{
+	memset(o, 0, sizeof *o);
+	o->fd = -1;
+	o->cap = (size_t)64 << 10;
+	o->buf = xmalloc(o->cap);
+	o->spill = -1;
+	o->start = -1;
+	o->mem = 1;
+}
+
+void
+out_free_mem(struct out *o)
+{
+	free(o->buf);
+	o->buf = NULL;
+	o->len = o->cap = 0;
 }
 
 static int
@@ -104,7 +125,10 @@ spill(struct out *o)
 static void
 make_room(struct out *o, size_t n)
 {
-	if (n > o->cap / 2) {
+	if (o->mem) {
+		o->cap = o->len + n > o->cap * 2 ? o->len + n : o->cap * 2;
+		o->buf = xrealloc(o->buf, o->cap);
+	} else if (n > o->cap / 2) {
 		o->cap = o->len + n;
 		o->buf = xrealloc(o->buf, o->cap);
 	} else {

@@ -6,16 +6,10 @@
 #include <string.h>
 
 #include "report.h"
+#include "report_int.h"
 #include "util.h"
 
-/* The symbol waiting for its successor's address. */
-struct pending {
-	uint64_t addr;
-	char *name;
-	size_t len, cap;
-};
-
-static void
+void
 pending_set(struct pending *p, const struct sym *s)
 {
 	if (s->namelen + 1 > p->cap) {
@@ -102,19 +96,6 @@ report_list_counters(struct out *o, const struct counters *c,
 		k += got;
 	}
 }
-
-struct run {
-	struct symsrc *m;
-	const struct counters *c;
-	const struct report_opts *opt;
-	struct out *o;
-	struct attrib a;
-	struct pending p;
-	uint64_t total;
-	uint32_t rate;		/* histogram: ticks per second, else 0 */
-	const struct report_hist *h;	/* histogram, else NULL */
-	uint64_t calls;		/* histogram: total of the calls column */
-};
 
 /* Histogram: the calls into [start, next), added to the total's. */
 static uint64_t
@@ -245,31 +226,46 @@ close_pending(struct run *r, const struct sym *s)
 	pending_set(p, s);
 }
 
+int
+take_line(struct run *r, const struct sym *s, struct report_result *res)
+{
+	if (sym_is_etext(s)) {
+		close_pending(r, s);
+		res->etext = s->addr;
+		res->have_etext = 1;
+		return LINE_END;
+	}
+	/* Absolute symbols are skipped until ticks are seen. */
+	if (s->kind == SYM_ABS &&
+	    ((r->total == 0 && !r->ticks_before) || sym_is(s, "__init_end")))
+		return LINE_NEXT;
+	if (s->kind != SYM_TEXT)
+		return LINE_END;
+	close_pending(r, s);
+	return LINE_NEXT;
+}
+
 void
 report_run(struct symsrc *m, const struct counters *c, uint32_t step,
     const struct report_opts *opt, struct out *o, struct report_result *res)
 {
 	struct run r = { .m = m, .c = c, .opt = opt, .o = o };
 	struct sym s;
+	int tried = 0;
 
 	memset(res, 0, sizeof *res);
 	res->origin = need_stext(m, &s);
 	attrib_init(&r.a, res->origin, step, c->n, opt->mode);
 	pending_set(&r.p, &s);
 	while (symsrc_next(m, &s)) {
-		if (sym_is_etext(&s)) {
-			close_pending(&r, &s);
-			res->etext = s.addr;
-			res->have_etext = 1;
+		if (take_line(&r, &s, res) == LINE_END)
 			break;
+		/* Once ticks are seen, the lines are independent. */
+		if (r.total > 0 && !tried && opt->par != NULL) {
+			tried = 1;
+			if (report_par(&r, res) == LINE_END)
+				break;
 		}
-		/* Absolute symbols are skipped until ticks are seen. */
-		if (s.kind == SYM_ABS &&
-		    (r.total == 0 || sym_is(&s, "__init_end")))
-			continue;
-		if (s.kind != SYM_TEXT)
-			break;
-		close_pending(&r, &s);
 	}
 	res->unknown = counters_get(c, c->n - 1);
 	res->total = r.total;

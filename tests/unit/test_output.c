@@ -213,6 +213,26 @@ write_errors_are_returned(void **state)
 	close(fd);
 }
 
+/* A part kept in memory grows as it must and never spills to a file. */
+static void
+memory_part_grows(void **state)
+{
+	struct out o;
+	size_t n = 0;
+
+	(void)state;
+	out_init_mem(&o);
+	for (int i = 0; i < 100000; i++) {
+		out_sym(&o, (uint64_t)i, "sym", 3, 1.0);
+		n += 6 + 1 + 40 + 1 + 8 + 1;
+	}
+	assert_int_equal(o.spill, -1);
+	assert_int_equal(o.len, n);
+	assert_memory_equal(o.buf, "     0 sym", 10);
+	out_free_mem(&o);
+	assert_null(o.buf);
+}
+
 int
 main(void)
 {
@@ -223,6 +243,7 @@ main(void)
 		cmocka_unit_test(discarded),
 		cmocka_unit_test(file_cut_back_on_discard),
 		cmocka_unit_test(write_errors_are_returned),
+		cmocka_unit_test(memory_part_grows),
 	};
 
 	return cmocka_run_group_tests_name("output", tests, NULL, NULL);
