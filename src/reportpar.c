@@ -5,10 +5,12 @@
  * nothing before it but the pending symbol, the last text line (see
  * take_line; the classic attribution's cursor follows from its address).
  * So the rest of the map file is cut into parts of PART bytes, a part
- * holding the lines that start in it.  Whichever thread is free reads a
- * part (pread: parts are read at once, from their own offsets), parses it
+ * holding the lines that start in it.  The file is mapped once; whichever
+ * thread is free takes a part, parses it where it lies (each thread
+ * faults its own pages in, which unlike mapping needs no exclusive lock)
  * and writes its report lines into the part's own buffer, taking the line
- * before the part for the pending symbol.  The main thread takes the
+ * before the part for the pending symbol; the part's pages are then let
+ * go, so that the resident set stays a few parts.  The main thread takes the
  * parts in order, checks that guess against the real pending symbol and
  * appends the text.  At most NSLOT parts are in hand at a time, so memory
  * does not grow with the map.
@@ -19,21 +21,20 @@
  * the map back to the one-thread loop at the start of that part, which
  * then does exactly what it always did, error messages included.
  */
-#include <errno.h>
 #include <pthread.h>
 #include <setjmp.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
+#include "mapguard.h"
 #include "report_int.h"
 #include "util.h"
 
 #define PART ((uint64_t)256 << 10)
 #define NSLOT 4
-#define BACK ((size_t)4096)	/* looked at before a part for its pending line */
-#define MORE ((size_t)64 << 10)	/* read on past its end for its last line */
 
 enum { SLOT_FREE, SLOT_BUSY, SLOT_DONE };
 enum { PART_OK, PART_END, PART_FAIL };
@@ -62,7 +63,7 @@ struct hand {
 
 struct par {
 	struct run *r;		/* the main loop's */
-	int fd;
+	const char *map;	/* the map file, mapped whole */
 	uint64_t from, size, nparts;
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
@@ -80,78 +81,62 @@ free_pending(struct pending *p)
 	p->cap = 0;
 }
 
-/* Bytes [from, to) of the map into H's buffer; 0, or -1 on a short read. */
-static int
-read_range(struct par *P, struct hand *h, uint64_t from, uint64_t to)
-{
-	size_t n = (size_t)(to - from), done = 0;
-
-	if (n + 1 > h->cap) {
-		h->cap = n + 1 + MORE;
-		h->buf = xrealloc(h->buf, h->cap);
-	}
-	while (done < n) {
-		ssize_t got = pread(P->fd, h->buf + done, n - done,
-		    (off_t)(from + done));
-
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got <= 0)
-			return -1;
-		done += (size_t)got;
-	}
-	return 0;
-}
-
-/* Offset of the first newline at or after AT in [base, base + n), or n. */
+/* Offset of the first newline in [at, end), or END. */
 static uint64_t
-newline_from(const char *buf, uint64_t base, uint64_t n, uint64_t at)
+newline_from(const char *map, uint64_t at, uint64_t end)
 {
-	const char *p = memchr(buf + (at - base), '\n', (size_t)(n - (at - base)));
+	const char *p = memchr(map + at, '\n', (size_t)(end - at));
 
-	return p ? base + (uint64_t)(p - buf) : base + n;
+	return p ? (uint64_t)(p - map) : end;
 }
 
 /*
- * The pending symbol before the line at START (BUF holds the map from
- * offset BASE on): the text line before it, passing over __init_end as
- * the loop does.  Returns 0, or -1 when no guess can be made (the part
- * fails): another line, or one that may start before BUF.
+ * The pending symbol before the line at START of the map MAP: the text
+ * line before it, passing over __init_end as the loop does.  Returns 0,
+ * or -1 when no guess can be made (the part fails): another line.
  */
 static int
-pending_before(const char *buf, uint64_t base, uint64_t start,
-    struct sym *s)
+pending_before(const char *map, uint64_t start, struct sym *s)
 {
 	const char *e;
 
-	if (start <= base)
+	if (start == 0)
 		return -1;
-	e = buf + (start - base) - 1;	/* the newline ending that line */
+	e = map + start - 1;		/* the newline ending that line */
 	for (;;) {
-		const char *p = e;
+		const char *p = e > map ? memrchr(map, '\n', (size_t)(e - map)) : NULL;
 
-		while (p > buf && p[-1] != '\n')
-			p--;
-		if (p == buf && base > 0)
-			return -1;
+		p = p ? p + 1 : map;
 		if (map_parse_line(p, e, s) < 0)
 			return -1;
 		if (s->kind == SYM_TEXT)
 			return 0;
-		if (s->kind != SYM_ABS || !sym_is(s, "__init_end") || p == buf)
+		if (s->kind != SYM_ABS || !sym_is(s, "__init_end") || p == map)
 			return -1;
 		e = p - 1;
 	}
 }
 
-/* Read part K and report it into PT, on the thread of H. */
+/* Let the pages of [from, to) go (they are read again if touched). */
+static void
+let_go(const char *map, uint64_t from, uint64_t to)
+{
+	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
+	uint64_t a = from / page * page;
+
+	if (to > a)
+		madvise((char *)(uintptr_t)map + a, (size_t)(to - a),
+		    MADV_DONTNEED);
+}
+
+/* Report part K into PT, on the thread of H. */
 static void
 report_part(struct par *P, struct hand *h, uint64_t k, struct part *pt)
 {
 	uint64_t lo = P->from + k * PART;
 	uint64_t hi = lo + PART < P->size ? lo + PART : P->size;
-	uint64_t base = lo > BACK ? lo - BACK : 0;
-	uint64_t to = hi, start, end;
+	uint64_t start, end;
+	const char *text;
 	struct run *cr = &h->run;
 	struct symsrc cs;
 	struct sym s;
@@ -162,34 +147,32 @@ report_part(struct par *P, struct hand *h, uint64_t k, struct part *pt)
 	pt->o.len = 0;
 	memset(&pt->res, 0, sizeof pt->res);
 	/* up to the newline ending the last line that starts before HI */
-	for (;;) {
-		if (read_range(P, h, base, to) < 0)
-			return;
-		end = newline_from(h->buf, base, to - base, hi - 1);
-		if (end < to || to == P->size)
-			break;
-		if (to - hi > MAP_MAX_LINE)
-			return;
-		to = to + MORE < P->size ? to + MORE : P->size;
-	}
-	if (end == to)			/* the last line has no newline */
-		h->buf[end++ - base] = '\n';
-	else
-		end++;
-	start = k == 0 ? lo : newline_from(h->buf, base, to - base, lo - 1) + 1;
-	pt->next = end;
+	end = newline_from(P->map, hi - 1, P->size);
+	start = k == 0 ? lo : newline_from(P->map, lo - 1, P->size) + 1;
+	pt->next = end < P->size ? end + 1 : end;
 	if (start >= hi) {		/* a line longer than the part */
 		pt->empty = 1;
 		pt->status = PART_OK;
 		return;
 	}
-	if (pending_before(h->buf, base, start, &s) < 0)
+	if (pending_before(P->map, start, &s) < 0)
 		return;
 	pending_set(&pt->before, &s);
+	text = P->map + start;
+	if (end == P->size) {	/* the last line has no newline: add one */
+		if (h->cap < end - start + 1) {
+			h->cap = (size_t)(end - start + 1);
+			h->buf = xrealloc(h->buf, h->cap);
+		}
+		memcpy(h->buf, text, (size_t)(end - start));
+		h->buf[end - start] = '\n';
+		text = h->buf;
+	}
+	end++;
 
 	memset(&cs, 0, sizeof cs);
 	cs.name = P->r->m->name;
-	map_view(&cs.map, cs.name, h->buf + (start - base), (size_t)(end - start));
+	map_view(&cs.map, cs.name, text, (size_t)(end - start));
 	cs.map.skip_undefined = P->r->m->map.skip_undefined;
 	cr->m = &cs;
 	cr->c = h->c;
@@ -212,6 +195,7 @@ report_part(struct par *P, struct hand *h, uint64_t k, struct part *pt)
 	} else
 		pt->status = PART_FAIL;
 	msg_hold(NULL);
+	let_go(P->map, lo, hi);
 	pt->lines = cs.map.lineno;
 	pt->total = cr->total;
 	/* the part's pending symbol is its result: swap the buffers */
@@ -365,6 +349,7 @@ report_par(struct run *r, struct report_result *res)
 	struct hand h;
 	struct counters hc;
 	void *hstate = NULL;
+	void *map;
 	pthread_t t;
 	uint64_t resume, lineno;
 	int st = PART_FAIL;
@@ -376,10 +361,17 @@ report_par(struct run *r, struct report_result *res)
 	if (resume >= r->m->map.in.size ||
 	    r->m->map.in.size - resume < 2 * PART)
 		return LINE_NEXT;
+	map = mmap(NULL, (size_t)r->m->map.in.size, PROT_READ, MAP_PRIVATE,
+	    r->m->map.in.fd, 0);
+	if (map == MAP_FAILED)
+		return LINE_NEXT;
+	/* a map file cut short while mapped: an error, not a crash */
+	mapguard_add(map, (size_t)r->m->map.in.size,
+	    "map file shrank while being read");
 	P = xmalloc(sizeof *P);
 	memset(P, 0, sizeof *P);
 	P->r = r;
-	P->fd = r->m->map.in.fd;
+	P->map = map;
 	P->from = resume;
 	P->size = r->m->map.in.size;
 	P->nparts = (P->size - P->from + PART - 1) / PART;
@@ -411,6 +403,8 @@ report_par(struct run *r, struct report_result *res)
 		free_pending(&P->slot[i].after);
 	}
 	free(P);
+	mapguard_remove(map);
+	munmap(map, (size_t)r->m->map.in.size);
 	hand_free(&h);
 	hand_free(&x.h);
 	r->opt->par->reader_done(hstate);
