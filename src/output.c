@@ -14,6 +14,7 @@
 #include "util.h"
 
 #define HOLD ((size_t)1 << 20)	/* held in memory before spilling */
+#define DIRECT ((size_t)1 << 17)	/* a write at a time, written directly */
 #define NAME_WIDTH 40
 
 /*
@@ -53,12 +54,13 @@ void
 out_init(struct out *o, int fd)
 {
 	o->fd = fd;
-	o->cap = HOLD;
-	o->buf = xmalloc(o->cap);
 	o->len = 0;
 	o->spill = -1;
 	o->mem = 0;
 	o->direct = can_write_directly(fd, &o->start);
+	/* written as it comes: a buffer of a few pages is enough */
+	o->cap = o->direct ? DIRECT : HOLD;
+	o->buf = xmalloc(o->cap);
 }
 
 void
@@ -96,14 +98,13 @@ write_all(int fd, const char *p, size_t n)
 	return 0;
 }
 
-/* The memory buffer is full: move it to the temporary file. */
+/* N bytes at P out: written, or moved to the temporary file. */
 static void
-spill(struct out *o)
+put_out(struct out *o, const char *p, size_t n)
 {
 	if (o->direct) {
-		if (write_all(o->fd, o->buf, o->len) < 0)
+		if (write_all(o->fd, p, n) < 0)
 			fatal("write error");
-		o->len = 0;
 		return;
 	}
 	if (o->spill < 0) {
@@ -116,23 +117,35 @@ spill(struct out *o)
 		if (o->spill < 0)
 			fatal("dup");
 	}
-	if (write_all(o->spill, o->buf, o->len) < 0)
+	if (write_all(o->spill, p, n) < 0)
 		fatal("writing the report to a temporary file");
+}
+
+/* The memory buffer is full: write it, or move it to the temporary file. */
+static void
+spill(struct out *o)
+{
+	put_out(o, o->buf, o->len);
 	o->len = 0;
 }
 
-/* Make room for N more bytes (the rare case: the buffer is full). */
+/*
+ * Make room for N more bytes (the rare case: the buffer is full): what it
+ * holds goes out first, and it grows only for a line longer than itself.
+ */
 static void
 make_room(struct out *o, size_t n)
 {
 	if (o->mem) {
 		o->cap = o->len + n > o->cap * 2 ? o->len + n : o->cap * 2;
 		o->buf = xrealloc(o->buf, o->cap);
-	} else if (n > o->cap / 2) {
-		o->cap = o->len + n;
-		o->buf = xrealloc(o->buf, o->cap);
-	} else {
+		return;
+	}
+	if (o->len > 0)
 		spill(o);
+	if (n > o->cap) {
+		o->cap = n;
+		o->buf = xrealloc(o->buf, o->cap);
 	}
 }
 
@@ -148,6 +161,12 @@ room(struct out *o, size_t n)
 void
 out_str(struct out *o, const char *s, size_t n)
 {
+	if (n > o->cap / 2 && !o->mem) {	/* a part of a report: not copied */
+		if (o->len > 0)
+			spill(o);
+		put_out(o, s, n);
+		return;
+	}
 	memcpy(room(o, n), s, n);
 	o->len += n;
 }

@@ -233,6 +233,51 @@ memory_part_grows(void **state)
 	assert_null(o.buf);
 }
 
+/*
+ * Parts of a report (the two-thread report) added with out_str between
+ * lines, some larger than the buffer, come out in order: into a file
+ * (written as it comes, with a small buffer) and held for a pipe.
+ */
+static void
+parts_in_order(void **state)
+{
+	char *part = malloc((size_t)3 << 20), *want = malloc((size_t)32 << 20);
+	size_t wlen = 0;
+
+	(void)state;
+	for (int to_pipe = 0; to_pipe < 2; to_pipe++) {
+		FILE *f = tmpfile();
+		struct out o;
+		char *got;
+
+		wlen = 0;
+		out_init(&o, fileno(f));
+		if (to_pipe)
+			o.direct = 0;	/* held, as for a pipe */
+		for (int i = 0; i < 12; i++) {
+			size_t n = (size_t)1 << (10 + i);	/* 1 KiB to 2 MiB */
+
+			memset(part, 'a' + i, n);
+			out_sym(&o, (uint64_t)i, "line", 4, 0.5);
+			wlen += (size_t)sprintf(want + wlen, "%6u %-40s %8.4f\n",
+			    (unsigned)i, "line", 0.5);
+			out_str(&o, part, n);
+			memcpy(want + wlen, part, n);
+			wlen += n;
+		}
+		want[wlen] = '\0';
+		/* the buffer does not grow to hold the parts */
+		assert_true(o.cap <= (size_t)1 << 20);
+		got = finish(&o, f);
+		assert_int_equal(strlen(got), wlen);
+		assert_true(memcmp(got, want, wlen) == 0);
+		free(got);
+		fclose(f);
+	}
+	free(part);
+	free(want);
+}
+
 int
 main(void)
 {
@@ -244,6 +289,7 @@ main(void)
 		cmocka_unit_test(file_cut_back_on_discard),
 		cmocka_unit_test(write_errors_are_returned),
 		cmocka_unit_test(memory_part_grows),
+		cmocka_unit_test(parts_in_order),
 	};
 
 	return cmocka_run_group_tests_name("output", tests, NULL, NULL);
