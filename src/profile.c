@@ -252,15 +252,18 @@ raw_span(struct profile *p, struct preader *rd, uint64_t from, size_t *n)
 /*
  * The non-zero index: the non-zero counters, kept from the byte-order pass
  * so that the report needs no second pass over the file.  A byte stream,
- * per counter: its distance D from the word after the previous one (one
- * byte, or 255 and two bytes when D >= 255), and its raw value V coded as
- * C = V << 1, or bswap(V) << 1 | 1 when that is smaller, so that small
- * counts are small in either byte order before the order is known (two
- * bytes little-endian when C < 2^15, else two with the top bit set and
- * three more).  Fixed widths but for rare escapes: decoding has no
- * unpredictable branch.  Each window of WIN_WORDS words starts afresh
- * (distances from the window's first word, so D < 2^16) at stream offset
- * nz_ck[window]: any window can be decoded on its own.  Past nz_budget
+ * per counter: its distance D from the word after the previous one, and
+ * its raw value V coded as C = V << 1, or bswap(V) << 1 | 1 when that is
+ * smaller, so that small counts are small in either byte order before the
+ * order is known.  The usual entry of a dense profile (D < 32, C < 1024)
+ * takes two bytes: 1, D in 5 bits, C in 10.  Any other takes D in a byte
+ * below 127 (127 and two bytes when D >= 127), then C in two bytes
+ * little-endian when C < 2^15, else two with the top bit set and three
+ * more.  The two usual forms are decoded without a branch (they mix in a
+ * dense profile), the escapes are rare.  Each window of WIN_WORDS words
+ * starts afresh (distances from the window's first word, so D < 2^16) at
+ * stream offset nz_ck[window]: any window can be decoded on its own.
+ * Past nz_budget
  * bytes the index is dropped, and the report reads the file.
  */
 static void
@@ -314,10 +317,15 @@ nz_room(struct profile *p, struct nzb *b)
 static unsigned char *
 nz_put(unsigned char *b, uint64_t d, uint64_t c)
 {
-	if (d < 255)
+	if (d < 32 && c < 1024) {
+		b[0] = (unsigned char)(0x80 | d << 2 | c >> 8);
+		b[1] = (unsigned char)c;
+		return b + 2;
+	}
+	if (d < 127)
 		*b++ = (unsigned char)d;
 	else {
-		b[0] = 255;
+		b[0] = 127;
 		b[1] = (unsigned char)d;
 		b[2] = (unsigned char)(d >> 8);
 		b += 3;
@@ -333,20 +341,28 @@ nz_put(unsigned char *b, uint64_t d, uint64_t c)
 	return b + 5;
 }
 
-/* Decode the entry at *PP: its distance; *C its value's code. */
+/*
+ * Decode the entry at *PP: its distance; *C its value's code.  It may
+ * read a byte past the entry (the index has room after its end).
+ */
 static uint64_t
 nz_get(const unsigned char **pp, uint64_t *c)
 {
 	const unsigned char *b = *pp;
-	uint64_t d = *b++, x;
+	uint64_t b0 = b[0], b1 = b[1], b2 = b[2];
+	uint64_t two = b0 >> 7, d, x;
 
-	if (d == 255) {
-		d = (uint64_t)b[0] | (uint64_t)b[1] << 8;
+	if (b0 == 127) {		/* D >= 127 */
+		d = b1 | b2 << 8;
 		b += 2;
-	}
-	x = (uint64_t)b[0] | (uint64_t)b[1] << 8;
-	b += 2;
-	if (x & 0x8000) {
+		b2 = b[2];
+		b1 = b[1];
+		two = 0;
+	} else
+		d = two ? (b0 >> 2) & 31 : b0;
+	x = two ? (b0 & 3) << 8 | b1 : b1 | b2 << 8;
+	b += 3 - two;
+	if (x & ~two << 15 & 0x8000) {	/* C >= 2^15 */
 		x = (x & 0x7fff) | ((uint64_t)b[0] | (uint64_t)b[1] << 8 |
 		    (uint64_t)b[2] << 16) << 15;
 		b += 3;
@@ -417,32 +433,46 @@ nzb_init(struct profile *p, struct nzb *b, int i, uint64_t w)
 	b->ok = 1;
 }
 
-/* The windows of B from its last non-zero counter to window END. */
+/* Give back the pages of the index in [from, to) (page-aligned inside). */
 static void
-nzb_finish(struct profile *p, struct nzb *b, uint64_t end)
+nz_release(struct profile *p, size_t from, size_t to)
 {
-	while (b->nck <= end)
-		p->nz_ck[b->nck++] = b->off + b->len;
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+
+	from = (from + page - 1) / page * page;
+	to = to / page * page;
+	if (from < to)
+		madvise(p->nz_buf + from, to - from, MADV_DONTNEED);
 }
 
 /*
- * The second builder's entries (windows from W) moved down to just after
- * the first's, and the memory they leave given back.
+ * The windows from M on, written by the second thread from the last one
+ * down (window w's entries at nz_ck[w] up to END[w], in its part of the
+ * mapping, the last window first), copied in order after the first
+ * thread's (windows 0 to M-1, in order, LEN bytes).  The second part's
+ * pages are given back as they are copied, so that the index never takes
+ * much more than its own size.
  */
 static void
-nz_join(struct profile *p, const struct nzb *b1, const struct nzb *b2,
-    uint64_t w)
+nz_gather(struct profile *p, size_t len, uint64_t m, const size_t *end)
 {
-	size_t shift = b2->off - b1->len, page = (size_t)sysconf(_SC_PAGESIZE);
-	size_t keep;
+	uint64_t nw = nz_windows(p);
+	size_t top = p->nz_region;	/* given back from here up */
 
-	memmove(p->nz_buf + b1->len, b2->buf, b2->len);
-	for (uint64_t k = w; k <= nz_windows(p); k++)
-		p->nz_ck[k] -= shift;
-	p->nz_len = b1->len + b2->len;
-	keep = (p->nz_len + page - 1) / page * page;
-	if (keep < p->nz_region)
-		madvise(p->nz_buf + keep, p->nz_region - keep, MADV_DONTNEED);
+	for (uint64_t w = m; w < nw; w++) {
+		size_t n = end[w] - p->nz_ck[w];
+
+		memcpy(p->nz_buf + len, p->nz_buf + p->nz_ck[w], n);
+		if (top - p->nz_ck[w] >= ((size_t)1 << 18)) {
+			nz_release(p, p->nz_ck[w], top);
+			top = p->nz_ck[w];
+		}
+		p->nz_ck[w] = len;
+		len += n;
+	}
+	p->nz_ck[nw] = len;
+	p->nz_len = len;
+	nz_release(p, len, top);
 }
 
 /* Count the halves in use among 16 words, branch-free (vectorised). */
@@ -599,12 +629,69 @@ check_base(struct profile *p, struct profile *base)
 	}
 }
 
-/* The second half of a pass, on a thread of its own. */
-struct half {
+/*
+ * The byte-order pass on two threads: each takes windows of the file
+ * from its end of the range left (RANGE: windows [lo, hi) as lo << 32 |
+ * hi), the first thread upwards, the second downwards, until they meet;
+ * so that neither waits for the other when one starts late or runs slow.
+ */
+struct pass {
 	struct profile *p;
+	uint64_t range;		/* atomic */
+	size_t *end;		/* the end of each window's entries */
+};
+
+/* A window from the low end (LOW) or the high end; UINT64_MAX: none. */
+static uint64_t
+take_window(struct pass *ps, int low)
+{
+	uint64_t r = __atomic_load_n(&ps->range, __ATOMIC_RELAXED), n, w;
+
+	do {
+		uint64_t lo = r >> 32, hi = r & 0xffffffffu;
+
+		if (lo >= hi)
+			return UINT64_MAX;
+		w = low ? lo : hi - 1;
+		n = low ? (lo + 1) << 32 | hi : lo << 32 | (hi - 1);
+	} while (!__atomic_compare_exchange_n(&ps->range, &r, n, 0,
+	    __ATOMIC_RELAXED, __ATOMIC_RELAXED));
+	return w;
+}
+
+/*
+ * Scan the windows this thread takes; with NB, each window's entries go
+ * to NB from nz_ck[w] to end[w] (each window's entries stand alone).
+ */
+static void
+scan_windows(struct pass *ps, struct preader *rd, struct nzb *nb, int low,
+    uint64_t *big, uint64_t *small)
+{
+	struct profile *p = ps->p;
+	uint64_t w;
+
+	while ((w = take_window(ps, low)) != UINT64_MAX) {
+		uint64_t from = w * WIN_WORDS;
+		uint64_t to = p->nwords - from < WIN_WORDS ? p->nwords :
+		    from + WIN_WORDS;
+
+		if (nb != NULL && nb->ok) {
+			p->nz_ck[w] = nb->off + nb->len;
+			nb->base = from;
+			nb->nck = w + 1;	/* nz_note starts no window */
+		}
+		scan_range(p, rd, nb, from, to, big, small);
+		if (nb != NULL && nb->ok)
+			ps->end[w] = nb->off + nb->len;
+	}
+}
+
+/* The second thread of a pass. */
+struct half {
+	struct pass *ps;
 	struct preader rd;
 	struct nzb nb, *nbp;
-	uint64_t from, to, big, small;
+	uint64_t big, small;
 	struct msghold held;
 	int failed;
 };
@@ -616,8 +703,7 @@ half_main(void *arg)
 
 	msg_hold(&h->held);
 	if (setjmp(h->held.jb) == 0)
-		scan_range(h->p, &h->rd, h->nbp, h->from, h->to, &h->big,
-		    &h->small);
+		scan_windows(h->ps, &h->rd, h->nbp, 0, &h->big, &h->small);
 	else
 		h->failed = 1;
 	msg_hold(NULL);
@@ -629,22 +715,24 @@ half_main(void *arg)
 
 /*
  * The byte-order pass, with INDEX also keeping the non-zero counters (the
- * only pass then).  A file of PAR_MIN_WINDOWS windows or more is read in
- * two halves at once, on two threads, each with its own part of the index
- * (joined after); the second half's errors are reported by this thread.
+ * only pass then).  A file of PAR_MIN_WINDOWS windows or more is read by
+ * two threads at once, each with its own part of the index, gathered
+ * after; the second thread's errors are reported by this one.
  */
 static void
 first_pass(struct profile *p, int index, uint64_t *big, uint64_t *small)
 {
-	uint64_t nw = nz_windows(p), split = nw / 2;
+	uint64_t nw = nz_windows(p);
+	struct pass ps = { p, nw, NULL };
 	struct nzb nb1, *nbp1 = NULL;
 	struct half h;
 	pthread_t t;
-	int two = p->data == NULL && nw >= PAR_MIN_WINDOWS;
+	int two = nw >= PAR_MIN_WINDOWS;
 
 	if (index && nz_start(p, two ? 2 : 1)) {
 		nzb_init(p, &nb1, 0, 0);
 		nbp1 = &nb1;
+		ps.end = xmalloc((nw + 1) * sizeof *ps.end);
 	}
 	memset(&h, 0, sizeof h);
 	if (two) {
@@ -656,17 +744,15 @@ first_pass(struct profile *p, int index, uint64_t *big, uint64_t *small)
 		 */
 		p->rd.no_mmap = 1;
 		h.rd.no_mmap = 1;
-		h.p = p;
-		h.from = split * WIN_WORDS;
-		h.to = p->nwords;
+		h.ps = &ps;
 		if (nbp1 != NULL) {
-			nzb_init(p, &h.nb, 1, split);
+			nzb_init(p, &h.nb, 1, 0);
 			h.nbp = &h.nb;
 		}
 		if (pthread_create(&t, NULL, half_main, &h) != 0)
 			two = 0;
 	}
-	scan_range(p, &p->rd, nbp1, 0, two ? h.from : p->nwords, big, small);
+	scan_windows(&ps, &p->rd, nbp1, 1, big, small);
 	if (two) {
 		pthread_join(t, NULL);
 		if (h.failed)
@@ -676,21 +762,16 @@ first_pass(struct profile *p, int index, uint64_t *big, uint64_t *small)
 		*big += h.big;
 		*small += h.small;
 	}
-	if (nbp1 == NULL)
-		return;
-	if (!nb1.ok || (two && !h.nb.ok)) {
-		nz_drop(p);
-		return;
+	if (nbp1 != NULL) {
+		if (!nb1.ok || (two && !h.nb.ok))
+			nz_drop(p);
+		else	/* the first thread's windows: 0 up to where they met */
+			nz_gather(p, nb1.len, ps.range >> 32, ps.end);
+		p->c0.nz_win = UINT64_MAX;
 	}
-	if (two) {
-		nzb_finish(p, &nb1, split - 1);
-		nzb_finish(p, &h.nb, nw);
-		nz_join(p, &nb1, &h.nb, split);
-	} else {
-		nzb_finish(p, &nb1, nw);
-		p->nz_len = nb1.len;
-	}
-	p->c0.nz_win = UINT64_MAX;
+	free(ps.end);
+	if (p->nz_ok)	/* the report reads the index, never the file */
+		preader_free(&p->rd);
 }
 
 static uint32_t
