@@ -9,17 +9,48 @@
 #include "report_int.h"
 #include "util.h"
 
+static void
+pending_copy(struct pending *p, const char *name, size_t len)
+{
+	if (len + 1 > p->cap) {
+		p->cap = len + 64;
+		p->buf = xrealloc(p->buf, p->cap);
+	}
+	memmove(p->buf, name, len);
+	p->buf[len] = '\0';
+	p->name = p->buf;
+	p->len = len;
+}
+
 void
 pending_set(struct pending *p, const struct sym *s)
 {
-	if (s->namelen + 1 > p->cap) {
-		p->cap = s->namelen + 64;
-		p->name = xrealloc(p->name, p->cap);
-	}
-	memcpy(p->name, s->name, s->namelen);
-	p->name[s->namelen] = '\0';
+	pending_copy(p, s->name, s->namelen);
+	p->addr = s->addr;
+}
+
+void
+pending_borrow(struct pending *p, const struct sym *s)
+{
+	p->name = s->name;
 	p->len = s->namelen;
 	p->addr = s->addr;
+}
+
+void
+pending_own(struct pending *p)
+{
+	if (p->name != NULL && p->name != p->buf)
+		pending_copy(p, p->name, p->len);
+}
+
+void
+pending_free(struct pending *p)
+{
+	free(p->buf);
+	p->buf = NULL;
+	p->name = NULL;
+	p->cap = 0;
 }
 
 /* The origin; a map without _stext, or with _stext at 0, is fatal. */
@@ -223,7 +254,10 @@ close_pending(struct run *r, const struct sym *s)
 		    take_calls(r, p->addr, s->addr), &sp, p->name, p->len);
 	else if (opt->bins)	/* its calls count in the total, as with -b -v */
 		take_calls(r, p->addr, s->addr);
-	pending_set(p, s);
+	if (r->borrow)
+		pending_borrow(p, s);
+	else
+		pending_set(p, s);
 }
 
 int
@@ -276,7 +310,7 @@ report_run(struct symsrc *m, const struct counters *c, uint32_t step,
 		out_unknown(o, res->unknown);
 		out_total(o, res->total, res->load, opt->verbose);
 	}
-	free(r.p.name);
+	pending_free(&r.p);
 }
 
 void
@@ -325,7 +359,7 @@ report_hist_run(struct symsrc *m, const struct counters *c,
 		out_unknown(o, res->unknown);
 		report_hist_total(o, res, opt->verbose);
 	}
-	free(r.p.name);
+	pending_free(&r.p);
 }
 
 void

@@ -7,11 +7,17 @@
 
 #include "report.h"
 
-/* The symbol waiting for its successor's address. */
+/*
+ * The symbol waiting for its successor's address.  Its name is a copy in
+ * BUF, or, in a part of the map (reportpar.c), borrowed from the map
+ * itself, which stays as it is for the whole part.
+ */
 struct pending {
 	uint64_t addr;
-	char *name;
-	size_t len, cap;
+	const char *name;
+	size_t len;
+	char *buf;
+	size_t cap;
 };
 
 struct run {
@@ -23,12 +29,18 @@ struct run {
 	struct pending p;
 	uint64_t total;
 	int ticks_before;	/* a part of the map: ticks were seen before it */
+	int borrow;		/* a part of the map: names are borrowed */
 	uint32_t rate;		/* histogram: ticks per second, else 0 */
 	const struct report_hist *h;	/* histogram, else NULL */
 	uint64_t calls;		/* histogram: total of the calls column */
 };
 
+/* S is the pending symbol: its name copied, or borrowed. */
 void pending_set(struct pending *p, const struct sym *s);
+void pending_borrow(struct pending *p, const struct sym *s);
+/* The name copied, if borrowed. */
+void pending_own(struct pending *p);
+void pending_free(struct pending *p);
 
 enum { LINE_NEXT, LINE_END };
 

@@ -35,6 +35,7 @@
 
 #define PART ((uint64_t)256 << 10)
 #define NSLOT 4
+#define LET_GO_PARTS 2
 
 enum { SLOT_FREE, SLOT_BUSY, SLOT_DONE };
 enum { PART_OK, PART_END, PART_FAIL };
@@ -65,6 +66,7 @@ struct par {
 	struct run *r;		/* the main loop's */
 	const char *map;	/* the map file, mapped whole */
 	uint64_t from, size, nparts;
+	uint64_t dropped;	/* the pages before it were let go */
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
 	uint64_t next;		/* the next part to report */
@@ -72,14 +74,6 @@ struct par {
 	int stop;
 	struct part slot[NSLOT];
 };
-
-static void
-free_pending(struct pending *p)
-{
-	free(p->name);
-	p->name = NULL;
-	p->cap = 0;
-}
 
 /* Offset of the first newline in [at, end), or END. */
 static uint64_t
@@ -117,7 +111,7 @@ pending_before(const char *map, uint64_t start, struct sym *s)
 	}
 }
 
-/* Let the pages of [from, to) go (they are read again if touched). */
+/* Let the pages of [from, to) go (read again from the file if touched). */
 static void
 let_go(const char *map, uint64_t from, uint64_t to)
 {
@@ -182,7 +176,8 @@ report_part(struct par *P, struct hand *h, uint64_t k, struct part *pt)
 	attrib_resume(&cr->a, s.addr);
 	cr->total = 0;
 	cr->ticks_before = 1;
-	pending_set(&cr->p, &s);
+	cr->borrow = 1;
+	pending_borrow(&cr->p, &s);
 	h->held.len = 0;
 	msg_hold(&h->held);
 	if (setjmp(h->held.jb) == 0) {
@@ -195,10 +190,10 @@ report_part(struct par *P, struct hand *h, uint64_t k, struct part *pt)
 	} else
 		pt->status = PART_FAIL;
 	msg_hold(NULL);
-	let_go(P->map, lo, hi);
 	pt->lines = cs.map.lineno;
 	pt->total = cr->total;
 	/* the part's pending symbol is its result: swap the buffers */
+	pending_own(&cr->p);
 	{
 		struct pending t = pt->after;
 
@@ -295,7 +290,7 @@ hand_free(struct hand *h)
 {
 	free(h->buf);
 	free(h->held.text);
-	free_pending(&h->run.p);
+	pending_free(&h->run.p);
 }
 
 /* Report parts in order until the end or a part the loop must redo. */
@@ -321,6 +316,18 @@ run_parts(struct par *P, struct hand *h, uint64_t *resume, uint64_t *lineno,
 		st = merge(P, pt, resume, lineno, res);
 		if (st != PART_OK)
 			return st;
+		/*
+		 * The pages before this part go, a few parts at a time
+		 * (letting pages go interrupts the other thread: its view of
+		 * the mapping is flushed too).  Parts to come may still look
+		 * back into this one for their pending line, not further.
+		 */
+		if ((P->merged + 1) % LET_GO_PARTS == 0) {
+			uint64_t to = P->from + P->merged * PART;
+
+			let_go(P->map, P->dropped, to);
+			P->dropped = to;
+		}
 		pthread_mutex_lock(&P->mu);
 		pt->state = SLOT_FREE;
 		P->merged++;
@@ -373,6 +380,7 @@ report_par(struct run *r, struct report_result *res)
 	P->r = r;
 	P->map = map;
 	P->from = resume;
+	P->dropped = resume;
 	P->size = r->m->map.in.size;
 	P->nparts = (P->size - P->from + PART - 1) / PART;
 	for (int i = 0; i < NSLOT; i++)
@@ -399,8 +407,8 @@ report_par(struct run *r, struct report_result *res)
 	}
 	for (int i = 0; i < NSLOT; i++) {
 		out_free_mem(&P->slot[i].o);
-		free_pending(&P->slot[i].before);
-		free_pending(&P->slot[i].after);
+		pending_free(&P->slot[i].before);
+		pending_free(&P->slot[i].after);
 	}
 	free(P);
 	mapguard_remove(map);
