@@ -345,7 +345,7 @@ nz_put(unsigned char *b, uint64_t d, uint64_t c)
  * Decode the entry at *PP: its distance; *C its value's code.  It may
  * read a byte past the entry (the index has room after its end).
  */
-static uint64_t
+static inline __attribute__((always_inline)) uint64_t
 nz_get(const unsigned char **pp, uint64_t *c)
 {
 	const unsigned char *b = *pp;
