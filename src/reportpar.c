@@ -4,7 +4,9 @@
  * Once ticks are seen, what the report does with a line depends on
  * nothing before it but the pending symbol, the last text line (see
  * take_line; the classic attribution's cursor follows from its address).
- * So the rest of the map file is cut into parts of PART bytes, a part
+ * So the rest of the map file is cut into parts (of PART bytes; of
+ * PART_LISTS with -s or -b, whose lines are some 30 times the map's: a
+ * part's text stays well under a megabyte either way), a part
  * holding the lines that start in it.  The file is mapped once; whichever
  * thread is free takes a part, parses it where it lies (each thread
  * faults its own pages in, which unlike mapping needs no exclusive lock)
@@ -34,8 +36,9 @@
 #include "util.h"
 
 #define PART ((uint64_t)256 << 10)
+#define PART_LISTS ((uint64_t)8 << 10)
+#define LET_GO ((uint64_t)512 << 10)	/* pages let go at a time */
 #define NSLOT 4
-#define LET_GO_PARTS 2
 
 enum { SLOT_FREE, SLOT_BUSY, SLOT_DONE };
 enum { PART_OK, PART_END, PART_FAIL };
@@ -65,7 +68,7 @@ struct hand {
 struct par {
 	struct run *r;		/* the main loop's */
 	const char *map;	/* the map file, mapped whole */
-	uint64_t from, size, nparts;
+	uint64_t from, size, nparts, part;
 	uint64_t dropped;	/* the pages before it were let go */
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
@@ -127,8 +130,8 @@ let_go(const char *map, uint64_t from, uint64_t to)
 static void
 report_part(struct par *P, struct hand *h, uint64_t k, struct part *pt)
 {
-	uint64_t lo = P->from + k * PART;
-	uint64_t hi = lo + PART < P->size ? lo + PART : P->size;
+	uint64_t lo = P->from + k * P->part;
+	uint64_t hi = lo + P->part < P->size ? lo + P->part : P->size;
 	uint64_t start, end;
 	const char *text;
 	struct run *cr = &h->run;
@@ -317,13 +320,13 @@ run_parts(struct par *P, struct hand *h, uint64_t *resume, uint64_t *lineno,
 		if (st != PART_OK)
 			return st;
 		/*
-		 * The pages before this part go, a few parts at a time
+		 * The pages before this part go, LET_GO bytes at a time
 		 * (letting pages go interrupts the other thread: its view of
 		 * the mapping is flushed too).  Parts to come may still look
 		 * back into this one for their pending line, not further.
 		 */
-		if ((P->merged + 1) % LET_GO_PARTS == 0) {
-			uint64_t to = P->from + P->merged * PART;
+		if (P->from + P->merged * P->part - P->dropped >= LET_GO) {
+			uint64_t to = P->from + P->merged * P->part;
 
 			let_go(P->map, P->dropped, to);
 			P->dropped = to;
@@ -358,15 +361,16 @@ report_par(struct run *r, struct report_result *res)
 	void *hstate = NULL;
 	void *map;
 	pthread_t t;
-	uint64_t resume, lineno;
+	uint64_t resume, lineno, part;
 	int st = PART_FAIL;
 
 	if (!suits(r))
 		return LINE_NEXT;
 	resume = map_tell(&r->m->map);
 	lineno = r->m->map.lineno;
+	part = r->opt->counters || r->opt->bins ? PART_LISTS : PART;
 	if (resume >= r->m->map.in.size ||
-	    r->m->map.in.size - resume < 2 * PART)
+	    r->m->map.in.size - resume < 2 * part)
 		return LINE_NEXT;
 	map = mmap(NULL, (size_t)r->m->map.in.size, PROT_READ, MAP_PRIVATE,
 	    r->m->map.in.fd, 0);
@@ -382,7 +386,8 @@ report_par(struct run *r, struct report_result *res)
 	P->from = resume;
 	P->dropped = resume;
 	P->size = r->m->map.in.size;
-	P->nparts = (P->size - P->from + PART - 1) / PART;
+	P->part = part;
+	P->nparts = (P->size - P->from + P->part - 1) / P->part;
 	for (int i = 0; i < NSLOT; i++)
 		out_init_mem(&P->slot[i].o);
 	memset(&x, 0, sizeof x);
