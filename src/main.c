@@ -26,6 +26,7 @@
 #include "util.h"
 #include "view.h"
 #include "watch.h"
+#include "worker.h"
 
 static struct out out;
 static volatile sig_atomic_t stop;
@@ -385,6 +386,8 @@ main(int argc, char **argv)
 		return 0;
 	}
 	profile_check(&prof);
+	if (prof.bytes >= PROFILE_TWO_THREADS)
+		worker_start();	/* awake by the time the pass needs it */
 	if (o.baseline)
 		profile_open(&base, o.baseline);
 	if (o.info)

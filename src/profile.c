@@ -2,7 +2,6 @@
  * profile.c - reading a profile: size, byte order, step, counters.
  */
 #include <errno.h>
-#include <pthread.h>
 #include <setjmp.h>
 #include <sys/mman.h>
 #include <stdlib.h>
@@ -13,6 +12,7 @@
 #include "profile.h"
 #include "sniff.h"
 #include "util.h"
+#include "worker.h"
 
 #define WIN_WORDS ((size_t)1 << 16)
 #define MAP_CHUNK (WIN_WORDS * 4)	/* 256 KiB mapped at a time */
@@ -696,8 +696,8 @@ struct half {
 	int failed;
 };
 
-static void *
-half_main(void *arg)
+static void
+half_job(void *arg)
 {
 	struct half *h = arg;
 
@@ -708,10 +708,9 @@ half_main(void *arg)
 		h->failed = 1;
 	msg_hold(NULL);
 	preader_free(&h->rd);
-	return NULL;
 }
 
-#define PAR_MIN_WINDOWS 4	/* a profile of 1 MiB or more: two threads */
+#define PAR_MIN_WINDOWS (PROFILE_TWO_THREADS / 4 / WIN_WORDS)
 
 /*
  * The byte-order pass, with INDEX also keeping the non-zero counters (the
@@ -726,7 +725,6 @@ first_pass(struct profile *p, int index, uint64_t *big, uint64_t *small)
 	struct pass ps = { p, nw, NULL };
 	struct nzb nb1, *nbp1 = NULL;
 	struct half h;
-	pthread_t t;
 	int two = nw >= PAR_MIN_WINDOWS;
 
 	if (index && nz_start(p, two ? 2 : 1)) {
@@ -742,19 +740,21 @@ first_pass(struct profile *p, int index, uint64_t *big, uint64_t *small)
 		 * pread instead, which runs side by side (a 73 MB profile:
 		 * 1.4 times faster than mapping on one thread).
 		 */
-		p->rd.no_mmap = 1;
 		h.rd.no_mmap = 1;
 		h.ps = &ps;
 		if (nbp1 != NULL) {
 			nzb_init(p, &h.nb, 1, 0);
 			h.nbp = &h.nb;
 		}
-		if (pthread_create(&t, NULL, half_main, &h) != 0)
+		/* the report follows: the thread waits awake after */
+		if (worker_post(half_job, &h, 1) != 0)
 			two = 0;
+		else
+			p->rd.no_mmap = 1;
 	}
 	scan_windows(&ps, &p->rd, nbp1, 1, big, small);
 	if (two) {
-		pthread_join(t, NULL);
+		worker_wait();
 		if (h.failed)
 			msg_replay_fatal(h.held.text ? h.held.text : "",
 			    h.held.len);

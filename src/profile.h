@@ -16,6 +16,9 @@
 #include "attrib.h"
 #include "input.h"
 
+/* From this size on, the byte-order pass runs on two threads. */
+#define PROFILE_TWO_THREADS ((uint64_t)1 << 20)
+
 /* Larger than any profile a kernel can produce: 2^28 counters + step. */
 #define PROFILE_MAX_BYTES ((uint64_t)1 << 30 | 4)
 

@@ -34,6 +34,7 @@
 #include "mapguard.h"
 #include "report_int.h"
 #include "util.h"
+#include "worker.h"
 
 #define PART ((uint64_t)256 << 10)
 #define PART_LISTS ((uint64_t)8 << 10)
@@ -229,8 +230,8 @@ struct helper {
 	struct hand h;
 };
 
-static void *
-helper_main(void *arg)
+static void
+helper_job(void *arg)
 {
 	struct helper *x = arg;
 	struct par *P = x->P;
@@ -244,7 +245,7 @@ helper_main(void *arg)
 			pthread_cond_wait(&P->cv, &P->mu);
 		pthread_mutex_unlock(&P->mu);
 		if (k == UINT64_MAX)
-			return NULL;
+			return;
 		report_part(P, &x->h, k, &P->slot[k % NSLOT]);
 		done(P, k);
 	}
@@ -360,7 +361,6 @@ report_par(struct run *r, struct report_result *res)
 	struct counters hc;
 	void *hstate = NULL;
 	void *map;
-	pthread_t t;
 	uint64_t resume, lineno, part;
 	int st = PART_FAIL;
 
@@ -398,13 +398,13 @@ report_par(struct run *r, struct report_result *res)
 	h.c = r->c;
 	if (pthread_mutex_init(&P->mu, NULL) == 0) {
 		if (pthread_cond_init(&P->cv, NULL) == 0) {
-			if (pthread_create(&t, NULL, helper_main, &x) == 0) {
+			if (worker_post(helper_job, &x, 0) == 0) {
 				st = run_parts(P, &h, &resume, &lineno, res);
 				pthread_mutex_lock(&P->mu);
 				P->stop = 1;
 				pthread_cond_broadcast(&P->cv);
 				pthread_mutex_unlock(&P->mu);
-				pthread_join(t, NULL);
+				worker_wait();
 			}
 			pthread_cond_destroy(&P->cv);
 		}
