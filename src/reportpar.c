@@ -23,6 +23,7 @@
  * the map back to the one-thread loop at the start of that part, which
  * then does exactly what it always did, error messages included.
  */
+#include <errno.h>
 #include <pthread.h>
 #include <setjmp.h>
 #include <stdint.h>
@@ -39,6 +40,15 @@
 #define PART ((uint64_t)256 << 10)
 #define PART_LISTS ((uint64_t)8 << 10)
 #define LET_GO ((uint64_t)512 << 10)	/* pages let go at a time */
+#define BACK ((uint64_t)4096)	/* read before a part, for its pending line */
+#define MORE ((uint64_t)64 << 10)	/* read on past its end for its last line */
+/*
+ * Larger maps are read, not mapped: the mapped pages of the parts in hand
+ * (the page cache may map them in large folios) would add a few megabytes
+ * to a report already holding a large index (the 4x dense bench input:
+ * 9 MiB instead of 7).
+ */
+#define MAPPED_MAX ((uint64_t)64 << 20)
 #define NSLOT 4
 
 enum { SLOT_FREE, SLOT_BUSY, SLOT_DONE };
@@ -59,8 +69,10 @@ struct part {
 
 /* What a thread needs to report parts. */
 struct hand {
-	char *buf;
+	char *buf;		/* the part, read */
 	size_t cap;
+	char *tail;		/* the last line of a mapped map, and a newline */
+	size_t tcap;
 	const struct counters *c;
 	struct run run;		/* not automatic: kept across longjmp */
 	struct msghold held;
@@ -68,7 +80,8 @@ struct hand {
 
 struct par {
 	struct run *r;		/* the main loop's */
-	const char *map;	/* the map file, mapped whole */
+	const char *map;	/* the map file, mapped whole, or NULL: read */
+	int fd;
 	uint64_t from, size, nparts, part;
 	uint64_t dropped;	/* the pages before it were let go */
 	pthread_mutex_t mu;
@@ -79,40 +92,104 @@ struct par {
 	struct part slot[NSLOT];
 };
 
+/*
+ * The map's bytes around a part are BUF, holding the file from offset BASE
+ * on: the whole mapped file (BASE 0), or what was read of it.
+ */
+
 /* Offset of the first newline in [at, end), or END. */
 static uint64_t
-newline_from(const char *map, uint64_t at, uint64_t end)
+newline_from(const char *buf, uint64_t base, uint64_t at, uint64_t end)
 {
-	const char *p = memchr(map + at, '\n', (size_t)(end - at));
+	const char *p = memchr(buf + (at - base), '\n', (size_t)(end - at));
 
-	return p ? (uint64_t)(p - map) : end;
+	return p ? base + (uint64_t)(p - buf) : end;
 }
 
 /*
- * The pending symbol before the line at START of the map MAP: the text
- * line before it, passing over __init_end as the loop does.  Returns 0,
- * or -1 when no guess can be made (the part fails): another line.
+ * The pending symbol before the line at START: the text line before it,
+ * passing over __init_end as the loop does.  Returns 0, or -1 when no
+ * guess can be made (the part fails): another line, or one that may start
+ * before BUF.
  */
 static int
-pending_before(const char *map, uint64_t start, struct sym *s)
+pending_before(const char *buf, uint64_t base, uint64_t start,
+    struct sym *s)
 {
 	const char *e;
 
-	if (start == 0)
+	if (start <= base)
 		return -1;
-	e = map + start - 1;		/* the newline ending that line */
+	e = buf + (start - base) - 1;	/* the newline ending that line */
 	for (;;) {
-		const char *p = e > map ? memrchr(map, '\n', (size_t)(e - map)) : NULL;
+		const char *p = e > buf ? memrchr(buf, '\n', (size_t)(e - buf)) :
+		    NULL;
 
-		p = p ? p + 1 : map;
+		p = p ? p + 1 : buf;
+		if (p == buf && base > 0)
+			return -1;
 		if (map_parse_line(p, e, s) < 0)
 			return -1;
 		if (s->kind == SYM_TEXT)
 			return 0;
-		if (s->kind != SYM_ABS || !sym_is(s, "__init_end") || p == map)
+		if (s->kind != SYM_ABS || !sym_is(s, "__init_end") || p == buf)
 			return -1;
 		e = p - 1;
 	}
+}
+
+/* Bytes [from, to) of the map into H's buffer; 0, or -1 on a short read. */
+static int
+read_range(struct par *P, struct hand *h, uint64_t from, uint64_t to)
+{
+	size_t n = (size_t)(to - from), done = 0;
+
+	if (n + 1 > h->cap) {
+		h->cap = n + 1 + MORE;
+		h->buf = xrealloc(h->buf, h->cap);
+	}
+	while (done < n) {
+		ssize_t got = pread(P->fd, h->buf + done, n - done,
+		    (off_t)(from + done));
+
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0)
+			return -1;
+		done += (size_t)got;
+	}
+	return 0;
+}
+
+/*
+ * The bytes around part [lo, hi): the mapping, or, read into H's buffer,
+ * from BACK before LO to the newline ending the last line that starts
+ * before HI.  Sets *BASE and *END (the file offsets of the first byte and
+ * one past the last); NULL on a failed read or a line too long.
+ */
+static char *
+part_bytes(struct par *P, struct hand *h, uint64_t lo, uint64_t hi,
+    uint64_t *base, uint64_t *end)
+{
+	uint64_t b = lo > BACK ? lo - BACK : 0, to = hi;
+
+	if (P->map != NULL) {
+		*base = 0;
+		*end = P->size;
+		return (char *)(uintptr_t)P->map;
+	}
+	for (;;) {
+		if (read_range(P, h, b, to) < 0)
+			return NULL;
+		if (newline_from(h->buf, b, hi - 1, to) < to || to == P->size)
+			break;
+		if (to - hi > MAP_MAX_LINE)
+			return NULL;
+		to = to + MORE < P->size ? to + MORE : P->size;
+	}
+	*base = b;
+	*end = to;
+	return h->buf;
 }
 
 /* Let the pages of [from, to) go (read again from the file if touched). */
@@ -133,8 +210,8 @@ report_part(struct par *P, struct hand *h, uint64_t k, struct part *pt)
 {
 	uint64_t lo = P->from + k * P->part;
 	uint64_t hi = lo + P->part < P->size ? lo + P->part : P->size;
-	uint64_t start, end;
-	const char *text;
+	uint64_t start, end, base, bend;
+	char *buf, *text;
 	struct run *cr = &h->run;
 	struct symsrc cs;
 	struct sym s;
@@ -144,27 +221,31 @@ report_part(struct par *P, struct hand *h, uint64_t k, struct part *pt)
 	pt->lines = pt->total = 0;
 	pt->o.len = 0;
 	memset(&pt->res, 0, sizeof pt->res);
+	if ((buf = part_bytes(P, h, lo, hi, &base, &bend)) == NULL)
+		return;
 	/* up to the newline ending the last line that starts before HI */
-	end = newline_from(P->map, hi - 1, P->size);
-	start = k == 0 ? lo : newline_from(P->map, lo - 1, P->size) + 1;
+	end = newline_from(buf, base, hi - 1, bend);
+	start = k == 0 ? lo : newline_from(buf, base, lo - 1, bend) + 1;
 	pt->next = end < P->size ? end + 1 : end;
 	if (start >= hi) {		/* a line longer than the part */
 		pt->empty = 1;
 		pt->status = PART_OK;
 		return;
 	}
-	if (pending_before(P->map, start, &s) < 0)
+	if (pending_before(buf, base, start, &s) < 0)
 		return;
 	pending_set(&pt->before, &s);
-	text = P->map + start;
+	text = buf + (start - base);
 	if (end == P->size) {	/* the last line has no newline: add one */
-		if (h->cap < end - start + 1) {
-			h->cap = (size_t)(end - start + 1);
-			h->buf = xrealloc(h->buf, h->cap);
+		if (P->map != NULL) {	/* (a read buffer has room for it) */
+			if (h->tcap < end - start + 1) {
+				h->tcap = (size_t)(end - start + 1);
+				h->tail = xrealloc(h->tail, h->tcap);
+			}
+			memcpy(h->tail, text, (size_t)(end - start));
+			text = h->tail;
 		}
-		memcpy(h->buf, text, (size_t)(end - start));
-		h->buf[end - start] = '\n';
-		text = h->buf;
+		text[end - start] = '\n';
 	}
 	end++;
 
@@ -293,6 +374,7 @@ static void
 hand_free(struct hand *h)
 {
 	free(h->buf);
+	free(h->tail);
 	free(h->held.text);
 	pending_free(&h->run.p);
 }
@@ -326,7 +408,8 @@ run_parts(struct par *P, struct hand *h, uint64_t *resume, uint64_t *lineno,
 		 * the mapping is flushed too).  Parts to come may still look
 		 * back into this one for their pending line, not further.
 		 */
-		if (P->from + P->merged * P->part - P->dropped >= LET_GO) {
+		if (P->map != NULL &&
+		    P->from + P->merged * P->part - P->dropped >= LET_GO) {
 			uint64_t to = P->from + P->merged * P->part;
 
 			let_go(P->map, P->dropped, to);
@@ -372,17 +455,30 @@ report_par(struct run *r, struct report_result *res)
 	if (resume >= r->m->map.in.size ||
 	    r->m->map.in.size - resume < 2 * part)
 		return LINE_NEXT;
-	map = mmap(NULL, (size_t)r->m->map.in.size, PROT_READ, MAP_PRIVATE,
-	    r->m->map.in.fd, 0);
-	if (map == MAP_FAILED)
-		return LINE_NEXT;
-	/* a map file cut short while mapped: an error, not a crash */
-	mapguard_add(map, (size_t)r->m->map.in.size,
-	    "map file shrank while being read");
+	map = NULL;
+	if (r->m->map.in.size <= MAPPED_MAX &&
+	    getenv("READPROFILE_TEST_READ_MAP") == NULL) {
+		map = mmap(NULL, (size_t)r->m->map.in.size, PROT_READ,
+		    MAP_PRIVATE, r->m->map.in.fd, 0);
+		if (map == MAP_FAILED)
+			map = NULL;
+	}
+	if (map != NULL) {
+		/*
+		 * No huge pages: the page cache may hold the map in large
+		 * folios, mapped whole, and letting a part's pages go
+		 * would then keep (or bring back) megabytes of them.
+		 */
+		madvise(map, (size_t)r->m->map.in.size, MADV_NOHUGEPAGE);
+		/* a map file cut short while mapped: an error, not a crash */
+		mapguard_add(map, (size_t)r->m->map.in.size,
+		    "map file shrank while being read");
+	}
 	P = xmalloc(sizeof *P);
 	memset(P, 0, sizeof *P);
 	P->r = r;
 	P->map = map;
+	P->fd = r->m->map.in.fd;
 	P->from = resume;
 	P->dropped = resume;
 	P->size = r->m->map.in.size;
@@ -410,14 +506,21 @@ report_par(struct run *r, struct report_result *res)
 		}
 		pthread_mutex_destroy(&P->mu);
 	}
+	if (getenv("READPROFILE_TEST_PARTS") != NULL)
+		warnx_("test: %llu of %llu parts taken in%s",
+		    (unsigned long long)(P->merged + (st == PART_END &&
+		    P->merged < P->nparts)), (unsigned long long)P->nparts,
+		    st == PART_FAIL ? ", then one thread" : "");
 	for (int i = 0; i < NSLOT; i++) {
 		out_free_mem(&P->slot[i].o);
 		pending_free(&P->slot[i].before);
 		pending_free(&P->slot[i].after);
 	}
 	free(P);
-	mapguard_remove(map);
-	munmap(map, (size_t)r->m->map.in.size);
+	if (map != NULL) {
+		mapguard_remove(map);
+		munmap(map, (size_t)r->m->map.in.size);
+	}
 	hand_free(&h);
 	hand_free(&x.h);
 	r->opt->par->reader_done(hstate);

@@ -14,7 +14,9 @@
 # seed and option set, the report of the map read from the file (two
 # threads) must equal, in stdout, stderr and exit status, the report of
 # the same map read from a pipe (one thread: a pipe is never cut into
-# parts), the pipe's name replaced by the file's.  Where the classic tool
+# parts), the pipe's name replaced by the file's; and so must the report
+# with the parts read from the file rather than mapped
+# (READPROFILE_TEST_READ_MAP, for two option sets).  Where the classic tool
 # is well defined on the case, its report (stdout and exit status) must be
 # the same too.
 # Prints each failure, then `N passed, N failed`.
@@ -51,12 +53,30 @@ ours() {
 	sed "s|/dev/stdin|$D/map|g" "$TMP/$n.perr.raw" > "$TMP/$n.perr"
 }
 
+# in_parts LABEL ARGS...: the report was made in parts, to the end (with
+# two processors)
+in_parts() {
+	l=$1
+	shift
+	[ "$NCPU" -ge 2 ] || return 0
+	# shellcheck disable=SC2086
+	READPROFILE_TEST_PARTS=1 $RP_WRAP "$RP" "$@" -p "$D/profile" \
+	    -m "$D/map" 2>&1 >/dev/null | grep '^readprofile: test: ' > "$TMP/parts"
+	if grep -q ' parts taken in$' "$TMP/parts" &&
+	    ! grep -q ': test: [01] of' "$TMP/parts"; then
+		ok
+	else
+		bad "$l: not made in parts: $(cat "$TMP/parts")"
+	fi
+}
+
 same() {	# same NAME WHAT: the three results of NAME against WHAT's
 	cmp -s "$TMP/$1.out" "$TMP/$1.$2out" &&
 	    cmp -s "$TMP/$1.err" "$TMP/$1.$2err" &&
 	    cmp -s "$TMP/$1.rc" "$TMP/$1.$2rc"
 }
 
+NCPU=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
 have_oracle=no
 [ -x "$ORACLE" ] && have_oracle=yes
 [ "$have_oracle" = yes ] || echo "note: $ORACLE missing: no comparison with the classic tool"
@@ -84,6 +104,33 @@ for c in $CASES; do
 				    "(exit $(cat "$TMP/$n.rc")/$(cat "$TMP/$n.prc"))"
 				diff "$TMP/$n.err" "$TMP/$n.perr" | head -5
 			fi
+			# the clean cases are made in parts, start to end
+			case $c in plain|initend|abs-end|data-end|etext-mid|zero-start|tabs|noeol|aliases|bad-after-etext)
+				# shellcheck disable=SC2086
+				in_parts "$c seed $s [$opts]" $opts
+				case $opts in ""|-bv)
+					READPROFILE_TEST_READ_MAP=1
+					export READPROFILE_TEST_READ_MAP
+					# shellcheck disable=SC2086
+					in_parts "$c seed $s [$opts], read" $opts
+					unset READPROFILE_TEST_READ_MAP ;;
+				esac ;;
+			esac
+			# the parts read from the file rather than mapped
+			case $opts in ""|-bv)
+				READPROFILE_TEST_READ_MAP=1
+				export READPROFILE_TEST_READ_MAP
+				# shellcheck disable=SC2086
+				ours rr $opts
+				unset READPROFILE_TEST_READ_MAP
+				if cmp -s "$TMP/$n.out" "$TMP/rr.out" &&
+				    cmp -s "$TMP/$n.err" "$TMP/rr.err" &&
+				    cmp -s "$TMP/$n.rc" "$TMP/rr.rc"; then
+					ok
+				else
+					bad "$c seed $s [$opts]: read and mapped parts differ"
+				fi ;;
+			esac
 			case $c in bad-line|backwards|too-long|beyond)
 				if [ "$(cat "$TMP/$n.rc")" = 1 ] &&
 				    [ ! -s "$TMP/$n.out" ] && [ -s "$TMP/$n.err" ]; then
