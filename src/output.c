@@ -136,8 +136,8 @@ spill(struct out *o)
 static void
 make_room(struct out *o, size_t n)
 {
-	if (o->mem) {
-		o->cap = o->len + n > o->cap * 2 ? o->len + n : o->cap * 2;
+	if (o->mem) {	/* grown a step at a time: parts are many, in hand */
+		o->cap = o->len + n + ((size_t)64 << 10);
 		o->buf = xrealloc(o->buf, o->cap);
 		return;
 	}
