@@ -12,13 +12,16 @@
  * them sees the other).
  *
  * Each thread has a processor of its own while they share a job: the
- * second stays on the one it was sent to when it started, and the first
- * is kept on another from worker_post to worker_wait, then let free.
- * Left to the scheduler, a new thread is put on its creator's processor
- * and moved only at the next tick, and two busy threads were often found
- * sharing one processor while the other was idle, for milliseconds
- * (measured: a third of the runs that followed a long process; the 18 MB
- * dense input then took 8 to 15 ms instead of 7).
+ * second moves itself to another processor than the first's as it
+ * starts, and stays there; the first is kept on its own from worker_post
+ * to worker_wait, then let free.  Left to the scheduler, a new thread is
+ * put on its creator's processor and moved only at the next tick, and two
+ * busy threads were often found sharing one processor while the other was
+ * idle, for milliseconds (measured: a third of the runs that followed a
+ * long process; the 18 MB dense input then took 8 to 15 ms instead of 7).
+ * The second thread is started on its processor (glibc), or moves itself
+ * there: moving it from the first, which may have to wait for it to be
+ * off the processor they share, took 4 ms.
  */
 #include <pthread.h>
 #include <sched.h>
@@ -43,7 +46,7 @@ static int sleepers;		/* atomic */
 static int awake = 1;		/* the thread waits awake for its next job */
 static cpu_set_t cpus;		/* where the process may run */
 static int main_cpu = -1;	/* the first thread's processor, or -1 */
-static int moved;		/* atomic: 1 when it was sent elsewhere, 2 when not */
+static int worker_cpu = -1;	/* the second's */
 
 static void
 relax(void)
@@ -95,33 +98,48 @@ wake(void)
 	pthread_mutex_unlock(&mu);
 }
 
-/* Send thread T to a processor other than this thread's, for good. */
+/*
+ * The processors: this thread's (MAIN_CPU) and another (WORKER_CPU), or
+ * -1 when they cannot be told.
+ */
 static void
-move_away(pthread_t t)
+choose_cpus(void)
 {
-	cpu_set_t one;
 	int me = sched_getcpu();
 
-	if (me < 0 || sched_getaffinity(0, sizeof cpus, &cpus) != 0)
-		return;		/* (read again: the thread restores this) */
+	if (me < 0)
+		return;
 	for (int c = 0; c < CPU_SETSIZE; c++)
 		if (c != me && CPU_ISSET(c, &cpus)) {
-			CPU_ZERO(&one);
-			CPU_SET(c, &one);
-			if (pthread_setaffinity_np(t, sizeof one, &one) == 0) {
-				main_cpu = me;
-				__atomic_store_n(&moved, 1, __ATOMIC_SEQ_CST);
-			}
+			main_cpu = me;
+			worker_cpu = c;
 			return;
 		}
 }
 
-static void *
-loop(void *unused)
+/* Keep the calling thread on processor C (or let it free: C < 0). */
+static void
+stay_on(int c)
 {
-	(void)unused;
-	while (__atomic_load_n(&moved, __ATOMIC_SEQ_CST) == 0)
-		relax();	/* (until it is where it will stay) */
+	cpu_set_t one;
+
+	CPU_ZERO(&one);
+	if (c >= 0)
+		CPU_SET(c, &one);
+	pthread_setaffinity_np(pthread_self(), sizeof cpus, c >= 0 ? &one :
+	    &cpus);
+}
+
+static void *
+loop(void *where)
+{
+	/*
+	 * First of all, off the first thread's processor, where it may
+	 * well have been put (moving itself, it does not hold the first),
+	 * unless it was started where it stays.
+	 */
+	if (where == NULL && worker_cpu >= 0)
+		stay_on(worker_cpu);
 	for (;;) {
 		int want = POSTED;
 
@@ -164,6 +182,33 @@ in_child(void)
 {
 	state = -1;
 	main_cpu = -1;
+	worker_cpu = -1;
+}
+
+/*
+ * Start the thread; on WORKER_CPU from the first, where the C library can
+ * say so before the thread runs (glibc), else it moves itself (musl).
+ */
+static int
+create(void)
+{
+#ifdef __GLIBC__
+	static int placed;	/* loop's argument: started on worker_cpu */
+	pthread_attr_t a;
+	cpu_set_t one;
+	int r;
+
+	if (worker_cpu >= 0 && pthread_attr_init(&a) == 0) {
+		CPU_ZERO(&one);
+		CPU_SET(worker_cpu, &one);
+		r = pthread_attr_setaffinity_np(&a, sizeof one, &one) == 0 ?
+		    pthread_create(&thread, &a, loop, &placed) : -1;
+		pthread_attr_destroy(&a);
+		if (r == 0)
+			return 0;
+	}
+#endif
+	return pthread_create(&thread, NULL, loop, NULL);
 }
 
 int
@@ -176,13 +221,11 @@ worker_start(void)
 	/* on one processor a second thread only takes turns with the first */
 	if (sched_getaffinity(0, sizeof cpus, &cpus) == 0 && CPU_COUNT(&cpus) < 2)
 		return -1;
-	if (pthread_create(&thread, NULL, loop, NULL) != 0)
+	choose_cpus();
+	if (create() != 0)
 		return -1;
 	state = 1;
 	pthread_atfork(NULL, NULL, in_child);
-	move_away(thread);
-	if (__atomic_load_n(&moved, __ATOMIC_SEQ_CST) == 0)
-		__atomic_store_n(&moved, 2, __ATOMIC_SEQ_CST);
 	atexit(worker_end);
 	return 0;
 }
@@ -191,13 +234,8 @@ worker_start(void)
 static void
 hold_main(int on)
 {
-	cpu_set_t one;
-
-	if (main_cpu < 0)
-		return;
-	CPU_ZERO(&one);
-	CPU_SET(main_cpu, &one);
-	pthread_setaffinity_np(pthread_self(), sizeof cpus, on ? &one : &cpus);
+	if (main_cpu >= 0)
+		stay_on(on ? main_cpu : -1);
 }
 
 int
