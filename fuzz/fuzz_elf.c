@@ -134,7 +134,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		CHECK(s.namelen > 0);
 		CHECK(strlen(s.name) == s.namelen);
 		CHECK(s.kind == map_kind(s.type));
-		CHECK(strchr("AaBbCDdeNnPpRrTtVWiuIi?", s.type) != NULL);
+		CHECK(strchr("AaBbCDdEeNnPpRrTtVWiuIi?", s.type) != NULL);
 		CHECK(!elf_is_kernel(e) || !dropped_by_kernel_filter(&s));
 		n++;
 	}

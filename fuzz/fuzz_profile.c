@@ -414,14 +414,14 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		prof_opened = 1;
 		profile_open(&prof, ppath);
 		if (flags & 32)
-			prof.no_mmap = 1;
+			prof.rd.no_mmap = 1;
 		if (flags & 128)
 			prof.nz_budget = 64;
 		if (withbase) {
 			base_opened = 1;
 			profile_open(&base, bpath);
 			if (flags & 32)
-				base.no_mmap = 1;
+				base.rd.no_mmap = 1;
 		}
 			CHECK(profile_setup(&prof, withbase ? &base : NULL,
 		    (flags & 4) != 0) == swap);
