@@ -46,11 +46,12 @@ PREFIX_MAP := $(shell $(CC) -ffile-prefix-map=/a=. -E -x c /dev/null >/dev/null 
 B   ?= build
 BIN ?= readprofile
 
-LIB_SRCS = $(filter-out src/main.c,$(wildcard src/*.c))
+# src/ is in folders by role (src/README.md); objects keep the folders.
+LIB_SRCS = $(filter-out src/cli/main.c,$(wildcard src/*/*.c))
 LIB_OBJS = $(LIB_SRCS:src/%.c=$(B)/%.o)
 UNIT_SRCS = $(wildcard tests/unit/test_*.c)
 UNIT_BINS = $(UNIT_SRCS:tests/unit/%.c=$(B)/tests/%)
-HDRS = $(wildcard src/*.h)
+HDRS = $(wildcard src/*/*.h)
 
 # Rebuild everything when the compiler or its flags change (a sanitizer
 # build after a plain one must not reuse the plain objects).
@@ -66,14 +67,15 @@ endif
 
 all: $(BIN)
 
-$(BIN): $(B)/main.o $(B)/librp.a $(B)/flags
-	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(B)/main.o $(B)/librp.a $(LDLIBS)
+$(BIN): $(B)/cli/main.o $(B)/librp.a $(B)/flags
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(B)/cli/main.o $(B)/librp.a $(LDLIBS)
 
 $(B)/librp.a: $(LIB_OBJS)
 	rm -f $@
 	$(AR) rcs $@ $(LIB_OBJS)
 
 $(B)/%.o: src/%.c $(HDRS) $(B)/flags | $(B)
+	@mkdir -p $(@D)
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
 
 $(B) $(B)/tests:

@@ -14,8 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "elfsym.h"
-#include "util.h"
+#include "sym/elfsym.h"
+#include "base/util.h"
 
 static jmp_buf fatal_env;
 

@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "output.h"
-#include "view.h"
+#include "base/output.h"
+#include "out/view.h"
 
 #define CHECK(c) do { if (!(c)) { \
 	fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #c); \

@@ -18,8 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mapfile.h"
-#include "util.h"
+#include "sym/mapfile.h"
+#include "base/util.h"
 
 static jmp_buf fatal_env;
 

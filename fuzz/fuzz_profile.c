@@ -35,15 +35,15 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "attrib.h"
-#include "gmon.h"
-#include "output.h"
-#include "procprof.h"
-#include "profile.h"
-#include "report.h"
-#include "sniff.h"
-#include "symsrc.h"
-#include "util.h"
+#include "core/attrib.h"
+#include "hist/gmon.h"
+#include "base/output.h"
+#include "cli/procprof.h"
+#include "hist/profile.h"
+#include "core/report.h"
+#include "base/sniff.h"
+#include "sym/symsrc.h"
+#include "base/util.h"
 
 #define CHECK(c) do { if (!(c)) { \
 	fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #c); \

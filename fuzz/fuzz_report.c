@@ -21,11 +21,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "attrib.h"
-#include "mapfile.h"
-#include "output.h"
-#include "report.h"
-#include "util.h"
+#include "core/attrib.h"
+#include "sym/mapfile.h"
+#include "base/output.h"
+#include "core/report.h"
+#include "base/util.h"
 
 #define CHECK(c) do { if (!(c)) { \
 	fprintf(stderr, "%s:%d: check failed: %s (options %u)\n", __FILE__, \

@@ -30,8 +30,8 @@ cd "$TOP" || exit 1
 
 # --- build -----------------------------------------------------------------
 LIB_SRCS=
-for f in src/*.c; do
-	[ "$f" = src/main.c ] || LIB_SRCS="$LIB_SRCS $f"
+for f in src/*/*.c; do
+	[ "$f" = src/cli/main.c ] || LIB_SRCS="$LIB_SRCS $f"
 done
 CF="-g -O1 -fno-omit-frame-pointer -fsanitize=fuzzer,address,undefined
     -fno-sanitize-recover=all -std=c11 -Wall -Wextra -D_GNU_SOURCE

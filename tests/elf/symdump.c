@@ -6,8 +6,8 @@
  */
 #include <stdio.h>
 
-#include "symsrc.h"
-#include "util.h"
+#include "sym/symsrc.h"
+#include "base/util.h"
 
 int
 main(int argc, char **argv)

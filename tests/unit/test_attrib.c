@@ -2,7 +2,7 @@
  * test_attrib.c - the classic and exact attribution rules, without I/O.
  */
 #include "unit.h"
-#include "attrib.h"
+#include "core/attrib.h"
 
 /* step 4, origin 0x1000, 11 words: step word, 9 counters, last word. */
 static const uint32_t W[] = { 4, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 };

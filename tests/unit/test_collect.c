@@ -3,7 +3,7 @@
  * many ties, every limit from 1 past the count, keep-all in map order.
  */
 #include "unit.h"
-#include "collect.h"
+#include "core/collect.h"
 
 struct ref {
 	uint64_t addr, ticks, seq;

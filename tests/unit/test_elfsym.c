@@ -8,8 +8,8 @@
 #include <elf.h>
 
 #include "unit.h"
-#include "elfsym.h"
-#include "symsrc.h"
+#include "sym/elfsym.h"
+#include "sym/symsrc.h"
 
 #define AW (SHF_ALLOC | SHF_WRITE)
 #define AX (SHF_ALLOC | SHF_EXECINSTR)

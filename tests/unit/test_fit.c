@@ -2,7 +2,7 @@
  * test_fit.c - whether a map's text fits a profile's counters.
  */
 #include "unit.h"
-#include "fit.h"
+#include "core/fit.h"
 
 static void
 check(void **state)

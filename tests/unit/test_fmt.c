@@ -4,7 +4,7 @@
  * per format), plus the edge cases.
  */
 #include "unit.h"
-#include "fmt.h"
+#include "base/fmt.h"
 
 static uint64_t rng = 0x9e3779b97f4a7c15ull;
 

@@ -3,7 +3,7 @@
  * and address sizes, merged records, and every malformed case.
  */
 #include "unit.h"
-#include "gmon.h"
+#include "hist/gmon.h"
 
 struct buf {
 	unsigned char b[4096];

@@ -6,7 +6,7 @@
 #include "unit.h"
 #include <fcntl.h>
 
-#include "view.h"
+#include "out/view.h"
 
 /* json_str() of S, as a C string (the buffer is read before any flush). */
 static char *

@@ -4,7 +4,7 @@
 #include <errno.h>
 
 #include "unit.h"
-#include "mapfile.h"
+#include "sym/mapfile.h"
 
 static int
 parse(const char *line, struct sym *s)

@@ -5,7 +5,7 @@
 #include <sys/mman.h>
 
 #include "unit.h"
-#include "mapguard.h"
+#include "base/mapguard.h"
 
 enum how { WATCHED, REMOVED };
 

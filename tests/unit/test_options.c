@@ -2,7 +2,7 @@
  * test_options.c - the command line, short and long, as util-linux spells it.
  */
 #include "unit.h"
-#include "options.h"
+#include "cli/options.h"
 
 
 static enum opt_result

@@ -8,7 +8,7 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 
-#include "output.h"
+#include "base/output.h"
 
 static char *
 finish(struct out *o, FILE *f)

@@ -5,7 +5,7 @@
 #include <fcntl.h>
 
 #include "unit.h"
-#include "profile.h"
+#include "hist/profile.h"
 
 static uint32_t
 bswap(uint32_t x)

@@ -3,7 +3,7 @@
  * memory and counters in an array (expected texts are util-linux's).
  */
 #include "unit.h"
-#include "report.h"
+#include "core/report.h"
 
 static const uint32_t W[] = { 4, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 };
 

@@ -2,7 +2,7 @@
  * test_step.c - the step of a zero step word, inferred from the map.
  */
 #include "unit.h"
-#include "step.h"
+#include "hist/step.h"
 
 static enum step_found
 infer(uint64_t stext, uint64_t etext, uint64_t counters, uint32_t *step)

@@ -4,7 +4,7 @@
  * folded in random chunk sizes, read back through span() and sum().
  */
 #include "unit.h"
-#include "watch.h"
+#include "cli/watch.h"
 
 static uint64_t x = 0x2545f4914f6cdd1dull;
 

@@ -1,0 +1,200 @@
+/*
+ * input.c - files, standard input and decompressors.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "base/input.h"
+#include "base/util.h"
+
+static const struct {
+	const char *suffix;
+	const char *tool;
+} tools[] = {
+	{ ".gz", "gzip" },
+	{ ".xz", "xz" },
+	{ ".zst", "zstd" },
+	{ ".bz2", "bzip2" },
+};
+
+const char *
+input_tool(const char *name)
+{
+	size_t n = strlen(name);
+
+	for (size_t i = 0; i < sizeof(tools) / sizeof(tools[0]); i++) {
+		size_t k = strlen(tools[i].suffix);
+		if (n > k && strcmp(name + n - k, tools[i].suffix) == 0)
+			return tools[i].tool;
+	}
+	return NULL;
+}
+
+/*
+ * Run TOOL -dc -- NAME, with FD (NAME, opened here) as its stdin too; its
+ * stdout becomes in->fd.  In the child every descriptor is first moved
+ * above 2, so that none of them can be one of 0, 1, 2 (when the caller
+ * started with some closed).
+ */
+static void
+spawn(struct input *in, int fd)
+{
+	int out[2], err[2], st[2];
+	int e;
+	ssize_t r;
+
+	if (pipe2(out, O_CLOEXEC) < 0 || pipe2(err, O_CLOEXEC) < 0 ||
+	    pipe2(st, O_CLOEXEC) < 0)
+		fatal("pipe");
+	in->child = fork();
+	if (in->child < 0)
+		fatal("fork");
+	if (in->child == 0) {
+		char *argv[] = { (char *)in->tool, "-dc", "--", (char *)in->name,
+		    NULL };
+		int i0 = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+		int o1 = fcntl(out[1], F_DUPFD_CLOEXEC, 3);
+		int e2 = fcntl(err[1], F_DUPFD_CLOEXEC, 3);
+
+		signal(SIGPIPE, SIG_DFL);
+		if (i0 < 0 || o1 < 0 || e2 < 0 || dup2(i0, 0) < 0 ||
+		    dup2(o1, 1) < 0 || dup2(e2, 2) < 0)
+			_exit(127);
+		execvp(in->tool, argv);
+		e = errno;
+		r = write(st[1], &e, sizeof e);
+		(void)r;
+		_exit(127);
+	}
+	close(fd);
+	close(out[1]);
+	close(err[1]);
+	close(st[1]);
+	do
+		r = read(st[0], &e, sizeof e);
+	while (r < 0 && errno == EINTR);
+	close(st[0]);
+	if (r == (ssize_t)sizeof e) {
+		waitpid(in->child, NULL, 0);
+		in->child = -1;
+		errno = e;
+		fatal("%s: cannot run %s to decompress it", in->name, in->tool);
+	}
+	in->fd = out[0];
+	in->errfd = err[0];
+}
+
+int
+input_open(struct input *in, const char *name)
+{
+	struct stat sb;
+	int fd;
+
+	memset(in, 0, sizeof *in);
+	in->name = name;
+	in->child = -1;
+	in->errfd = -1;
+	if (strcmp(name, "-") == 0)
+		fd = dup(0);
+	else
+		fd = open(name, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &sb) < 0 || S_ISDIR(sb.st_mode)) {
+		int e = fstat(fd, &sb) < 0 ? errno : EISDIR;
+
+		close(fd);
+		errno = e;
+		return -1;
+	}
+	in->tool = strcmp(name, "-") ? input_tool(name) : NULL;
+	if (in->tool) {
+		spawn(in, fd);
+		return 0;
+	}
+	in->fd = fd;
+	if (S_ISREG(sb.st_mode) && sb.st_size > 0 && strcmp(name, "-") != 0) {
+		in->seekable = 1;
+		in->size = (uint64_t)sb.st_size;
+	}
+	return 0;
+}
+
+/* The first non-empty line the decompressor wrote on stderr. */
+static void
+child_message(struct input *in, char *msg, size_t n)
+{
+	ssize_t r;
+	char *p, *nl;
+
+	msg[0] = '\0';
+	if (in->errfd < 0)
+		return;
+	r = read(in->errfd, msg, n - 1);
+	msg[r > 0 ? r : 0] = '\0';
+	for (p = msg; *p == '\n' || *p == '\r' || *p == ' '; p++)
+		;
+	if ((nl = strchr(p, '\n')) != NULL)
+		*nl = '\0';
+	memmove(msg, p, strlen(p) + 1);
+}
+
+static void
+reap(struct input *in)
+{
+	char msg[512];
+	int status;
+
+	if (in->child < 0)
+		return;
+	while (waitpid(in->child, &status, 0) < 0)
+		if (errno != EINTR)
+			fatal("waitpid");
+	in->child = -1;
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+		return;
+	child_message(in, msg, sizeof msg);
+	if (WIFSIGNALED(status))
+		fatalx("%s: %s killed by signal %d", in->name, in->tool,
+		    WTERMSIG(status));
+	fatalx("%s: %s failed (exit status %d)%s%s", in->name, in->tool,
+	    WEXITSTATUS(status), msg[0] ? ": " : "", msg);
+}
+
+size_t
+input_read(struct input *in, void *buf, size_t n)
+{
+	ssize_t r;
+
+	for (;;) {
+		r = read(in->fd, buf, n);
+		if (r >= 0)
+			break;
+		if (errno != EINTR)
+			fatal("%s", in->name);
+	}
+	if (r == 0)
+		reap(in);
+	return (size_t)r;
+}
+
+void
+input_close(struct input *in)
+{
+	if (in->fd >= 0)
+		close(in->fd);
+	in->fd = -1;
+	if (in->child > 0) {
+		kill(in->child, SIGTERM);
+		waitpid(in->child, NULL, 0);
+		in->child = -1;
+	}
+	if (in->errfd >= 0)
+		close(in->errfd);
+	in->errfd = -1;
+}

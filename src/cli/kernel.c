@@ -1,0 +1,355 @@
+/*
+ * kernel.c - privileges, /proc/profile writes, the default map.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "cli/kernel.h"
+#include "sym/symsrc.h"
+#include "base/util.h"
+
+static uid_t saved_euid;
+static int setuid_install;
+
+static _Noreturn void profile_missing(const char *name);
+static const char *with_release(const char *fmt, const char *release);
+
+const char *
+kernel_path(const char *path)
+{
+	static char *kept[32];	/* the last paths made, still in use */
+	static size_t next;
+	const char *root = secure_getenv(KERNEL_ROOT_ENV);
+	char **p = &kept[next++ % (sizeof kept / sizeof kept[0])];
+	size_t n;
+
+	/* always a copy: PATH may be a caller's buffer, reused */
+	if (root == NULL || setuid_install)
+		root = "";
+	n = strlen(root) + strlen(path) + 1;
+	*p = xrealloc(*p, n);
+	snprintf(*p, n, "%s%s", root, path);
+	return *p;
+}
+
+void
+kernel_drop_privileges(void)
+{
+	saved_euid = geteuid();
+	setuid_install = saved_euid != getuid();
+	if (setegid(getgid()) < 0 || seteuid(getuid()) < 0)
+		fatal("cannot drop privileges");
+}
+
+void
+kernel_drop_privileges_for_good(void)
+{
+	gid_t g = getgid();
+	uid_t u = getuid();
+
+	if (setuid_install &&
+	    (setresgid(g, g, g) < 0 || setresuid(u, u, u) < 0))
+		fatal("cannot drop privileges");
+}
+
+void
+kernel_write_profile(const int *multiplier)
+{
+	int fd, e;
+	ssize_t r;
+	char byte = 0;
+
+	const char *name = kernel_path(PROC_PROFILE);
+
+	if (setuid_install && seteuid(saved_euid) < 0)
+		fatal("cannot regain privileges");
+	fd = open(name, O_WRONLY | O_CLOEXEC);
+	e = errno;
+	if (setuid_install && seteuid(getuid()) < 0)
+		fatal("cannot drop privileges");
+	kernel_drop_privileges_for_good();
+	errno = e;
+	if (fd < 0 && e == ENOENT)
+		profile_missing(name);
+	if (fd < 0)
+		fatal("%s", name);
+	if (multiplier)
+		r = write(fd, multiplier, sizeof *multiplier);
+	else
+		r = write(fd, &byte, 1);
+	if (r < 0 || close(fd) < 0)
+		fatal("error writing %s", name);
+	exit(0);
+}
+
+/* Whether /proc/cmdline has a profile= word: 1, 0, or -1 unreadable. */
+static int
+cmdline_has_profile(const char *path)
+{
+	char buf[4096], *w;
+	ssize_t r;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -1;
+	r = read(fd, buf, sizeof buf - 1);
+	close(fd);
+	if (r < 0)
+		return -1;
+	buf[r] = '\0';
+	for (w = buf; *w; w += strcspn(w, " \t\n")) {
+		w += strspn(w, " \t\n");
+		if (strncmp(w, "profile=", 8) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+/* Whether the kernel's config has CONFIG_PROFILING=y: 1, 0, -1 unknown. */
+static int
+config_has_profiling(const char *path)
+{
+	char line[256];
+	int r = 0;
+	FILE *f = fopen(path, "re");
+
+	if (f == NULL)
+		return -1;
+	while (r == 0 && fgets(line, sizeof line, f) != NULL)
+		if (strcmp(line, "CONFIG_PROFILING=y\n") == 0)
+			r = 1;
+	fclose(f);
+	return r;
+}
+
+/*
+ * NAME, the kernel's profile, does not exist: util-linux's line, then
+ * what the kernel lacks, as far as /proc/cmdline and /boot/config-R tell.
+ */
+#define ADD_PROFILE "add profile=2 to the kernel command line (with GRUB: " \
+	"to GRUB_CMDLINE_LINUX_DEFAULT in /etc/default/grub, then run " \
+	"update-grub) and reboot"
+
+static _Noreturn void
+profile_missing(const char *name)
+{
+	struct utsname u;
+	const char *cmdline = kernel_path("/proc/cmdline"), *config;
+	int cmd, cfg;
+
+	config = with_release("/boot/config-%s", uname(&u) == 0 ? u.release :
+	    "unknown");
+	cmd = cmdline_has_profile(cmdline);
+	cfg = config_has_profiling(config);
+	warnx_("%s: %s", name, strerror(ENOENT));
+	if (cfg == 0)
+		fatalx("hint: this kernel was built without CONFIG_PROFILING "
+		    "(%s): /proc/profile needs a kernel built with it and booted "
+		    "with profile=N", config);
+	if (cmd == 0 && cfg == 1)
+		fatalx("hint: the kernel has CONFIG_PROFILING=y (%s) but was "
+		    "booted without profile=N (%s): %s", config, cmdline,
+		    ADD_PROFILE);
+	if (cmd == 0)
+		fatalx("hint: the kernel was booted without profile=N (%s), and "
+		    "must have CONFIG_PROFILING=y (%s cannot be read to check): "
+		    "%s", cmdline, config, ADD_PROFILE);
+	if (cmd == 1 && cfg == 1)
+		fatalx("hint: the kernel has CONFIG_PROFILING=y (%s) and profile= "
+		    "on its command line (%s): is /proc mounted?", config,
+		    cmdline);
+	if (cmd == 1)
+		fatalx("hint: the kernel was booted with profile= (%s), so it "
+		    "lacks CONFIG_PROFILING (%s cannot be read to check)",
+		    cmdline, config);
+	fatalx("hint: /proc/profile needs a kernel built with "
+	    "CONFIG_PROFILING=y and booted with profile=N (for example "
+	    "profile=2 on its command line)");
+}
+
+const char *
+kernel_profile(const char *name)
+{
+	if (strcmp(name, "/proc/profile") != 0)
+		return name;
+	name = kernel_path(name);
+	if (access(name, F_OK) < 0 && errno == ENOENT)
+		profile_missing(name);
+	return name;
+}
+
+/* What a place of the default map chain holds. */
+enum found {
+	FOUND_MAP,		/* a map with a non-zero _stext */
+	FOUND_MISSING,
+	FOUND_UNREADABLE,	/* err says why */
+	FOUND_STUB,		/* Debian's one-line stub; pkg names the package */
+	FOUND_NO_STEXT,
+	FOUND_HIDDEN,		/* _stext at 0: kallsyms hiding its addresses */
+};
+
+struct place {
+	const char *path;
+	enum found what;
+	int err;
+	char pkg[128];
+};
+
+/*
+ * Debian's and Ubuntu's /boot/System.map-* without the -dbg package is one
+ * line, "ffffffffffffffff B The real System.map is in the PKG package":
+ * copy PKG.  Returns 0 for anything else.
+ */
+static int
+read_stub(const char *path, char *pkg, size_t n)
+{
+	static const char mark[] = "The real System.map is in the ";
+	char buf[512], *p;
+	ssize_t r;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return 0;
+	r = read(fd, buf, sizeof buf - 1);
+	close(fd);
+	buf[r > 0 ? r : 0] = '\0';
+	if ((p = strstr(buf, mark)) == NULL)
+		return 0;
+	p += sizeof mark - 1;
+	snprintf(pkg, n, "%.*s", (int)strcspn(p, " \n"), p);
+	return 1;
+}
+
+static void
+probe(struct place *pl)
+{
+	struct symsrc m;
+	struct sym s;
+	int found;
+
+	if (symsrc_open(&m, pl->path) < 0) {
+		pl->err = errno;
+		pl->what = errno == ENOENT || errno == ENOTDIR ? FOUND_MISSING :
+		    FOUND_UNREADABLE;
+		return;
+	}
+	found = symsrc_find_stext(&m, &s);
+	symsrc_close(&m);
+	if (found)
+		pl->what = s.addr != 0 ? FOUND_MAP : FOUND_HIDDEN;
+	else
+		pl->what = read_stub(pl->path, pl->pkg, sizeof pl->pkg) ?
+		    FOUND_STUB : FOUND_NO_STEXT;
+}
+
+static void
+tell(const struct place *pl)
+{
+	switch (pl->what) {
+	case FOUND_MISSING:
+		warnx_("  %s: missing", pl->path);
+		break;
+	case FOUND_UNREADABLE:
+		warnx_("  %s: unreadable (%s)", pl->path, strerror(pl->err));
+		break;
+	case FOUND_STUB:
+		warnx_("  %s: a stub; the real map is in the %s package",
+		    pl->path, pl->pkg[0] ? pl->pkg : "-dbg");
+		break;
+	case FOUND_NO_STEXT:
+		warnx_("  %s: no _stext", pl->path);
+		break;
+	case FOUND_HIDDEN:
+		warnx_("  %s: symbol addresses are hidden (all zero)", pl->path);
+		break;
+	case FOUND_MAP:
+		break;
+	}
+}
+
+/* FMT with the kernel release, under the test root if any. */
+static const char *
+with_release(const char *fmt, const char *release)
+{
+	static char ring[8][512];	/* the paths stay in use after return */
+	static size_t next;
+	char *buf = ring[next++ % (sizeof ring / sizeof ring[0])];
+
+	snprintf(buf, sizeof ring[0], fmt, release);
+	return kernel_path(buf);
+}
+
+/* The places of the default map chain, in order; returns how many. */
+static size_t
+default_places(struct place *pl)
+{
+	struct utsname u;
+	const char *rel = uname(&u) == 0 ? u.release : "unknown";
+	size_t n = 0;
+
+	memset(pl, 0, 5 * sizeof *pl);
+	pl[n++].path = kernel_path(BOOT_MAP);
+	pl[n++].path = with_release(BOOT_MAP "-%s", rel);
+	pl[n++].path = with_release("/usr/lib/debug/boot/System.map-%s", rel);
+	pl[n++].path = with_release("/lib/modules/%s/System.map", rel);
+	pl[n++].path = kernel_path(PROC_KALLSYMS);
+	return n;
+}
+
+const char *
+kernel_default_map_quiet(void)
+{
+	struct place pl[5];
+	size_t n = default_places(pl);
+
+	for (size_t i = 0; i < n; i++) {
+		probe(&pl[i]);
+		if (pl[i].what == FOUND_MAP)
+			return pl[i].path;
+	}
+	return NULL;
+}
+
+const char *
+kernel_default_map(const char *profile)
+{
+	struct place pl[5];
+	const char *stub = NULL;
+	size_t n = default_places(pl), i;
+
+	for (i = 0; i < n; i++) {
+		probe(&pl[i]);
+		if (pl[i].what == FOUND_MAP)
+			break;
+		if (pl[i].what == FOUND_STUB && stub == NULL)
+			stub = pl[i].pkg;
+	}
+	if (i < n - 1)
+		return pl[i].path;
+	if (i == n - 1) {
+		warnx_("using %s; no System.map was usable:", pl[i].path);
+		for (i = 0; i < n - 1; i++)
+			tell(&pl[i]);
+		return pl[n - 1].path;
+	}
+	warnx_("no usable symbol map:");
+	for (i = 0; i < n; i++)
+		tell(&pl[i]);
+	if (strcmp(profile, kernel_path("/proc/profile")) != 0)
+		fatalx("%s is not this kernel's /proc/profile: pass the map of "
+		    "the kernel it came from with -m", profile);
+	if (pl[n - 1].what == FOUND_HIDDEN)
+		fatalx("%s: symbol addresses are hidden (all zero, "
+		    "kernel.kptr_restrict); run as root, or allow them with: "
+		    "sysctl kernel.kptr_restrict=0 kernel.perf_event_paranoid=1",
+		    pl[n - 1].path);
+	if (stub && stub[0])
+		fatalx("install %s for the real map, or pass one with -m", stub);
+	fatalx("pass a map with -m: the kernel's System.map, or a copy of "
+	    "/proc/kallsyms made as root");
+}

@@ -1,0 +1,273 @@
+/*
+ * attrib.c - the classic and the exact attribution rules.
+ */
+#include "core/attrib.h"
+#include "base/wide.h"
+
+static const uint32_t *
+array_span(void *ctx, uint64_t from, uint64_t to, size_t *got)
+{
+	*got = (size_t)(to - from);
+	return (const uint32_t *)ctx + from;
+}
+
+struct counters
+counters_array(const uint32_t *w, uint64_t n)
+{
+	struct counters c = { n, array_span, NULL, (void *)(uintptr_t)w };
+
+	return c;
+}
+
+/*
+ * Sixteen words at a time, summed in 64 bits: a loop of constant length,
+ * which -O2 vectorises with no branch per word; then the rest.
+ */
+static uint64_t
+sum_words(const uint32_t *w, size_t n)
+{
+	uint64_t s = 0;
+	size_t i = 0;
+
+	for (; i + 16 <= n; i += 16) {
+		uint64_t t = 0;
+
+		for (int j = 0; j < 16; j++)
+			t += w[i + j];
+		s += t;
+	}
+	for (; i < n; i++)
+		s += w[i];
+	return s;
+}
+
+uint64_t
+counters_sum(const struct counters *c, uint64_t from, uint64_t to)
+{
+	uint64_t sum = 0;
+
+	if (c->sum)
+		return c->sum(c->ctx, from, to);
+	while (from < to) {
+		size_t got;
+		const uint32_t *w = c->span(c->ctx, from, to, &got);
+
+		sum += sum_words(w, got);
+		from += got;
+	}
+	return sum;
+}
+
+uint32_t
+counters_get(const struct counters *c, uint64_t k)
+{
+	size_t got;
+
+	return *c->span(c->ctx, k, k + 1, &got);
+}
+
+void
+attrib_init(struct attrib *a, uint64_t origin, uint32_t step, uint64_t nwords,
+    enum attrib_mode mode)
+{
+	a->origin = origin;
+	a->step = step;
+	a->nwords = nwords;
+	a->mode = mode;
+	a->cursor = 1;
+	a->shift = -1;
+	a->ranges = NULL;
+	a->nranges = 0;
+	if (step && (step & (step - 1)) == 0)
+		a->shift = __builtin_ctz(step);
+}
+
+void
+attrib_init_hist(struct attrib *a, const struct attrib_range *r, size_t n)
+{
+	a->origin = r[0].low;
+	a->step = 0;
+	a->nwords = r[n - 1].first + r[n - 1].nbins;
+	a->mode = ATTRIB_HIST;
+	a->cursor = 1;
+	a->shift = -1;
+	a->ranges = r;
+	a->nranges = n;
+}
+
+/* off / step: a shift for the usual power-of-two steps. */
+static uint64_t
+div_step(const struct attrib *a, uint64_t off)
+{
+	return a->shift >= 0 ? off >> a->shift : off / a->step;
+}
+
+/* First word whose bucket starts at or after ADDR. */
+static uint64_t
+bucket_at_or_after(const struct attrib *a, uint64_t addr)
+{
+	uint64_t off = addr - a->origin, q = div_step(a, off);
+
+	return q + (q * a->step != off) + 1;
+}
+
+static uint64_t
+min_u64(uint64_t x, uint64_t y)
+{
+	return x < y ? x : y;
+}
+
+static int
+close_classic(struct attrib *a, uint64_t start, uint64_t next,
+    struct attrib_span *sp)
+{
+	uint64_t j = a->step ? div_step(a, next - a->origin) : 0;
+
+	if (a->cursor >= a->nwords || j > a->nwords)
+		return -1;
+	sp->first = a->cursor;
+	sp->end = j > a->cursor ? j : a->cursor;
+	a->cursor = sp->end;
+	sp->list_first = sp->list_end = 0;
+	if (a->step) {
+		sp->list_first = div_step(a, start - a->origin) + 1;
+		sp->list_end = j;
+	}
+	return 0;
+}
+
+static int
+close_exact(struct attrib *a, uint64_t start, uint64_t next,
+    struct attrib_span *sp)
+{
+	uint64_t last = a->nwords - 1;	/* always *unknown* */
+
+	if (a->nwords <= 1 ||
+	    (a->step && div_step(a, start - a->origin) >= a->nwords))
+		return -1;
+	sp->first = sp->end = 1;
+	if (a->step) {
+		sp->first = min_u64(bucket_at_or_after(a, start), last);
+		sp->end = min_u64(bucket_at_or_after(a, next), last);
+	}
+	sp->list_first = sp->first;
+	sp->list_end = sp->end;
+	return 0;
+}
+
+/*
+ * Hist: the first word whose bin starts at or after ADDR.  In a range,
+ * bin j starts at low + floor(j * span / nbins), which is >= low + d
+ * exactly when j * span >= d * nbins: j = ceil(d * nbins / span).
+ */
+/*
+ * floor(A * B / C), C > 0, for a quotient that fits 64 bits; *REM says
+ * whether the division left a remainder.  The 128-bit product is divided
+ * a bit at a time where the compiler has no 128-bit integer (32-bit
+ * targets; a few hundred operations per symbol).
+ */
+static uint64_t
+muldiv(uint64_t a, uint64_t b, uint64_t c, int *rem)
+{
+#ifdef __SIZEOF_INT128__
+	__extension__ unsigned __int128 x = (unsigned __int128)a * b;
+
+	*rem = x % c != 0;
+	return (uint64_t)(x / c);
+#else
+	uint64_t hi, lo, q = 0, r = 0;
+
+	wide_mul(a, b, &hi, &lo);
+	for (int i = 127; i >= 0; i--) {
+		uint64_t top = r >> 63;		/* r << 1 would pass 2^64 */
+
+		r = r << 1 | ((i >= 64 ? hi >> (i - 64) : lo >> i) & 1);
+		q <<= 1;
+		if (top || r >= c) {
+			r -= c;
+			q |= 1;
+		}
+	}
+	*rem = r != 0;
+	return q;
+#endif
+}
+
+static uint64_t
+bin_at_or_after(const struct attrib *a, uint64_t addr)
+{
+	uint64_t q;
+	int rem;
+
+	for (size_t i = 0; i < a->nranges; i++) {
+		const struct attrib_range *r = &a->ranges[i];
+		uint64_t span = r->high - r->low;
+
+		if (addr >= r->high)
+			continue;
+		if (addr <= r->low)
+			return r->first;
+		q = muldiv(addr - r->low, r->nbins, span, &rem);
+		return r->first + q + (rem != 0);
+	}
+	return a->nwords;
+}
+
+static int
+close_hist(struct attrib *a, uint64_t start, uint64_t next,
+    struct attrib_span *sp)
+{
+	sp->first = sp->list_first = bin_at_or_after(a, start);
+	sp->end = sp->list_end = bin_at_or_after(a, next);
+	return 0;
+}
+
+/*
+ * Classic: each close moves the cursor to max(cursor, word of NEXT), from
+ * 1; with ascending addresses that is the word of the last NEXT, or 1.
+ */
+void
+attrib_resume(struct attrib *a, uint64_t addr)
+{
+	uint64_t j;
+
+	if (a->mode != ATTRIB_CLASSIC || !a->step || addr < a->origin)
+		return;
+	j = div_step(a, addr - a->origin);
+	a->cursor = j > 1 ? j : 1;
+}
+
+int
+attrib_close(struct attrib *a, uint64_t start, uint64_t next,
+    struct attrib_span *sp)
+{
+	if (a->mode == ATTRIB_HIST)
+		return close_hist(a, start, next, sp);
+	if (a->mode == ATTRIB_EXACT)
+		return close_exact(a, start, next, sp);
+	return close_classic(a, start, next, sp);
+}
+
+uint64_t
+attrib_word_addr(const struct attrib *a, uint64_t k)
+{
+	int rem;
+
+	if (a->mode != ATTRIB_HIST)
+		return (k - 1) * a->step + a->origin;
+	for (size_t i = 0; i < a->nranges; i++) {
+		const struct attrib_range *r = &a->ranges[i];
+
+		if (k >= r->first + r->nbins)
+			continue;
+		return r->low + muldiv(k - r->first, r->high - r->low,
+		    r->nbins, &rem);
+	}
+	return a->ranges[a->nranges - 1].high;
+}
+
+double
+attrib_load(uint64_t ticks, uint64_t length)
+{
+	return length ? (double)ticks / (double)length : 0.0;
+}

@@ -1,0 +1,54 @@
+/*
+ * collect.h - the reported functions kept for --top and --json.
+ *
+ * The classic text report is written as each symbol closes and keeps
+ * nothing.  --top N and --json need the total before any percentage, so
+ * they collect: --top N keeps only the N functions with most ticks in a
+ * bounded heap; --json without --top keeps every reported function.  A
+ * record holds the function's address, length, ticks and the ranges of
+ * words it is credited with and that -s lists (the buckets are read
+ * again from the counters when printed, not copied); its name is copied
+ * only when the record is kept.  Pure: no I/O.
+ */
+#ifndef RP_COLLECT_H
+#define RP_COLLECT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/attrib.h"
+
+struct func_rec {
+	uint64_t addr, len, ticks;
+	uint64_t calls;		/* gmon.out: the calls into it, else 0 */
+	uint64_t seq;		/* map order: the last tie-break (aliases) */
+	struct attrib_span sp;
+	char *name;		/* owned once kept */
+	size_t namelen;
+};
+
+struct collect {
+	size_t limit;		/* --top N; SIZE_MAX: keep all */
+	struct func_rec *v;	/* a min-heap (worst first) when limited */
+	size_t n, cap;
+	uint64_t seen;		/* functions offered */
+};
+
+void collect_init(struct collect *k, size_t limit);
+
+/* Offer one function; NAME is copied only when it is kept. */
+void collect_add(struct collect *k, uint64_t addr, uint64_t len,
+    uint64_t ticks, uint64_t calls, const struct attrib_span *sp,
+    const char *name, size_t namelen);
+
+/* Whether A ranks before B: more ticks, then the lower address, then the
+ * one first in the map. */
+int collect_before(const struct func_rec *a, const struct func_rec *b);
+
+/* Put the kept functions in report order: by rank with a limit, else by
+ * address (the order they came in). */
+void collect_sort(struct collect *k);
+
+void collect_free(struct collect *k);
+
+#endif

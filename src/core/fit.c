@@ -1,0 +1,54 @@
+/*
+ * fit.c - the map's text against the profile's number of counters.
+ */
+#include <stdio.h>
+
+#include "core/fit.h"
+#include "base/util.h"
+
+enum fit
+fit_check(uint64_t stext, uint64_t etext, int have_etext, uint32_t step,
+    uint64_t counters, uint64_t *map_counters)
+{
+	*map_counters = 0;
+	if (!have_etext || step == 0 || etext < stext)
+		return FIT_UNKNOWN;
+	*map_counters = (etext - stext) / step;
+	return *map_counters == counters ? FIT_MATCH : FIT_MISMATCH;
+}
+
+size_t
+fit_describe(char *buf, size_t n, const char *map, uint64_t stext,
+    uint64_t etext, int have_etext, uint32_t step, uint64_t counters)
+{
+	uint64_t mc;
+	int k;
+
+	if (!have_etext)
+		k = snprintf(buf, n, "Map: %s has no _etext\n", map);
+	else if (fit_check(stext, etext, have_etext, step, counters, &mc) ==
+	    FIT_MATCH)
+		k = snprintf(buf, n, "Map: %s matches\n", map);
+	else
+		k = snprintf(buf, n, "Map: %s does not match (_etext - _stext "
+		    "is %llu bytes, %llu counters; profile has %llu)\n", map,
+		    (unsigned long long)(etext - stext),
+		    (unsigned long long)mc, (unsigned long long)counters);
+	return k < 0 ? 0 : (size_t)k < n ? (size_t)k : n - 1;
+}
+
+void
+fit_warn(const char *map, const char *profile, uint64_t stext,
+    uint64_t etext, int have_etext, uint32_t step, uint64_t counters)
+{
+	uint64_t mc;
+
+	if (fit_check(stext, etext, have_etext, step, counters, &mc) !=
+	    FIT_MISMATCH)
+		return;
+	warnx_("warning: %s does not match %s: _etext - _stext is %llu bytes, "
+	    "%llu counters at step %u, but the profile has %llu counters; "
+	    "pass the map of the kernel that wrote the profile with -m",
+	    map, profile, (unsigned long long)(etext - stext),
+	    (unsigned long long)mc, step, (unsigned long long)counters);
+}

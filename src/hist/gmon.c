@@ -1,0 +1,558 @@
+/*
+ * gmon.c - reading gmon.out: GNU tagged records and the BSD header.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hist/gmon.h"
+#include "base/util.h"
+
+#define GNU_HDR 20		/* "gmon", version, 12 spare bytes */
+#define TAG_HIST 0
+#define TAG_ARC 1
+#define TAG_BB 2
+
+/* A cursor over the file under one guess of byte order and address size. */
+struct rd {
+	const unsigned char *b;
+	size_t n, pos;
+	int big, ptr;
+	char *err;
+	size_t errlen;
+};
+
+static int
+fail(struct rd *r, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(r->err, r->errlen, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+static uint64_t
+get(const struct rd *r, size_t off, int len)
+{
+	uint64_t v = 0;
+
+	for (int i = 0; i < len; i++) {
+		int k = r->big ? i : len - 1 - i;
+		v = v << 8 | r->b[off + (size_t)k];
+	}
+	return v;
+}
+
+/* Whether LEN more bytes are there. */
+static int
+have(const struct rd *r, uint64_t len)
+{
+	return r->n - r->pos >= len;
+}
+
+static uint64_t
+take(struct rd *r, int len)
+{
+	uint64_t v = get(r, r->pos, len);
+
+	r->pos += (size_t)len;
+	return v;
+}
+
+/*
+ * Check a histogram's range and bin count, and that its bins are there.
+ * NB: the bins start at r->pos.
+ */
+static int
+check_hist(struct rd *r, uint64_t low, uint64_t high, uint64_t nbins,
+    uint32_t rate)
+{
+	if (low >= high)
+		return fail(r, "histogram range 0x%llx-0x%llx is empty "
+		    "(low_pc >= high_pc)", (unsigned long long)low,
+		    (unsigned long long)high);
+	if (nbins == 0 || nbins > GMON_MAX_BINS || nbins > high - low)
+		return fail(r, "impossible bin count %llu for a range of "
+		    "%llu bytes", (unsigned long long)nbins,
+		    (unsigned long long)(high - low));
+	if (!have(r, nbins * 2))
+		return fail(r, "short histogram: %llu bins need %llu bytes, "
+		    "%llu left", (unsigned long long)nbins,
+		    (unsigned long long)nbins * 2,
+		    (unsigned long long)(r->n - r->pos));
+	if (rate == 0)
+		return fail(r, "profiling rate is 0");
+	return 0;
+}
+
+/*
+ * Where the range [low, high) of NBINS bins is among G's: 1 with *AT its
+ * index, 0 when it is new, -1 when it overlaps another or disagrees.
+ */
+static int
+find_range(struct rd *r, const struct gmon *g, uint64_t low, uint64_t high,
+    uint64_t nbins, size_t *at)
+{
+	for (size_t i = 0; i < g->nranges; i++) {
+		const struct attrib_range *x = &g->ranges[i];
+
+		if (x->low == low && x->high == high && x->nbins == nbins) {
+			*at = i;
+			return 1;
+		}
+		if (low < x->high && x->low < high)
+			return fail(r, "histogram records overlap (0x%llx-0x%llx "
+			    "in %llu bins, 0x%llx-0x%llx in %llu)",
+			    (unsigned long long)x->low,
+			    (unsigned long long)x->high,
+			    (unsigned long long)x->nbins,
+			    (unsigned long long)low, (unsigned long long)high,
+			    (unsigned long long)nbins);
+	}
+	return 0;
+}
+
+/* A new range, its bins zero after the others' (in file order, for now). */
+static int
+new_range(struct rd *r, struct gmon *g, uint64_t low, uint64_t high,
+    uint64_t nbins, size_t *at)
+{
+	uint64_t used = g->nranges ? g->ranges[g->nranges - 1].first +
+	    g->ranges[g->nranges - 1].nbins : 1;
+	struct attrib_range *x;
+	uint32_t *w;
+
+	x = realloc(g->ranges, (g->nranges + 1) * sizeof *x);
+	if (x == NULL)
+		return fail(r, "out of memory for histogram ranges");
+	g->ranges = x;
+	w = realloc(g->words, (size_t)(used + nbins) * sizeof *w);
+	if (w == NULL)
+		return fail(r, "out of memory for %llu bins",
+		    (unsigned long long)(used + nbins));
+	g->words = w;
+	w[0] = 0;
+	memset(w + used, 0, (size_t)nbins * sizeof *w);
+	x[g->nranges].low = low;
+	x[g->nranges].high = high;
+	x[g->nranges].nbins = nbins;
+	x[g->nranges].first = used;
+	*at = g->nranges++;
+	return 0;
+}
+
+/* Add the bins at r->pos to G: to the same range's, or as a new range. */
+static int
+add_hist(struct rd *r, struct gmon *g, uint64_t low, uint64_t high,
+    uint64_t nbins, uint32_t rate)
+{
+	size_t at = 0;
+	int found;
+	uint32_t *w;
+
+	if (g->nhist == 0)
+		g->rate = rate;
+	else if (rate != g->rate)
+		return fail(r, "histogram records disagree on the profiling "
+		    "rate (%u and %u)", g->rate, rate);
+	found = find_range(r, g, low, high, nbins, &at);
+	if (found < 0 || (!found && new_range(r, g, low, high, nbins, &at) < 0))
+		return -1;
+	w = g->words + g->ranges[at].first;
+	for (uint64_t k = 0; k < nbins; k++) {
+		uint32_t v = (uint32_t)take(r, 2);
+		if (w[k] > UINT32_MAX - v)
+			return fail(r, "bin %llu overflows when the histogram "
+			    "records are added up", (unsigned long long)k);
+		w[k] += v;
+	}
+	g->nhist++;
+	return 0;
+}
+
+static int
+range_cmp(const void *x, const void *y)
+{
+	const struct attrib_range *a = x, *b = y;
+
+	return (a->low > b->low) - (a->low < b->low);
+}
+
+/* Put the ranges, and their bins, in address order. */
+static int
+order_ranges(struct rd *r, struct gmon *g)
+{
+	uint64_t pos = 1;
+	uint32_t *w;
+
+	qsort(g->ranges, g->nranges, sizeof *g->ranges, range_cmp);
+	g->nbins = 0;
+	for (size_t i = 0; i < g->nranges; i++)
+		g->nbins += g->ranges[i].nbins;
+	w = malloc((size_t)(g->nbins + 1) * sizeof *w);
+	if (w == NULL)
+		return fail(r, "out of memory for %llu bins",
+		    (unsigned long long)g->nbins);
+	w[0] = 0;
+	for (size_t i = 0; i < g->nranges; i++) {
+		struct attrib_range *x = &g->ranges[i];
+
+		memcpy(w + pos, g->words + x->first, (size_t)x->nbins *
+		    sizeof *w);
+		x->first = pos;
+		pos += x->nbins;
+	}
+	free(g->words);
+	g->words = w;
+	g->low = g->ranges[0].low;
+	g->high = g->ranges[g->nranges - 1].high;
+	return 0;
+}
+
+/* Keep one arc; the array grows by doubling (its size is bounded by n). */
+static int
+add_arc(struct rd *r, struct gmon *g, uint64_t self_pc, uint64_t count)
+{
+	if ((g->narcs & (g->narcs - 1)) == 0) {
+		size_t cap = g->narcs ? (size_t)g->narcs * 2 : 16;
+		struct gmon_arc *a = realloc(g->arcs, cap * sizeof *a);
+		if (a == NULL)
+			return fail(r, "out of memory for %zu call arcs", cap);
+		g->arcs = a;
+	}
+	g->arcs[g->narcs].self_pc = self_pc;
+	g->arcs[g->narcs++].count = count;
+	return 0;
+}
+
+static int
+gnu_hist(struct rd *r, struct gmon *g)
+{
+	uint64_t low, high, nbins;
+	uint32_t rate;
+	size_t at = r->pos - 1;
+
+	if (!have(r, (uint64_t)2 * (unsigned)r->ptr + 24))
+		return fail(r, "short histogram record header at offset %zu",
+		    at);
+	low = take(r, r->ptr);
+	high = take(r, r->ptr);
+	nbins = take(r, 4);
+	rate = (uint32_t)take(r, 4);
+	if (g->nhist == 0) {
+		memcpy(g->dimen, r->b + r->pos, 15);
+		g->dimen[15] = '\0';
+		g->abbrev = (char)r->b[r->pos + 15];
+	}
+	r->pos += 16;
+	if (check_hist(r, low, high, nbins, rate) < 0)
+		return -1;
+	return add_hist(r, g, low, high, nbins, rate);
+}
+
+static int
+gnu_records(struct rd *r, struct gmon *g)
+{
+	while (r->pos < r->n) {
+		size_t at = r->pos;
+		int tag = r->b[r->pos++];
+		uint64_t len;
+
+		switch (tag) {
+		case TAG_HIST:
+			if (gnu_hist(r, g) < 0)
+				return -1;
+			break;
+		case TAG_ARC:
+			if (!have(r, (uint64_t)2 * (unsigned)r->ptr + 4))
+				return fail(r, "short call arc record at "
+				    "offset %zu", at);
+			r->pos += (size_t)r->ptr;	/* from_pc */
+			len = take(r, r->ptr);
+			if (add_arc(r, g, len, take(r, 4)) < 0)
+				return -1;
+			break;
+		case TAG_BB:
+			if (!have(r, 4))
+				return fail(r, "short basic-block record at "
+				    "offset %zu", at);
+			len = take(r, 4) * 2 * (unsigned)r->ptr;
+			if (!have(r, len))
+				return fail(r, "short basic-block record at "
+				    "offset %zu", at);
+			r->pos += (size_t)len;
+			g->nblocks++;
+			break;
+		default:
+			return fail(r, "unknown record tag %d at offset %zu",
+			    tag, at);
+		}
+	}
+	if (g->nhist == 0)
+		return fail(r, "no histogram record");
+	return order_ranges(r, g);
+}
+
+static int
+parse_gnu(struct rd *r, struct gmon *g)
+{
+	if (r->n < GNU_HDR)
+		return fail(r, "short gmon.out header");
+	g->format = GMON_GNU;
+	g->version = (uint32_t)get(r, 4, 4);
+	r->pos = GNU_HDR;
+	return gnu_records(r, g);
+}
+
+static size_t
+bsd_hdr(int ptr)
+{
+	return 2 * (size_t)ptr + 24;
+}
+
+static int
+parse_bsd(struct rd *r, struct gmon *g)
+{
+	size_t hdr = bsd_hdr(r->ptr), arc = 3 * (size_t)r->ptr;
+	uint64_t low, high, ncnt, nbins;
+	uint32_t rate;
+
+	if (r->n < hdr)
+		return fail(r, "short BSD gmon.out header");
+	low = take(r, r->ptr);
+	high = take(r, r->ptr);
+	ncnt = take(r, 4);
+	g->format = GMON_BSD;
+	g->version = (uint32_t)take(r, 4);
+	rate = (uint32_t)take(r, 4);
+	r->pos = hdr;
+	if (g->version != GMON_BSD_VERSION)
+		return fail(r, "not a gmon.out (no \"gmon\" magic, no BSD "
+		    "version)");
+	if (ncnt < hdr || ncnt > r->n || (ncnt - hdr) % 2)
+		return fail(r, "impossible byte count %llu in the BSD header "
+		    "(file of %zu bytes)", (unsigned long long)ncnt, r->n);
+	nbins = (ncnt - hdr) / 2;
+	if (check_hist(r, low, high, nbins, rate) < 0 ||
+	    add_hist(r, g, low, high, nbins, rate) < 0 ||
+	    order_ranges(r, g) < 0)
+		return -1;
+	if ((r->n - r->pos) % arc)
+		return fail(r, "short call arc record at offset %zu",
+		    r->pos + (r->n - r->pos) / arc * arc);
+	while (r->pos < r->n) {
+		uint64_t self_pc;
+
+		r->pos += (size_t)r->ptr;	/* from_pc */
+		self_pc = take(r, r->ptr);
+		if (add_arc(r, g, self_pc, take(r, r->ptr)) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* Whether the dimension field reads as text (a hint for ambiguous files). */
+static int
+dimen_is_text(const struct gmon *g)
+{
+	size_t i = 0;
+
+	while (i < 15 && g->dimen[i] >= 0x20 && g->dimen[i] < 0x7f)
+		i++;
+	while (i < 15 && g->dimen[i] == '\0')
+		i++;
+	return i == 15;
+}
+
+int
+gmon_sniff(const unsigned char *b, size_t n)
+{
+	static const unsigned char v_le[4] = { 0x79, 0x18, 0x05, 0x00 };
+	static const unsigned char v_be[4] = { 0x00, 0x05, 0x18, 0x79 };
+
+	if (n >= 4 && memcmp(b, "gmon", 4) == 0)
+		return GMON_SNIFF_GNU;
+	for (int ptr = 4; ptr <= 8; ptr += 4) {
+		size_t off = 2 * (size_t)ptr + 4;
+		if (n >= off + 4 && (memcmp(b + off, v_le, 4) == 0 ||
+		    memcmp(b + off, v_be, 4) == 0))
+			return GMON_SNIFF_BSD;
+	}
+	return GMON_SNIFF_NO;
+}
+
+int
+gmon_maybe_kernel(const unsigned char *b, size_t n, uint64_t total)
+{
+	uint32_t le, be;
+
+	if (n < 4 || total % 4)
+		return 0;
+	le = (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 |
+	    (uint32_t)b[3] << 24;
+	be = __builtin_bswap32(le);
+	return (le && le <= 1024 && (le & (le - 1)) == 0) ||
+	    (be && be <= 1024 && (be & (be - 1)) == 0);
+}
+
+/* One guess: byte order BIG, address size PTR.  *score ranks successes. */
+static int
+try_parse(struct gmon *g, const unsigned char *b, size_t n, int big, int ptr,
+    char *err, size_t errlen, size_t *reached, int *score)
+{
+	struct rd r = { b, n, 0, big, ptr, err, errlen };
+	int bsd = n < 4 || memcmp(b, "gmon", 4) != 0, rc;
+
+	memset(g, 0, sizeof *g);
+	g->ptrsize = ptr;
+	g->big_endian = big;
+	rc = bsd ? parse_bsd(&r, g) : parse_gnu(&r, g);
+	*reached = r.pos;
+	/* the version is small in the right byte order; text; then 64-bit */
+	*score = (bsd || g->version <= 0xffff) * 4 + (bsd || dimen_is_text(g)) *
+	    2 + (ptr == 8);
+	if (rc < 0)
+		gmon_free(g);
+	return rc;
+}
+
+static int
+arc_cmp(const void *x, const void *y)
+{
+	const struct gmon_arc *a = x, *b = y;
+
+	return (a->self_pc > b->self_pc) - (a->self_pc < b->self_pc);
+}
+
+int
+gmon_parse(struct gmon *g, const unsigned char *b, size_t n, char *err,
+    size_t errlen)
+{
+	struct gmon cand;
+	char msg[256];
+	size_t reached, best_reach = 0;
+	int score, best = -1, best_fail = -1;
+
+	memset(g, 0, sizeof *g);
+	snprintf(err, errlen, "not a gmon.out");
+	for (int big = 0; big <= 1; big++)
+		for (int ptr = 8; ptr >= 4; ptr -= 4) {
+			if (try_parse(&cand, b, n, big, ptr, msg, sizeof msg,
+			    &reached, &score) == 0) {
+				if (score > best) {
+					gmon_free(g);
+					*g = cand;
+					best = score;
+				} else {
+					gmon_free(&cand);
+				}
+				continue;
+			}
+			/* the guess that read furthest names the error */
+			if (best_fail < 0 || reached > best_reach ||
+			    (reached == best_reach && score > best_fail)) {
+				best_reach = reached;
+				best_fail = score;
+				snprintf(err, errlen, "%s", msg);
+			}
+		}
+	if (best < 0)
+		return -1;
+	if (g->narcs > 1)
+		qsort(g->arcs, (size_t)g->narcs, sizeof *g->arcs, arc_cmp);
+	return 0;
+}
+
+int
+gmon_subtract(struct gmon *g, const struct gmon *base, char *err,
+    size_t errlen)
+{
+	for (size_t i = 0; i < g->nranges || i < base->nranges; i++) {
+		const struct attrib_range *x = i < base->nranges ?
+		    &base->ranges[i] : NULL, *y = i < g->nranges ?
+		    &g->ranges[i] : NULL;
+
+		if (x && y && x->low == y->low && x->high == y->high &&
+		    x->nbins == y->nbins)
+			continue;
+		if (x == NULL || y == NULL) {
+			snprintf(err, errlen, "the baseline has %zu histogram "
+			    "ranges, the profile %zu", base->nranges,
+			    g->nranges);
+			return -1;
+		}
+		snprintf(err, errlen, "the baseline's histogram 0x%llx-0x%llx "
+		    "in %llu bins differs from 0x%llx-0x%llx in %llu bins",
+		    (unsigned long long)x->low, (unsigned long long)x->high,
+		    (unsigned long long)x->nbins, (unsigned long long)y->low,
+		    (unsigned long long)y->high, (unsigned long long)y->nbins);
+		return -1;
+	}
+	for (uint64_t k = 1; k <= g->nbins; k++) {
+		if (g->words[k] < base->words[k]) {
+			snprintf(err, errlen, "bin %llu is lower than in the "
+			    "baseline (is the baseline a later run?)",
+			    (unsigned long long)k - 1);
+			return -1;
+		}
+		g->words[k] -= base->words[k];
+	}
+	return 0;
+}
+
+static const uint32_t *
+words_span(void *ctx, uint64_t from, uint64_t to, size_t *got)
+{
+	*got = (size_t)(to - from);
+	return (const uint32_t *)ctx + from;
+}
+
+struct counters
+gmon_counters(const struct gmon *g)
+{
+	struct counters c = { g->nbins + 1, words_span, NULL,
+	    (void *)(uintptr_t)g->words };
+
+	return c;
+}
+
+uint64_t
+gmon_total(const struct gmon *g)
+{
+	uint64_t sum = 0;
+
+	for (uint64_t k = 1; k <= g->nbins; k++)
+		sum += g->words[k];
+	return sum;
+}
+
+uint64_t
+gmon_calls(const struct gmon *g, uint64_t start, uint64_t next,
+    size_t *cursor)
+{
+	size_t i = *cursor;
+	uint64_t sum = 0;
+
+	if (i > 0 && i <= g->narcs && g->arcs[i - 1].self_pc >= start)
+		i = 0;		/* not ascending: start over */
+	while (i < g->narcs && g->arcs[i].self_pc < start)
+		i++;
+	for (; i < g->narcs && g->arcs[i].self_pc < next; i++)
+		sum += g->arcs[i].count;
+	*cursor = i;
+	return sum;
+}
+
+void
+gmon_free(struct gmon *g)
+{
+	free(g->words);
+	free(g->arcs);
+	free(g->ranges);
+	g->words = NULL;
+	g->arcs = NULL;
+	g->ranges = NULL;
+}

@@ -1,0 +1,49 @@
+/*
+ * step.c - the step of a zero step word, from the map's text.
+ */
+#include <stdio.h>
+
+#include "hist/step.h"
+
+enum step_found
+step_infer(uint64_t stext, uint64_t etext, int have_etext, uint64_t counters,
+    uint32_t *step)
+{
+	uint64_t size;
+
+	*step = 0;
+	if (!have_etext)
+		return STEP_NO_ETEXT;
+	if (etext < stext || counters == 0)
+		return STEP_NO_FIT;
+	size = etext - stext;
+	for (int k = 0; k <= 31; k++)
+		if (size >> k == counters) {
+			*step = (uint32_t)1 << k;
+			return STEP_FOUND;
+		}
+	return STEP_NO_FIT;
+}
+
+size_t
+step_why(char *buf, size_t n, enum step_found r, const char *map,
+    uint64_t stext, uint64_t etext, uint64_t counters)
+{
+	int k;
+
+	if (r == STEP_NO_ETEXT)
+		k = snprintf(buf, n, "the profile's step word is 0 and %s has "
+		    "no _etext: the sampling step is unknown (give the map of "
+		    "the profiled kernel with -m)", map);
+	else if (etext < stext)
+		k = snprintf(buf, n, "the profile's step word is 0 and %s has "
+		    "_etext below _stext: the sampling step is unknown", map);
+	else
+		k = snprintf(buf, n, "the profile's step word is 0 and no "
+		    "power of two fits %s: _etext - _stext is %llu bytes, but "
+		    "the profile has %llu counters; the sampling step is "
+		    "unknown (wrong map file?)", map,
+		    (unsigned long long)(etext - stext),
+		    (unsigned long long)counters);
+	return k < 0 || n == 0 ? 0 : (size_t)k < n ? (size_t)k : n - 1;
+}

@@ -1,0 +1,889 @@
+/*
+ * elfsym.c - symbols straight from an ELF file.
+ *
+ * Every offset, size and index read from the file is checked against the
+ * file before it is used; names are read only through offsets checked
+ * against a string table that ends in a NUL byte.
+ */
+#include <elf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "sym/elfsym.h"
+#include "base/mapguard.h"
+#include "base/util.h"
+
+/* One symbol: 16 bytes, names stay in the file. */
+struct ent {
+	uint64_t addr;
+	uint32_t name;		/* offset in the string table */
+	uint32_t idx_type;	/* table index << 8 | DROP | nm's letter */
+};
+
+#define ENT_IDX(t) ((t)->idx_type >> 8)
+#define ENT_TYPE(t) ((char)((t)->idx_type & 0x7f))
+#define ENT_DROP 0x80		/* the kernel filter drops it */
+#define MAX_SYMS ((uint32_t)1 << 24)
+
+_Static_assert(sizeof(struct ent) == 16, "an entry is 16 bytes");
+
+struct elf {
+	const char *name;
+	const unsigned char *data;
+	uint64_t size;
+	void *map;		/* the mapped file, or NULL */
+	unsigned char *held;	/* the file held in memory, or NULL */
+	int is64, swap;
+
+	const unsigned char *sh;	/* section headers */
+	size_t shentsize;
+	uint32_t shnum;
+	char *secletter;		/* per section */
+
+	const unsigned char *sym;	/* the symbol table */
+	size_t symentsize;
+	uint32_t nsym;
+	const char *str;		/* its string table */
+	uint64_t strsize;
+	const unsigned char *xshndx;	/* SHT_SYMTAB_SHNDX, or NULL */
+
+	const unsigned char *versym;	/* .dynsym only: versions, or NULL */
+	const char **vername;		/* by version index */
+	unsigned char *vneeded;		/* by index: from another file */
+	uint32_t nvername;
+
+	struct ent *ent;
+	size_t nent, pos;
+	int kernel;
+	char *namebuf;
+	size_t namecap;
+};
+
+int
+elf_magic(const void *head, size_t n)
+{
+	return n >= SELFMAG && memcmp(head, ELFMAG, SELFMAG) == 0;
+}
+
+/* ---- reading fields --------------------------------------------------- */
+
+static uint16_t
+rd16(const struct elf *e, const unsigned char *p)
+{
+	uint16_t v;
+
+	memcpy(&v, p, sizeof v);
+	return e->swap ? __builtin_bswap16(v) : v;
+}
+
+static uint32_t
+rd32(const struct elf *e, const unsigned char *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, sizeof v);
+	return e->swap ? __builtin_bswap32(v) : v;
+}
+
+static uint64_t
+rd64(const struct elf *e, const unsigned char *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, sizeof v);
+	return e->swap ? __builtin_bswap64(v) : v;
+}
+
+/* An address-sized field: 32 bits in ELF32, 64 in ELF64. */
+static uint64_t
+rdaddr(const struct elf *e, const unsigned char *p32, const unsigned char *p64)
+{
+	return e->is64 ? rd64(e, p64) : rd32(e, p32);
+}
+
+/* [off, off + len) of the file, or a fatal error about WHAT. */
+static const unsigned char *
+span(const struct elf *e, uint64_t off, uint64_t len, const char *what)
+{
+	if (off > e->size || len > e->size - off)
+		fatalx("%s: %s lies outside the file (offset %llu, %llu bytes, "
+		    "file size %llu)", e->name, what, (unsigned long long)off,
+		    (unsigned long long)len, (unsigned long long)e->size);
+	return e->data + off;
+}
+
+/* Section header fields. */
+struct shdr {
+	uint32_t name, type, link, info;
+	uint64_t flags, offset, size, entsize;
+};
+
+static void
+section(const struct elf *e, uint32_t i, struct shdr *s)
+{
+	const unsigned char *p = e->sh + (size_t)i * e->shentsize;
+
+	s->name = rd32(e, p);
+	s->type = rd32(e, p + 4);
+	s->flags = rdaddr(e, p + 8, p + 8);
+	s->offset = rdaddr(e, p + 16, p + 24);
+	s->size = rdaddr(e, p + 20, p + 32);
+	s->link = rd32(e, p + (e->is64 ? 40 : 24));
+	s->info = rd32(e, p + (e->is64 ? 44 : 28));
+	s->entsize = rdaddr(e, p + 36, p + 56);
+}
+
+/* Symbol fields. */
+struct esym {
+	uint32_t name, shndx;
+	unsigned bind, type;
+	uint64_t value, size;
+};
+
+static void
+symbol(const struct elf *e, uint32_t i, struct esym *s)
+{
+	const unsigned char *p = e->sym + (size_t)i * e->symentsize;
+	unsigned info = e->is64 ? p[4] : p[12];
+
+	s->name = rd32(e, p);
+	s->bind = info >> 4;
+	s->type = info & 0xf;
+	if (e->is64) {
+		s->shndx = rd16(e, p + 6);
+		s->value = rd64(e, p + 8);
+		s->size = rd64(e, p + 16);
+	} else {
+		s->value = rd32(e, p + 4);
+		s->size = rd32(e, p + 8);
+		s->shndx = rd16(e, p + 14);
+	}
+	if (s->shndx == SHN_XINDEX && e->xshndx != NULL)
+		s->shndx = rd32(e, e->xshndx + (size_t)i * 4);
+}
+
+/* ---- type letters ----------------------------------------------------- */
+
+/* Non-allocated sections nm calls debugging ones ('N'), by name. */
+static int
+debug_name(const char *n)
+{
+	static const char *const prefix[] = {
+		".debug", ".zdebug", ".line", ".stab", ".gnu.linkonce.wi.",
+		".gnu.debuglto_.debug_",
+	};
+
+	for (size_t i = 0; i < sizeof prefix / sizeof prefix[0]; i++)
+		if (strncmp(n, prefix[i], strlen(prefix[i])) == 0)
+			return 1;
+	return 0;
+}
+
+/*
+ * Sections named for their role in PE files, whatever the format: the
+ * name, or the name followed by '.', '$' or a digit.
+ */
+static char
+named_letter(const char *n)
+{
+	static const struct {
+		const char *name;
+		char letter;
+	} tab[] = {
+		{ ".drectve", 'i' }, { ".edata", 'e' }, { ".idata", 'i' },
+		{ ".pdata", 'p' },
+	};
+
+	for (size_t i = 0; i < sizeof tab / sizeof tab[0]; i++) {
+		size_t k = strlen(tab[i].name);
+		char c;
+
+		if (strncmp(n, tab[i].name, k) != 0)
+			continue;
+		c = n[k];
+		if (c == '\0' || c == '.' || c == '$' || (c >= '0' && c <= '9'))
+			return tab[i].letter;
+	}
+	return 0;
+}
+
+char
+elf_section_letter(const char *name, uint32_t sh_type, uint64_t sh_flags)
+{
+	char c = named_letter(name);
+
+	if (c)
+		return c;
+	if (sh_flags & SHF_EXECINSTR)
+		return 't';
+	if ((sh_flags & SHF_ALLOC) && sh_type != SHT_NOBITS)
+		return sh_flags & SHF_WRITE ? 'd' : 'r';
+	if (sh_type == SHT_NOBITS)
+		return 'b';
+	if (!(sh_flags & SHF_ALLOC) && debug_name(name))
+		return 'N';
+	if (!(sh_flags & SHF_WRITE))
+		return 'n';
+	return '?';
+}
+
+char
+elf_symbol_letter(unsigned bind, unsigned type, uint32_t shndx,
+    char section_letter)
+{
+	char c;
+
+	if (shndx == SHN_COMMON)
+		return 'C';
+	if (shndx == SHN_UNDEF)
+		return bind != STB_WEAK ? 'U' : type == STT_OBJECT ? 'v' : 'w';
+	if (type == STT_GNU_IFUNC)
+		return 'i';
+	if (bind == STB_WEAK)
+		return type == STT_OBJECT ? 'V' : 'W';
+	if (bind == STB_GNU_UNIQUE)
+		return 'u';
+	if (bind != STB_LOCAL && bind != STB_GLOBAL)
+		return '?';
+	c = shndx == SHN_ABS ? 'a' : section_letter;
+	if (bind == STB_GLOBAL && c >= 'a' && c <= 'z')
+		c = (char)(c - 'a' + 'A');
+	return c;
+}
+
+/* ---- the file --------------------------------------------------------- */
+
+/* A string of TAB (SIZE bytes, NUL-ended) at OFF, or NULL. */
+static const char *
+string_at(const char *tab, uint64_t size, uint64_t off)
+{
+	return tab != NULL && off < size ? tab + off : NULL;
+}
+
+/* The section name table, or NULL when there is none worth reading. */
+static const char *
+section_names(const struct elf *e, uint32_t shstrndx, uint64_t *size)
+{
+	struct shdr s;
+	const char *tab;
+
+	if (shstrndx == SHN_UNDEF || shstrndx >= e->shnum)
+		return NULL;
+	section(e, shstrndx, &s);
+	if (s.type == SHT_NOBITS || s.size == 0)
+		return NULL;
+	tab = (const char *)span(e, s.offset, s.size, "the section name table");
+	if (tab[s.size - 1] != '\0')
+		fatalx("%s: the section name table does not end in a NUL byte",
+		    e->name);
+	*size = s.size;
+	return tab;
+}
+
+/* The ELF header and the section header table. */
+static void
+read_headers(struct elf *e)
+{
+	const unsigned char *h = e->data;
+	uint64_t shoff, shnum;
+	uint32_t shstrndx;
+	size_t ehsize;
+	struct shdr s0;
+	uint64_t namesize = 0;
+	const char *names;
+	static const uint32_t one = 1;
+	int host_be = *(const unsigned char *)&one == 0;
+
+	if (e->size < EI_NIDENT)
+		fatalx("%s: truncated ELF header", e->name);
+	if (h[EI_CLASS] != ELFCLASS32 && h[EI_CLASS] != ELFCLASS64)
+		fatalx("%s: unknown ELF class %u", e->name, h[EI_CLASS]);
+	if (h[EI_DATA] != ELFDATA2LSB && h[EI_DATA] != ELFDATA2MSB)
+		fatalx("%s: unknown ELF byte order %u", e->name, h[EI_DATA]);
+	e->is64 = h[EI_CLASS] == ELFCLASS64;
+	e->swap = (h[EI_DATA] == ELFDATA2MSB) != host_be;
+	ehsize = e->is64 ? sizeof(Elf64_Ehdr) : sizeof(Elf32_Ehdr);
+	if (e->size < ehsize)
+		fatalx("%s: truncated ELF header", e->name);
+	shoff = rdaddr(e, h + 32, h + 40);
+	e->shentsize = rd16(e, h + (e->is64 ? 58 : 46));
+	shnum = rd16(e, h + (e->is64 ? 60 : 48));
+	shstrndx = rd16(e, h + (e->is64 ? 62 : 50));
+	if (shoff == 0)
+		fatalx("%s: no section headers, so no symbol table (stripped); "
+		    "use the unstripped file", e->name);
+	if (e->shentsize < (e->is64 ? sizeof(Elf64_Shdr) : sizeof(Elf32_Shdr)))
+		fatalx("%s: section header size %zu is too small", e->name,
+		    e->shentsize);
+	e->sh = span(e, shoff, e->shentsize, "the section header table");
+	e->shnum = 1;
+	if (shnum == 0 || shstrndx == SHN_XINDEX) {
+		/* extended numbering: the counts are in section 0 */
+		section(e, 0, &s0);
+		if (shnum == 0)
+			shnum = s0.size;
+		if (shstrndx == SHN_XINDEX)
+			shstrndx = s0.link;
+	}
+	if (shnum > UINT32_MAX || shnum > (e->size - shoff) / e->shentsize)
+		fatalx("%s: the section header table lies outside the file "
+		    "(%llu sections at offset %llu)", e->name,
+		    (unsigned long long)shnum, (unsigned long long)shoff);
+	e->shnum = (uint32_t)shnum;
+	names = section_names(e, shstrndx, &namesize);
+	e->secletter = xmalloc(e->shnum);
+	for (uint32_t i = 0; i < e->shnum; i++) {
+		struct shdr s;
+		const char *n;
+
+		section(e, i, &s);
+		n = string_at(names, namesize, s.name);
+		e->secletter[i] = elf_section_letter(n ? n : "", s.type,
+		    s.flags);
+	}
+}
+
+/* The first section of TYPE (linked to LINK, unless LINK is 0), or 0. */
+static uint32_t
+find_section(const struct elf *e, uint32_t type, uint32_t link,
+    struct shdr *s)
+{
+	for (uint32_t i = 1; i < e->shnum; i++) {
+		section(e, i, s);
+		if (s->type == type && (link == 0 || s->link == link))
+			return i;
+	}
+	return 0;
+}
+
+/* The string table of section I (a symbol table), checked. */
+static const char *
+string_table(const struct elf *e, uint32_t link, uint64_t *size,
+    const char *what)
+{
+	struct shdr s;
+	const char *tab;
+
+	if (link == 0 || link >= e->shnum)
+		fatalx("%s: the %s links to section %u, not a string table",
+		    e->name, what, link);
+	section(e, link, &s);
+	if (s.type != SHT_STRTAB || s.size == 0)
+		fatalx("%s: the %s links to section %u, not a string table",
+		    e->name, what, link);
+	tab = (const char *)span(e, s.offset, s.size, "a string table");
+	if (tab[s.size - 1] != '\0')
+		fatalx("%s: a string table does not end in a NUL byte",
+		    e->name);
+	*size = s.size;
+	return tab;
+}
+
+#define BAD_VERSIONS(e) fatalx("%s: bad symbol version sections", (e)->name)
+
+/* The version definitions: index -> name. */
+static void
+read_verdef(struct elf *e, const struct shdr *vd)
+{
+	const unsigned char *p = span(e, vd->offset, vd->size,
+	    "the version definitions");
+	const char *str;
+	uint64_t strsize, off = 0;
+
+	str = string_table(e, vd->link, &strsize, "version definitions");
+	for (uint32_t i = 0; i < vd->info; i++) {
+		uint32_t aux, next;
+		const char *n;
+
+		if (off > vd->size || vd->size - off < 20)
+			BAD_VERSIONS(e);
+		aux = rd32(e, p + off + 12);
+		next = rd32(e, p + off + 16);
+		if (aux > vd->size - off || vd->size - off - aux < 8)
+			BAD_VERSIONS(e);
+		n = string_at(str, strsize, rd32(e, p + off + aux));
+		if (n == NULL)
+			BAD_VERSIONS(e);
+		e->vername[rd16(e, p + off + 4) & 0x7fff] = n;
+		if (next == 0)
+			break;
+		off += next;
+	}
+}
+
+/* The versions needed from other files: index -> name. */
+static void
+read_verneed(struct elf *e, const struct shdr *vn)
+{
+	const unsigned char *p = span(e, vn->offset, vn->size,
+	    "the version requirements");
+	const char *str;
+	uint64_t strsize, off = 0;
+
+	str = string_table(e, vn->link, &strsize, "version requirements");
+	for (uint32_t i = 0; i < vn->info; i++) {
+		uint32_t cnt, aux, next;
+		uint64_t a;
+
+		if (off > vn->size || vn->size - off < 16)
+			BAD_VERSIONS(e);
+		cnt = rd16(e, p + off + 2);
+		aux = rd32(e, p + off + 8);
+		next = rd32(e, p + off + 12);
+		a = off + aux;
+		for (uint32_t k = 0; k < cnt; k++) {
+			uint16_t ndx;
+			const char *n;
+
+			if (a > vn->size || vn->size - a < 16)
+				BAD_VERSIONS(e);
+			ndx = rd16(e, p + a + 6) & 0x7fff;
+			n = string_at(str, strsize, rd32(e, p + a + 8));
+			if (n == NULL)
+				BAD_VERSIONS(e);
+			e->vername[ndx] = n;
+			e->vneeded[ndx] = 1;
+			if (rd32(e, p + a + 12) == 0)
+				break;
+			a += rd32(e, p + a + 12);
+		}
+		if (next == 0)
+			break;
+		off += next;
+	}
+}
+
+/* Version names of .dynsym (nm -D prints them after the name). */
+static void
+read_versions(struct elf *e, uint32_t dynsym)
+{
+	struct shdr vs, vd, vn;
+
+	if (find_section(e, SHT_GNU_versym, dynsym, &vs) == 0)
+		return;
+	if (vs.size / 2 < e->nsym)
+		fatalx("%s: the symbol version table is too short", e->name);
+	e->versym = span(e, vs.offset, (uint64_t)e->nsym * 2,
+	    "the symbol version table");
+	e->nvername = 0x8000;
+	e->vername = xmalloc(e->nvername * sizeof *e->vername);
+	memset(e->vername, 0, e->nvername * sizeof *e->vername);
+	e->vneeded = xmalloc(e->nvername);
+	memset(e->vneeded, 0, e->nvername);
+	if (find_section(e, SHT_GNU_verdef, 0, &vd) != 0)
+		read_verdef(e, &vd);
+	if (find_section(e, SHT_GNU_verneed, 0, &vn) != 0)
+		read_verneed(e, &vn);
+}
+
+#ifndef MADV_POPULATE_READ
+#define MADV_POPULATE_READ 22
+#endif
+
+/*
+ * Fault in the pages of [P, P + N) of a mapped file at once: every page
+ * of the symbol and string tables is read, and one call is much cheaper
+ * than a page fault each.  Only a hint: failure (an older kernel) is fine.
+ */
+static void
+prefault(const struct elf *e, const void *p, uint64_t n)
+{
+	uintptr_t a = (uintptr_t)p, page = (uintptr_t)sysconf(_SC_PAGESIZE);
+	uintptr_t start = a & ~(page - 1);
+
+	if (e->map == NULL || n == 0)
+		return;
+	if (madvise((void *)start, (size_t)(a + n - start), MADV_POPULATE_READ) < 0)
+		(void)madvise((void *)start, (size_t)(a + n - start),
+		    MADV_WILLNEED);
+}
+
+/* The symbol table: .symtab, else .dynsym. */
+static void
+read_symtab(struct elf *e)
+{
+	struct shdr s, x;
+	uint32_t i, link;
+	size_t entsize = e->is64 ? sizeof(Elf64_Sym) : sizeof(Elf32_Sym);
+	int dyn = 0;
+
+	i = find_section(e, SHT_SYMTAB, 0, &s);
+	if (i == 0) {
+		i = find_section(e, SHT_DYNSYM, 0, &s);
+		dyn = 1;
+	}
+	if (i == 0)
+		fatalx("%s: no symbol table (stripped); use the unstripped file "
+		    "from the debug package (vmlinux from linux-image-*-dbg or "
+		    "kernel-debuginfo, or the program's debug file)", e->name);
+	if (s.entsize != entsize)
+		fatalx("%s: symbol table entry size %llu, not %zu", e->name,
+		    (unsigned long long)s.entsize, entsize);
+	if (s.size % entsize)
+		fatalx("%s: symbol table size %llu is not a whole number of "
+		    "entries", e->name, (unsigned long long)s.size);
+	if (s.size / entsize > MAX_SYMS)
+		fatalx("%s: symbol count %llu does not fit (at most %lu)",
+		    e->name, (unsigned long long)(s.size / entsize),
+		    (unsigned long)MAX_SYMS);
+	e->sym = span(e, s.offset, s.size, "the symbol table");
+	e->symentsize = entsize;
+	e->nsym = (uint32_t)(s.size / entsize);
+	link = s.link;
+	e->str = string_table(e, link, &e->strsize, "symbol table");
+	prefault(e, e->sym, s.size);
+	prefault(e, e->str, e->strsize);
+	if (find_section(e, SHT_SYMTAB_SHNDX, i, &x) != 0) {
+		if (x.size / 4 < e->nsym)
+			fatalx("%s: the extended section index table is too "
+			    "short", e->name);
+		e->xshndx = span(e, x.offset, (uint64_t)e->nsym * 4,
+		    "the extended section index table");
+	}
+	if (dyn)
+		read_versions(e, i);
+}
+
+/* The kernel's mksysmap filter, by name. */
+static int
+kernel_drops_name(const char *n)
+{
+	switch (n[0]) {
+	case '$':
+		return 1;
+	case '.':
+		return n[1] == 'L';
+	case 'L':
+		return n[1] == '0' && n[2] == '\0';
+	case '_':
+		return strncmp(n, "__crc_", 6) == 0 ||
+		    strncmp(n, "__kstrtab_", 10) == 0 ||
+		    strncmp(n, "__kstrtabns_", 12) == 0;
+	default:
+		return 0;
+	}
+}
+
+static int
+kernel_drops(char type, const char *n)
+{
+	return type == 'a' || type == 'N' || type == 'U' || type == 'w' ||
+	    kernel_drops_name(n);
+}
+
+/* One pass: the symbols nm --defined-only prints, in table order. */
+static void
+collect(struct elf *e)
+{
+	int stext = 0, banner = 0;
+
+	e->ent = e->nsym > 1 ? xmalloc((size_t)(e->nsym - 1) * sizeof *e->ent)
+	    : NULL;
+	for (uint32_t i = 1; i < e->nsym; i++) {
+		struct esym s;
+		struct ent *t;
+		const char *n;
+		char sec = '?', type;
+
+		symbol(e, i, &s);
+		if (s.shndx == SHN_UNDEF || s.type == STT_SECTION ||
+		    s.type == STT_FILE)
+			continue;
+		n = string_at(e->str, e->strsize, s.name);
+		if (n == NULL)
+			fatalx("%s: symbol %u: name offset %u lies outside the "
+			    "string table", e->name, i, s.name);
+		if (*n == '\0')
+			continue;
+		if (s.shndx < e->shnum)
+			sec = e->secletter[s.shndx];
+		else if (s.shndx < SHN_LORESERVE || s.shndx > SHN_HIRESERVE)
+			fatalx("%s: symbol %u: section index %u out of range",
+			    e->name, i, s.shndx);
+		t = &e->ent[e->nent++];
+		type = elf_symbol_letter(s.bind, s.type, s.shndx, sec);
+		t->addr = s.shndx == SHN_COMMON ? s.size : s.value;
+		t->name = s.name;
+		t->idx_type = i << 8 | (unsigned char)type |
+		    (kernel_drops(type, n) ? ENT_DROP : 0);
+		if (n[0] == '_')
+			stext |= strcmp(n, "_stext") == 0;
+		else if (n[0] == 'l')
+			banner |= strcmp(n, "linux_banner") == 0;
+	}
+	e->kernel = stext && banner;
+}
+
+/* Keep the entries the kernel filter does not drop. */
+static void
+apply_kernel_filter(struct elf *e)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < e->nent; i++)
+		if (!(e->ent[i].idx_type & ENT_DROP))
+			e->ent[k++] = e->ent[i];
+	e->nent = k;
+}
+
+/* ---- names and order -------------------------------------------------- */
+
+/* The version suffix of symbol I ("@VER" or "@@VER"), into *AT; or NULL. */
+static const char *
+version_of(const struct elf *e, uint32_t i, const char *name, int *hidden)
+{
+	uint16_t v;
+	const char *vn;
+	struct esym s;
+
+	if (e->versym == NULL)
+		return NULL;
+	v = rd16(e, e->versym + (size_t)i * 2);
+	vn = (v & 0x7fff) < e->nvername ? e->vername[v & 0x7fff] : NULL;
+	if (vn == NULL || (v & 0x7fff) < 2)
+		return NULL;
+	symbol(e, i, &s);
+	if (s.shndx == SHN_ABS && strcmp(vn, name) == 0)
+		return NULL;	/* the version's own symbol */
+	*hidden = (v & 0x8000) != 0 || e->vneeded[v & 0x7fff];
+	return vn;
+}
+
+/* The full name of entry T, in *BUF (grown) when it needs composing. */
+static const char *
+full_name(const struct elf *e, const struct ent *t, char **buf, size_t *cap,
+    size_t *len)
+{
+	const char *n, *v;
+	int hidden = 0;
+	size_t nl, vl, need;
+
+	n = e->str + t->name;	/* checked in collect() */
+	nl = strlen(n);
+	if (e->versym == NULL) {
+		*len = nl;
+		return n;
+	}
+	v = version_of(e, ENT_IDX(t), n, &hidden);
+	if (v == NULL) {
+		*len = nl;
+		return n;
+	}
+	vl = strlen(v);
+	need = nl + vl + 3;
+	if (need > *cap) {
+		*cap = need + 64;
+		*buf = xrealloc(*buf, *cap);
+	}
+	memcpy(*buf, n, nl);
+	memcpy(*buf + nl, "@@", hidden ? 1 : 2);
+	nl += hidden ? 1 : 2;
+	memcpy(*buf + nl, v, vl + 1);
+	*len = nl + vl;
+	return *buf;
+}
+
+/*
+ * nm -n: by address, then by name in the C locale (the name as in the
+ * string table: a version nm -D adds does not count), then table order.
+ * A total order, so the sort need not be stable.
+ */
+static int
+cmp_ent(const struct elf *e, const struct ent *a, const struct ent *b)
+{
+	int c;
+
+	if (a->addr != b->addr)
+		return a->addr < b->addr ? -1 : 1;
+	c = strcmp(e->str + a->name, e->str + b->name);
+	if (c != 0)
+		return c;
+	return a->idx_type < b->idx_type ? -1 : a->idx_type > b->idx_type;
+}
+
+static void
+swap_ent(struct ent *a, struct ent *b)
+{
+	struct ent t = *a;
+
+	*a = *b;
+	*b = t;
+}
+
+/*
+ * Sort in place (qsort may take a copy of the array, which would double
+ * the memory): quicksort on the median of three, the smaller side first,
+ * insertion sort for short runs.
+ */
+static void
+sort_ents(const struct elf *e, struct ent *v, size_t n)
+{
+	while (n > 16) {
+		size_t m = n / 2, i = 0, j = n - 1;
+		struct ent pivot;
+
+		if (cmp_ent(e, &v[m], &v[0]) < 0)
+			swap_ent(&v[m], &v[0]);
+		if (cmp_ent(e, &v[n - 1], &v[m]) < 0) {
+			swap_ent(&v[n - 1], &v[m]);
+			if (cmp_ent(e, &v[m], &v[0]) < 0)
+				swap_ent(&v[m], &v[0]);
+		}
+		pivot = v[m];
+		for (;;) {	/* Hoare partition: v[0..j] <= pivot <= v[j+1..] */
+			while (cmp_ent(e, &v[i], &pivot) < 0)
+				i++;
+			while (cmp_ent(e, &pivot, &v[j]) < 0)
+				j--;
+			if (i >= j)
+				break;
+			swap_ent(&v[i++], &v[j--]);
+		}
+		if (j + 1 < n - j - 1) {
+			sort_ents(e, v, j + 1);
+			v += j + 1;
+			n -= j + 1;
+		} else {
+			sort_ents(e, v + j + 1, n - j - 1);
+			n = j + 1;
+		}
+	}
+	for (size_t i = 1; i < n; i++)
+		for (size_t k = i; k > 0 && cmp_ent(e, &v[k], &v[k - 1]) < 0; k--)
+			swap_ent(&v[k], &v[k - 1]);
+}
+
+/* ---- opening ---------------------------------------------------------- */
+
+static struct elf *
+elf_new(const char *name)
+{
+	struct elf *e = xmalloc(sizeof *e);
+
+	memset(e, 0, sizeof *e);
+	e->name = name;
+	return e;
+}
+
+static void
+load(struct elf *e)
+{
+	read_headers(e);
+	read_symtab(e);
+	collect(e);
+	if (e->kernel)
+		apply_kernel_filter(e);
+	sort_ents(e, e->ent, e->nent);
+}
+
+/* Read the rest of IN after HEAD into memory. */
+static void
+hold(struct elf *e, struct input *in, const void *head, size_t n)
+{
+	size_t cap = 1 << 20, len = n, got;
+
+	e->held = xmalloc(cap);
+	memcpy(e->held, head, n);
+	for (;;) {
+		if (cap - len < (1 << 16)) {
+			if (cap > SIZE_MAX / 2)
+				fatalx("%s: too large", e->name);
+			cap *= 2;
+			e->held = xrealloc(e->held, cap);
+		}
+		got = input_read(in, e->held + len, cap - len);
+		if (got == 0)
+			break;
+		len += got;
+	}
+	e->data = e->held;
+	e->size = len;
+}
+
+struct elf *
+elf_open(const char *name, struct input *in, const void *head, size_t n)
+{
+	struct elf *e = elf_new(name);
+	void *m = MAP_FAILED;
+
+	if (in->seekable && in->size <= SIZE_MAX)
+		m = mmap(NULL, (size_t)in->size, PROT_READ, MAP_PRIVATE, in->fd,
+		    0);
+	if (m != MAP_FAILED) {
+		char msg[300];
+
+		snprintf(msg, sizeof msg, "%.256s: the file shrank while being "
+		    "read", name);
+		mapguard_add(m, (size_t)in->size, msg);
+		e->map = m;
+		e->data = m;
+		e->size = in->size;
+	} else {
+		hold(e, in, head, n);
+	}
+	input_close(in);
+	load(e);
+	return e;
+}
+
+struct elf *
+elf_open_mem(const char *name, const void *data, size_t n)
+{
+	struct elf *e = elf_new(name);
+
+	e->held = xmalloc(n ? n : 1);
+	memcpy(e->held, data, n);
+	e->data = e->held;
+	e->size = n;
+	load(e);
+	return e;
+}
+
+int
+elf_next(struct elf *e, struct sym *s)
+{
+	const struct ent *t;
+
+	if (e->pos >= e->nent)
+		return 0;
+	t = &e->ent[e->pos++];
+	s->addr = t->addr;
+	s->type = ENT_TYPE(t);
+	s->kind = map_kind(s->type);
+	s->name = full_name(e, t, &e->namebuf, &e->namecap, &s->namelen);
+	s->lineno = e->pos;
+	return 1;
+}
+
+size_t
+elf_count(const struct elf *e)
+{
+	return e->nent;
+}
+
+int
+elf_is_kernel(const struct elf *e)
+{
+	return e->kernel;
+}
+
+void
+elf_close(struct elf *e)
+{
+	if (e == NULL)
+		return;
+	if (e->map != NULL) {
+		mapguard_remove(e->map);
+		munmap(e->map, (size_t)e->size);
+	}
+	free(e->held);
+	free(e->secletter);
+	free(e->ent);
+	free(e->vername);
+	free(e->vneeded);
+	free(e->namebuf);
+	free(e);
+}

@@ -1,0 +1,517 @@
+/*
+ * mapfile.c - streaming map reader and line parser.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "sym/mapfile.h"
+#include "base/util.h"
+
+#define READ_CHUNK ((size_t)1 << 17)
+
+int
+map_open(struct map *m, const char *name)
+{
+	struct input in;
+
+	if (input_open(&in, name) < 0)
+		return -1;
+	map_open_input(m, name, &in, NULL, 0);
+	return 0;
+}
+
+void
+map_open_input(struct map *m, const char *name, const struct input *in,
+    const void *head, size_t n)
+{
+	memset(m, 0, sizeof *m);
+	m->name = name;
+	m->in = *in;
+	m->cap = READ_CHUNK * 2;
+	m->buf = xmalloc(m->cap);
+	if (n > 0)
+		memcpy(m->buf, head, n);
+	m->len = n;
+}
+
+/* A map over memory: no input behind it. */
+static void
+mem_init(struct map *m, const char *name)
+{
+	memset(m, 0, sizeof *m);
+	m->name = name;
+	m->in.fd = -1;
+	m->in.child = -1;
+	m->in.errfd = -1;
+	m->eof = 1;
+}
+
+void
+map_view(struct map *m, const char *name, const char *text, size_t n)
+{
+	mem_init(m, name);
+	m->buf = (char *)(uintptr_t)text;
+	m->cap = m->len = m->lines = n;
+	m->sniffed = 1;
+	m->borrowed = 1;
+}
+
+uint64_t
+map_tell(const struct map *m)
+{
+	return m->buf_off + m->pos;
+}
+
+void
+map_seek(struct map *m, uint64_t off, uint64_t lineno)
+{
+	if (lseek(m->in.fd, (off_t)off, SEEK_SET) < 0)
+		fatal("%s", m->name);
+	m->buf_off = off;
+	m->len = m->pos = m->lines = 0;
+	m->eof = 0;
+	m->lineno = lineno;
+}
+
+void
+map_open_mem(struct map *m, const char *name, const char *text, size_t n)
+{
+	mem_init(m, name);
+	m->buf = xmalloc(n + 1);
+	m->cap = n + 1;
+	memcpy(m->buf, text, n);
+	m->len = n;
+	if (n > 0 && text[n - 1] != '\n')
+		m->buf[m->len++] = '\n';
+	m->lines = m->len;
+}
+
+/*
+ * A map line is read the way the classic tool reads it: blanks (isspace)
+ * before the address and before each field are skipped, but a field, the
+ * type (at most 7 bytes) or the name, ends only at a space, the end of
+ * the line or a NUL: a tab or a CR is part of a name ("sym\t[mod]").
+ */
+static const unsigned char blank[256] = {
+	[' '] = 1, ['\t'] = 1, ['\v'] = 1, ['\f'] = 1, ['\r'] = 1,
+};
+
+static const unsigned char field_end[256] = {
+	[' '] = 1, ['\n'] = 1, ['\0'] = 1,
+};
+
+#define TYPE_MAX 7
+
+/* Hex digit value + 1; 0 for any other byte. */
+static const unsigned char hexv1[256] = {
+	['0'] = 1, ['1'] = 2, ['2'] = 3, ['3'] = 4, ['4'] = 5, ['5'] = 6,
+	['6'] = 7, ['7'] = 8, ['8'] = 9, ['9'] = 10,
+	['a'] = 11, ['b'] = 12, ['c'] = 13, ['d'] = 14, ['e'] = 15, ['f'] = 16,
+	['A'] = 11, ['B'] = 12, ['C'] = 13, ['D'] = 14, ['E'] = 15, ['F'] = 16,
+};
+
+#define BLANK(p) blank[(unsigned char)*(p)]
+#define FIELD_END(p) field_end[(unsigned char)*(p)]
+#define HEX(p) (hexv1[(unsigned char)*(p)] - 1)
+#define NOHEX (-1)
+
+/* Like strtoull(p, &end, 16): sign, 0x, saturation; NULL without digits. */
+static const char *
+parse_hex_slow(const char *p, uint64_t *out)
+{
+	int neg = 0;
+	uint64_t v = 0;
+	const char *digits, *q;
+
+	if (*p == '+' || *p == '-')
+		neg = *p++ == '-';
+	if (p[0] == '0' && (p[1] | 0x20) == 'x' && HEX(p + 2) != NOHEX)
+		p += 2;
+	digits = p;
+	for (; HEX(p) != NOHEX; p++)
+		v = v << 4 | (uint64_t)HEX(p);
+	if (p == digits)
+		return NULL;
+	if (p - digits > 16) {		/* more than 64 bits, unless zeros lead */
+		for (q = digits; *q == '0'; q++)
+			;
+		if (p - q > 16) {
+			*out = UINT64_MAX;
+			return p;
+		}
+	}
+	*out = neg ? -v : v;
+	return p;
+}
+
+#define ONES 0x0101010101010101ull
+
+#ifdef __SSE2__
+#include <emmintrin.h>
+
+/* Sixteen hex digits at P into *OUT, with SSE2; 0 when one is not. */
+static int
+hex16(const char *p, uint64_t *out)
+{
+	__m128i x = _mm_loadu_si128((const __m128i *)(const void *)p);
+	__m128i y = _mm_or_si128(x, _mm_set1_epi8(0x20));
+	__m128i dig = _mm_and_si128(_mm_cmpgt_epi8(x, _mm_set1_epi8('0' - 1)),
+	    _mm_cmplt_epi8(x, _mm_set1_epi8('9' + 1)));
+	__m128i let = _mm_and_si128(_mm_cmpgt_epi8(y, _mm_set1_epi8('a' - 1)),
+	    _mm_cmplt_epi8(y, _mm_set1_epi8('f' + 1)));
+	__m128i v, lo4, hi4;
+	uint64_t packed;
+
+	if (_mm_movemask_epi8(_mm_or_si128(dig, let)) != 0xffff)
+		return 0;
+	/* digit values: low nibble, plus 9 for letters */
+	v = _mm_add_epi8(_mm_and_si128(x, _mm_set1_epi8(0x0f)),
+	    _mm_and_si128(let, _mm_set1_epi8(9)));
+	/* byte pairs (first, second) -> first << 4 | second */
+	lo4 = _mm_slli_epi16(v, 4);
+	hi4 = _mm_srli_epi16(v, 8);
+	v = _mm_and_si128(_mm_or_si128(lo4, hi4), _mm_set1_epi16(0x00ff));
+	v = _mm_packus_epi16(v, v);
+	memcpy(&packed, &v, 8);
+	*out = __builtin_bswap64(packed);
+	return 1;
+}
+#else
+static int
+hex16(const char *p, uint64_t *out)
+{
+	(void)p;
+	(void)out;
+	return 0;	/* the scalar path reads it */
+}
+#endif
+
+/* The address at P; the usual sixteen digits are read all at once. */
+static const char *
+parse_hex(const char *p, const char *e, uint64_t *out)
+{
+	if (e - p >= 16 && HEX(p + 16) == NOHEX && hex16(p, out))
+		return p + 16;
+	return parse_hex_slow(p, out);
+}
+
+static const char *
+skip_space(const char *p)
+{
+	while (BLANK(p))
+		p++;
+	return p;
+}
+
+/*
+ * Eight bytes at P as a little-endian number: the first byte is the lowest,
+ * so that the lowest flag bit below marks the first byte flagged (a borrow
+ * only carries upwards, and can flag a byte after a true one, never
+ * before).  A big-endian host swaps the bytes.
+ */
+static uint64_t
+load_le64(const char *p)
+{
+	uint64_t x;
+
+	memcpy(&x, p, 8);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	x = __builtin_bswap64(x);
+#endif
+	return x;
+}
+
+#ifdef __SSE2__
+/* The first space, newline or NUL among 16 bytes at P: 16 when none. */
+static unsigned
+word_end16(const char *p)
+{
+	__m128i x = _mm_loadu_si128((const __m128i *)(const void *)p);
+	__m128i m = _mm_or_si128(_mm_or_si128(
+	    _mm_cmpeq_epi8(x, _mm_set1_epi8(' ')),
+	    _mm_cmpeq_epi8(x, _mm_set1_epi8('\n'))),
+	    _mm_cmpeq_epi8(x, _mm_setzero_si128()));
+	unsigned bits = (unsigned)_mm_movemask_epi8(m) | 0x10000u;
+
+	return (unsigned)__builtin_ctz(bits);
+}
+#endif
+
+/*
+ * The end of the word at P, at or before E (*E ends the line).  Sixteen
+ * bytes at a time with SSE2, else eight: any byte below '!' may end it
+ * and is looked at.
+ */
+static const char *
+skip_word(const char *p, const char *e)
+{
+	uint64_t x, t;
+
+#ifdef __SSE2__
+	while (e - p >= 16) {
+		unsigned k = word_end16(p);
+
+		if (k < 16)
+			return p + k;
+		p += 16;
+	}
+#endif
+	while (e - p >= 8) {
+		x = load_le64(p);
+		t = (x - ONES * 0x21) & ~x & ONES * 0x80;
+		if (t == 0) {
+			p += 8;
+			continue;
+		}
+		p += __builtin_ctzll(t) >> 3;
+		if (FIELD_END(p))
+			return p;
+		p++;
+	}
+	while (!FIELD_END(p))
+		p++;
+	return p;
+}
+
+enum sym_kind
+map_kind(char type)
+{
+	switch (type) {
+	case 'T': case 't': case 'W': case 'w':
+		return SYM_TEXT;
+	case 'A': case '?':
+		return SYM_ABS;
+	default:
+		return SYM_OTHER;
+	}
+}
+
+/* The fields of the line at P (E: its end or later); NULL when short. */
+static const char *
+parse_fields(const char *p, const char *e, struct sym *s)
+{
+	const char *type, *name;
+
+	p = parse_hex(skip_space(p), e, &s->addr);
+	if (p == NULL)
+		return NULL;
+	if (p[0] == ' ' && !BLANK(p + 1) && !FIELD_END(p + 1) &&
+	    p[2] == ' ' && !BLANK(p + 3)) {	/* the usual " T name" */
+		type = p + 1;
+		name = p + 3;
+	} else {
+		type = skip_space(p);
+		for (p = type; !FIELD_END(p) && p - type < TYPE_MAX; p++)
+			;
+		if (p == type)
+			return NULL;
+		name = skip_space(p);
+	}
+	p = skip_word(name, e);
+	if (p == name)
+		return NULL;
+	s->kind = map_kind(*type);
+	s->type = *type;
+	s->name = name;
+	s->namelen = (size_t)(p - name);
+	return p;
+}
+
+int
+map_parse_line(const char *p, const char *e, struct sym *s)
+{
+	return parse_fields(p, e, s) ? 0 : -1;
+}
+
+void
+map_fatal(const struct map *m, const char *fmt, ...)
+{
+	char msg[8192];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	sniff_map_fatal(m->name, m->kind, msg);
+}
+
+/*
+ * Read until the buffer holds a complete line (or the last line, given a
+ * newline here); returns 0 at the end of the input.  Lines are complete
+ * up to m->lines, one past the last newline read.
+ */
+static int
+fill(struct map *m)
+{
+	size_t got;
+	char *nl;
+
+	for (;;) {
+		if (m->len - m->pos > MAP_MAX_LINE)
+			map_fatal(m, "%s(%llu): line longer than %zu bytes",
+			    m->name, (unsigned long long)m->lineno + 1,
+			    MAP_MAX_LINE);
+		if (m->eof) {
+			if (m->pos == m->len)
+				return 0;
+			m->buf[m->len++] = '\n';	/* room kept below */
+			m->lines = m->len;
+			return 1;
+		}
+		if (m->pos > 0 && !m->hold) {
+			m->buf_off += m->pos;
+			memmove(m->buf, m->buf + m->pos, m->len - m->pos);
+			m->len -= m->pos;
+			m->pos = 0;
+		}
+		if (m->cap - m->len < READ_CHUNK) {
+			m->cap *= 2;
+			m->buf = xrealloc(m->buf, m->cap);
+		}
+		got = input_read(&m->in, m->buf + m->len, m->cap - m->len - 1);
+		/* The first read: the head a symbol source looked at, and more. */
+		if (m->lineno == 0 && m->pos == 0 && !m->sniffed) {
+			m->kind = sniff_binary((unsigned char *)m->buf,
+			    m->len + got);
+			m->sniffed = 1;
+		}
+		if (got == 0) {
+			m->eof = 1;
+			continue;
+		}
+		nl = memrchr(m->buf + m->len, '\n', got);
+		m->len += got;
+		if (nl != NULL) {
+			m->lines = (size_t)(nl - m->buf) + 1;
+			return 1;
+		}
+	}
+}
+
+/* nm's line for an undefined symbol: blanks, U, w or v, a blank, a name. */
+static int
+is_undefined(const char *p, const char *nl)
+{
+	if (p == nl || *p != ' ')
+		return 0;
+	while (p < nl && *p == ' ')
+		p++;
+	return nl - p > 2 && (p[0] == 'U' || p[0] == 'w' || p[0] == 'v') &&
+	    (p[1] == ' ' || p[1] == '\t') && p[2] != ' ' && p[2] != '\t';
+}
+
+int
+map_next(struct map *m, struct sym *s)
+{
+	const char *line, *p, *nl, *end;
+
+	for (;;) {
+		if (m->pos >= m->lines && !fill(m))
+			return 0;
+		line = m->buf + m->pos;
+		end = m->buf + m->lines - 1;		/* the last newline */
+		m->lineno++;
+		s->lineno = m->lineno;
+		p = parse_fields(line, end, s);
+		if (p == NULL || *p != '\n')
+			nl = memchr(p ? p : line, '\n',
+			    (size_t)(end - (p ? p : line)) + 1);
+		else
+			nl = p;
+		if ((size_t)(nl - line) > MAP_MAX_LINE)
+			map_fatal(m, "%s(%llu): line longer than %zu bytes",
+			    m->name, (unsigned long long)m->lineno,
+			    MAP_MAX_LINE);
+		m->pos = (size_t)(nl - m->buf) + 1;
+		if (p != NULL)
+			return 1;
+		if (!m->skip_undefined || !is_undefined(line, nl))
+			map_fatal(m, "%s(%llu): wrong map line", m->name,
+			    (unsigned long long)m->lineno);
+	}
+}
+
+int
+sym_is(const struct sym *s, const char *name)
+{
+	size_t n = strlen(name);
+
+	return s->namelen == n && memcmp(s->name, name, n) == 0;
+}
+
+/* NAME is "_" WORD or "__" WORD; WORD has 5 letters. */
+static int
+is_marker(const struct sym *s, const char *word)
+{
+	const char *n = s->name;
+
+	if (s->namelen == 7 && n[0] == '_')
+		n++;
+	else if (s->namelen != 6)
+		return 0;
+	return n[0] == '_' && memcmp(n + 1, word, 5) == 0;
+}
+
+int
+sym_is_stext(const struct sym *s)
+{
+	return is_marker(s, "stext");
+}
+
+int
+sym_is_etext(const struct sym *s)
+{
+	return is_marker(s, "etext");
+}
+
+/* "_stext\r": a name as read from a map with CRLF line endings. */
+static int
+is_stext_cr(const struct sym *s)
+{
+	struct sym t = *s;
+
+	if (t.namelen == 0 || t.name[t.namelen - 1] != '\r')
+		return 0;
+	t.namelen--;
+	return sym_is_stext(&t);
+}
+
+int
+map_find_stext(struct map *m, struct sym *s)
+{
+	while (map_next(m, s)) {
+		if (sym_is_stext(s))
+			return 1;
+		m->crlf |= is_stext_cr(s);
+	}
+	return 0;
+}
+
+void
+map_hold(struct map *m)
+{
+	m->hold = 1;
+}
+
+void
+map_rewind(struct map *m)
+{
+	m->hold = 0;
+	m->pos = 0;
+	m->lineno = 0;
+	m->crlf = 0;
+}
+
+void
+map_close(struct map *m)
+{
+	if (m->in.fd >= 0 || m->in.child > 0)
+		input_close(&m->in);
+	if (!m->borrowed)
+		free(m->buf);
+	m->buf = NULL;
+}

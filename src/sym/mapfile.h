@@ -1,0 +1,121 @@
+/*
+ * mapfile.h - the symbol source: System.map, /proc/kallsyms, `nm -n`.
+ *
+ * Reads "ADDRESS TYPE NAME ..." lines of any length (up to MAP_MAX_LINE
+ * bytes) as a stream and classifies them; knows nothing of counters.
+ * Fields are split as the classic tool splits them (see mapfile.c).
+ */
+#ifndef RP_MAPFILE_H
+#define RP_MAPFILE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/input.h"
+#include "base/sniff.h"
+
+#define MAP_MAX_LINE ((size_t)1 << 20)
+
+struct map {
+	const char *name;
+	struct input in;
+	char *buf;		/* read buffer */
+	size_t cap, len, pos;
+	size_t lines;		/* complete lines end here */
+	int eof;
+	uint64_t lineno;
+	int crlf;		/* "_stext\r" seen: DOS line endings */
+	const struct sniff *kind;	/* recognisably not a map, or NULL */
+	int sniffed;		/* kind was looked for */
+	int hold;		/* keep every line read, for map_rewind() */
+	int skip_undefined;	/* pass over nm's address-less U/w/v lines */
+	uint64_t buf_off;	/* the file offset of buf[0] */
+	int borrowed;		/* buf is the caller's (map_view) */
+};
+
+enum sym_kind {
+	SYM_TEXT,		/* type T, t, W or w */
+	SYM_ABS,		/* type A or ?: absolute */
+	SYM_OTHER,		/* any other type: data */
+};
+
+struct sym {
+	uint64_t addr;
+	enum sym_kind kind;
+	char type;		/* the type letter, as nm prints it */
+	const char *name;	/* valid until the next map_next() */
+	size_t namelen;
+	uint64_t lineno;
+};
+
+/* Open NAME; returns -1 with errno set when it cannot be opened. */
+int map_open(struct map *m, const char *name);
+
+/*
+ * A map over IN, already open, whose first N bytes, HEAD, were read from
+ * it already (to tell a text map from an ELF file).
+ */
+void map_open_input(struct map *m, const char *name, const struct input *in,
+    const void *head, size_t n);
+
+/* A map over a string in memory (for tests); TEXT must outlive the map. */
+void map_open_mem(struct map *m, const char *name, const char *text, size_t n);
+
+/*
+ * A map over the N bytes of TEXT, not copied (TEXT must outlive it), the
+ * last of them a newline; its lines are numbered from 1.
+ */
+void map_view(struct map *m, const char *name, const char *text, size_t n);
+
+/* The file offset of the next line (a file read from its start). */
+uint64_t map_tell(const struct map *m);
+
+/*
+ * Go on reading the file at offset OFF, the start of line LINENO + 1
+ * (a regular file, not held).
+ */
+void map_seek(struct map *m, uint64_t off, uint64_t lineno);
+
+/* Next line: 1, or 0 at end of file.  A malformed line is fatal. */
+int map_next(struct map *m, struct sym *s);
+
+/*
+ * Parse one line [p, e) into S; *e must be '\n' or NUL.  Returns 0, or -1
+ * when it does not hold an address, a type and a name.  Like the classic
+ * tool, a NUL byte ends the line's text.
+ */
+int map_parse_line(const char *p, const char *e, struct sym *s);
+
+/* Classify a type word by its first character. */
+enum sym_kind map_kind(char type);
+
+int sym_is(const struct sym *s, const char *name);
+int sym_is_stext(const struct sym *s);
+int sym_is_etext(const struct sym *s);
+
+/*
+ * Read up to the first _stext (or __stext) line, into S.  Returns 1, or 0
+ * when there is none (an address of 0 is for the caller to refuse).
+ */
+int map_find_stext(struct map *m, struct sym *s);
+
+/*
+ * Exit with a message about M; when M's data is recognisably not a map (a
+ * compressed or ELF file), a second line says so.
+ */
+_Noreturn void map_fatal(const struct map *m, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/*
+ * Right after map_open: keep every line read in memory, so that
+ * map_rewind() can go back to the first line without reading the input
+ * again (a pipe or a decompressor cannot be read twice).
+ */
+void map_hold(struct map *m);
+
+/* Back to the first line (after map_hold); lines are dropped as read again. */
+void map_rewind(struct map *m);
+
+void map_close(struct map *m);
+
+#endif

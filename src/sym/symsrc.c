@@ -1,0 +1,117 @@
+/*
+ * symsrc.c - open a symbol source by its content.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "sym/elfsym.h"
+#include "sym/symsrc.h"
+#include "base/util.h"
+
+/* Read up to N bytes at the start of IN. */
+static size_t
+read_head(struct input *in, unsigned char *buf, size_t n)
+{
+	size_t len = 0, got;
+
+	while (len < n && (got = input_read(in, buf + len, n - len)) > 0)
+		len += got;
+	return len;
+}
+
+int
+symsrc_open(struct symsrc *s, const char *name)
+{
+	struct input in;
+	unsigned char head[4];
+	size_t n;
+
+	memset(s, 0, sizeof *s);
+	s->name = name;
+	if (input_open(&in, name) < 0)
+		return -1;
+	n = read_head(&in, head, sizeof head);
+	if (elf_magic(head, n))
+		s->elf = elf_open(name, &in, head, n);
+	else
+		map_open_input(&s->map, name, &in, head, n);
+	return 0;
+}
+
+void
+symsrc_open_mem(struct symsrc *s, const char *name, const void *data,
+    size_t n)
+{
+	memset(s, 0, sizeof *s);
+	s->name = name;
+	if (elf_magic(data, n))
+		s->elf = elf_open_mem(name, data, n);
+	else
+		map_open_mem(&s->map, name, data, n);
+}
+
+int
+symsrc_next(struct symsrc *s, struct sym *sym)
+{
+	if (s->elf != NULL)
+		return elf_next(s->elf, sym);
+	return map_next(&s->map, sym);
+}
+
+int
+symsrc_find_stext(struct symsrc *s, struct sym *sym)
+{
+	if (s->elf == NULL)
+		return map_find_stext(&s->map, sym);
+	while (elf_next(s->elf, sym))
+		if (sym_is_stext(sym))
+			return 1;
+	return 0;
+}
+
+const char *
+symsrc_hint(const struct symsrc *s)
+{
+	if (s->map.crlf)
+		return "\n" PROGNAME ": (its lines end in CR LF: convert it "
+		    "with dos2unix or sed 's/\\r$//')";
+	return "";
+}
+
+void
+symsrc_hold(struct symsrc *s)
+{
+	map_hold(&s->map);
+}
+
+void
+symsrc_rewind(struct symsrc *s)
+{
+	map_rewind(&s->map);
+}
+
+void
+symsrc_fatal(const struct symsrc *s, const char *fmt, ...)
+{
+	char msg[8192];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	if (s->elf == NULL)
+		map_fatal(&s->map, "%s", msg);
+	fatalx("%s", msg);
+}
+
+void
+symsrc_close(struct symsrc *s)
+{
+	if (s->elf != NULL) {
+		elf_close(s->elf);
+		s->elf = NULL;
+		return;
+	}
+	map_close(&s->map);
+}

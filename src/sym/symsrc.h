@@ -1,0 +1,62 @@
+/*
+ * symsrc.h - a symbol source: a text map (System.map, /proc/kallsyms,
+ * `nm -n` output) or, told apart by its content, an ELF file.
+ *
+ * Either way it is one stream of (address, kind, type letter, name) in
+ * address order; it knows nothing of counters.  A name is valid until the
+ * next symsrc_next() and is read only when it is asked for.
+ */
+#ifndef RP_SYMSRC_H
+#define RP_SYMSRC_H
+
+#include <stddef.h>
+
+#include "sym/mapfile.h"
+
+struct elf;
+
+struct symsrc {
+	const char *name;	/* as given, for messages */
+	struct map map;		/* a text map */
+	struct elf *elf;	/* an ELF file, or NULL */
+};
+
+/*
+ * Open NAME and look at its first bytes to tell the source.  Returns 0,
+ * or -1 with errno set when the file cannot be opened.  Anything that is
+ * not a text map, nor a readable ELF file, is fatal when read.
+ */
+int symsrc_open(struct symsrc *s, const char *name);
+
+/* A source over a copy of N bytes in memory (tests, fuzzers). */
+void symsrc_open_mem(struct symsrc *s, const char *name, const void *data,
+    size_t n);
+
+/* The next symbol in address order: 1, or 0 at the end. */
+int symsrc_next(struct symsrc *s, struct sym *sym);
+
+/*
+ * Read up to the first _stext (or __stext), into SYM.  Returns 1, or 0 when
+ * there is none (an address of 0 is for the caller to refuse).
+ */
+int symsrc_find_stext(struct symsrc *s, struct sym *sym);
+
+/* A hint for the "no _stext" error ("" when none), e.g. CR LF endings. */
+const char *symsrc_hint(const struct symsrc *s);
+
+/*
+ * Keep what is read from now on, so that symsrc_rewind() can go back to
+ * the first symbol without reading the input again (a pipe cannot be).
+ */
+void symsrc_hold(struct symsrc *s);
+
+/* Back to the first symbol (after symsrc_hold). */
+void symsrc_rewind(struct symsrc *s);
+
+/* Report a fatal error about the source, naming what its bytes look like. */
+_Noreturn void symsrc_fatal(const struct symsrc *s, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+void symsrc_close(struct symsrc *s);
+
+#endif
