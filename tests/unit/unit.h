@@ -34,12 +34,24 @@ slurp_fd(int fd)
 	return s;
 }
 
-/* A temporary file holding N bytes of DATA; returns its malloc'd path. */
+/*
+ * A temporary file holding N bytes of DATA, in $TMPDIR (tests/unit/run.sh
+ * gives each run a directory of its own) or /tmp; returns its malloc'd path.
+ */
 static inline char *
 temp_file(const void *data, size_t n)
 {
-	char *path = strdup("/tmp/rp-unit-XXXXXX");
-	int fd = mkstemp(path);
+	const char *dir = getenv("TMPDIR");
+	char *path;
+	int fd;
+
+	if (dir == NULL || *dir == '\0')
+		dir = "/tmp";
+	path = malloc(strlen(dir) + sizeof "/rp-unit-XXXXXX");
+	assert_non_null(path);
+	strcpy(path, dir);
+	strcat(path, "/rp-unit-XXXXXX");
+	fd = mkstemp(path);
 
 	assert_true(fd >= 0);
 	assert_int_equal(write(fd, data, n), (ssize_t)n);

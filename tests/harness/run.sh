@@ -1,0 +1,148 @@
+#!/bin/sh
+# run.sh - tests/check.sh itself, on fake suites: a skipped suite is not a
+# pass, a suite's skip notes reach the output, and under
+# READPROFILE_CHECK_NO_SKIP=1 any skip fails the run.
+#
+#   sh tests/harness/run.sh
+#
+# The experiment: four suites, one that passes 40 checks and three that
+# skip (a whole suite with a label, one without, and one that skips two of
+# its checks).  Without the variable: exit 0, the skips and their reasons
+# listed, `check: 43 passed, 0 failed, 4 skipped`.  With it: the same
+# list and exit 1.  Then suites that must fail: no summary line (exit 0),
+# a summary that is not the last line, a non-zero exit status with no
+# failure counted, no check run at all.  And tests/unit/run.sh's counts.
+set -u
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
+. "$TOP/tests/summary.sh"
+TMP=$(mktemp -d) || exit 1
+trap 'rm -rf "$TMP"' EXIT
+trap 'exit 1' HUP INT TERM
+pass=0
+fail=0
+
+# expect NAME STATUS: check.sh's last run exited STATUS and printed
+# $TMP/want (lines that must appear, in order, but among others)
+expect() {
+	_why=
+	[ "$rc" = "$2" ] || _why="$_why exit status $rc, want $2;"
+	if ! awk 'NR == FNR { want[++n] = $0; next }
+	    i < n && $0 == want[i + 1] { i++ }
+	    END { if (i < n) { print "missing: " want[i + 1]; exit 1 } }' \
+	    "$TMP/want" "$TMP/out" > "$TMP/why"; then
+		_why="$_why $(cat "$TMP/why");"
+	fi
+	if [ -z "$_why" ]; then
+		pass=$((pass + 1))
+	else
+		fail=$((fail + 1))
+		echo "FAIL $1:$_why"
+		sed 's/^/    | /' "$TMP/out"
+	fi
+}
+
+# the four fake suites of the experiment
+check() {
+	sh "$TOP/tests/check.sh" \
+	    real 'i=0; while [ $i -lt 40 ]; do echo ok; i=$((i + 1)); done; echo "real: 40 passed, 0 failed"' \
+	    nooracle 'echo "diff: skipped: util-linux readprofile not found"' \
+	    notroot 'echo "skipped: must run as root"' \
+	    partial 'echo "gmon: 3 passed, 0 failed, 2 skipped; skipped: gprof(not installed); m32-O2(no gcc -m32)"' \
+	    > "$TMP/out" 2>&1
+	rc=$?
+}
+
+cat > "$TMP/want" <<'EOF'
+real: 40 passed, 0 failed, 0 skipped (0s)
+nooracle: skipped: util-linux readprofile not found (0s)
+notroot: skipped: must run as root (0s)
+partial: 3 passed, 0 failed, 2 skipped (0s)
+  skipped: nooracle: util-linux readprofile not found
+  skipped: notroot: must run as root
+  skipped: partial (2): gprof(not installed); m32-O2(no gcc -m32)
+check: 43 passed, 0 failed, 4 skipped
+EOF
+# the seconds are not the point: compared as 0
+check_at() {
+	check
+	sed 's/ ([0-9]*s)$/ (0s)/' "$TMP/out" > "$TMP/out0" && mv "$TMP/out0" "$TMP/out"
+}
+READPROFILE_CHECK_NO_SKIP= check_at
+[ "$(tail -n 1 "$TMP/out")" = "check: 43 passed, 0 failed, 4 skipped" ] ||
+	echo "last line: $(tail -n 1 "$TMP/out")" >> "$TMP/out"
+expect "three skipped suites: exit 0, the skips said" 0
+export READPROFILE_CHECK_NO_SKIP=1
+check_at
+sed '$d' "$TMP/want" > "$TMP/want1"
+printf '%s\n' "check: READPROFILE_CHECK_NO_SKIP is set: each skip counts as a failure" \
+    "check: 43 passed, 4 failed, 4 skipped" >> "$TMP/want1"
+mv "$TMP/want1" "$TMP/want"
+expect "three skipped suites, READPROFILE_CHECK_NO_SKIP=1: exit 1" 1
+# suites this machine cannot run, named: their skips are no failure
+READPROFILE_CHECK_MAY_SKIP="nooracle partial" check_at
+printf '%s\n' "check: READPROFILE_CHECK_NO_SKIP is set: each skip counts as a failure" \
+    "check: 43 passed, 1 failed, 4 skipped" > "$TMP/want"
+expect "READPROFILE_CHECK_MAY_SKIP names two of them: one failure" 1
+READPROFILE_CHECK_MAY_SKIP="nooracle notroot partial" check_at
+echo "check: 43 passed, 0 failed, 4 skipped" > "$TMP/want"
+expect "READPROFILE_CHECK_MAY_SKIP names all three: exit 0" 0
+unset READPROFILE_CHECK_NO_SKIP
+
+# one SUITE-COMMAND WANTED-LINE...: a real suite and SUITE-COMMAND; exit
+# 1, and the wanted lines
+one() {
+	_c=$1
+	shift
+	printf '%s\n' "$@" > "$TMP/want"
+	sh "$TOP/tests/check.sh" good 'echo "5 passed, 0 failed"' bad "$_c" \
+	    > "$TMP/out" 2>&1
+	rc=$?
+	sed -i 's/ ([0-9]*s)$/ (0s)/' "$TMP/out"
+	expect "$_c" 1
+}
+one 'echo "diff: util-linux not found"' \
+    "diff: util-linux not found" \
+    "bad: FAILED: no summary line (exit status 0) (0s)" \
+    "check: 5 passed, 1 failed, 0 skipped"
+one 'echo "3 passed, 0 failed"; echo trailing' \
+    "bad: FAILED: no summary line (exit status 0) (0s)"
+one 'echo "3 passed, 0 failed"; exit 2' \
+    "bad: 3 passed, 1 failed, 0 skipped (0s)" \
+    "check: 8 passed, 1 failed, 0 skipped"
+one 'echo "0 passed, 0 failed"' "bad: ran no check: one failure"
+one 'echo "x: skipped: no tool"; exit 1' "bad: skipped: no tool (0s)" \
+    "check: 5 passed, 1 failed, 1 skipped"
+one 'echo "2 passed, 1 failed"; exit 1' "check: 7 passed, 1 failed, 0 skipped"
+
+# tests/unit/run.sh counts cmocka's tests, not binaries: a skip() is a
+# skip, a binary that dies before its summary one failure more
+{
+	echo '#!/bin/sh'
+	echo 'cat <<EOF'
+	printf '[==========] Running 3 test(s).\n[ RUN      ] a\n[       OK ] a\n'
+	printf '[ RUN      ] b\n[  SKIPPED ] b\n[ RUN      ] c\n[  FAILED  ] c\n'
+	printf '[==========] 3 test(s) run.\n[  PASSED  ] 1 test(s).\n'
+	printf '[  SKIPPED ] 1 test(s), listed below:\n[  SKIPPED ] b\n'
+	printf '[  FAILED  ] 1 test(s), listed below:\n[  FAILED  ] c\n'
+	printf 'EOF\nexit 1\n'
+} > "$TMP/fakeunit"
+printf '#!/bin/sh\necho "[==========] Running 2 test(s)."\nkill -SEGV $$\n' \
+    > "$TMP/crashunit"
+chmod +x "$TMP/fakeunit" "$TMP/crashunit"
+sh "$TOP/tests/unit/run.sh" "$TMP/fakeunit" "$TMP/crashunit" > "$TMP/out" 2>&1
+rc=$?
+echo "unit: 1 passed, 2 failed, 1 skipped; skipped: fakeunit b (cmocka skip)" \
+    > "$TMP/want"
+expect "tests/unit/run.sh: tests counted, a skip a skip, a crash a failure" 1
+
+# summary.sh, as the suites print it, reads back
+( SKIPS=0 SKIPWHY=
+  skipped "no gprof" >/dev/null; skipped "no gprof" >/dev/null
+  skipped "no qemu" >/dev/null; summary x 4 0 ) > "$TMP/line"
+if [ "$(cat "$TMP/line")" = "x: 4 passed, 0 failed, 3 skipped; skipped: no gprof; no qemu" ]
+then pass=$((pass + 1))
+else fail=$((fail + 1)); echo "FAIL summary.sh: $(cat "$TMP/line")"
+fi
+
+summary harness "$pass" "$fail"
+[ "$fail" -eq 0 ]
