@@ -6,6 +6,7 @@
 #   make check-sanitize  check and check-long on an ASan+UBSan build (build-san/)
 #   make check-valgrind  the golden CLI, hostile-input, kernel and two-thread tests under valgrind
 #   make check-tsan      the two-thread report and profile pass under ThreadSanitizer
+#   make check-gen       util-linux under valgrind on the differential generator's inputs
 #   make check-elf-sweep every ELF file of the system: symbols as nm lists them
 #   make check-vmlinux   a Debian kernel's vmlinux against its System.map (downloads)
 #   make fuzz            run each libFuzzer harness for FUZZ_TIME seconds
@@ -131,6 +132,7 @@ check-run: $(BIN) $(if $(UNIT_SKIP),,$(UNIT_BINS)) $(B)/tests/gen $(B)/tests/mod
 	    $(B)/tests/proftool $(B)/tests/libctext $(B)/tests/symdump \
 	    $(B)/tests/gmontool
 	@sh tests/check.sh \
+	    harness 'sh tests/harness/run.sh' \
 	    unit '$(if $(UNIT_SKIP),echo "unit: skipped: $(UNIT_SKIP)",$(CHECK_SIZES) sh tests/unit/run.sh $(UNIT_BINS))' \
 	    cli '$(RUN_RP) sh tests/cli/run.sh' \
 	    completion 'sh tests/completion.sh' \
@@ -155,21 +157,30 @@ check-long-run: $(BIN) $(UNIT_BINS) $(B)/tests/gen $(B)/tests/model $(B)/tests/p
 	    ext-long '$(LONG_SIZES) $(RUN_RP) sh tests/ext/run.sh' \
 	    par-long 'PAR_SEEDS=6 $(RUN_RP) sh tests/par/run.sh'
 
+# The generator's inputs are well defined for util-linux: util-linux run
+# under valgrind on GEN_CASES of them (CI runs it).
+GEN_CASES ?= 40
+check-gen: $(B)/tests/gen
+	@sh tests/check.sh check-gen \
+	    'GEN=$(abspath $(B)/tests/gen) GEN_CASES=$(GEN_CASES) sh tests/diff/check-gen.sh'
+
 # Every ELF file of the system against nm (slow; CI runs it).
 check-elf-sweep: $(B)/tests/symdump
 	@SYMDUMP=$(abspath $(B)/tests/symdump) sh tests/elf/sweep.sh
 
+# Time limits and waits in the suites are multiplied by TIME_SCALE (1 by
+# default): a sanitized build, valgrind and qemu run several times slower.
 SAN = -fsanitize=address,undefined -fno-sanitize-recover=all
 check-sanitize: check-deps
-	@$(MAKE) --no-print-directory B=build-san BIN=build-san/readprofile \
+	@TIME_SCALE=10 $(MAKE) --no-print-directory B=build-san BIN=build-san/readprofile \
 	    CFLAGS="-O1 -g -fno-omit-frame-pointer $(SAN)" LDFLAGS="$(SAN)" \
 	    check-run check-long-run
 
 VALGRIND = valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite
-check-valgrind: $(BIN) $(B)/tests/libctext
-	@sh tests/check.sh \
-	    cli-valgrind 'RP=$(abspath $(BIN)) RP_WRAP="$(VALGRIND)" sh tests/cli/run.sh' \
-	    hostile-valgrind 'RP=$(abspath $(BIN)) RP_WRAP="$(VALGRIND)" HOSTILE_TIMEOUT=120 sh tests/hostile/run.sh' \
+check-valgrind: $(BIN) $(B)/tests/libctext $(B)/tests/model
+	@TIME_SCALE=10 sh tests/check.sh \
+	    cli-valgrind 'RP=$(abspath $(BIN)) MODEL=$(abspath $(B)/tests/model) RP_WRAP="$(VALGRIND)" sh tests/cli/run.sh' \
+	    hostile-valgrind 'RP=$(abspath $(BIN)) RP_WRAP="$(VALGRIND)" sh tests/hostile/run.sh' \
 	    kernel-valgrind 'RP=$(abspath $(BIN)) RP_WRAP="$(VALGRIND)" sh tests/kernel/run.sh' \
 	    par-valgrind 'RP=$(abspath $(BIN)) RP_WRAP="$(VALGRIND)" PAR_SEEDS=1 PAR_QUICK=1 PAR_CASES="plain initend bad-line long-lines" sh tests/par/run.sh'
 
@@ -262,6 +273,6 @@ clean:
 	rm -rf build build-san build-fuzz build-static build-o3 build-s390x build-m32 build-musl \
 	    readprofile readprofile-*.tar.gz
 
-.PHONY: all check check-deps check-run check-long check-long-run check-sanitize check-valgrind check-tsan check-hostile \
+.PHONY: all check check-deps check-run check-long check-long-run check-sanitize check-valgrind check-tsan check-hostile check-gen \
 	check-setuid check-elf-sweep check-vmlinux fuzz bench \
 	check-vm check-cross check-m32 demo install uninstall check-install dist distcheck check-repro clean

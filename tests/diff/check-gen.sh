@@ -2,15 +2,21 @@
 # check-gen.sh - prove that gen.c's inputs are well defined for util-linux:
 # run it under valgrind on GEN_CASES seeds (default 100, from DIFF_SEED or 1)
 # with the options that read every counter, and fail on any memory error.
+# Each run is a check: `check-gen: N passed, M failed`.
 #
-#   [GEN=/path/to/gen] sh tests/diff/check-gen.sh
+#   [GEN=/path/to/gen] [ORACLE=/usr/sbin/readprofile] sh tests/diff/check-gen.sh
 set -u
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
+. "$TOP/tests/summary.sh"
 ORACLE=${ORACLE:-/usr/sbin/readprofile}
 CASES=${GEN_CASES:-100}
 SEED=${DIFF_SEED:-1}
+command -v valgrind >/dev/null 2>&1 || suite_skipped check-gen "no valgrind"
+if [ ! -x "$ORACLE" ] || ! "$ORACLE" -V 2>/dev/null | grep -q util-linux; then
+	suite_skipped check-gen "util-linux readprofile not found"
+fi
 . "$TOP/tests/diff/common.sh"
-bad=0
+pass=0 bad=0
 seed=$SEED
 while [ "$seed" -lt $((SEED + CASES)) ]; do
 	"$GEN" "$seed" "$TMP" || exit 1
@@ -22,9 +28,12 @@ while [ "$seed" -lt $((SEED + CASES)) ]; do
 			echo "seed $seed, $o: exit $rc"
 			head -5 "$TMP/err"
 			bad=$((bad + 1))
+		else
+			pass=$((pass + 1))
 		fi
 	done
 	seed=$((seed + 1))
 done
 echo "$CASES cases, $bad bad runs"
+summary check-gen "$pass" "$bad"
 [ "$bad" -eq 0 ]
