@@ -2,12 +2,12 @@
 # Tests for the bash completion in completion/readprofile.
 # Usage: sh tests/completion.sh        (needs bash; skipped without it)
 
+set -u
 here=$(cd "$(dirname "$0")" && pwd)
 file=$here/../completion/readprofile
 
 if ! command -v bash >/dev/null 2>&1; then
-    echo "completion: bash not found, skipped"
-    echo "0 passed, 0 failed, 1 skipped"
+    echo "completion: skipped: bash not found"
     exit 0
 fi
 
@@ -141,5 +141,5 @@ has "--multiplier offers numbers" 4 --multiplier ''
 hasnt "-M offers no files" System.map-6.1.0 -M ''
 expect "-M filters numbers" "$(printf '1\n10\n16\n100')" -M 1
 
-echo "$pass passed, $fail failed"
+echo "completion: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -24,7 +24,7 @@ set -u
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 ORACLE=${ORACLE:-/usr/sbin/readprofile}
 if [ ! -x "$ORACLE" ] || ! "$ORACLE" -V 2>/dev/null | grep -q util-linux; then
-	echo "skipped: util-linux readprofile not found"
+	echo "diff: skipped: util-linux readprofile not found"
 	exit 0
 fi
 : "${RP:?set RP to the readprofile binary to test}"
@@ -138,5 +138,5 @@ done
 echo "$CASES cases (seeds $SEED..$((END - 1))), $NOPTS option sets each"
 [ "$fail" -eq 0 ] ||
 	echo "reproduce: cc -o gen tests/diff/gen.c && ./gen SEED DIR && cd DIR && readprofile OPTIONS -p profile -m map"
-echo "$pass passed, $fail failed"
+echo "diff: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

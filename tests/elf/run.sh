@@ -27,13 +27,15 @@ fail=0
 ok() { pass=$((pass + 1)); }
 bad() { fail=$((fail + 1)); echo "FAIL elf: $*"; }
 have() { command -v "$1" >/dev/null 2>&1; }
+. "$TOP/tests/summary.sh"
 
 # ---- objects ---------------------------------------------------------------
 # build NAME AS ASFLAGS LD LDEMUL NM: NAME.o, NAME.exe, NAME.so (and kernel)
 OBJS=
 build() {
 	name=$1 as=$2 asf=$3 ld=$4 emul=$5 nm=$6
-	have "$as" && have "$ld" && have "$nm" || return 0
+	have "$as" && have "$ld" && have "$nm" ||
+		{ skipped "$name objects: no $as, $ld or $nm"; return 0; }
 	# shellcheck disable=SC2086
 	"$as" $asf -o "$TMP/$name.o" "$TOP/tests/elf/text.s" &&
 	"$as" $asf -L -o "$TMP/k$name.o" "$TOP/tests/elf/kernel.s" &&
@@ -51,14 +53,14 @@ build() {
 # buildc NAME CC CFLAGS NM: tests/elf/prog.c compiled to NAME.o and NAME.so
 buildc() {
 	name=$1 cc=$2 cf=$3 nm=$4
-	have "$cc" && have "$nm" || return 0
+	have "$cc" && have "$nm" || { skipped "$name: no $cc or $nm"; return 0; }
 	# shellcheck disable=SC2086
 	if "$cc" $cf -O2 -fPIC -fno-toplevel-reorder -c -o "$TMP/$name.o" \
 	    "$TOP/tests/elf/prog.c" 2>/dev/null &&
 	    "$cc" $cf -shared -nostdlib -o "$TMP/$name.so" "$TMP/$name.o" 2>/dev/null; then
 		OBJS="$OBJS $name.o:$nm $name.so:$nm"
 	else
-		echo "elf: note: $cc $cf cannot build prog.c: skipped"
+		skipped "$name: $cc $cf cannot build prog.c"
 	fi
 }
 buildc cx64 "${CC:-cc}" -m64 nm
@@ -245,5 +247,5 @@ if [ -f "$TMP/x64.o" ]; then
 	fi
 fi
 
-echo "elf: $pass passed, $fail failed"
+summary elf "$pass" "$fail"
 [ "$fail" -eq 0 ]

@@ -47,7 +47,7 @@ trap 'rm -rf "$TMP"' EXIT
 trap 'exit 1' HUP INT TERM
 pass=0
 fail=0
-skip=
+. "$TOP/tests/summary.sh"
 
 ok() { pass=$((pass + 1)); }
 bad() { fail=$((fail + 1)); echo "FAIL $*"; }
@@ -66,10 +66,11 @@ nm_for() {
 compare() {
 	label=$1 prog=$2 gmon=$3 order=$4 ptr=$5 map=$6 d=$TMP/c
 	rm -rf "$d" && mkdir "$d"
+	nogprof=
 	if ! command -v gprof > /dev/null 2>&1; then
-		# without the oracle: the model's checks only
+		# without the oracle: the model's checks only, and a skip
 		: > "$d/gprof"
-		case $skip in *gprof*) ;; *) skip="$skip gprof(not installed)" ;; esac
+		nogprof=1
 	elif ! gprof -b -p "$prog" "$gmon" > "$d/gprof" 2>"$d/gprof.err"; then
 		bad "$label: gprof fails: $(head -n 2 "$d/gprof.err")"
 		return
@@ -163,9 +164,10 @@ compare() {
 			    cum, ssum / r; e = 1 }
 		exit e
 	    }' "$d/model" "$d/v" "$d/va" "$d/gprof" > "$d/cmp"; then ok; else
-		bad "$label: against gprof:"
+		bad "$label: against the model and gprof:"
 		head -n 8 "$d/cmp"
 	fi
+	[ -z "$nogprof" ] || skipped "against gprof: gprof not installed"
 	# --top and --json against the text reports (tests/views/check.py)
 	if command -v python3 > /dev/null 2>&1; then
 		chk="python3 $TOP/tests/views/check.py"
@@ -180,7 +182,7 @@ compare() {
 			bad "$label: --top or --json: $(head -n 3 "$d/chk")"
 		fi
 	else
-		case $skip in *python3*) ;; *) skip="$skip --json(no python3)" ;; esac
+		skipped "--top and --json: no python3"
 	fi
 	# a pipe and a compressed file give the same report
 	gzip -c "$gmon" > "$d/g.gz"
@@ -197,7 +199,7 @@ elf_map() {
 	for o in -v -a -b -s; do
 		rp $o -p "$3" -m "$2" > "$TMP/elf.out" 2> "$TMP/elf.err"
 		if grep -q "is an ELF file, not a symbol map" "$TMP/elf.err"; then
-			case $skip in *"ELF maps"*) ;; *) skip="$skip ELF maps(not read by this build)" ;; esac
+			skipped "-m PROGRAM: ELF maps not read by this build"
 			return
 		fi
 		rp $o -p "$3" -m "$4" > "$TMP/map.out" 2>&1
@@ -224,6 +226,49 @@ for a in "" -m32 -s390x; do
 	elf_map "rec$a" "$F/hot$a" "$F/hot$a.gmon" "$F/hot$a.map"
 done
 
+# --- the golden cases written by hand (fixtures/cases-ours/gmon-*) ---------
+# Their ticks per function (and the sum of each function's bins with -b and
+# -s), total and *unknown* against the model; the rest of their layout (-b
+# and -s bin addresses, -i -v lines, messages) is a regression pin
+# (fixtures/cases-ours/README.md).
+# pinned CASE ORDER PTR GMON MAP
+pinned() {
+	"$GMONTOOL" model "$F/$4" "$2" "$3" "$F/$5" > "$TMP/pm" ||
+		{ bad "case $1: gmontool model fails"; return; }
+	if awk 'FILENAME ~ /\/pm$/ { if ($1 == "*total*") all = $2
+		else if ($2 > 0) m[$1] = $2; next }
+	    /^\t/ && NF == 2 { bins[cur] += $2; next }
+	    /^\t/ { split($2, q, "+"); bins[q[1]] += $3; next }
+	    /:$/ { cur = substr($0, 1, length($0) - 1); next }
+	    $1 == "total" { if ($2 > 0) got[cur] = $2; next }
+	    $2 == "*unknown*" { unk = $1; next }
+	    { v = length($1) >= 8 && $1 ~ /^[0-9a-f]+$/
+	      t = v ? $3 : $1
+	      if ($2 == "total") tot = t
+	      else if (t > 0) got[$2] = t }
+	    END {
+		for (f in m) if (got[f] != m[f])
+			e = e sprintf("%s: %d ticks, model %d; ", f, got[f], m[f])
+		for (f in got) if (!(f in m))
+			e = e sprintf("%s: %d ticks, model none; ", f, got[f])
+		for (f in bins) if (bins[f] != got[f])
+			e = e sprintf("%s: bins add up to %d, not %d; ", f,
+			    bins[f], got[f])
+		if (tot + unk != all || tot == 0)
+			e = e sprintf("total %d + unknown %d, model %d", tot, unk, all)
+		if (e != "") { print e; exit 1 }
+	    }' "$TMP/pm" "$TOP/fixtures/cases-ours/$1/expected.out" > "$TMP/pm.bad"
+	then ok; else
+		bad "case $1: expected.out against the model: $(cat "$TMP/pm.bad")"
+	fi
+}
+for c in default verbose all exact stdin counters bins; do
+	pinned "gmon-$c" le 8 hot.gmon hot.map
+done
+pinned gmon-m32-verbose le 4 hot-m32.gmon hot-m32.map
+pinned gmon-s390x-verbose be 8 hot-s390x.gmon hot-s390x.map
+pinned gmon-s390x-bins be 8 hot-s390x.gmon hot-s390x.map
+
 # --- real programs ---------------------------------------------------------
 B=$TMP/b
 mkdir "$B" && cp "$TOP/tests/gmon/hot.c" "$B/" || exit 1
@@ -235,9 +280,9 @@ mkdir "$INC32" && ln -s /usr/include/x86_64-linux-gnu/asm "$INC32/asm"
 build() {
 	name=$1 cc=$2
 	shift 2
-	command -v "$cc" > /dev/null 2>&1 || { skip="$skip $name(no $cc)"; return 1; }
+	command -v "$cc" > /dev/null 2>&1 || { skipped "$name: no $cc"; return 1; }
 	"$cc" "$@" -pg -o "$name" hot.c 2> "$name.cc.err" ||
-		{ skip="$skip $name(cannot build: $(head -c 60 "$name.cc.err"))"; return 1; }
+		{ skipped "$name: cannot build: $(head -n 1 "$name.cc.err" | head -c 60)"; return 1; }
 }
 
 # real NAME ORDER PTR EMULATOR ITER CC FLAGS...
@@ -247,7 +292,7 @@ real() {
 	build "$name" "$@" || return
 	e1=${emu%%|*}
 	if [ "$emu" != - ] && ! command -v "${e1%% *}" > /dev/null 2>&1; then
-		skip="$skip $name(no ${e1%% *})"
+		skipped "$name: no ${e1%% *}"
 		return
 	fi
 	# EMU is "EMULATOR [ARGS]", or two ways separated by "|": the second
@@ -285,7 +330,7 @@ real s390x-O2 be 8 "qemu-s390x-static|qemu-s390x-static -L /usr/s390x-linux-gnu"
 # synth LABEL PROG FORMAT ORDER PTR NBINS SEED NHIST
 synth() {
 	[ -f "$B/$2" ] && [ -f "$B/$2.map" ] ||
-		{ skip="$skip $1(no $2)"; return; }
+		{ skipped "$1: no $2 program"; return; }
 	set -- "$@" $(range_of "$B/$2.gmon")
 	"$GMONTOOL" write "$3" "$4" "$5" "$9" "${10}" "$6" 100 "$7" "$8" \
 	    > "$B/$1.gmon"
@@ -322,6 +367,8 @@ if [ -f "$B/pie-O0.map" ]; then
 	compare mid-function "$B/pie-O0" "$B/mid.gmon" le 8 "$B/pie-O0.map"
 	grep -q " _init " "$TMP/c/v" && ok ||
 		bad "mid-function: _init, which reaches into the range, not reported"
+else
+	skipped "mid-function: no pie-O0 program"
 fi
 
 # 4-byte big-endian: no program for gprof; the byte-swapped twin
@@ -352,6 +399,8 @@ if [ -f "$B/m32-O2.map" ]; then
 		cmp -s "$B/tw.model" "$B/tw.ours" && ok ||
 			bad "twin $fmt: big-endian ticks differ from the model"
 	done
+else
+	skipped "4-byte big-endian twins: no m32-O2 program"
 fi
 
 # --baseline: a file of 3 records minus the same first record alone
@@ -374,6 +423,8 @@ if [ -f "$B/pie-O0.map" ]; then
 	[ $? -eq 1 ] && [ ! -s "$B/out" ] &&
 	    grep -q "^readprofile: .*bin [0-9]* is lower" "$B/err" && ok ||
 		bad "--baseline of a later file: not an error"
+else
+	skipped "--baseline: no pie-O0 program"
 fi
 
 # --- malformed files -------------------------------------------------------
@@ -457,5 +508,5 @@ for g in "$F"/*.gmon "$B"/gnu-le8-3rec.gmon "$B"/bsd-le8.gmon "$B"/bsd-be8.gmon;
 	done
 done
 
-echo "gmon: $pass passed, $fail failed${skip:+; skipped:$skip}"
+summary gmon "$pass" "$fail"
 [ "$fail" -eq 0 ]

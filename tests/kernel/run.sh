@@ -22,6 +22,7 @@ TMP=$(mktemp -d) || exit 1
 trap 'rm -rf "$TMP"' EXIT
 trap 'exit 1' HUP INT TERM
 . "$TOP/tests/libc.sh"
+. "$TOP/tests/summary.sh"
 libc_setup
 REL=$(uname -r)
 IN=$TOP/fixtures/inputs
@@ -192,7 +193,7 @@ if [ -s "$TMP/own" ]; then
 		diff -u "$TMP/own.exp" "$TMP/own" | sed -n '3,12p'
 	fi
 else
-	echo "SKIP this machine's default map places: a System.map here is usable"
+	skipped "this machine's default map places: a System.map here is usable"
 fi
 
 # As a user who may not read a root-only map (Ubuntu's /boot/System.map-*).
@@ -218,7 +219,7 @@ readprofile:   $M4: missing
 EOF
 	RP_WRAP=$RP_WRAP_SAVED
 else
-	echo "SKIP a root-only System.map as a user: needs root, setpriv, and a binary and a directory user nobody can reach"
+	skipped "a root-only System.map as a user: needs root, setpriv, and a binary and a directory user nobody can reach"
 fi
 
 # --- a default map that does not fit: the sizes, and -m -----------------
@@ -333,7 +334,7 @@ lost "stdout /dev/null" '>/dev/null 2>"$TMP/f"'
 if command -v script >/dev/null 2>&1; then
 	lost "a terminal" '>/dev/null 2>&1; script -qec "$RUN" /dev/null </dev/null >"$TMP/f"'
 else
-	echo "SKIP no notice lost, a terminal: no script(1)"
+	skipped "no notice lost, a terminal: no script(1)"
 fi
 
 # --- the help text's lines of ours ------------------------------------------
@@ -356,5 +357,5 @@ for l in \
 	fi
 done
 
-echo "kernel: $pass passed, $fail failed"
+summary kernel "$pass" "$fail"
 [ "$fail" -eq 0 ]
