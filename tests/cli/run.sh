@@ -10,7 +10,10 @@
 # decompressed files), and fixtures/arch/*/golden (the i386, arm64 and s390x
 # captures, likewise), and compares stdout, stderr and the exit status.
 # A case with a file `stdout-nonempty` instead of expected.out only needs
-# some output. Prints each failure with a diff, then `N passed, N failed`.
+# some output; a case with a file `model-args` also has its expected.out
+# compared with tests/diff/model.c's output on those arguments (MODEL, or
+# built here with HOST_CC or cc).  Prints each failure with a diff, then
+# `cli: N passed, N failed`.
 #
 # The cases were recorded on a little-endian host.  Run with a binary for
 # a big-endian one (under qemu user-mode emulation: RP is then a script
@@ -182,6 +185,29 @@ for d in "$TOP"/fixtures/cases/*/ "$TOP"/fixtures/cases-ours/*/; do
 	check "$d" "$d" "${d#"$TOP"/fixtures/}"
 done
 
+# Expected reports not recorded from util-linux but from an independent
+# model: a case with a file `model-args` has its expected.out equal to
+# the output of tests/diff/model.c run on those arguments, in the case's
+# directory (MODEL, or a build of it for this machine).
+if [ -z "${MODEL:-}" ]; then
+	MODEL=$TMP/model
+	${HOST_CC:-cc} -std=c11 -O2 -o "$MODEL" "$TOP/tests/diff/model.c" ||
+		{ echo "cannot build tests/diff/model.c" >&2; exit 1; }
+fi
+for m in "$TOP"/fixtures/cases-ours/*/model-args; do
+	[ -f "$m" ] || continue
+	d=${m%/model-args}
+	# shellcheck disable=SC2046
+	if (cd "$d" && exec "$MODEL" $(cat model-args)) > "$TMP/model.out" \
+	    2>&1 && cmp -s "$d/expected.out" "$TMP/model.out"; then
+		pass=$((pass + 1))
+	else
+		fail=$((fail + 1))
+		echo "FAIL ${d#"$TOP"/fixtures/}: expected.out is not the model's (model $(cat "$m"))"
+		diff -u "$d/expected.out" "$TMP/model.out" | sed -n '3,20p'
+	fi
+done
+
 mkdir "$TMP/real"
 gzip -dc "$TOP/fixtures/real/profile.gz" > "$TMP/real/profile" &&
 	gzip -dc "$TOP/fixtures/real/kallsyms.gz" > "$TMP/real/kallsyms" ||
@@ -216,5 +242,5 @@ for a in "$TOP"/fixtures/arch/*/; do
 	rm -rf "$TMP/arch/${a##*/}" "$TMP/archflip"
 done
 
-echo "$pass passed, $fail failed"
+echo "cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
