@@ -17,7 +17,9 @@ or prints what differs and exits 1.
   check.py gmoninfo JSON INFO_V
       a gmon.out's JSON inputs against its readprofile -i -v description.
   check.py golden DIR
-      each NAME.json in DIR against NAME.v: total and *unknown*.
+      each NAME.json in DIR against NAME.v: total and *unknown*; and
+      the total against NAME.exp's (the case's recorded report).  One
+      line per case: `ok NAME` or `FAIL NAME: WHY`.
   check.py names JSON MAP
       every name in the JSON decodes to a name of the map, byte for byte.
   check.py watch OUT N EXPECTED... [json]
@@ -371,25 +373,58 @@ def cmd_watch(out, n, expected, as_json=False):
                                                        lines(exp)[:6]))
 
 
+def golden_total(path):
+    """The total ticks of a recorded report (expected.out, from
+    util-linux or written by hand): its last total line, plain or -v;
+    None when it has none (-b, -i)."""
+    for ln in reversed(lines(path)):
+        m = re.match(rb"^ *(\d+) total +\d+\.\d{4}$", ln) or \
+            re.match(rb"^0{8,16} total +(\d+) +\d+\.\d{4}$", ln)
+        if m:
+            return int(m.group(1))
+    return None
+
+
 def cmd_golden(d):
     """Every NAME.json in D: parses, and its total and *unknown* are those
-    of NAME.v, the -v report of the same command."""
+    of NAME.v, the -v report of the same command; its total is also the
+    one of NAME.exp (the case's recorded report) when that has a total
+    line.  One line per case: `ok NAME` or `FAIL NAME: WHY`; exit 1 on
+    any failure or when fewer than 50 cases were read."""
     import glob
-    n = 0
+    n = bad = 0
     for j in sorted(glob.glob(d + "/*.json")):
-        doc = load_json(j)
-        text = lines(j[:-5] + ".v")
-        total = [x for x in text if x.startswith(b"0000000000000000 total ")]
-        unk = [x for x in text if x.endswith(b" *unknown*")]
-        if not total or not unk:
-            fail("%s: no total in the -v report" % j)
-        if doc["total"] != int(total[-1].split()[2]) or \
-                doc["unknown"] != int(unk[-1].split()[0]):
-            fail("%s: total %r unknown %r; text: %r %r" % (
-                j, doc["total"], doc["unknown"], total[-1], unk[-1]))
+        name = j[len(d) + 1:-5]
+        why = None
+        try:
+            doc = load_json(j)
+            text = lines(j[:-5] + ".v")
+            total = [x for x in text
+                     if x.startswith(b"0000000000000000 total ")]
+            unk = [x for x in text if x.endswith(b" *unknown*")]
+            if not total or not unk:
+                why = "no total in the -v report"
+            elif doc["total"] != int(total[-1].split()[2]) or \
+                    doc["unknown"] != int(unk[-1].split()[0]):
+                why = "total %r unknown %r; text: %r %r" % (
+                    doc["total"], doc["unknown"], total[-1], unk[-1])
+            else:
+                want = golden_total(j[:-5] + ".exp")
+                if want is not None and want != doc["total"]:
+                    why = "total %r, the recorded report's %r" % (
+                        doc["total"], want)
+        except (SystemExit, ValueError, KeyError, IndexError) as e:
+            why = "unreadable: %r" % (e,)
         n += 1
+        if why:
+            bad += 1
+            print("FAIL %s: %s" % (name, why))
+        else:
+            print("ok %s" % name)
     if n < 50:
         fail("only %d golden cases" % n)
+    if bad:
+        sys.exit(1)
 
 
 def main(a):
