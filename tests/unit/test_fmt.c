@@ -1,7 +1,7 @@
 /*
  * test_fmt.c - the hand-written number formatting against printf itself,
- * over many millions of random values (FMT_ITERATIONS, default 4,000,000
- * per format), plus the edge cases.
+ * over many millions of values drawn across the range the reports print
+ * (FMT_ITERATIONS, default 4,000,000 per format), plus the edge cases.
  */
 #include "unit.h"
 #include "base/fmt.h"
@@ -101,23 +101,75 @@ loads(void **state)
 			check_fix84((double)t / (double)len);
 }
 
-static void
-doubles(void **state)
+/*
+ * A tick count as a profile holds it: a counter, 0 to 2^32-1, of a
+ * magnitude drawn evenly from 0 to 32 bits; a quarter of them are sums of
+ * up to 2^20 counters (a function's total, the report's).
+ */
+static uint64_t
+ticks_of(void)
 {
-	long n = iterations();
+	uint64_t t = (next() & 0xffffffffull) >> (next() % 33);
+
+	if (next() % 4 == 0)
+		t *= 1 + next() % (1u << 20);
+	return t;
+}
+
+/*
+ * A length in bytes: of a function, a bucket or a kernel's text, 1 byte
+ * to 256 MiB, of a magnitude drawn evenly; half of them a multiple of a
+ * step from 4 to 64.
+ */
+static uint64_t
+length_of(void)
+{
+	uint64_t len = 1 + (next() & ((1ull << (1 + next() % 28)) - 1));
+
+	if (next() % 2) {
+		uint64_t step = 4ull << (next() % 5);
+
+		len = (len + step - 1) / step * step;
+	}
+	return len;
+}
+
+/* fix84 of V, counted in *NONZERO when it does not print as 0.0000 */
+static void
+check_figure(double v, long *nonzero)
+{
+	char got[FMT_MAX];
+	size_t n;
+
+	check_fix84(v);
+	n = fmt_fix84(got, v);
+	if (n != 8 || memcmp(got, "  0.0000", 8) != 0)
+		++*nonzero;
+}
+
+/*
+ * The figures reports print with four decimals: loads (ticks / length),
+ * percentages (ticks * 100 / a total at least as large) and tick counts
+ * themselves; most of them must print as more than 0.0000, or the test
+ * would prove little.
+ */
+static void
+figures(void **state)
+{
+	long n = iterations(), nonzero = 0;
 
 	(void)state;
 	for (long i = 0; i < n; i++) {
-		uint64_t bits = next();
-		double v;
+		uint64_t t = ticks_of(), total = t + ticks_of();
 
-		/* random finite non-negative doubles up to ~1e30 */
-		bits &= ~(1ull << 63);
-		memcpy(&v, &bits, sizeof v);
-		if (v != v || v > 1e30)
-			continue;
-		check_fix84(v);
+		check_figure((double)t / (double)length_of(), &nonzero);
+		if (total > 0)
+			check_figure((double)t * 100.0 / (double)total, &nonzero);
+		check_figure((double)t, &nonzero);
 	}
+	if (nonzero < n * 3 / 2)
+		fail_msg("only %ld of %ld figures print as more than 0.0000",
+		    nonzero, 3 * n);
 	check_fix84(0.0);
 	check_fix84(0.00005);		/* tie below the last digit */
 	check_fix84(0.00015);
@@ -137,7 +189,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(integers),
 		cmocka_unit_test(loads),
-		cmocka_unit_test(doubles),
+		cmocka_unit_test(figures),
 	};
 
 	return cmocka_run_group_tests_name("fmt", tests, NULL, NULL);
