@@ -8,10 +8,11 @@
 #                                 lib32gcc-12-dev), static, run by
 #                                 qemu-i386-static
 #
-# The build goes to build-TARGET/.  Then: the unit tests, when cmocka is
-# installed for the target (libcmocka-dev:s390x, libcmocka-dev:i386; there
-# is no static cmocka, so they are linked dynamically), the golden CLI
-# tests and the hostile-input tests.  tests/cli/run.sh and
+# The build goes to build-TARGET/.  Then, through tests/check.sh: the unit
+# tests, when cmocka is installed for the target (libcmocka-dev:s390x,
+# libcmocka-dev:i386; there is no static cmocka, so they are linked
+# dynamically; skipped otherwise), the golden CLI tests and the
+# hostile-input tests, with TIME_SCALE (default 6) on their limits.  tests/cli/run.sh and
 # tests/hostile/run.sh know what differs on a big-endian host.
 set -u
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
@@ -64,8 +65,11 @@ LIBCTEXT=$TOP/$B/libctext-qemu
 printf '#!/bin/sh\nexec %s %s "$@"\n' "$QEMU" "$TOP/$B/tests/libctext" \
     > "$LIBCTEXT" && chmod +x "$LIBCTEXT" || exit 2
 export LIBCTEXT
-fail=0
 
+# The suites, through tests/check.sh: unit (each cmocka test under qemu),
+# cli and hostile.  The golden cases swap some inputs on a big-endian
+# target: with a tool built for this machine.
+UNIT="echo 'skipped: no cmocka for the target (apt-get install libcmocka-dev:$DEBARCH)'"
 if [ -f "$LIBDIR/libcmocka.so" ]; then
 	units=
 	for t in tests/unit/test_*.c; do
@@ -76,28 +80,13 @@ if [ -f "$LIBDIR/libcmocka.so" ]; then
 	$MAKE --no-print-directory $BUILD CFLAGS="$CFLAGS" \
 	    LDFLAGS="$LDFLAGS" CPPFLAGS="$CPPFLAGS" \
 	    UNIT_LDFLAGS="${LDFLAGS%-static} -L$LIBDIR" $units || exit 1
-	pass=0 bad=0
-	for t in $units; do
-		if FMT_ITERATIONS=${FMT_ITERATIONS:-400000} "$QEMU" "$t" \
-		    >"$B/unit.log" 2>&1; then
-			pass=$((pass + 1))
-		else
-			cat "$B/unit.log"
-			echo "FAILED: $t"
-			bad=$((bad + 1))
-		fi
-	done
-	echo "unit ($1): $pass passed, $bad failed"
-	[ "$bad" -eq 0 ] || fail=1
-else
-	echo "unit ($1): skipped, no cmocka for the target" \
-	    "(apt-get install libcmocka-dev:$DEBARCH)"
+	UNIT="FMT_ITERATIONS=${FMT_ITERATIONS:-400000} UNIT_WRAP=$QEMU sh tests/unit/run.sh $units"
 fi
-
-# The golden cases swap some inputs on a big-endian target: with a tool
-# built for this machine.
 $MAKE --no-print-directory build/tests/proftool >/dev/null || exit 1
-RP=$RP PROFTOOL=$TOP/build/tests/proftool sh tests/cli/run.sh || fail=1
-RP=$RP HOSTILE_TIMEOUT=${HOSTILE_TIMEOUT:-120} sh tests/hostile/run.sh ||
-	fail=1
-exit $fail
+# qemu runs several times slower: the limits of the suites scale
+TIME_SCALE=${TIME_SCALE:-6}
+export TIME_SCALE
+exec sh tests/check.sh \
+    "unit-$1" "$UNIT" \
+    "cli-$1" "RP='$RP' PROFTOOL='$TOP/build/tests/proftool' sh tests/cli/run.sh" \
+    "hostile-$1" "RP='$RP' sh tests/hostile/run.sh"
