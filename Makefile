@@ -4,8 +4,7 @@
 #   make check           build and run every test suite (short random sweeps)
 #   make check-long      the long random sweeps (unit, differential, ext)
 #   make check-sanitize  check and check-long on an ASan+UBSan build (build-san/)
-#   make check-valgrind  the golden CLI, hostile-input, kernel and two-thread tests under valgrind
-#   make check-tsan      the two-thread report and profile pass under ThreadSanitizer
+#   make check-valgrind  the golden CLI, hostile-input and kernel tests under valgrind
 #   make check-elf-sweep every ELF file of the system: symbols as nm lists them
 #   make check-vmlinux   a Debian kernel's vmlinux against its System.map (downloads)
 #   make fuzz            run each libFuzzer harness for FUZZ_TIME seconds
@@ -36,7 +35,7 @@ CFLAGS    ?= -O2 -g
 WARNFLAGS  = -std=c11 -Wall -Wextra -Wshadow -Wformat=2 -Wstrict-prototypes \
              -Wmissing-prototypes -Wvla -Wno-format-nonliteral $(WERROR)
 ALL_CPPFLAGS = -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -DRP_VERSION='"$(VERSION)"' -Isrc $(CPPFLAGS)
-ALL_CFLAGS = $(WARNFLAGS) -pthread $(PREFIX_MAP) $(CFLAGS)
+ALL_CFLAGS = $(WARNFLAGS) $(PREFIX_MAP) $(CFLAGS)
 # The same binary from any checkout directory: the build path is mapped to
 # "." in debug information and __FILE__, when the compiler can.
 PREFIX_MAP := $(shell $(CC) -ffile-prefix-map=/a=. -E -x c /dev/null >/dev/null 2>&1 && \
@@ -141,7 +140,6 @@ check-run: $(BIN) $(if $(UNIT_SKIP),,$(UNIT_BINS)) $(B)/tests/gen $(B)/tests/mod
 	    elf '$(RUN_RP) SYMDUMP=$(abspath $(B)/tests/symdump) sh tests/elf/run.sh' \
 	    kernel '$(RUN_RP) sh tests/kernel/run.sh' \
 	    gmon '$(RUN_RP) sh tests/gmon/run.sh' \
-	    par 'PAR_SEEDS=1 $(RUN_RP) sh tests/par/run.sh' \
 	    setuid 'sh tests/setuid/run.sh'
 
 check-long: check-deps
@@ -152,8 +150,7 @@ check-long-run: $(BIN) $(UNIT_BINS) $(B)/tests/gen $(B)/tests/model $(B)/tests/p
 	@sh tests/check.sh \
 	    unit-long '$(LONG_SIZES) sh tests/unit/run.sh $(B)/tests/test_fmt' \
 	    diff-long '$(LONG_SIZES) $(RUN_RP) sh tests/diff/run.sh' \
-	    ext-long '$(LONG_SIZES) $(RUN_RP) sh tests/ext/run.sh' \
-	    par-long 'PAR_SEEDS=6 $(RUN_RP) sh tests/par/run.sh'
+	    ext-long '$(LONG_SIZES) $(RUN_RP) sh tests/ext/run.sh'
 
 # Every ELF file of the system against nm (slow; CI runs it).
 check-elf-sweep: $(B)/tests/symdump
@@ -170,19 +167,7 @@ check-valgrind: $(BIN) $(B)/tests/libctext
 	@sh tests/check.sh \
 	    cli-valgrind 'RP=$(abspath $(BIN)) RP_WRAP="$(VALGRIND)" sh tests/cli/run.sh' \
 	    hostile-valgrind 'RP=$(abspath $(BIN)) RP_WRAP="$(VALGRIND)" HOSTILE_TIMEOUT=120 sh tests/hostile/run.sh' \
-	    kernel-valgrind 'RP=$(abspath $(BIN)) RP_WRAP="$(VALGRIND)" sh tests/kernel/run.sh' \
-	    par-valgrind 'RP=$(abspath $(BIN)) RP_WRAP="$(VALGRIND)" PAR_SEEDS=1 PAR_QUICK=1 PAR_CASES="plain initend bad-line long-lines" sh tests/par/run.sh'
-
-# The two-thread report and profile pass under ThreadSanitizer (build-tsan/);
-# the second thread lives to the end: no waiting for it at exit.
-TSAN = -fsanitize=thread
-check-tsan: check-deps
-	@$(MAKE) --no-print-directory B=build-tsan BIN=build-tsan/readprofile \
-	    CFLAGS="-O1 -g $(TSAN)" LDFLAGS="$(TSAN)" build-tsan/readprofile \
-	    build-tsan/tests/test_profile
-	@TSAN_OPTIONS="atexit_sleep_ms=0 $${TSAN_OPTIONS:-}" sh tests/check.sh \
-	    unit-tsan 'sh tests/unit/run.sh build-tsan/tests/test_profile' \
-	    par-tsan 'RP=$(abspath build-tsan/readprofile) PAR_SEEDS=1 PAR_QUICK=1 sh tests/par/run.sh'
+	    kernel-valgrind 'RP=$(abspath $(BIN)) RP_WRAP="$(VALGRIND)" sh tests/kernel/run.sh'
 
 check-hostile: $(BIN) $(B)/tests/libctext
 	@RP=$(abspath $(BIN)) sh tests/hostile/run.sh
@@ -262,6 +247,6 @@ clean:
 	rm -rf build build-san build-fuzz build-static build-o3 build-s390x build-m32 build-musl \
 	    readprofile readprofile-*.tar.gz
 
-.PHONY: all check check-deps check-run check-long check-long-run check-sanitize check-valgrind check-tsan check-hostile \
+.PHONY: all check check-deps check-run check-long check-long-run check-sanitize check-valgrind check-hostile \
 	check-setuid check-elf-sweep check-vmlinux fuzz bench \
 	check-vm check-cross check-m32 demo install uninstall check-install dist distcheck check-repro clean

@@ -20,13 +20,11 @@
 #include "cli/procprof.h"
 #include "hist/profile.h"
 #include "core/report.h"
-#include "base/sniff.h"
 #include "hist/step.h"
 #include "sym/symsrc.h"
 #include "base/util.h"
 #include "out/view.h"
 #include "cli/watch.h"
-#include "base/worker.h"
 
 static struct out out;
 static volatile sig_atomic_t stop;
@@ -165,40 +163,17 @@ print_info(const struct options *o, const struct profile *p, int swapped)
 		    have_map ? &res : NULL);
 }
 
-/* A second reader of the profile's counters, for a second thread. */
-static struct counters
-par_reader(void *ctx, void **state)
-{
-	struct pcursor *pc = xmalloc(sizeof *pc);
-
-	memset(pc, 0, sizeof *pc);
-	*state = pc;
-	return profile_counters_cursor(ctx, pc);
-}
-
-static void
-par_reader_done(void *state)
-{
-	pcursor_free(state);
-	free(state);
-}
-
 /* One report of C against the open map M: the classic text, --top or
- * --json.  With PROF (its counters shareable) it may use two threads. */
+ * --json. */
 static void
 report(const struct options *o, struct symsrc *m, const struct counters *c,
-    uint32_t step, struct view_inputs *vi, struct report_result *res,
-    struct profile *prof)
+    uint32_t step, struct view_inputs *vi, struct report_result *res)
 {
 	struct report_opts ro = { .verbose = o->verbose, .all = o->all,
 	    .bins = o->bins, .counters = o->counters,
 	    .mode = o->exact ? ATTRIB_EXACT : ATTRIB_CLASSIC,
 	    .default_map = o->mapfile == NULL };
-	struct report_par par = { par_reader, par_reader_done, prof };
 	struct collect k;
-
-	if (prof != NULL && profile_shareable(prof))
-		ro.par = &par;
 
 	if (o->top || o->json) {
 		collect_init(&k, o->top ? o->top : SIZE_MAX);
@@ -321,7 +296,7 @@ run_interval(const struct options *o)
 		}
 		c = watch_counters(&w);
 		open_map(&m, mapname);
-		report(o, &m, &c, step, &vi, &res, NULL);
+		report(o, &m, &c, step, &vi, &res);
 		symsrc_close(&m);
 		finish_output();
 		if (vi.number == 1)
@@ -386,17 +361,15 @@ main(int argc, char **argv)
 		return 0;
 	}
 	profile_check(&prof);
-	if (prof.bytes >= PROFILE_TWO_THREADS)
-		worker_start();	/* awake by the time the pass needs it */
 	if (o.baseline)
 		profile_open(&base, o.baseline);
 	if (o.info)
-		prof.nz_budget = 0;	/* -i sums no counter: no index */
+		prof.index_budget = 0;	/* -i sums no counter: no index */
 	swapped = profile_setup(&prof, o.baseline ? &base : NULL, o.noauto);
 	if (swapped)
 		warnx_("Assuming reversed byte order. Use -n to force native "
 		    "byte order.");
-	sniff_profile_step(&prof);
+	profile_warn_step(&prof);
 	profile_warn_trailing(&prof);
 	if (o.baseline)
 		profile_warn_trailing(&base);
@@ -422,14 +395,14 @@ main(int argc, char **argv)
 	vi.baseline = o.baseline;
 	vi.byte_order = byte_order_name(swapped);
 	c = profile_counters(&prof);
-	report(&o, &m, &c, prof.step, &vi, &res, &prof);
+	report(&o, &m, &c, prof.step, &vi, &res);
 	symsrc_close(&m);
+	profile_close(&prof);	/* a file that changed size is an error */
+	if (o.baseline)
+		profile_close(&base);
 	finish_output();
 	fit_warn(mapname, o.profile, res.origin, res.etext, res.have_etext,
 	    prof.step, prof.nwords - 1);
-	profile_close(&prof);
-	if (o.baseline)
-		profile_close(&base);
 	return 0;
 }
 
