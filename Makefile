@@ -97,6 +97,9 @@ $(B)/tests/gmontool: tests/gmon/gmontool.c | $(B)/tests
 # What this C library says (strerror, getopt), for the expected messages.
 $(B)/tests/libctext: tests/libctext.c $(B)/flags | $(B)/tests
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $<
+# Changes an input's size at the Nth read or write of a run (ptrace).
+$(B)/tests/trunc_at: tests/shrink/trunc_at.c | $(B)/tests
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $<
 $(B)/tests/symdump: tests/elf/symdump.c $(B)/librp.a $(HDRS) | $(B)/tests
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(B)/librp.a $(LDLIBS)
 
@@ -128,7 +131,7 @@ RUN_RP = RP=$(abspath $(BIN)) $(TOOLS)
 
 check-run: $(BIN) $(if $(UNIT_SKIP),,$(UNIT_BINS)) $(B)/tests/gen $(B)/tests/model \
 	    $(B)/tests/proftool $(B)/tests/libctext $(B)/tests/symdump \
-	    $(B)/tests/gmontool
+	    $(B)/tests/gmontool $(B)/tests/trunc_at
 	@sh tests/check.sh \
 	    unit '$(if $(UNIT_SKIP),echo "unit: skipped: $(UNIT_SKIP)",$(CHECK_SIZES) sh tests/unit/run.sh $(UNIT_BINS))' \
 	    cli '$(RUN_RP) sh tests/cli/run.sh' \
@@ -140,6 +143,7 @@ check-run: $(BIN) $(if $(UNIT_SKIP),,$(UNIT_BINS)) $(B)/tests/gen $(B)/tests/mod
 	    elf '$(RUN_RP) SYMDUMP=$(abspath $(B)/tests/symdump) sh tests/elf/run.sh' \
 	    kernel '$(RUN_RP) sh tests/kernel/run.sh' \
 	    gmon '$(RUN_RP) sh tests/gmon/run.sh' \
+	    shrink '$(RUN_RP) TRUNC_AT=$(abspath $(B)/tests/trunc_at) sh tests/shrink/run.sh' \
 	    setuid 'sh tests/setuid/run.sh'
 
 check-long: check-deps
