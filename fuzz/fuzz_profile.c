@@ -127,8 +127,8 @@ release(struct profile *p, int opened)
 {
 	if (!opened)
 		return;
-	if (p->in.fd <= 2)
-		p->in.fd = -1;	/* never opened: do not close stdin */
+	if (p->rd.in.fd <= 2)
+		p->rd.in.fd = -1;	/* never opened: do not close stdin */
 	profile_close(p);
 }
 

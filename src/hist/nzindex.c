@@ -31,14 +31,12 @@ nz_window(struct nzindex *x, uint64_t w)
 	x->base = w * (uint64_t)NZ_WIN_WORDS;
 }
 
-/* Room for an entry (and a byte past it), or the index is dropped. */
+/* The index is full: grow it, or drop it past its budget; 0 when dropped. */
 static int
-nz_room(struct nzindex *x)
+nz_grow(struct nzindex *x)
 {
 	size_t step = x->budget / 16 < NZ_STEP ? x->budget / 16 + 32 : NZ_STEP;
 
-	if (x->len + 20 <= x->cap)
-		return 1;
 	if (x->cap + step > x->budget) {
 		x->ok = 0;
 		return 0;
@@ -109,14 +107,18 @@ nz_get(const unsigned char **pp, uint64_t *c)
 	return d;
 }
 
-/* Record word K, raw value V != 0, K above every word recorded before. */
-static void
+/*
+ * Record word K, raw value V != 0, K above every word recorded before
+ * (inline: it is called for every non-zero counter).
+ */
+static inline __attribute__((always_inline)) void
 nz_note(struct nzindex *x, uint64_t k, uint32_t v)
 {
 	uint32_t sv = __builtin_bswap32(v);
 	unsigned char *b;
 
-	if (!nz_room(x))
+	/* room for an entry, and a byte past it */
+	if (x->len + 20 > x->cap && !nz_grow(x))
 		return;
 	b = nz_put(x->buf + x->len, k - x->base,
 	    sv < v ? (uint64_t)sv << 1 | 1 : (uint64_t)v << 1);
