@@ -15,7 +15,7 @@
 #include "sym/elfsym.h"
 #include "base/util.h"
 
-/* One symbol: 16 bytes, names stay in the file. */
+/* One symbol: 16 bytes, names stay in the string table. */
 struct ent {
 	uint64_t addr;
 	uint32_t name;		/* offset in the string table */
