@@ -3,20 +3,22 @@
 #
 #   RP=/abs/readprofile TRUNC_AT=/abs/trunc_at sh tests/shrink/run.sh
 #
-# Makes a profile of several read windows, a text map of many read
-# buffers and an ELF file of many symbol chunks (as and ld; skipped
-# without them), then for each of them runs
+# Makes (with python3) a profile of several read windows, a text map of
+# many read buffers and an ELF file of many symbol chunks (as and ld;
+# skipped without them), then for each of them runs
 #     readprofile -p PROFILE -m MAP > FILE
 # under trunc_at (tests/shrink/trunc_at.c), which cuts the input short
 # (or lengthens it) on entering the Nth read or write call of the run:
 # N swept from the first read of that input (it is open by then) through
-# the other input's reads and the report's writes to the last write.  Each run must end
-# either with exit 1, one message naming the input as changed, and an
-# empty FILE (no report that looks complete), or, when the change came
-# after the input was read and checked for the last time, with the same
-# report as an undisturbed run.  A change at or before the last read of
-# the input must be an error.  Prints FAIL lines, then "shrink: N passed,
-# N failed".  SHRINK_POINTS: moments per case (default 24).
+# the other input's reads and the report's writes to the last write.
+# Each run must end either with exit 1, one message naming the input as
+# changed, and an empty FILE (no report that looks complete), or, when
+# the change came after the input was read and checked for the last
+# time, with the same report as an undisturbed run.  A change at or
+# before the last read of the input must be an error.  Prints FAIL lines,
+# then "shrink: N passed, N failed".  SHRINK_POINTS: moments per case
+# (default 24).  Skipped where ptrace is not permitted (qemu-user, some
+# containers) or python3 is missing.
 set -u
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 : "${RP:?set RP to the readprofile binary}"
@@ -35,8 +37,13 @@ ok() { pass=$((pass + 1)); }
 bad() { fail=$((fail + 1)); echo "FAIL shrink: $*"; }
 have() { command -v "$1" >/dev/null 2>&1; }
 
+[ -x "$TRUNC_AT" ] || { echo "shrink: $TRUNC_AT: not built"; exit 1; }
 if ! "$TRUNC_AT" 0 0 /dev/null true 2>/dev/null; then
 	echo "shrink: skipped: ptrace is not permitted here"
+	exit 0
+fi
+if ! have python3; then
+	echo "shrink: skipped: no python3 to make the inputs"
 	exit 0
 fi
 
