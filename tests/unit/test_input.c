@@ -83,15 +83,17 @@ change_in_child(enum how how, int *status)
 		static char data[4096], buf[8192];
 		char *path = temp_file(data, sizeof data);
 		struct input in;
+		int wfd = open(path, O_WRONLY);
 
 		dup2(err[1], 2);
-		if (input_open(&in, path) < 0 || !in.seekable ||
+		if (wfd < 0 || input_open(&in, path) < 0 || !in.seekable ||
 		    input_read(&in, buf, 1000) != 1000)
 			_exit(3);
-		in.name = "F";
-		if (truncate(path, how == GROW_THEN_READ ? 5000 : 2000) < 0)
-			_exit(3);
 		unlink(path);
+		free(path);	/* nothing left to leak at the fatal exit */
+		in.name = "F";
+		if (ftruncate(wfd, how == GROW_THEN_READ ? 5000 : 2000) < 0)
+			_exit(3);
 		if (how == CUT_THEN_CHECK)
 			input_check_size(&in);
 		else if (how == PREAD_PAST)
