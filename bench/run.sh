@@ -258,8 +258,13 @@ run_case() {
 	elif ! cmp -s "$T.ours.err" "$T.theirs.err"; then
 		same="DIFF(stderr)"
 	fi
-	case $same in DIFF*) FAILED=1 ;; esac
 	lines=$(wc -l < "$T.ours.out" | tr -d ' ')
+	# outputs that differ are kept for a look; the others (up to 600 MB
+	# each with -s) are not
+	case $same in
+	DIFF*) FAILED=1 ;;
+	*) rm -f "$T.ours.out" "$T.ours.err" "$T.theirs.out" "$T.theirs.err" ;;
+	esac
 	out_o=/dev/null out_t=/dev/null runs=$RUNS
 	if [ "$tofile" = yes ]; then
 		out_o=$T.ours.file out_t=$T.theirs.file runs=$FILE_RUNS
@@ -348,7 +353,12 @@ describe() {	# describe NAME DIR WHAT
 ncpu=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo '?')
 echo
 echo "readprofile benchmark: $RUNS interleaved runs of each program, case and mode ($FILE_RUNS for *-file)"
-echo "ours:   ${OURS#"$TOP"/} ($("$OURS" -V 2>&1 | head -n 1))"
+ours_is=$("$OURS" -V 2>&1 | head -n 1)
+if [ "$OURS" = "$TOP/readprofile" ] && c=$(git rev-parse --short HEAD 2>/dev/null); then
+	git diff --quiet HEAD -- src 2>/dev/null || c="$c with changes to src/"
+	ours_is="$ours_is, commit $c"
+fi
+echo "ours:   ${OURS#"$TOP"/} ($ours_is)"
 echo "theirs: ${THEIRS#"$TOP"/} ($("$THEIRS" -V 2>&1 | head -n 1))"
 wanted 'real-*' && describe "real:  " "$REAL" "fixtures/real"
 wanted 'dense-*' && describe "dense: " "$DENSE" "bench/gen.c, scale 1, dense"
