@@ -12,6 +12,11 @@
 #   BENCH_MODES="..."   unpinned, pinned, or both (the default); every goal
 #                       must hold in both, so fewer modes can't meet them all
 #   BENCH_PIN_CPU=N     the processor of the pinned runs (default 0)
+#   BENCH_PIN_WITH=W    how a run is pinned: taskset (default: `taskset -c N
+#                       COMMAND`, taskset's own start counted as part of the
+#                       run, as when a user types it) or affinity (timeit
+#                       sets the affinity itself before exec: the command's
+#                       cost alone)
 #   BENCH_OURS=PATH     binary under test (default ./readprofile)
 #   BENCH_THEIRS=PATH   reference binary (default /usr/sbin/readprofile)
 #   BENCH_SCALE=X       size of the generated "large" input (default 1)
@@ -37,6 +42,7 @@ THEIRS=${BENCH_THEIRS:-/usr/sbin/readprofile}
 SCALE=${BENCH_SCALE:-1}
 MODES=${BENCH_MODES:-unpinned pinned}
 PIN_CPU=${BENCH_PIN_CPU:-0}
+PIN_WITH=${BENCH_PIN_WITH:-taskset}
 CC=${CC:-cc}
 TOOLS=$TOP/build/bench
 DATA=$TOP/build/bench-data
@@ -63,6 +69,13 @@ for n in "$RUNS" "$FILE_RUNS"; do
 done
 case $PIN_CPU in
 ''|*[!0-9]*) usage_error "BENCH_PIN_CPU must be a processor number" ;;
+esac
+case $PIN_WITH in
+taskset)
+	command -v taskset > /dev/null 2>&1 ||
+		usage_error "taskset not found (util-linux); BENCH_PIN_WITH=affinity pins without it" ;;
+affinity) ;;
+*) usage_error "BENCH_PIN_WITH: taskset or affinity" ;;
 esac
 for m in $MODES; do
 	case $m in
@@ -184,7 +197,13 @@ timed() {
 	who=$1 mode=$2 out=$3 want=$4
 	shift 4
 	pin=
-	[ "$mode" = pinned ] && pin="-c $PIN_CPU"
+	if [ "$mode" = pinned ]; then
+		if [ "$PIN_WITH" = taskset ]; then
+			set -- taskset -c "$PIN_CPU" "$@"
+		else
+			pin="-c $PIN_CPU"
+		fi
+	fi
 	# shellcheck disable=SC2086 # $pin: the option and its value
 	r=$("$TIMEIT" $pin -o "$out" -e "$OUTD/timed.err" "$@") || r=
 	if [ -z "$r" ]; then
@@ -365,7 +384,11 @@ wanted 'dense-*' && describe "dense: " "$DENSE" "bench/gen.c, scale 1, dense"
 wanted 'large-*' && describe "large: " "$LARGE" "bench/gen.c, scale $SCALE"
 echo "host:   $(uname -sm), $ncpu CPUs, load average $LOAD0 before," \
 	"$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo '?') after"
-echo "modes:  $MODES (pinned: every program runs on processor $PIN_CPU only, as under taskset -c $PIN_CPU)"
+if [ "$PIN_WITH" = taskset ]; then
+	echo "modes:  $MODES (pinned: every program run as taskset -c $PIN_CPU PROGRAM, taskset's start counted)"
+else
+	echo "modes:  $MODES (pinned: every program on processor $PIN_CPU only, set by timeit before exec)"
+fi
 if awk -v l="${LOAD0%% *}" -v n="$ncpu" 'BEGIN { exit !(l + 0 >= n + 0) }'; then
 	echo "note:   the load average was at least the number of CPUs: wall times are noisy, CPU times less so"
 fi
