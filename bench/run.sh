@@ -5,7 +5,9 @@
 # Usage: sh bench/run.sh          (or: make bench)
 #
 # Environment:
-#   BENCH_RUNS=N        timed runs of each program, case and mode (default 5)
+#   BENCH_RUNS=N        timed runs of each program, case and mode (default 5;
+#                       three times as many for the quick real-default and
+#                       real-a, whose goal is the closest to the figures)
 #   BENCH_FILE_RUNS=N   the same for the cases whose report goes to a file
 #                       (default 3: they are there for the peak RSS)
 #   BENCH_CASES="..."   cases to run, by name (default: all; see CASES below)
@@ -106,6 +108,14 @@ done
 case $OURS in /*) ;; *) OURS=$TOP/$OURS ;; esac
 
 mkdir -p "$TOOLS" "$DATA" "$OUTD"
+# one run at a time in a build directory: two would share their files,
+# and each would slow the other down
+if ! mkdir "$OUTD/lock" 2>/dev/null; then
+	echo "bench: another run is using $OUTD (if none is, remove $OUTD/lock)" >&2
+	exit 2
+fi
+trap 'rmdir "$OUTD/lock"' EXIT
+trap 'exit 130' INT TERM
 
 # ---- helpers --------------------------------------------------------------
 newer() {	# is file $1 newer than file $2?  (POSIX sh has no test -nt)
@@ -285,6 +295,7 @@ run_case() {
 	*) rm -f "$T.ours.out" "$T.ours.err" "$T.theirs.out" "$T.theirs.err" ;;
 	esac
 	out_o=/dev/null out_t=/dev/null runs=$RUNS
+	case $name in real-default|real-a) runs=$((RUNS * 3)) ;; esac
 	if [ "$tofile" = yes ]; then
 		out_o=$T.ours.file out_t=$T.theirs.file runs=$FILE_RUNS
 	fi
@@ -354,6 +365,15 @@ scaling() {
 for c in $CASES; do
 	[ "$c" = elf ] || run_case "$c"
 done
+# the cost of starting a process, and of taskset's start in a pinned run
+T=$OUTD/start
+rm -f "$T".*
+i=0
+while [ "$i" -lt "$RUNS" ]; do
+	timed true unpinned /dev/null 0 true
+	[ "$PIN_WITH" = taskset ] && timed taskset unpinned /dev/null 0 taskset -c "$PIN_CPU" true
+	i=$((i + 1))
+done
 SCALING=$OUTD/scaling
 : > "$SCALING"
 for x in $SCALES; do
@@ -371,7 +391,7 @@ describe() {	# describe NAME DIR WHAT
 }
 ncpu=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo '?')
 echo
-echo "readprofile benchmark: $RUNS interleaved runs of each program, case and mode ($FILE_RUNS for *-file)"
+echo "readprofile benchmark: $RUNS interleaved runs of each program, case and mode ($((RUNS * 3)) for real-default and real-a, $FILE_RUNS for *-file)"
 ours_is=$("$OURS" -V 2>&1 | head -n 1)
 if [ "$OURS" = "$TOP/readprofile" ] && c=$(git rev-parse --short HEAD 2>/dev/null); then
 	git diff --quiet HEAD -- src 2>/dev/null || c="$c with changes to src/"
@@ -384,10 +404,13 @@ wanted 'dense-*' && describe "dense: " "$DENSE" "bench/gen.c, scale 1, dense"
 wanted 'large-*' && describe "large: " "$LARGE" "bench/gen.c, scale $SCALE"
 echo "host:   $(uname -sm), $ncpu CPUs, load average $LOAD0 before," \
 	"$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo '?') after"
+start=$(awk -v t="$(stat_of med 4 "$T.true.unpinned")" 'BEGIN { printf "%.2f", t * 1000 }')
 if [ "$PIN_WITH" = taskset ]; then
 	echo "modes:  $MODES (pinned: every program run as taskset -c $PIN_CPU PROGRAM, taskset's start counted)"
+	echo "start:  CPU ms of true: $start; of taskset -c $PIN_CPU true: $(awk -v t="$(stat_of med 4 "$T.taskset.unpinned")" 'BEGIN { printf "%.2f", t * 1000 }') (medians)"
 else
 	echo "modes:  $MODES (pinned: every program on processor $PIN_CPU only, set by timeit before exec)"
+	echo "start:  CPU ms of true: $start (median)"
 fi
 if awk -v l="${LOAD0%% *}" -v n="$ncpu" 'BEGIN { exit !(l + 0 >= n + 0) }'; then
 	echo "note:   the load average was at least the number of CPUs: wall times are noisy, CPU times less so"
