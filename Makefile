@@ -213,9 +213,11 @@ demo: $(BIN)
 	@sh tests/demo.sh $(abspath $(BIN))
 
 # The installed name: PROGRAM=readprofile-ng installs the binary, the man
-# page (its NAME and SYNOPSIS) and the bash completion under that name, so
-# that it can sit beside util-linux's readprofile.  Messages keep the
-# "readprofile: " prefix whatever the name (see DIAGNOSTICS in the man page).
+# page (its title, synopsis and examples: tools/man-name.sh) and the bash
+# completion under that name, so that it can sit beside util-linux's
+# readprofile.  The binary's usage lines take the name it is run by;
+# messages keep the "readprofile: " prefix whatever the name (see
+# DIAGNOSTICS in the man page).
 PROGRAM ?= readprofile
 
 # install never compiles: it installs what `make` built, with the flags
@@ -227,11 +229,8 @@ install:
 	@test -f $(BIN) || { echo "make install: $(BIN) is not built; run 'make' first" >&2; exit 1; }
 	$(INSTALL) -d $(DESTDIR)$(SBINDIR) $(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(BASHCOMPDIR)
 	$(INSTALL) -m 0755 $(BIN) $(DESTDIR)$(SBINDIR)/$(PROGRAM)
-	sed -e 's/@VERSION@/$(VERSION)/g' \
-	    -e "/^\.TH /s/READPROFILE/$$(echo '$(PROGRAM)' | tr a-z A-Z)/" \
-	    -e '/^\.SH NAME/,/^\.SH /s/^readprofile \\-/$(PROGRAM) \\-/' \
-	    -e '/^\.SH SYNOPSIS/,/^\.SH /s/^\.B readprofile/.B $(PROGRAM)/' \
-	    man/readprofile.8 > $(DESTDIR)$(MANDIR)/man8/$(PROGRAM).8.tmp
+	sh tools/man-name.sh '$(PROGRAM)' '$(VERSION)' < man/readprofile.8 \
+	    > $(DESTDIR)$(MANDIR)/man8/$(PROGRAM).8.tmp
 	chmod 0644 $(DESTDIR)$(MANDIR)/man8/$(PROGRAM).8.tmp
 	mv -f $(DESTDIR)$(MANDIR)/man8/$(PROGRAM).8.tmp $(DESTDIR)$(MANDIR)/man8/$(PROGRAM).8
 	sed -e 's/^complete -F _readprofile readprofile$$/complete -F _readprofile $(PROGRAM)/' \
