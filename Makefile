@@ -134,6 +134,7 @@ check-run: $(BIN) $(if $(UNIT_SKIP),,$(UNIT_BINS)) $(B)/tests/gen $(B)/tests/mod
 	    unit '$(if $(UNIT_SKIP),echo "unit: skipped: $(UNIT_SKIP)",$(CHECK_SIZES) sh tests/unit/run.sh $(UNIT_BINS))' \
 	    cli '$(RUN_RP) sh tests/cli/run.sh' \
 	    completion 'sh tests/completion.sh' \
+	    docs '$(RUN_RP) sh tests/docs.sh' \
 	    diff '$(CHECK_SIZES) $(RUN_RP) sh tests/diff/run.sh' \
 	    ext '$(CHECK_SIZES) $(RUN_RP) sh tests/ext/run.sh' \
 	    views '$(RUN_RP) sh tests/views/run.sh' \
@@ -209,7 +210,9 @@ check-m32:
 check-vmlinux: $(BIN) $(B)/tests/symdump
 	@RP=$(abspath $(BIN)) SYMDUMP=$(abspath $(B)/tests/symdump) sh tests/vmlinux/run.sh
 
-demo: $(BIN)
+# Built quietly: the demo's output is the report and its legend.
+demo:
+	@$(MAKE) -s --no-print-directory $(BIN) >/dev/null
 	@sh tests/demo.sh $(abspath $(BIN))
 
 # The installed name: PROGRAM=readprofile-ng installs the binary, the man
