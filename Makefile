@@ -37,10 +37,13 @@ WARNFLAGS  = -std=c11 -Wall -Wextra -Wshadow -Wformat=2 -Wstrict-prototypes \
              -Wmissing-prototypes -Wvla -Wno-format-nonliteral $(WERROR)
 ALL_CPPFLAGS = -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -DRP_VERSION='"$(VERSION)"' -Isrc $(CPPFLAGS)
 ALL_CFLAGS = $(WARNFLAGS) -pthread $(PREFIX_MAP) $(CFLAGS)
-# The same binary from any checkout directory: the build path is mapped to
-# "." in debug information and __FILE__, when the compiler can.
-PREFIX_MAP := $(shell $(CC) -ffile-prefix-map=/a=. -E -x c /dev/null >/dev/null 2>&1 && \
-	echo '-ffile-prefix-map=$(CURDIR)=.')
+# REPRO=1: the same binary from any checkout directory: the build path is
+# mapped to "." in debug information and __FILE__, when the compiler can
+# (make check-repro builds so).  By default the debug information keeps
+# the build directory, which distributions' debug-source tools (Fedora's
+# find-debuginfo, Debian's dh_dwz and debugedit) read and rewrite.
+PREFIX_MAP := $(if $(REPRO),$(shell $(CC) -ffile-prefix-map=/a=. -E -x c /dev/null >/dev/null 2>&1 && \
+	echo '-ffile-prefix-map=$(CURDIR)=.'))
 
 # Object directory and binary; check-sanitize builds a second tree.
 B   ?= build
