@@ -84,5 +84,62 @@ for f in "$TMP"/fig.*; do
 	fi
 done
 
+# The man page's figures: each .EX block whose first line is "$ COMMAND",
+# run where profile and kallsyms are the bundled kernel capture
+# (fixtures/real) and gmon.out and prog the bundled program
+# (fixtures/gmon/hot); "..." in the figure stands for any text, and then
+# the lines are joined (a JSON document is shown over several lines).
+if command -v python3 >/dev/null 2>&1; then
+	W=$TMP/man
+	mkdir "$W"
+	gzip -dc "$TOP/fixtures/real/profile.gz" >"$W/profile"
+	gzip -dc "$TOP/fixtures/real/kallsyms.gz" >"$W/kallsyms"
+	cp "$TOP/fixtures/gmon/hot.gmon" "$W/gmon.out"
+	cp "$TOP/fixtures/gmon/hot" "$W/prog"
+	python3 - "$MAN" "$W" "$TMP/bin" >"$TMP/why" 2>&1 <<'PY'
+import os, re, subprocess, sys
+man, work, bindir = sys.argv[1:4]
+def plain(t):
+    return (t.replace("\\-", "-").replace("\\e", "\\")
+            .replace("\\(aq", "'").replace("\\&", ""))
+blocks, cur = [], None
+for ln in open(man, encoding="utf-8").read().split("\n"):
+    if ln == ".EX":
+        cur = []
+    elif ln == ".EE":
+        if cur and cur[0].startswith("$ "):
+            blocks.append(cur)
+        cur = None
+    elif cur is not None:
+        cur.append(plain(ln))
+env = dict(os.environ, PATH=bindir + ":" + os.environ["PATH"])
+bad = 0
+for b in blocks:
+    cmd, want = b[0][2:], b[1:]
+    got = subprocess.run(cmd, shell=True, cwd=work, env=env,
+                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT
+                         ).stdout.decode("utf-8", "replace")
+    if any("..." in w for w in want):
+        text = "".join(w.lstrip(" ") if i else w for i, w in enumerate(want))
+        flat = got.replace("\n", "")
+        at = 0
+        for frag in (f.strip(" ") for f in text.split("...")):
+            k = flat.find(frag, at)
+            if k < 0:
+                print("$ %s: %r not in its output" % (cmd, frag[:120]))
+                bad += 1
+                break
+            at = k + len(frag)
+    elif got.split("\n")[:-1] != want:
+        print("$ %s:\n want %r\n got  %r" % (cmd, want[:4], got[:300]))
+        bad += 1
+print("%d man page figures" % len(blocks))
+sys.exit(1 if bad or len(blocks) < 4 else 0)
+PY
+	if [ $? = 0 ]; then ok; else no "man page figures"; fi
+else
+	echo "SKIP: the man page's figures need python3"
+fi
+
 echo "docs: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
