@@ -13,6 +13,10 @@ UL=${UL_READPROFILE:-/usr/sbin/readprofile}
 if [ ! -x "$UL" ]; then
 	echo "SKIP: abbreviations against util-linux: no $UL"
 else
+	# util-linux's getopt messages are glibc's: compared only when the
+	# binary under test has glibc's too (not with musl)
+	glibc=0
+	getopt_says --h 2>&1 | grep -q "possibilities" && glibc=1
 	R=$TOP/fixtures/cases/rich
 	V=$TOP/fixtures/cases/reversed
 	# ab_run OUT ARGS...: OUT.out, OUT.err (program name cut), OUT.rc
@@ -43,6 +47,8 @@ else
 			    "$TMP/ab-rp.err" >"$TMP/ab-rp.2"
 			mv "$TMP/ab-rp.2" "$TMP/ab-rp.err"
 		fi
+		[ $glibc = 1 ] || [ "$(cat "$TMP/ab-ul.rc")" = 0 ] ||
+			cp "$TMP/ab-ul.err" "$TMP/ab-rp.err"
 		if cmp -s "$TMP/ab-ul.out" "$TMP/ab-rp.out" &&
 		    cmp -s "$TMP/ab-ul.err" "$TMP/ab-rp.err" &&
 		    cmp -s "$TMP/ab-ul.rc" "$TMP/ab-rp.rc"; then
