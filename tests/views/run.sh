@@ -441,9 +441,13 @@ else
 	ok
 fi
 cp "$W/v0" "$W/cur"
-if python3 - "$RP" "$W/cur" "$TMP/tty" $P >"$TMP/why" 2>&1 <<'PY'
+python3 - "$RP" "$W/cur" "$TMP/tty" $P >"$TMP/why" 2>&1 <<'PY'
 import os, pty, sys
-pid, fd = pty.fork()
+try:
+    pid, fd = pty.fork()
+except OSError as e:        # no pseudo-terminals here (a build chroot)
+    print("SKIP: --interval on a terminal: no pty: %s" % e)
+    sys.exit(77)
 if pid == 0:
     os.execv(sys.argv[1], [sys.argv[1], "-p", sys.argv[2]] + sys.argv[4:] +
              ["--interval", "0.05", "--iterations", "3", "--top", "2"])
@@ -464,7 +468,11 @@ for s in screens[1:]:
     if not s.startswith(b"--- ") or b" total " not in s:
         sys.exit("a screen: %r" % s[:200])
 PY
-then ok; else no "--interval on a terminal: each screen in place"; fi
+case $? in
+0) ok ;;
+77) cat "$TMP/why" ;;
+*) no "--interval on a terminal: each screen in place" ;;
+esac
 
 echo "views: $pass passed, $fail failed"
 [ $fail = 0 ]
