@@ -28,7 +28,7 @@ static const char shortopts[] = "m:p:M:ivabsrnJVh";
  * their own name or a prefix that begins no util-linux name (man page,
  * ABBREVIATIONS).
  */
-#define N_UTIL_LINUX 12
+#define N_UTIL_LINUX 12	/* the first 12; a new option goes after them */
 static const struct option longopts[] = {
 	{ "mapfile",    required_argument, NULL, 'm' },
 	{ "profile",    required_argument, NULL, 'p' },
