@@ -1,6 +1,6 @@
 #!/bin/sh
 # docs.sh - the documents against the program:
-# - the man page passes mandoc -Tlint -W warning and groff -ww -z -man
+# - the man page passes mandoc -Tlint (style included) and groff -ww -z -man
 #   (each skipped, with a line saying so, when not installed) and renders
 #   the JSON keys of --interval -J whole;
 # - every figure of README.md, HACKING.md and packaging/README.md: an
@@ -25,8 +25,8 @@ no() { fail=$((fail + 1)); echo "FAIL: $1"; [ -s "$TMP/why" ] && sed 's/^/    | 
 MAN=$TOP/man/readprofile.8
 
 if command -v mandoc >/dev/null 2>&1; then
-	mandoc -Tlint -W warning "$MAN" >"$TMP/why" 2>&1 && [ ! -s "$TMP/why" ] &&
-	    ok || no "mandoc -Tlint -W warning"
+	mandoc -Tlint "$MAN" >"$TMP/why" 2>&1 && [ ! -s "$TMP/why" ] &&
+	    ok || no "mandoc -Tlint"
 else
 	echo "SKIP: mandoc is not installed"
 fi
