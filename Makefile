@@ -36,10 +36,13 @@ WARNFLAGS  = -std=c11 -Wall -Wextra -Wshadow -Wformat=2 -Wstrict-prototypes \
              -Wmissing-prototypes -Wvla -Wno-format-nonliteral $(WERROR)
 ALL_CPPFLAGS = -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -DRP_VERSION='"$(VERSION)"' -Isrc $(CPPFLAGS)
 ALL_CFLAGS = $(WARNFLAGS) $(PREFIX_MAP) $(CFLAGS)
-# The same binary from any checkout directory: the build path is mapped to
-# "." in debug information and __FILE__, when the compiler can.
-PREFIX_MAP := $(shell $(CC) -ffile-prefix-map=/a=. -E -x c /dev/null >/dev/null 2>&1 && \
-	echo '-ffile-prefix-map=$(CURDIR)=.')
+# REPRO=1: the same binary from any checkout directory: the build path is
+# mapped to "." in debug information and __FILE__, when the compiler can
+# (make check-repro builds so).  By default the debug information keeps
+# the build directory, which distributions' debug-source tools (Fedora's
+# find-debuginfo, Debian's dh_dwz and debugedit) read and rewrite.
+PREFIX_MAP := $(if $(REPRO),$(shell $(CC) -ffile-prefix-map=/a=. -E -x c /dev/null >/dev/null 2>&1 && \
+	echo '-ffile-prefix-map=$(CURDIR)=.'))
 
 # Object directory and binary; check-sanitize builds a second tree.
 B   ?= build
@@ -136,6 +139,7 @@ check-run: $(BIN) $(if $(UNIT_SKIP),,$(UNIT_BINS)) $(B)/tests/gen $(B)/tests/mod
 	    unit '$(if $(UNIT_SKIP),echo "unit: skipped: $(UNIT_SKIP)",$(CHECK_SIZES) sh tests/unit/run.sh $(UNIT_BINS))' \
 	    cli '$(RUN_RP) sh tests/cli/run.sh' \
 	    completion 'sh tests/completion.sh' \
+	    docs '$(RUN_RP) sh tests/docs.sh' \
 	    diff '$(CHECK_SIZES) $(RUN_RP) sh tests/diff/run.sh' \
 	    ext '$(CHECK_SIZES) $(RUN_RP) sh tests/ext/run.sh' \
 	    views '$(RUN_RP) sh tests/views/run.sh' \
@@ -198,13 +202,17 @@ check-m32:
 check-vmlinux: $(BIN) $(B)/tests/symdump
 	@RP=$(abspath $(BIN)) SYMDUMP=$(abspath $(B)/tests/symdump) sh tests/vmlinux/run.sh
 
-demo: $(BIN)
+# Built quietly: the demo's output is the report and its legend.
+demo:
+	@$(MAKE) -s --no-print-directory $(BIN) >/dev/null
 	@sh tests/demo.sh $(abspath $(BIN))
 
 # The installed name: PROGRAM=readprofile-ng installs the binary, the man
-# page (its NAME and SYNOPSIS) and the bash completion under that name, so
-# that it can sit beside util-linux's readprofile.  Messages keep the
-# "readprofile: " prefix whatever the name (see DIAGNOSTICS in the man page).
+# page (its title, synopsis and examples: tools/man-name.sh) and the bash
+# completion under that name, so that it can sit beside util-linux's
+# readprofile.  The binary's usage lines take the name it is run by;
+# messages keep the "readprofile: " prefix whatever the name (see
+# DIAGNOSTICS in the man page).
 PROGRAM ?= readprofile
 
 # install never compiles: it installs what `make` built, with the flags
@@ -216,11 +224,8 @@ install:
 	@test -f $(BIN) || { echo "make install: $(BIN) is not built; run 'make' first" >&2; exit 1; }
 	$(INSTALL) -d $(DESTDIR)$(SBINDIR) $(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(BASHCOMPDIR)
 	$(INSTALL) -m 0755 $(BIN) $(DESTDIR)$(SBINDIR)/$(PROGRAM)
-	sed -e 's/@VERSION@/$(VERSION)/g' \
-	    -e "/^\.TH /s/READPROFILE/$$(echo '$(PROGRAM)' | tr a-z A-Z)/" \
-	    -e '/^\.SH NAME/,/^\.SH /s/^readprofile \\-/$(PROGRAM) \\-/' \
-	    -e '/^\.SH SYNOPSIS/,/^\.SH /s/^\.B readprofile/.B $(PROGRAM)/' \
-	    man/readprofile.8 > $(DESTDIR)$(MANDIR)/man8/$(PROGRAM).8.tmp
+	sh tools/man-name.sh '$(PROGRAM)' '$(VERSION)' < man/readprofile.8 \
+	    > $(DESTDIR)$(MANDIR)/man8/$(PROGRAM).8.tmp
 	chmod 0644 $(DESTDIR)$(MANDIR)/man8/$(PROGRAM).8.tmp
 	mv -f $(DESTDIR)$(MANDIR)/man8/$(PROGRAM).8.tmp $(DESTDIR)$(MANDIR)/man8/$(PROGRAM).8
 	sed -e 's/^complete -F _readprofile readprofile$$/complete -F _readprofile $(PROGRAM)/' \

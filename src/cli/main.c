@@ -29,7 +29,7 @@
 static struct out out;
 static volatile sig_atomic_t stop;
 
-static _Noreturn void usage(void);
+static _Noreturn void usage(const char *name);
 
 /*
  * Descriptors 0-2 closed by the caller would be taken by the next open:
@@ -253,7 +253,7 @@ run_interval(const struct options *o)
 	char when[64], line[256];
 	struct tm tm;
 	time_t t;
-	int n;
+	int n, redraw = isatty(STDOUT_FILENO);
 
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = on_stop;
@@ -271,7 +271,8 @@ run_interval(const struct options *o)
 	}
 	clock_gettime(CLOCK_MONOTONIC, &last);
 	due = last;
-	for (vi.number = 1; !o->count || vi.number <= o->count; vi.number++) {
+	for (vi.number = 1; !o->iterations || vi.number <= o->iterations;
+	    vi.number++) {
 		if (sleep_until(&due, o->interval) < 0)
 			break;
 		vi.reset = watch_next(&w);
@@ -288,6 +289,8 @@ run_interval(const struct options *o)
 			    "reporting the ticks since the reset", o->profile,
 			    (unsigned long long)vi.number);
 		if (!o->json) {
+			if (redraw)	/* home, clear: each screen in place */
+				out_str(&out, "\033[H\033[2J", 7);
 			n = snprintf(line, sizeof line, "--- %s interval %llu: "
 			    "%.3f s%s\n", when, (unsigned long long)vi.number,
 			    vi.seconds, vi.reset ? " (counters were reset: "
@@ -333,7 +336,7 @@ main(int argc, char **argv)
 	case OPT_RUN:
 		break;
 	case OPT_HELP:
-		usage();
+		usage(o.name);
 	case OPT_VERSION:
 		out_str(&out, version, sizeof version - 1);
 		finish_output();
@@ -342,7 +345,7 @@ main(int argc, char **argv)
 		return 1;
 	case OPT_USAGE_ERROR:
 		fprintf(stderr, "Try '%s --help' for more information.\n",
-		    PROGNAME);
+		    o.name);
 		return 1;
 	default:
 		return 1;
@@ -407,17 +410,18 @@ main(int argc, char **argv)
 }
 
 static _Noreturn void
-usage(void)
+usage(const char *name)
 {
+	/* the name it runs by, where the text says @ */
 	static const char text[] =
 	    "\nUsage:\n"
-	    " readprofile [options]\n"
+	    " @ [options]\n"
 	    "\n"
 	    "Read the kernel's tick profile and attribute it to symbols.\n"
 	    "\n"
 	    "Options:\n"
 	    " -m, --mapfile <mapfile>   symbol map (default: the first System.map found,\n"
-	    "                           then /proc/kallsyms; see readprofile(8))\n"
+	    "                           then /proc/kallsyms; see @(8))\n"
 	    " -p, --profile <pro-file>  profile (default: /proc/profile; - reads stdin)\n"
 	    "                           or a program's gmon.out (cc -pg)\n"
 	    " -M, --multiplier <mult>   set the profiling multiplier to <mult>\n"
@@ -437,15 +441,23 @@ usage(void)
 	    "     --top <n>             the n functions with most ticks, with percentages\n"
 	    " -J, --json                the report as one JSON document\n"
 	    "     --interval <seconds>  report the ticks of each interval, until stopped\n"
-	    "     --count <n>           stop --interval after n reports\n"
+	    "     --iterations <n>      stop --interval after n reports\n"
 	    "\n"
 	    " -h, --help                display this help\n"
 	    " -V, --version             display version\n"
 	    "\n"
 	    "Inputs ending in .gz, .xz, .zst or .bz2 are decompressed.\n"
-	    "For more details see readprofile(8).\n";
+	    "For more details see @(8).\n";
 
-	out_str(&out, text, sizeof text - 1);
+	for (const char *s = text, *at; *s; s = at + 1) {
+		at = strchr(s, '@');
+		if (at == NULL) {
+			out_str(&out, s, strlen(s));
+			break;
+		}
+		out_str(&out, s, (size_t)(at - s));
+		out_str(&out, name, strlen(name));
+	}
 	finish_output();
 	exit(0);
 }
