@@ -43,6 +43,7 @@ RP_WRAP=${RP_WRAP:-}
 : "${RP:?set RP to the readprofile binary to test}"
 . "$TOP/tests/cli/common.sh"
 . "$TOP/tests/libc.sh"
+. "$TOP/tests/summary.sh"
 
 TMP=$(mktemp -d) || exit 1
 trap 'rm -rf "$TMP"' EXIT
@@ -242,5 +243,7 @@ for a in "$TOP"/fixtures/arch/*/; do
 	rm -rf "$TMP/arch/${a##*/}" "$TMP/archflip"
 done
 
-echo "cli: $pass passed, $fail failed"
+. "$TOP/tests/cli/abbrev.sh"
+
+summary cli "$pass" "$fail"
 [ "$fail" -eq 0 ]
