@@ -436,8 +436,24 @@ done
 kill -STOP $_pid 2>/dev/null
 cat "$W/v1" >"$W/cur"
 kill -CONT $_pid 2>/dev/null
+# a readprofile left stopped or hung must not hang the suite: continued
+# once more after a second, killed after a minute (times TIME_SCALE),
+# unless it has ended ($W/ended)
+rm -f "$W/ended"
+(
+	_g=0
+	while [ ! -f "$W/ended" ] && [ $_g -lt $((600 * TS)) ]; do
+		[ $_g = 10 ] && kill -CONT $_pid
+		sleep 0.1
+		_g=$((_g + 1))
+	done
+	[ -f "$W/ended" ] || kill -KILL $_pid
+) >/dev/null 2>&1 &
+_guard=$!
 wait $_pid
 RC=$?
+: >"$W/ended"
+wait $_guard
 _seen=0
 [ -n "$_c0" ] && [ -n "$_c" ] && [ "$_c" -ge $((_c0 + 5)) ] && _seen=1
 if [ $_seen = 0 ]; then
