@@ -5,13 +5,15 @@
 #include <getopt.h>
 #include <limits.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/options.h"
 #include "base/util.h"
 
-enum { OPT_EXACT = 256, OPT_BASELINE, OPT_TOP, OPT_INTERVAL, OPT_COUNT };
+enum { OPT_EXACT = 256, OPT_BASELINE, OPT_TOP, OPT_INTERVAL, OPT_COUNT,
+    OPT_PPROF, OPT_FOLDED, OPT_NO_DEMANGLE, OPT_HZ };
 
 static char progname[] = PROGNAME;
 
@@ -32,10 +34,111 @@ static const struct option longopts[] = {
 	{ "json",       no_argument,       NULL, 'J' },
 	{ "interval",   required_argument, NULL, OPT_INTERVAL },
 	{ "count",      required_argument, NULL, OPT_COUNT },
+	{ "pprof",      required_argument, NULL, OPT_PPROF },
+	{ "folded",     no_argument,       NULL, OPT_FOLDED },
+	{ "no-demangle", no_argument,      NULL, OPT_NO_DEMANGLE },
+	{ "hz",         required_argument, NULL, OPT_HZ },
 	{ "version",    no_argument,       NULL, 'V' },
 	{ "help",       no_argument,       NULL, 'h' },
 	{ NULL, 0, NULL, 0 }
 };
+
+/* util-linux 2.38's readprofile: its long options, in its order. */
+static const char *const util_linux_longs[] = {
+	"mapfile", "profile", "multiplier", "info", "verbose", "all",
+	"histbin", "counters", "reset", "no-auto", "version", "help",
+};
+
+/* Our long option named exactly NAME (N bytes), or NULL. */
+static const struct option *
+ours_exactly(const char *name, size_t n)
+{
+	for (const struct option *o = longopts; o->name; o++)
+		if (strlen(o->name) == n && strncmp(o->name, name, n) == 0)
+			return o;
+	return NULL;
+}
+
+const char *
+options_util_linux(const char *arg)
+{
+	const char *name = arg + 2, *found = NULL;
+	size_t n = strcspn(name, "=");
+
+	if (strncmp(arg, "--", 2) != 0 || n == 0 || ours_exactly(name, n))
+		return NULL;
+	for (size_t i = 0; i < sizeof util_linux_longs /
+	    sizeof util_linux_longs[0]; i++) {
+		if (strncmp(util_linux_longs[i], name, n) != 0)
+			continue;
+		if (found)
+			return NULL;	/* ambiguous in util-linux too */
+		found = util_linux_longs[i];
+	}
+	return found;
+}
+
+/* Whether the long option ARG ("--NAME[=V]") takes the next word as its
+ * value: ours (exactly or by a unique prefix) with a required argument. */
+static int
+long_takes_next(const char *arg)
+{
+	const char *name = arg + 2;
+	size_t n = strcspn(name, "=");
+	const struct option *hit = NULL;
+
+	if (name[n] == '=')
+		return 0;
+	if ((hit = ours_exactly(name, n)) == NULL)
+		for (const struct option *o = longopts; o->name; o++)
+			if (strncmp(o->name, name, n) == 0) {
+				if (hit)
+					return 0;	/* ambiguous: getopt says so */
+				hit = o;
+			}
+	return hit && hit->has_arg == required_argument;
+}
+
+/*
+ * A copy of ARGV in which every long option that util-linux would read
+ * as one of its own is spelled out in full; option values and the words
+ * after "--" are left as they are.
+ */
+static char **
+spell_util_linux(int argc, char **argv)
+{
+	char **v = xmalloc(((size_t)argc + 1) * sizeof *v);
+	int i;
+
+	for (i = 0; i < argc; i++)
+		v[i] = argv[i];
+	v[argc] = NULL;
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i], *full;
+
+		if (strcmp(a, "--") == 0)
+			break;
+		if (a[0] != '-' || a[1] == '\0')
+			continue;	/* an operand, or "-" */
+		if (a[1] != '-') {	/* -m FILE, -vp FILE: the value follows */
+			size_t k = strcspn(a + 1, "mpM");
+			if (a[1 + k] != '\0' && a[2 + k] == '\0')
+				i++;
+			continue;
+		}
+		if ((full = options_util_linux(a)) != NULL) {
+			const char *eq = strchr(a, '=');
+			size_t n = strlen(full) + (eq ? strlen(eq) : 0) + 3;
+
+			v[i] = xmalloc(n);
+			snprintf(v[i], n, "--%s%s", full, eq ? eq : "");
+			a = v[i];
+		}
+		if (long_takes_next(a))
+			i++;
+	}
+	return v;
+}
 
 int
 options_multiplier(const char *s, int *out)
@@ -108,6 +211,12 @@ check(const struct options *o)
 	else if (o->interval && o->mapfile && strcmp(o->mapfile, "-") == 0)
 		warnx_("--interval reads the map again: it cannot be "
 		    "standard input");
+	else if ((o->pprof || o->folded) && (o->interval || o->info ||
+	    o->json || o->top || (o->pprof && o->folded)))
+		warnx_("%s replaces the report: it cannot be used with %s",
+		    o->pprof ? "--pprof" : "--folded", o->interval ?
+		    "--interval" : o->info ? "-i" : o->json ? "--json" :
+		    o->top ? "--top" : "--folded");
 	else
 		return 0;
 	return -1;
@@ -120,6 +229,7 @@ options_parse(struct options *o, int argc, char **argv)
 	int c;
 
 	memset(o, 0, sizeof *o);
+	argv = spell_util_linux(argc, argv);
 	o->profile = "/proc/profile";
 	if (argc > 0)
 		argv[0] = progname;	/* getopt's messages name the program */
@@ -158,6 +268,14 @@ options_parse(struct options *o, int argc, char **argv)
 			if (positive("--count", optarg, ULONG_MAX, &v) < 0)
 				return OPT_BAD_VALUE;
 			o->count = (unsigned long)v;
+			break;
+		case OPT_PPROF: o->pprof = optarg; break;
+		case OPT_FOLDED: o->folded = 1; break;
+		case OPT_NO_DEMANGLE: o->no_demangle = 1; break;
+		case OPT_HZ:
+			if (positive("--hz", optarg, 1000000000, &v) < 0)
+				return OPT_BAD_VALUE;
+			o->hz = (unsigned long)v;
 			break;
 		case 'V': return OPT_VERSION;
 		case 'h': return OPT_HELP;

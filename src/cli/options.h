@@ -17,6 +17,10 @@ struct options {
 	int json;		/* -J, --json */
 	double interval;	/* --interval SECONDS; 0: none */
 	unsigned long count;	/* --count N; 0: until stopped */
+	const char *pprof;	/* --pprof FILE ("-": stdout); NULL: none */
+	int folded;		/* --folded */
+	int no_demangle;	/* --no-demangle */
+	unsigned long hz;	/* --hz N: ticks per second; 0: unknown */
 };
 
 enum opt_result {
@@ -29,12 +33,24 @@ enum opt_result {
 	OPT_CONFLICT,		/* message printed: stdin given twice */
 };
 
-/* Parse ARGV into O (defaults first). */
+/*
+ * Parse ARGV into O (defaults first).  A long option abbreviated to a
+ * prefix that util-linux 2.38's readprofile takes for one of its own
+ * options means that option here too, whatever options were added since
+ * (--p is --profile, not ambiguous with --pprof): see options_util_linux.
+ */
 enum opt_result options_parse(struct options *o, int argc, char **argv);
 
 /* Options that do not go together: stdin twice (and -i with --baseline, a
  * warning).  Called by options_parse. */
 enum opt_result options_check(const struct options *o);
+
+/*
+ * The full name of util-linux's long option that ARG ("--NAME" or
+ * "--NAME=VALUE") abbreviates, when NAME is a proper prefix of exactly one
+ * of them and not itself one of ours; else NULL.
+ */
+const char *options_util_linux(const char *arg);
 
 /* A multiplier that fits an int; returns 0, or -1 with a message printed. */
 int options_multiplier(const char *s, int *out);
