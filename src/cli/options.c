@@ -102,17 +102,27 @@ long_takes_next(const char *arg)
 /*
  * A copy of ARGV in which every long option that util-linux would read
  * as one of its own is spelled out in full; option values and the words
- * after "--" are left as they are.
+ * after "--" are left as they are.  The copy lives until the next call
+ * (the options point into it).
  */
 static char **
 spell_util_linux(int argc, char **argv)
 {
-	char **v = xmalloc(((size_t)argc + 1) * sizeof *v);
+	static char **v, **orig;
+	static int count;
 	int i;
 
+	for (i = 0; v != NULL && i < count; i++)
+		if (v[i] != orig[i])
+			free(v[i]);
+	free(v);
+	free(orig);
+	count = argc;
+	v = xmalloc(((size_t)argc + 1) * sizeof *v);
+	orig = xmalloc(((size_t)argc + 1) * sizeof *orig);
 	for (i = 0; i < argc; i++)
-		v[i] = argv[i];
-	v[argc] = NULL;
+		v[i] = orig[i] = argv[i];
+	v[argc] = orig[argc] = NULL;
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i], *full;
 
@@ -229,10 +239,10 @@ options_parse(struct options *o, int argc, char **argv)
 	int c;
 
 	memset(o, 0, sizeof *o);
-	argv = spell_util_linux(argc, argv);
 	o->profile = "/proc/profile";
 	if (argc > 0)
 		argv[0] = progname;	/* getopt's messages name the program */
+	argv = spell_util_linux(argc, argv);
 	optind = 1;
 	opterr = 1;
 	while ((c = getopt_long(argc, argv, "m:p:M:ivabsrnJVh", longopts,

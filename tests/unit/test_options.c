@@ -164,6 +164,90 @@ multipliers(void **state)
 	assert_int_equal(options_multiplier("", &m), -1);
 }
 
+/* util-linux 2.38's long options, and whether each takes a value. */
+static const struct { const char *name; int arg; } ul[] = {
+	{ "mapfile", 1 }, { "profile", 1 }, { "multiplier", 1 }, { "info", 0 },
+	{ "verbose", 0 }, { "all", 0 }, { "histbin", 0 }, { "counters", 0 },
+	{ "reset", 0 }, { "no-auto", 0 }, { "version", 0 }, { "help", 0 },
+};
+#define NUL (sizeof ul / sizeof ul[0])
+
+/* Whether util-linux's getopt reads --P (N bytes) as ul[i] alone. */
+static int
+ul_unique(const char *p, size_t n, size_t i)
+{
+	for (size_t j = 0; j < NUL; j++)
+		if (j != i && strncmp(ul[j].name, p, n) == 0)
+			return 0;
+	return strncmp(ul[i].name, p, n) == 0;
+}
+
+/*
+ * Every prefix util-linux resolves to one of its options means that
+ * option here too, though --pprof, --hz, --no-demangle (and --interval,
+ * --count) share their first letters; --count itself is ours.
+ */
+static void
+util_linux_prefixes(void **state)
+{
+	char *value = "2";
+	char buf[32];
+
+	(void)state;
+	for (size_t i = 0; i < NUL; i++)
+		for (size_t n = 1; n <= strlen(ul[i].name); n++) {
+			struct options a, b;
+			char full[32];
+			char *av[] = { "x", buf, value, NULL };
+			char *bv[] = { "x", full, value, NULL };
+			int argc = ul[i].arg ? 3 : 2;
+
+			if (!ul_unique(ul[i].name, n, i) ||
+			    (n == 5 && strncmp(ul[i].name, "count", 5) == 0))
+				continue;
+			snprintf(buf, sizeof buf, "--%.*s", (int)n, ul[i].name);
+			snprintf(full, sizeof full, "--%s", ul[i].name);
+			assert_int_equal(parse(&a, argc, av),
+			    parse(&b, argc, bv));
+			if (memcmp(&a, &b, sizeof a) != 0)
+				fail_msg("%s is not %s", buf, full);
+		}
+}
+
+static void
+export_options(void **state)
+{
+	struct options o;
+	char *a1[] = { "x", "--pprof", "out.pb.gz", "--hz", "250",
+	    "--no-demangle", NULL };
+	char *a2[] = { "x", "--pp", "-", "--fo", NULL };
+	char *a3[] = { "x", "--folded", "--top", "5", NULL };
+	char *a4[] = { "x", "--hz", "0", NULL };
+	char *a5[] = { "x", "-p", "--p", "--pprof", "--p", NULL };
+	char *a6[] = { "x", "--no-d", "--no", NULL };
+
+	(void)state;
+	assert_int_equal(parse(&o, 6, a1), OPT_RUN);
+	assert_string_equal(o.pprof, "out.pb.gz");
+	assert_int_equal(o.hz, 250);
+	assert_true(o.no_demangle && !o.folded);
+	fprintf(stderr, "(messages expected below)\n");
+	assert_int_equal(parse(&o, 4, a2), OPT_BAD_VALUE);	/* both */
+	assert_int_equal(parse(&o, 4, a3), OPT_BAD_VALUE);
+	assert_int_equal(parse(&o, 3, a4), OPT_BAD_VALUE);
+	/* an option's value is never respelled */
+	assert_int_equal(parse(&o, 5, a5), OPT_RUN);
+	assert_string_equal(o.profile, "--p");
+	assert_string_equal(o.pprof, "--p");
+	assert_int_equal(parse(&o, 3, a6), OPT_RUN);
+	assert_true(o.no_demangle && o.noauto);
+	assert_null(options_util_linux("--pprof"));
+	assert_null(options_util_linux("--m"));	/* ambiguous there too */
+	assert_string_equal(options_util_linux("--p=x"), "profile");
+	assert_string_equal(options_util_linux("--co"), "counters");
+	assert_null(options_util_linux("--count"));
+}
+
 int
 main(void)
 {
@@ -174,6 +258,8 @@ main(void)
 		cmocka_unit_test(help_version_and_errors),
 		cmocka_unit_test(multipliers),
 		cmocka_unit_test(conflicts),
+		cmocka_unit_test(util_linux_prefixes),
+		cmocka_unit_test(export_options),
 	};
 
 	return cmocka_run_group_tests_name("options", tests, NULL, NULL);
