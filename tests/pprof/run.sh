@@ -206,6 +206,25 @@ if printf '%s\n' 'alpha 3' 'beta 1' 'gamma\x3bdelta 7' 'epsilon 7' |
     cmp -s - folded
 then ok; else cp folded "$TMP/why"; bad "small: --folded"; fi
 
+# the live profile's tick rate: CONFIG_HZ of the running kernel's config
+# (under a test root); a snapshot's is unknown
+root=$TMP/root
+mkdir -p "$root/proc" "$root/boot" && cp profile "$root/proc/profile" &&
+    echo CONFIG_HZ=300 > "$root/boot/config-$(uname -r)"
+READPROFILE_TEST_ROOT=$root rp --pprof live.pb.gz -m map 2> /dev/null
+if gunzip -c live.pb.gz | grep -a -q "tick rate: 300 Hz ($root/boot/config-" &&
+    gunzip -c small.pb.gz | grep -a -q "tick rate: unknown"; then ok; else
+	gunzip -c live.pb.gz | tr -c '[:print:]' '\n' | grep rate > "$TMP/why"
+	bad "the live profile's CONFIG_HZ"
+fi
+if [ $have_go = 1 ]; then
+	pprof -raw live.pb.gz > "$TMP/raw" 2> "$TMP/why"
+	if grep -q '^Period: 3333333$' "$TMP/raw" &&
+	    grep -q '^ *7 *23333333: ' "$TMP/raw"; then ok; else
+		cp "$TMP/raw" "$TMP/why"; bad "CONFIG_HZ=300: period and cpu time"
+	fi
+fi
+
 # --- errors: the file ------------------------------------------------------------
 # an unwritable place: named, before the (missing) profile is read
 rp --pprof "$TMP/small/nodir/x.pb.gz" -p "$TMP/missing" -m map \
