@@ -13,6 +13,53 @@
 #include "out/view.h"
 #include "sym/buildid.h"
 
+static int cmd_argc;
+static char **cmd_argv;
+
+void
+export_command(int argc, char **argv)
+{
+	cmd_argc = argc;
+	cmd_argv = argv;
+}
+
+/* The command line as one string, words with other than [-+=.,/:@%_A-Za-z0-9]
+ * in single quotes (malloc'd). */
+static char *
+command_line(void)
+{
+	static const char plain[] = "-+=.,/:@%_abcdefghijklmnopqrstuvwxyz"
+	    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+	size_t n = 1;
+	char *s, *p;
+
+	for (int i = 0; i < cmd_argc; i++)
+		n += 4 * strlen(cmd_argv[i]) + 3;
+	p = s = malloc(n);
+	if (s == NULL)
+		return NULL;
+	for (int i = 0; i < cmd_argc; i++) {
+		const char *a = cmd_argv[i];
+		int quote = a[0] == '\0' || a[strspn(a, plain)] != '\0';
+
+		if (i)
+			*p++ = ' ';
+		if (quote)
+			*p++ = '\'';
+		for (; *a; a++) {
+			if (*a == '\'') {	/* ' -> '\'' */
+				memcpy(p, "'\\''", 4);
+				p += 4;
+			} else
+				*p++ = *a;
+		}
+		if (quote)
+			*p++ = '\'';
+	}
+	*p = '\0';
+	return s;
+}
+
 int
 export_wanted(const struct options *o)
 {
@@ -47,7 +94,7 @@ taken_at(const struct export_src *s)
 	return (int64_t)now.tv_sec * 1000000000 + now.tv_nsec;
 }
 
-#define NCOMMENTS 10
+#define NCOMMENTS 12
 
 static void
 comment(char **v, size_t *n, const char *fmt, ...)
@@ -102,7 +149,12 @@ write_pprof(const struct options *o, struct out *out,
 	in.time_nanos = taken_at(s);
 	in.buckets = o->counters || o->bins;
 	in.rename = ro->rename;
+	char *cmd = command_line();
+
 	comment(com, &ncom, "readprofile %s", RP_VERSION);
+	if (cmd != NULL)
+		comment(com, &ncom, "command: %s", cmd);
+	free(cmd);
 	comment(com, &ncom, "profile: %s%s", s->profile, s->live ?
 	    " (the running kernel's)" : "");
 	comment(com, &ncom, "map: %s", s->map);

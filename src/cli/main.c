@@ -402,6 +402,7 @@ main(int argc, char **argv)
 	if (o.reset || o.multiplier_set)
 		kernel_write_profile(o.multiplier_set ? &o.multiplier : NULL);
 	kernel_drop_privileges_for_good();
+	export_command(argc, argv);
 	export_prepare(&o);
 	o.profile = kernel_profile(o.profile);
 	if (o.interval > 0 && !o.info)

@@ -9,6 +9,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -347,6 +348,33 @@ gzip_stored(const unsigned char *p, size_t n, size_t *len)
 
 static char *final_name, *tmp_name;
 static int tmp_fd = -1;
+static volatile sig_atomic_t tmp_live;	/* tmp_name is there to remove */
+
+/* Killed while the file is written: remove it, then die of the signal. */
+static void
+on_signal(int sig)
+{
+	if (tmp_live)
+		unlink(tmp_name);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+/* Catch the signals that end a run from the terminal, unless ignored. */
+static void
+catch_signals(void)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
+	struct sigaction sa, old;
+
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
+		if (sigaction(sigs[i], NULL, &old) == 0 &&
+		    old.sa_handler != SIG_IGN)
+			sigaction(sigs[i], &sa, NULL);
+}
 
 void
 outfile_open(const char *name)
@@ -365,11 +393,13 @@ outfile_open(const char *name)
 	snprintf(final_name, n, "%s", name);
 	tmp_name = xmalloc(n);
 	snprintf(tmp_name, n, "%s.tmpXXXXXX", name);
-	if ((tmp_fd = mkstemp(tmp_name)) < 0) {
+	if ((tmp_fd = mkostemp(tmp_name, O_CLOEXEC)) < 0) {
 		free(tmp_name);
 		tmp_name = NULL;
 		fatal("%s", name);
 	}
+	tmp_live = 1;
+	catch_signals();
 	mask = umask(0);
 	umask(mask);
 	if (fchmod(tmp_fd, 0666 & ~mask) < 0)
@@ -381,6 +411,7 @@ outfile_abort(void)
 {
 	if (tmp_name == NULL)
 		return;
+	tmp_live = 0;
 	unlink(tmp_name);
 	free(tmp_name);
 	tmp_name = NULL;
@@ -409,6 +440,7 @@ outfile_commit(const unsigned char *p, size_t n)
 	tmp_fd = -1;
 	if (rename(tmp_name, final_name) < 0)
 		fatal("%s", final_name);
+	tmp_live = 0;
 	free(tmp_name);
 	tmp_name = NULL;
 }
