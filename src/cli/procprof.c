@@ -177,7 +177,6 @@ report_view(const struct options *opt, const struct gmon *g,
 	    "GNU" : "BSD", .gmon_version = g->version,
 	    .pointer_size = g->ptrsize, .top = opt->top };
 	struct collect k;
-
 	struct export_src s = { .profile = opt->profile, .map = m->name,
 	    .baseline = opt->baseline, .rate = g->rate, .rate_from = "gmon.out",
 	    .format = g->format == GMON_GNU ? "gmon.out (GNU)" :
