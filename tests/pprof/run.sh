@@ -10,7 +10,8 @@
 # -pg: `pprof -raw` parses every profile we write; `pprof -top` lists the
 # functions, ticks, percentages and total of our --top, classic, --exact,
 # -s and -b alike, and `-top -nodecount=10` the ticks of our --top 10;
-# `-diff_base` of two snapshots' profiles is our --baseline's; with -s,
+# `-diff_base` of two snapshots' profiles is our --baseline's (kernel and
+# gmon.out); with -s,
 # `-disasm` puts each counter's ticks on the instruction holding its
 # address and `-list -symbolize=force` on its source line (addr2line).
 # protoc --decode_raw of a small fixture's profile is pinned
@@ -296,6 +297,22 @@ else
 	agree "lines" -p lines.gmon -m lines
 	agree "lines -s" -s -p lines.gmon -m lines
 	agree "lines -b" -b -p lines.gmon -m lines
+	# a gmon.out's --baseline (every bin halved) against -diff_base
+	python3 "$TOP/tests/views/halve.py" lines.gmon half.gmon
+	agree "lines --baseline" --baseline half.gmon -p lines.gmon -m lines
+	if [ $have_go = 1 ]; then
+		rp --pprof half.pb.gz -p half.gmon -m lines
+		rp --pprof full.pb.gz -p lines.gmon -m lines
+		rp --top 1000000 --baseline half.gmon -p lines.gmon -m lines \
+		    > "$TMP/top"
+		pprof -top -sample_index=samples -nodecount=1000000 \
+		    -nodefraction=0 -symbolize=none -diff_base=half.pb.gz \
+		    full.pb.gz > "$TMP/ptop" 2> "$TMP/why"
+		awk '!($1 == 0 && $4 == 0 && $2 ~ /%$/)' "$TMP/ptop" \
+		    > "$TMP/ptop.nz"
+		if $CHECK diff "$TMP/top" "$TMP/ptop.nz" > "$TMP/why" 2>&1
+		then ok; else bad "lines: -diff_base differs from --baseline"; fi
+	fi
 	rp -s -p lines.gmon -m lines > "$TMP/s"
 	rp --pprof s.pb.gz -s -p lines.gmon -m lines
 	if [ $have_go = 1 ]; then
