@@ -109,9 +109,21 @@ has "--interval offers seconds" 5 --interval ''
 has "--iterations offers numbers" 10 --iterations ''
 hasnt "--interval offers no files" System.map-6.1.0 --interval ''
 
+# --pprof FILE (- for stdout), --folded, --hz N, --no-demangle.
+for o in --pprof --folded --hz --no-demangle; do
+	has "long option $o from a prefix" "$o" "${o%?}"
+	expect "long option $o complete" "$o" "$o"
+	has "option $o after -" "$o" -
+done
+expect "--pprof file name" profile.gz --pprof prof
+has "--pprof offers stdout" - --pprof ''
+has "--hz offers rates" 250 --hz ''
+hasnt "--hz offers no files" System.map-6.1.0 --hz ''
+expect "prefix --no-" "$(printf -- '--no-auto\n--no-demangle')" --no-
+
 expect "unique prefix --ba" --baseline --ba
 expect "unique prefix --ex" --exact --ex
-expect "prefix --no" --no-auto --no
+expect "prefix --no" "$(printf -- '--no-auto\n--no-demangle')" --no
 hasnt "no files where an option is expected" System.map-6.1.0 ''
 hasnt "no files after a flag" System.map-6.1.0 -a ''
 

@@ -128,6 +128,28 @@ config_has_profiling(const char *path)
 	return r;
 }
 
+unsigned long
+kernel_config_hz(const char **from)
+{
+	struct utsname u;
+	char line[256], *end;
+	unsigned long hz = 0;
+	FILE *f;
+
+	*from = with_release("/boot/config-%s", uname(&u) == 0 ? u.release :
+	    "unknown");
+	if ((f = fopen(*from, "re")) == NULL)
+		return 0;
+	while (hz == 0 && fgets(line, sizeof line, f) != NULL)
+		if (strncmp(line, "CONFIG_HZ=", 10) == 0) {
+			hz = strtoul(line + 10, &end, 10);
+			if (*end != '\n' || hz > 100000)
+				hz = 0;
+		}
+	fclose(f);
+	return hz;
+}
+
 /*
  * NAME, the kernel's profile, does not exist: util-linux's line, then
  * what the kernel lacks, as far as /proc/cmdline and /boot/config-R tell.

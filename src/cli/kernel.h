@@ -49,6 +49,13 @@ _Noreturn void kernel_write_profile(const int *multiplier);
  */
 const char *kernel_default_map(const char *profile);
 
+/*
+ * The running kernel's tick rate: CONFIG_HZ of its config,
+ * /boot/config-R (R: uname -r), whose path goes to *FROM; 0 when it cannot
+ * be read.  Each CPU's timer tick is one count of /proc/profile.
+ */
+unsigned long kernel_config_hz(const char **from);
+
 /* The same map, or NULL when there is none; silent. */
 const char *kernel_default_map_quiet(void);
 

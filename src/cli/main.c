@@ -14,6 +14,7 @@
 
 #include "core/collect.h"
 #include "core/fit.h"
+#include "cli/export.h"
 #include "cli/kernel.h"
 #include "cli/options.h"
 #include "base/output.h"
@@ -48,6 +49,7 @@ static void
 drop_output(void)
 {
 	out_discard(&out);
+	export_abort();
 }
 
 static void
@@ -163,6 +165,26 @@ print_info(const struct options *o, const struct profile *p, int swapped)
 		    have_map ? &res : NULL);
 }
 
+/* --pprof, --folded: a kernel profile's functions K. */
+static void
+kernel_export(const struct options *o, const struct symsrc *m,
+    const struct counters *c, uint32_t step, const struct view_inputs *vi,
+    const struct report_result *res, const struct report_opts *ro,
+    const struct collect *k)
+{
+	struct export_src s = { .profile = vi->profile, .map = m->name,
+	    .baseline = vi->baseline, .kernel = 1, .step = step,
+	    .format = "kernel" };
+
+	s.live = strcmp(vi->profile, kernel_path(PROC_PROFILE)) == 0;
+	if (o->hz) {
+		s.rate = (uint32_t)o->hz;
+		s.rate_from = "--hz";
+	} else if (s.live)	/* CONFIG_HZ of the running kernel's config */
+		s.rate = (uint32_t)kernel_config_hz(&s.rate_from);
+	export_run(o, &out, k, res, c, ro, &s);
+}
+
 /* One report of C against the open map M: the classic text, --top or
  * --json. */
 static void
@@ -175,7 +197,7 @@ report(const struct options *o, struct symsrc *m, const struct counters *c,
 	    .default_map = o->mapfile == NULL };
 	struct collect k;
 
-	if (o->top || o->json) {
+	if (o->top || o->json || export_wanted(o)) {
 		collect_init(&k, o->top ? o->top : SIZE_MAX);
 		ro.collect = &k;
 	}
@@ -183,6 +205,11 @@ report(const struct options *o, struct symsrc *m, const struct counters *c,
 	if (ro.collect == NULL)
 		return;
 	collect_sort(&k);
+	if (export_wanted(o)) {
+		kernel_export(o, m, c, step, vi, res, &ro, &k);
+		collect_free(&k);
+		return;
+	}
 	vi->map = m->name;
 	vi->step = step;
 	vi->counters = c->n - 1;
@@ -353,6 +380,8 @@ main(int argc, char **argv)
 	if (o.reset || o.multiplier_set)
 		kernel_write_profile(o.multiplier_set ? &o.multiplier : NULL);
 	kernel_drop_privileges_for_good();
+	export_command(argc, argv);
+	export_prepare(&o);
 	o.profile = kernel_profile(o.profile);
 	if (o.interval > 0 && !o.info)
 		return run_interval(&o);
@@ -442,6 +471,10 @@ usage(const char *name)
 	    " -J, --json                the report as one JSON document\n"
 	    "     --interval <seconds>  report the ticks of each interval, until stopped\n"
 	    "     --iterations <n>      stop --interval after n reports\n"
+	    "     --pprof <file>        the report as a pprof profile (- for stdout)\n"
+	    "     --folded              the report as folded stacks (flame graphs)\n"
+	    "     --hz <n>              ticks per second of a kernel profile (for --pprof)\n"
+	    "     --no-demangle         print a program's C++ names as the map has them\n"
 	    "\n"
 	    " -h, --help                display this help\n"
 	    " -V, --version             display version\n"

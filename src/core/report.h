@@ -21,6 +21,9 @@ struct report_opts {
 	enum attrib_mode mode;
 	struct collect *collect;	/* --top/--json; NULL: classic text */
 	int default_map;	/* the map was not given with -m */
+	/* The name to print for a symbol (C++ demangling), or NULL: as is.
+	 * The result is valid until the next call. */
+	const char *(*rename)(const char *name, size_t len, size_t *outlen);
 };
 
 struct report_hist;
