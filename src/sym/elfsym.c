@@ -858,6 +858,12 @@ elf_next(struct elf *e, struct sym *s)
 	return 1;
 }
 
+void
+elf_rewind(struct elf *e)
+{
+	e->pos = 0;
+}
+
 size_t
 elf_count(const struct elf *e)
 {

@@ -47,6 +47,9 @@ struct elf *elf_open_mem(const char *name, const void *data, size_t n);
 /* The next symbol in address order: 1, or 0 at the end. */
 int elf_next(struct elf *e, struct sym *s);
 
+/* Back to the first symbol (the table is held whole: always possible). */
+void elf_rewind(struct elf *e);
+
 /* Symbols left after filtering; whether the kernel filter was applied. */
 size_t elf_count(const struct elf *e);
 int elf_is_kernel(const struct elf *e);

@@ -88,6 +88,10 @@ symsrc_hold(struct symsrc *s)
 void
 symsrc_rewind(struct symsrc *s)
 {
+	if (s->elf != NULL) {
+		elf_rewind(s->elf);
+		return;
+	}
 	map_rewind(&s->map);
 }
 

@@ -50,7 +50,7 @@ const char *symsrc_hint(const struct symsrc *s);
  */
 void symsrc_hold(struct symsrc *s);
 
-/* Back to the first symbol (after symsrc_hold). */
+/* Back to the first symbol (a text map: after symsrc_hold). */
 void symsrc_rewind(struct symsrc *s);
 
 /* Report a fatal error about the source, naming what its bytes look like. */
