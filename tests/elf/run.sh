@@ -208,9 +208,7 @@ zerostep() {
 	profile "$TMP/zmap" "$TMP/zprof" 0 || { bad "cannot make a profile for $f"; return; }
 	sed '1s/^4 /0 /' "$TMP/zprof.words" > "$TMP/zprof0.words"
 	sh "$TOP/tests/cli/mkprof.sh" "$TMP/zprof0.words" "$TMP/zprof0"
-	IFS='|'
-	for opt in '' '-a' '-s' '-b' '-v' '--exact' '--top 3' '--json' '-i' '-i -v'; do
-		unset IFS
+	for opt in '' -a -s -b -v --exact --top=3 --json -i -iv; do
 		for how in file xz stdin; do
 			# shellcheck disable=SC2086
 			(cd "$TMP" && "$RP" -p zprof0 -m ./zmap $opt > zout2 2> zerr2; echo $? > zrc2
@@ -226,9 +224,7 @@ zerostep() {
 			sed "s#\\./zmap\\b#$mn#g" "$TMP/zout2" > "$TMP/zout2e"
 			same z "zero step word: report '$opt' of ${f#"$TMP"/} ($how)"
 		done
-		IFS='|'
 	done
-	unset IFS
 }
 for o in $OBJS; do
 	f=${o%%:*} nm=${o#*:}
