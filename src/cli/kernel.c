@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cli/kernel.h"
+#include "cli/profiling.h"
 #include "sym/symsrc.h"
 #include "base/util.h"
 
@@ -44,6 +45,12 @@ kernel_drop_privileges(void)
 	setuid_install = saved_euid != getuid();
 	if (setegid(getgid()) < 0 || seteuid(getuid()) < 0)
 		fatal("cannot drop privileges");
+}
+
+int
+kernel_setuid_install(void)
+{
+	return setuid_install;
 }
 
 void
@@ -142,6 +149,7 @@ profile_missing(const char *name)
 	const char *cmdline = kernel_path("/proc/cmdline"), *config;
 	int cmd, cfg;
 
+	profiling_hint(name);	/* /sys/kernel/profiling knows better */
 	config = with_release("/boot/config-%s", uname(&u) == 0 ? u.release :
 	    "unknown");
 	cmd = cmdline_has_profile(cmdline);

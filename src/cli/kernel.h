@@ -18,7 +18,8 @@
 /*
  * For tests: when READPROFILE_TEST_ROOT is set (and the program is not
  * set-user-ID), the kernel's files (/proc/profile, /proc/kallsyms,
- * /proc/cmdline, the default maps, /boot/config-*) are looked for under it.
+ * /proc/cmdline, /sys/kernel/profiling, the default maps, /boot/config-*)
+ * are looked for under it.
  */
 #define KERNEL_ROOT_ENV "READPROFILE_TEST_ROOT"
 
@@ -30,6 +31,10 @@ const char *kernel_profile(const char *name);
 
 /* At start: act as the caller, keeping the right to come back once. */
 void kernel_drop_privileges(void);
+
+/* Whether this is a set-user-ID (or set-group-ID) install run by
+ * another user. */
+int kernel_setuid_install(void);
 
 /* Give the installed rights up for good. */
 void kernel_drop_privileges_for_good(void);

@@ -18,6 +18,7 @@
 #include "cli/options.h"
 #include "base/output.h"
 #include "cli/procprof.h"
+#include "cli/profiling.h"
 #include "hist/profile.h"
 #include "core/report.h"
 #include "base/sniff.h"
@@ -160,9 +161,11 @@ print_info(const struct options *o, const struct profile *p, int swapped)
 	    o->verbose && step != p->step ? ")" : "");
 	out_str(&out, line, n < 0 ? 0 : (size_t)n < sizeof line ? (size_t)n :
 	    sizeof line - 1);
-	if (o->verbose)
+	if (o->verbose) {
 		print_info_verbose(p, step, swapped, o->noauto, mapname,
 		    have_map ? &res : NULL);
+		profiling_info(&out, o->profile);
+	}
 }
 
 /* A second reader of the profile's counters, for a second thread. */
@@ -215,7 +218,7 @@ report(const struct options *o, struct symsrc *m, const struct counters *c,
 	if (o->json)
 		view_json(&out, &k, res, c, &ro, vi);
 	else
-		view_top(&out, &k, res, c, &ro);
+		view_top(&out, &k, res, c, &ro, vi->counting);
 	collect_free(&k);
 }
 
@@ -287,6 +290,7 @@ run_interval(const struct options *o)
 	sigaction(SIGTERM, &sa, NULL);
 	watch_start(&w, o->profile, o->noauto);
 	vi.byte_order = byte_order_name(w.swap);
+	vi.counting = profiling_counting(o->profile);
 	mapname = o->mapfile ? o->mapfile : kernel_default_map(o->profile);
 	step = w.step;
 	if (step == 0) {	/* 64-bit big-endian: the map tells the step */
@@ -375,6 +379,11 @@ main(int argc, char **argv)
 	if (o.reset || o.multiplier_set)
 		kernel_write_profile(o.multiplier_set ? &o.multiplier : NULL);
 	kernel_drop_privileges_for_good();
+	if (o.enable) {		/* start the kernel's profiling, and say how */
+		profiling_enable(o.enable, kernel_setuid_install(), &out);
+		finish_output();
+		return 0;
+	}
 	o.profile = kernel_profile(o.profile);
 	if (o.interval > 0 && !o.info)
 		return run_interval(&o);
@@ -421,6 +430,7 @@ main(int argc, char **argv)
 	vi.profile = o.profile;
 	vi.baseline = o.baseline;
 	vi.byte_order = byte_order_name(swapped);
+	vi.counting = profiling_counting(o.profile);
 	c = profile_counters(&prof);
 	report(&o, &m, &c, prof.step, &vi, &res, &prof);
 	symsrc_close(&m);
@@ -465,6 +475,8 @@ usage(void)
 	    " -J, --json                the report as one JSON document\n"
 	    "     --interval <seconds>  report the ticks of each interval, until stopped\n"
 	    "     --count <n>           stop --interval after n reports\n"
+	    "     --enable[=<arg>]      start the kernel's profiling now, as profile=<arg>\n"
+	    "                           would (default 2; root only, once per boot)\n"
 	    "\n"
 	    " -h, --help                display this help\n"
 	    " -V, --version             display version\n"

@@ -11,7 +11,8 @@
 #include "cli/options.h"
 #include "base/util.h"
 
-enum { OPT_EXACT = 256, OPT_BASELINE, OPT_TOP, OPT_INTERVAL, OPT_COUNT };
+enum { OPT_EXACT = 256, OPT_BASELINE, OPT_TOP, OPT_INTERVAL, OPT_COUNT,
+    OPT_ENABLE };
 
 static char progname[] = PROGNAME;
 
@@ -32,6 +33,7 @@ static const struct option longopts[] = {
 	{ "json",       no_argument,       NULL, 'J' },
 	{ "interval",   required_argument, NULL, OPT_INTERVAL },
 	{ "count",      required_argument, NULL, OPT_COUNT },
+	{ "enable",     optional_argument, NULL, OPT_ENABLE },
 	{ "version",    no_argument,       NULL, 'V' },
 	{ "help",       no_argument,       NULL, 'h' },
 	{ NULL, 0, NULL, 0 }
@@ -145,6 +147,7 @@ options_parse(struct options *o, int argc, char **argv)
 		case OPT_EXACT: o->exact = 1; break;
 		case OPT_BASELINE: o->baseline = optarg; break;
 		case 'J': o->json = 1; break;
+		case OPT_ENABLE: o->enable = optarg ? optarg : "2"; break;
 		case OPT_TOP:
 			if (positive("--top", optarg, SIZE_MAX / 2, &v) < 0)
 				return OPT_BAD_VALUE;

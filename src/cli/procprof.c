@@ -183,7 +183,7 @@ report_view(const struct options *opt, const struct gmon *g,
 	if (opt->json)
 		view_json(o, &k, res, c, ro, &vi);
 	else
-		view_top(o, &k, res, c, ro);
+		view_top(o, &k, res, c, ro, NULL);
 	collect_free(&k);
 }
 

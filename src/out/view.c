@@ -28,8 +28,13 @@ pct_tail(struct out *o, double pct)
 void
 view_top(struct out *o, const struct collect *k,
     const struct report_result *res, const struct counters *c,
-    const struct report_opts *opt)
+    const struct report_opts *opt, const char *counting)
 {
+	if (counting != NULL) {
+		out_str(o, "Counting: ", 10);
+		out_str(o, counting, strlen(counting));
+		out_str(o, "\n", 1);
+	}
 	for (size_t i = 0; i < k->n; i++) {
 		const struct func_rec *f = &k->v[i];
 		double pct = view_percent(f->ticks, res->total);
@@ -323,6 +328,11 @@ put_inputs(struct out *o, const struct view_inputs *in,
 		put_u64(o, in->step);
 		put(o, ",\"counters\":");
 		put_u64(o, in->counters);
+		put(o, ",\"counting\":");
+		if (in->counting)
+			json_str(o, in->counting, strlen(in->counting));
+		else
+			put(o, "null");
 	}
 	put(o, ",\"byte_order\":\"");
 	put(o, in->byte_order);

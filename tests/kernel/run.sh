@@ -274,6 +274,129 @@ hint "profile=2, no config" \
 hint "profile=2 and CONFIG_PROFILING=y" \
     "echo 'profile=2' > \"\$ROOT$CMD\"; echo CONFIG_PROFILING=y > \"\$ROOT$CFG\"" \
     "the kernel has CONFIG_PROFILING=y ($CFG) and profile= on its command line ($CMD): is /proc mounted?"
+# A kernel with CONFIG_PROFILING has /sys/kernel/profiling: reading 0, the
+# hint is how to start profiling now (whatever /proc/cmdline and the config
+# say); reading non-zero, profiling is on and /proc is what is missing.
+SYS=/sys/kernel/profiling
+MEM="its counters take 4 bytes of kernel memory for every 2^N bytes of kernel text (profile=N; with 2, as much memory as the kernel's text), until the next boot"
+START="profiling is off ($SYS reads 0); start it now, as root, with readprofile --enable (or: echo 2 > $SYS): no reboot is needed; it works once per boot, and $MEM"
+hint "$SYS reads 0" \
+    "mkdir -p \"\$ROOT/sys/kernel\"; echo 0 > \"\$ROOT$SYS\"" "$START"
+hint "$SYS reads 0, CONFIG_PROFILING=y, no profile=" \
+    "mkdir -p \"\$ROOT/sys/kernel\"; echo 0 > \"\$ROOT$SYS\"; echo 'ro quiet' > \"\$ROOT$CMD\"; echo CONFIG_PROFILING=y > \"\$ROOT$CFG\"" \
+    "$START"
+hint "$SYS reads 2" \
+    "mkdir -p \"\$ROOT/sys/kernel\"; echo 2 > \"\$ROOT$SYS\"" \
+    "$SYS reads 2 (profiling is on, counting schedule() calls), yet /proc/profile is missing: is /proc mounted?"
+hint "$SYS reads 7" \
+    "mkdir -p \"\$ROOT/sys/kernel\"; echo 7 > \"\$ROOT$SYS\"" \
+    "$SYS reads 7 (profiling is on), yet /proc/profile is missing: is /proc mounted?"
+hint "$SYS holds junk: the other hints" \
+    "mkdir -p \"\$ROOT/sys/kernel\"; echo x > \"\$ROOT$SYS\"; rm -f \"\$ROOT$CMD\"" \
+    "/proc/profile needs a kernel built with CONFIG_PROFILING=y and booted with profile=N (for example profile=2 on its command line)"
+
+# --- --enable: /sys/kernel/profiling written -----------------------------
+# sysroot VALUE: a made-up root whose switch reads VALUE (none when empty)
+sysroot() {
+	root enable
+	mkdir -p "$ROOT/sys/kernel"
+	[ -z "$1" ] || printf '%s' "$1" > "$ROOT$SYS"
+}
+sysroot 0
+for a in fast 2x schedule2 ,2 schedule, kvm,31 sleep,-1 -1 ''; do
+	expect "--enable='$a' refused" 1 - "--enable=$a" <<EOF
+readprofile: --enable=$a: not what the kernel's profile= takes: N, schedule[,N], sleep[,N] or kvm[,N], N from 0 to 30 (each counter covers 2^N bytes of kernel text)
+EOF
+done
+[ "$(cat "$ROOT$SYS")" = 0 ] && pass=$((pass + 1)) ||
+	{ fail=$((fail + 1)); echo "FAIL a refused --enable wrote $SYS"; }
+if [ "$(id -u)" = 0 ]; then
+	for m in 1:"CPU ticks" 2:"schedule() calls" 4:"KVM exits" 9:"something this readprofile does not know"; do
+		sysroot "${m%%:*}"
+		expect "--enable, already on (${m%%:*})" 1 - --enable=kvm <<EOF
+readprofile: profiling is already on ($SYS reads ${m%%:*}: counting ${m#*:}): the kernel starts it once per boot, so its mode cannot change until the next boot; readprofile reads it as it is
+EOF
+	done
+	sysroot ""
+	rmdir "$ROOT/sys/kernel"
+	expect "--enable, no $SYS" 1 - --enable <<EOF
+readprofile: $SYS: $(strerror ENOENT): this kernel was built without CONFIG_PROFILING (or /sys is not mounted), so profiling cannot start without a kernel that has it
+EOF
+	# The made-up switch reads back what was written: 1 is CPU ticks.
+	sysroot 0
+	expect "--enable=1, no /proc/profile after it" 1 - --enable=1 <<EOF
+readprofile: the kernel did not start profiling with 1 ($SYS reads non-zero, but there is no /proc/profile)
+EOF
+	sysroot 0
+	live
+	printf '%s\n' "Started: 1" "Counting: CPU ticks" \
+	    "Sampling_step: $(od -An -tu4 -N4 "$IN/rich.profile" | tr -d ' ')" \
+	    "Kernel_memory: $(($(wc -c < "$IN/rich.profile") - 4)) bytes, until the next boot" \
+	    > "$TMP/enable.out"
+	expect "--enable=1" 0 "$TMP/enable.out" --enable=1 </dev/null
+	[ "$(cat "$ROOT$SYS")" = 1 ] && pass=$((pass + 1)) ||
+		{ fail=$((fail + 1)); echo "FAIL --enable=1 wrote '$(cat "$ROOT$SYS")'"; }
+	for a in "" =2 =schedule,3 =kvm; do
+		sysroot 0
+		live
+		(cd "$TMP" && READPROFILE_TEST_ROOT=$ROOT $RP_WRAP "$RP" --enable$a \
+		    </dev/null >/dev/null 2>&1)
+		w=${a#=}
+		[ "$(cat "$ROOT$SYS")" = "${w:-2}" ] && pass=$((pass + 1)) ||
+			{ fail=$((fail + 1)); echo "FAIL --enable$a wrote '$(cat "$ROOT$SYS")'"; }
+	done
+else
+	echo "SKIP --enable as root: not root"
+fi
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1 &&
+    setpriv --reuid=65534 --regid=65534 --clear-groups -- "$RP" -V >/dev/null 2>&1; then
+	sysroot 0
+	chmod -R a+rX "$ROOT"
+	RP_WRAP_SAVED=$RP_WRAP
+	RP_WRAP="setpriv --reuid=65534 --regid=65534 --clear-groups -- $RP_WRAP"
+	expect "--enable as a user" 1 - --enable <<EOF
+readprofile: --enable needs root: starting profiling takes kernel memory until the next boot (as root: readprofile --enable=2, or echo 2 > $SYS)
+EOF
+	RP_WRAP=$RP_WRAP_SAVED
+	[ "$(cat "$ROOT$SYS")" = 0 ] && pass=$((pass + 1)) ||
+		{ fail=$((fail + 1)); echo "FAIL --enable as a user wrote $SYS"; }
+else
+	echo "SKIP --enable as a user: needs root and setpriv"
+fi
+
+# --- what the counters count: -i -v, --json, --top; classic unchanged ----
+# run_root OUT ARGS...: readprofile ARGS under $ROOT, stdout and stderr to OUT
+run_root() {
+	_o=$1
+	shift
+	(cd "$TMP" && READPROFILE_TEST_ROOT=$ROOT exec $RP_WRAP "$RP" "$@" \
+	    </dev/null >"$_o" 2>&1)
+}
+for m in 1:"CPU ticks" 2:"schedule() calls" 3:"milliseconds of uninterruptible sleep" 4:"KVM exits"; do
+	sysroot "${m%%:*}"
+	live
+	put "$IN/rich.map" $M1
+	expect "mode ${m%%:*}: the classic report unchanged" 0 "$RICH" </dev/null
+	run_root "$TMP/iv" -i -v
+	run_root "$TMP/js" --json
+	run_root "$TMP/top" --top 2
+	run_root "$TMP/ivsnap" -p "$IN/rich.profile" -i -v
+	run_root "$TMP/jssnap" -p "$IN/rich.profile" --json
+	bad=
+	grep -Fqx "Counting: ${m#*:}" "$TMP/iv" || bad="$bad -i -v;"
+	grep -Fq "\"counting\":\"${m#*:}\"," "$TMP/js" || bad="$bad --json;"
+	[ "$(head -n 1 "$TMP/top")" = "Counting: ${m#*:}" ] || bad="$bad --top;"
+	[ "$(wc -l < "$TMP/top")" = 4 ] || bad="$bad --top lines;"
+	grep -q Counting "$TMP/ivsnap" && bad="$bad -i -v on a snapshot;"
+	grep -Fq '"counting":null,' "$TMP/jssnap" || bad="$bad --json on a snapshot;"
+	if [ -z "$bad" ]; then
+		pass=$((pass + 1))
+	else
+		fail=$((fail + 1))
+		echo "FAIL mode ${m%%:*}, what the counters count:$bad"
+	fi
+done
+
 # Another missing profile is only util-linux's line.
 root hint
 expect "a missing -p file: no hint" 1 - -p "$TMP/nothing" <<EOF
