@@ -48,9 +48,12 @@ _Noreturn void kernel_write_profile(const int *multiplier);
 /*
  * The map to use without -m, for PROFILE: the first with a non-zero _stext
  * of /boot/System.map, /boot/System.map-R, /usr/lib/debug/boot/System.map-R,
- * /lib/modules/R/System.map (R: uname -r), then /proc/kallsyms, which is
- * said on stderr with what each place held.  When none will do, says so
- * place by place, and what to do, and exits.
+ * /lib/modules/R/System.map (R: uname -r), /usr/lib/debug/boot/vmlinux-R,
+ * /usr/lib/debug/lib/modules/R/vmlinux, then /proc/kallsyms; an ELF file
+ * whose build-id is not the running kernel's comes last.  Anything but a
+ * System.map is said on stderr with what each place held before it (and
+ * for an ELF file, whether its build-id matched).  When none will do,
+ * says so place by place, and what to do, and exits.
  */
 const char *kernel_default_map(const char *profile);
 

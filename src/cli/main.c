@@ -14,6 +14,7 @@
 
 #include "core/collect.h"
 #include "core/fit.h"
+#include "cli/buildid.h"
 #include "cli/kernel.h"
 #include "cli/options.h"
 #include "base/output.h"
@@ -133,6 +134,7 @@ print_info(const struct options *o, const struct profile *p, int swapped)
 	const char *mapname = o->mapfile;
 	struct symsrc m;
 	struct report_result res;
+	struct build_id bid = { 0 };
 	uint32_t step = p->step;
 	int n, have_map = 0;
 
@@ -147,6 +149,7 @@ print_info(const struct options *o, const struct profile *p, int swapped)
 			    o->mapfile == NULL);
 		else
 			report_text_bounds(&m, &res);
+		bid = *symsrc_build_id(&m);
 		symsrc_close(&m);
 		have_map = step != 0;
 	}
@@ -165,6 +168,7 @@ print_info(const struct options *o, const struct profile *p, int swapped)
 		print_info_verbose(p, step, swapped, o->noauto, mapname,
 		    have_map ? &res : NULL);
 		profiling_info(&out, o->profile);
+		buildid_info(&out, o->profile, have_map ? &bid : NULL);
 	}
 }
 
@@ -347,6 +351,7 @@ main(int argc, char **argv)
 	struct view_inputs vi;
 	struct report_result res;
 	struct counters c;
+	struct build_id bid;
 	const char *mapname;
 	static const char version[] = PROGNAME " from readprofile " RP_VERSION
 	    "\n";
@@ -433,10 +438,13 @@ main(int argc, char **argv)
 	vi.counting = profiling_counting(o.profile);
 	c = profile_counters(&prof);
 	report(&o, &m, &c, prof.step, &vi, &res, &prof);
+	bid = *symsrc_build_id(&m);
 	symsrc_close(&m);
 	finish_output();
 	fit_warn(mapname, o.profile, res.origin, res.etext, res.have_etext,
 	    prof.step, prof.nwords - 1);
+	if (o.mapfile)	/* the default map's notice said it already */
+		buildid_warn(&bid, mapname, o.profile);
 	profile_close(&prof);
 	if (o.baseline)
 		profile_close(&base);

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "sym/elfsym.h"
+#include "sym/notes.h"
 #include "base/mapguard.h"
 #include "base/util.h"
 
@@ -54,6 +55,8 @@ struct elf {
 	const char **vername;		/* by version index */
 	unsigned char *vneeded;		/* by index: from another file */
 	uint32_t nvername;
+
+	struct build_id bid;		/* NT_GNU_BUILD_ID; n 0: none */
 
 	struct ent *ent;
 	size_t nent, pos;
@@ -768,10 +771,33 @@ elf_new(const char *name)
 	return e;
 }
 
+/* The GNU build-id, from the first note section that has one.  Notes
+ * that do not parse are no build-id, not an error: symbols are the job. */
+static void
+read_build_id(struct elf *e)
+{
+	int big = e->data[EI_DATA] == ELFDATA2MSB;
+
+	for (uint32_t i = 1; i < e->shnum && e->bid.n == 0; i++) {
+		const unsigned char *p = e->sh + (size_t)i * e->shentsize;
+		struct shdr s;
+		uint64_t align;
+
+		section(e, i, &s);
+		if (s.type != SHT_NOTE || s.offset > e->size ||
+		    s.size > e->size - s.offset)
+			continue;
+		align = rdaddr(e, p + 32, p + 48);
+		notes_build_id(e->data + s.offset, (size_t)s.size, big,
+		    align == 8 ? 8 : 4, &e->bid);
+	}
+}
+
 static void
 load(struct elf *e)
 {
 	read_headers(e);
+	read_build_id(e);
 	read_symtab(e);
 	collect(e);
 	if (e->kernel)
@@ -856,6 +882,12 @@ elf_next(struct elf *e, struct sym *s)
 	s->name = full_name(e, t, &e->namebuf, &e->namecap, &s->namelen);
 	s->lineno = e->pos;
 	return 1;
+}
+
+const struct build_id *
+elf_build_id(const struct elf *e)
+{
+	return &e->bid;
 }
 
 void

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "sym/elfsym.h"
+#include "sym/notes.h"
 #include "sym/symsrc.h"
 #include "base/util.h"
 
@@ -77,6 +78,14 @@ symsrc_hint(const struct symsrc *s)
 		return "\n" PROGNAME ": (its lines end in CR LF: convert it "
 		    "with dos2unix or sed 's/\\r$//')";
 	return "";
+}
+
+const struct build_id *
+symsrc_build_id(const struct symsrc *s)
+{
+	static const struct build_id none;
+
+	return s->elf != NULL ? elf_build_id(s->elf) : &none;
 }
 
 void

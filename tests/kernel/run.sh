@@ -65,12 +65,22 @@ expect() {
 	diff -u "$TMP/exp.err" "$TMP/err" | sed -n '3,20p'
 }
 
+# run_root OUT ARGS...: readprofile ARGS under $ROOT, stdout and stderr to OUT
+run_root() {
+	_o=$1
+	shift
+	(cd "$TMP" && READPROFILE_TEST_ROOT=$ROOT exec $RP_WRAP "$RP" "$@" \
+	    </dev/null >"$_o" 2>&1)
+}
+
 # --- the default map chain ---------------------------------------------
 # The places, in order, and what a stub says.
 M1=/boot/System.map
 M2=/boot/System.map-$REL
 M3=/usr/lib/debug/boot/System.map-$REL
 M4=/lib/modules/$REL/System.map
+V1=/usr/lib/debug/boot/vmlinux-$REL
+V2=/usr/lib/debug/lib/modules/$REL/vmlinux
 KS=/proc/kallsyms
 PKG=linux-image-$REL-dbg
 RICH=$TOP/fixtures/cases/rich/expected.out
@@ -96,6 +106,8 @@ readprofile:   $M1: missing
 readprofile:   $M2: missing
 readprofile:   $M3: missing
 readprofile:   $M4: missing
+readprofile:   $V1: missing
+readprofile:   $V2: missing
 readprofile:   $KS: missing
 readprofile: $IN/rich.profile is not this kernel's /proc/profile: pass the map of the kernel it came from with -m
 EOF
@@ -106,6 +118,8 @@ readprofile:   $M1: missing
 readprofile:   $M2: missing
 readprofile:   $M3: missing
 readprofile:   $M4: missing
+readprofile:   $V1: missing
+readprofile:   $V2: missing
 readprofile:   $KS: missing
 readprofile: pass a map with -m: the kernel's System.map, or a copy of /proc/kallsyms made as root
 EOF
@@ -142,6 +156,8 @@ readprofile:   $M1: missing
 readprofile:   $M2: a stub; the real map is in the $PKG package
 readprofile:   $M3: unreadable ($(strerror EISDIR))
 readprofile:   $M4: no _stext
+readprofile:   $V1: missing
+readprofile:   $V2: missing
 EOF
 
 root hidden
@@ -154,6 +170,8 @@ readprofile:   $M1: missing
 readprofile:   $M2: a stub; the real map is in the $PKG package
 readprofile:   $M3: missing
 readprofile:   $M4: missing
+readprofile:   $V1: missing
+readprofile:   $V2: missing
 readprofile:   $KS: symbol addresses are hidden (all zero)
 readprofile: $KS: symbol addresses are hidden (all zero, kernel.kptr_restrict); run as root, or allow them with: sysctl kernel.kptr_restrict=0 kernel.perf_event_paranoid=1
 EOF
@@ -163,6 +181,8 @@ readprofile:   $M1: missing
 readprofile:   $M2: a stub; the real map is in the $PKG package
 readprofile:   $M3: missing
 readprofile:   $M4: missing
+readprofile:   $V1: missing
+readprofile:   $V2: missing
 readprofile:   $KS: symbol addresses are hidden (all zero)
 readprofile: $IN/rich.profile is not this kernel's /proc/profile: pass the map of the kernel it came from with -m
 EOF
@@ -173,6 +193,8 @@ readprofile:   $M1: missing
 readprofile:   $M2: a stub; the real map is in the $PKG package
 readprofile:   $M3: missing
 readprofile:   $M4: missing
+readprofile:   $V1: missing
+readprofile:   $V2: missing
 readprofile:   $KS: missing
 readprofile: install $PKG for the real map, or pass one with -m
 EOF
@@ -215,10 +237,135 @@ readprofile:   $M1: missing
 readprofile:   $M2: unreadable ($(strerror EACCES))
 readprofile:   $M3: missing
 readprofile:   $M4: missing
+readprofile:   $V1: missing
+readprofile:   $V2: missing
 EOF
 	RP_WRAP=$RP_WRAP_SAVED
 else
 	echo "SKIP a root-only System.map as a user: needs root, setpriv, and a binary and a directory user nobody can reach"
+fi
+
+# --- build-ids: an ELF map against the running kernel's ------------------
+# Two builds of one tiny kernel image (tests/elf/kernel.s), build-ids A and
+# B; the made-up /sys/kernel/notes is A's note.  The report itself is the
+# ELF reader's (tests/elf): here, the warnings, notices and -i -v lines.
+KA=0123456789abcdef0123456789abcdef01234567
+KB=fedcba9876543210fedcba9876543210fedcba98
+if command -v as >/dev/null 2>&1 && command -v ld >/dev/null 2>&1 &&
+    command -v objcopy >/dev/null 2>&1 && command -v nm >/dev/null 2>&1 &&
+    as -L -o "$TMP/k.o" "$TOP/tests/elf/kernel.s" 2>/dev/null &&
+    ld --build-id=0x$KA -e _stext -o "$TMP/vmlinux-a" "$TMP/k.o" 2>/dev/null &&
+    ld --build-id=0x$KB -e _stext -o "$TMP/vmlinux-b" "$TMP/k.o" 2>/dev/null &&
+    objcopy -O binary --only-section=.note.gnu.build-id "$TMP/vmlinux-a" \
+    "$TMP/notes-a"; then
+	# 56 bytes of text, step 4: 14 counters
+	printf '4 1 2 3 4 5 6 7 8 9 10 11 12 13 14\n' > "$TMP/kprof.words"
+	sh "$TOP/tests/cli/mkprof.sh" "$TMP/kprof.words" "$TMP/kprof"
+	nm -n "$TMP/vmlinux-a" | grep -v -e ' [aNUw] ' -e ' \$' -e ' \.L' \
+	    -e ' __crc_' -e ' __kstrtab_' -e ' __kstrtabns_' -e ' L0$' > "$TMP/kmap"
+	"$RP" -p "$TMP/kprof" -m "$TMP/vmlinux-a" > "$TMP/kref" 2>&1
+	[ "$(grep -c total "$TMP/kref")" = 1 ] || echo "FAIL no reference report for the build-id cases"
+	bidroot() { # bidroot [nonotes]
+		root bid
+		mkdir -p "$ROOT/sys/kernel"
+		[ "${1:-}" = nonotes ] || cp "$TMP/notes-a" "$ROOT/sys/kernel/notes"
+		cp "$TMP/kprof" "$ROOT/proc/profile"
+	}
+	bidroot
+	expect "-m the running kernel's build" 0 "$TMP/kref" -m "$TMP/vmlinux-a" </dev/null
+	expect "-m another build: a warning naming both" 0 "$TMP/kref" -m "$TMP/vmlinux-b" <<EOF
+readprofile: warning: $TMP/vmlinux-b has build-id $KB, but the running kernel's is $KA (/sys/kernel/notes): wrong map file?
+EOF
+	expect "-m another build, a copied profile: no warning" 0 "$TMP/kref" \
+	    -p "$TMP/kprof" -m "$TMP/vmlinux-b" </dev/null
+	expect "-m a text map: nothing to compare" 0 "$TMP/kref" -m "$TMP/kmap" </dev/null
+	for b in a:"$KA (matches the running kernel's)" b:"$KB (differs from the running kernel's)"; do
+		run_root "$TMP/iv" -i -v -m "$TMP/vmlinux-${b%%:*}"
+		bad=
+		grep -Fqx "Kernel_build_id: $KA (/sys/kernel/notes)" "$TMP/iv" || bad="$bad no Kernel_build_id;"
+		grep -Fqx "Map_build_id: ${b#*:}" "$TMP/iv" || bad="$bad no Map_build_id;"
+		run_root "$TMP/ivsnap" -i -v -p "$TMP/kprof" -m "$TMP/vmlinux-${b%%:*}"
+		grep -q Kernel_build_id "$TMP/ivsnap" && bad="$bad Kernel_build_id for a snapshot;"
+		[ "$(grep Map_build_id "$TMP/ivsnap")" = "Map_build_id: $(echo "${b#*:}" | cut -d' ' -f1)" ] ||
+			bad="$bad snapshot Map_build_id;"
+		if [ -z "$bad" ]; then
+			pass=$((pass + 1))
+		else
+			fail=$((fail + 1))
+			echo "FAIL -i -v with build ${b%%:*}:$bad"
+			cat "$TMP/iv" "$TMP/ivsnap" | sed 's/^/    /'
+		fi
+	done
+
+	# The default chain: the debug packages' vmlinux after the System.maps,
+	# the running kernel's build first.
+	bidroot
+	put "$TMP/vmlinux-b" "$V1"
+	put "$TMP/vmlinux-a" "$V2"
+	expect "default: the vmlinux of the running build" 0 "$TMP/kref" <<EOF
+readprofile: using $V2 (its build-id matches the running kernel's); no System.map was usable:
+readprofile:   $M1: missing
+readprofile:   $M2: missing
+readprofile:   $M3: missing
+readprofile:   $M4: missing
+readprofile:   $V1: build-id $KB, not the running kernel's $KA
+EOF
+	bidroot
+	put "$TMP/vmlinux-a" "$V1"
+	stub "$M2"
+	expect "default: the first vmlinux, of the running build" 0 "$TMP/kref" <<EOF
+readprofile: using $V1 (its build-id matches the running kernel's); no System.map was usable:
+readprofile:   $M1: missing
+readprofile:   $M2: a stub; the real map is in the $PKG package
+readprofile:   $M3: missing
+readprofile:   $M4: missing
+EOF
+	bidroot
+	put "$TMP/vmlinux-b" "$V1"
+	put "$TMP/kmap" "$KS"
+	expect "default: another build's vmlinux, then kallsyms" 0 "$TMP/kref" <<EOF
+readprofile: using $KS; no System.map was usable:
+readprofile:   $M1: missing
+readprofile:   $M2: missing
+readprofile:   $M3: missing
+readprofile:   $M4: missing
+readprofile:   $V1: build-id $KB, not the running kernel's $KA
+readprofile:   $V2: missing
+EOF
+	rm "$ROOT$KS"
+	expect "default: only another build's vmlinux" 0 "$TMP/kref" <<EOF
+readprofile: using $V1 (its build-id is NOT the running kernel's: the report is likely wrong); nothing else was usable:
+readprofile:   $M1: missing
+readprofile:   $M2: missing
+readprofile:   $M3: missing
+readprofile:   $M4: missing
+readprofile:   $V2: missing
+readprofile:   $KS: missing
+EOF
+	bidroot nonotes
+	put "$TMP/vmlinux-b" "$V2"
+	expect "default: a vmlinux, no /sys/kernel/notes" 0 "$TMP/kref" <<EOF
+readprofile: using $V2 (its build-id not checked: /sys/kernel/notes gave none); no System.map was usable:
+readprofile:   $M1: missing
+readprofile:   $M2: missing
+readprofile:   $M3: missing
+readprofile:   $M4: missing
+readprofile:   $V1: missing
+EOF
+	# any place holding an ELF file of another build comes last
+	bidroot
+	put "$TMP/vmlinux-b" "$M4"
+	put "$TMP/vmlinux-a" "$V2"
+	expect "default: another build's ELF file at a System.map place" 0 "$TMP/kref" <<EOF
+readprofile: using $V2 (its build-id matches the running kernel's); no System.map was usable:
+readprofile:   $M1: missing
+readprofile:   $M2: missing
+readprofile:   $M3: missing
+readprofile:   $M4: build-id $KB, not the running kernel's $KA
+readprofile:   $V1: missing
+EOF
+else
+	echo "SKIP build-ids: no as, ld, objcopy or nm"
 fi
 
 # --- a default map that does not fit: the sizes, and -m -----------------
@@ -365,13 +512,6 @@ else
 fi
 
 # --- what the counters count: -i -v, --json, --top; classic unchanged ----
-# run_root OUT ARGS...: readprofile ARGS under $ROOT, stdout and stderr to OUT
-run_root() {
-	_o=$1
-	shift
-	(cd "$TMP" && READPROFILE_TEST_ROOT=$ROOT exec $RP_WRAP "$RP" "$@" \
-	    </dev/null >"$_o" 2>&1)
-}
 for m in 1:"CPU ticks" 2:"schedule() calls" 3:"milliseconds of uninterruptible sleep" 4:"KVM exits"; do
 	sysroot "${m%%:*}"
 	live
@@ -427,6 +567,8 @@ readprofile:   @ROOT@/boot/System.map: missing
 readprofile:   @ROOT@/boot/System.map-$REL: missing
 readprofile:   @ROOT@/usr/lib/debug/boot/System.map-$REL: missing
 readprofile:   @ROOT@/lib/modules/$REL/System.map: missing
+readprofile:   @ROOT@/usr/lib/debug/boot/vmlinux-$REL: missing
+readprofile:   @ROOT@/usr/lib/debug/lib/modules/$REL/vmlinux: missing
 readprofile: @ROOT@/proc/kallsyms($BACKLINE): address goes backwards (0xffffffffb4000010 after 0xffffffffb4e01d30)
 EOF
 		[ $# -lt 4 ] || echo "$4"
