@@ -18,8 +18,9 @@
 /*
  * For tests: when READPROFILE_TEST_ROOT is set (and the program is not
  * set-user-ID), the kernel's files (/proc/profile, /proc/kallsyms,
- * /proc/cmdline, /sys/kernel/profiling, the default maps, /boot/config-*)
- * are looked for under it.
+ * /proc/cmdline, /sys/kernel/profiling, /sys/kernel/notes, the default
+ * maps, /boot/config-*, programs' debug files in /usr/lib/debug) are
+ * looked for under it.
  */
 #define KERNEL_ROOT_ENV "READPROFILE_TEST_ROOT"
 
