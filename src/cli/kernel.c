@@ -356,6 +356,39 @@ first_usable(struct place *pl, size_t n, size_t *other)
 }
 
 const char *
+kernel_release(char *buf, size_t n)
+{
+	struct utsname u;
+	const char *f = kernel_path("/proc/sys/kernel/osrelease");
+	int fd = secure_getenv(KERNEL_ROOT_ENV) && !setuid_install ?
+	    open(f, O_RDONLY | O_CLOEXEC) : -1;
+	ssize_t r = -1;
+
+	if (fd >= 0) {
+		r = read(fd, buf, n - 1);
+		close(fd);
+	}
+	if (r > 0) {
+		buf[r] = '\0';
+		buf[strcspn(buf, "\n")] = '\0';
+	} else
+		snprintf(buf, n, "%s", uname(&u) == 0 ? u.release : "");
+	return buf;
+}
+
+int
+kernel_last_counter_is_text(const char *profile)
+{
+	char rel[256];
+	unsigned maj, min;
+
+	if (strcmp(profile, kernel_path(PROC_PROFILE)) != 0 ||
+	    sscanf(kernel_release(rel, sizeof rel), "%u.%u", &maj, &min) != 2)
+		return -1;
+	return maj > 6 || (maj == 6 && min >= 11);
+}
+
+const char *
 kernel_default_map_quiet(void)
 {
 	struct place pl[MAX_PLACES];

@@ -12,6 +12,8 @@
 #ifndef PROC_PROFILE
 #define PROC_PROFILE "/proc/profile"
 #endif
+#include <stddef.h>
+
 #define PROC_KALLSYMS "/proc/kallsyms"
 #define BOOT_MAP "/boot/System.map"
 
@@ -57,6 +59,20 @@ _Noreturn void kernel_write_profile(const int *multiplier);
  * says so place by place, and what to do, and exits.
  */
 const char *kernel_default_map(const char *profile);
+
+/*
+ * The running kernel's release (uname -r; under the test root, its
+ * /proc/sys/kernel/osrelease), into BUF of N bytes; returns BUF.
+ */
+const char *kernel_release(char *buf, size_t n);
+
+/*
+ * What the last counter of PROFILE holds: 1 text ticks only (the live
+ * profile of a kernel 6.11 or later, which drops ticks outside the text),
+ * 0 also every tick outside the text (an older live kernel clamps them
+ * into it), -1 unknown (a snapshot, or an unreadable release).
+ */
+int kernel_last_counter_is_text(const char *profile);
 
 /* The same map, or NULL when there is none; silent. */
 const char *kernel_default_map_quiet(void);

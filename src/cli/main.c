@@ -200,11 +200,12 @@ report(const struct options *o, struct symsrc *m, const struct counters *c,
 	struct report_opts ro = { .verbose = o->verbose, .all = o->all,
 	    .bins = o->bins, .counters = o->counters,
 	    .mode = o->exact ? ATTRIB_EXACT : ATTRIB_CLASSIC,
-	    .default_map = o->mapfile == NULL };
+	    .default_map = o->mapfile == NULL, .last_is_text = o->exact &&
+	    kernel_last_counter_is_text(o->profile) == 1 };
 	struct report_par par = { par_reader, par_reader_done, prof };
 	struct collect k;
 
-	if (prof != NULL && profile_shareable(prof))
+	if (prof != NULL && profile_shareable(prof) && !ro.last_is_text)
 		ro.par = &par;
 
 	if (o->top || o->json) {

@@ -86,12 +86,35 @@ void
 profiling_info(struct out *out, const char *profile)
 {
 	const char *what = profiling_counting(profile);
+	char rel[256], line[512];
+	int n;
 
-	if (what == NULL)
-		return;
-	out_str(out, "Counting: ", 10);
-	out_str(out, what, strlen(what));
-	out_str(out, "\n", 1);
+	if (what != NULL) {
+		out_str(out, "Counting: ", 10);
+		out_str(out, what, strlen(what));
+		out_str(out, "\n", 1);
+	}
+	switch (kernel_last_counter_is_text(profile)) {
+	case 1:
+		n = snprintf(line, sizeof line, "Last_counter: text (kernel "
+		    "%s: from 6.11 ticks outside the text are dropped; "
+		    "--exact credits it to its function)\n",
+		    kernel_release(rel, sizeof rel));
+		break;
+	case 0:
+		n = snprintf(line, sizeof line, "Last_counter: text and every "
+		    "tick outside it (kernel %s: up to 6.10 they are clamped "
+		    "into it; *unknown*)\n", kernel_release(rel, sizeof rel));
+		break;
+	default:
+		n = snprintf(line, sizeof line, "Last_counter: unknown (not "
+		    "the running kernel's profile: up to 6.10 it also counts "
+		    "ticks outside the text, from 6.11 it is text only; "
+		    "*unknown*)\n");
+		break;
+	}
+	out_str(out, line, n < 0 ? 0 : (size_t)n < sizeof line ? (size_t)n :
+	    sizeof line - 1);
 }
 
 int

@@ -38,7 +38,8 @@ const char *profiling_counts(int mode);
  * and the kernel says; else NULL. */
 const char *profiling_counting(const char *profile);
 
-/* -i -v: a "Counting: ..." line on OUT when profiling_counting() knows. */
+/* -i -v: a "Counting: ..." line on OUT when profiling_counting() knows,
+ * and a "Last_counter: ..." line saying what the last counter holds. */
 void profiling_info(struct out *out, const char *profile);
 
 /*

@@ -31,6 +31,7 @@ struct report_opts {
 	enum attrib_mode mode;
 	struct collect *collect;	/* --top/--json; NULL: classic text */
 	int default_map;	/* the map was not given with -m */
+	int last_is_text;	/* exact: the last counter is a text bucket */
 	const struct report_par *par;	/* NULL: one thread */
 };
 

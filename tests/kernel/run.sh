@@ -537,6 +537,46 @@ for m in 1:"CPU ticks" 2:"schedule() calls" 3:"milliseconds of uninterruptible s
 	fi
 done
 
+# --- the last counter: text only from 6.11 (--exact), *unknown* before ----
+# rich: step 8, 24 counters, the last (6 ticks) is tail_fn's last 8 bytes
+# [0xb8, 0xc0).  Up to 6.10 the kernel clamps ticks outside the text into
+# it: *unknown*, as for a snapshot.  From 6.11 it drops them: tail_fn's,
+# 4 + 6 = 10 ticks over 32 bytes, load 0.3125; total 37 + 6 = 43 over 192
+# bytes, 0.2240.
+"$RP" --exact -p "$IN/rich.profile" -m "$IN/rich.map" > "$TMP/exact-old"
+sed -e 's/^     4 tail_fn                                    0.1250$/    10 tail_fn                                    0.3125/' \
+    -e 's/^     6 \*unknown\*$/     0 *unknown*/' \
+    -e 's/^    37 total                                      0.1927$/    43 total                                      0.2240/' \
+    "$TMP/exact-old" > "$TMP/exact-new"
+cmp -s "$TMP/exact-old" "$TMP/exact-new" &&
+	echo "FAIL the --exact reference of rich changed: the expected lines no longer apply"
+for r in 6.10.14 6.11.0-1-amd64 6.12.5 7.0.0 5.19.0 junk; do
+	sysroot 1
+	live
+	put "$IN/rich.map" $M1
+	mkdir -p "$ROOT/proc/sys/kernel"
+	echo "$r" > "$ROOT/proc/sys/kernel/osrelease"
+	case $r in
+	6.1[1-9]*|7.*) want=$TMP/exact-new meaning="text (kernel $r: from 6.11 ticks outside the text are dropped; --exact credits it to its function)" ;;
+	junk) want=$TMP/exact-old meaning="unknown (not the running kernel's profile: up to 6.10 it also counts ticks outside the text, from 6.11 it is text only; *unknown*)" ;;
+	*) want=$TMP/exact-old meaning="text and every tick outside it (kernel $r: up to 6.10 they are clamped into it; *unknown*)" ;;
+	esac
+	expect "--exact, live kernel $r" 0 "$want" --exact </dev/null
+	expect "classic, live kernel $r: unchanged" 0 "$RICH" </dev/null
+	expect "--exact, kernel $r, a snapshot: *unknown*" 0 "$TMP/exact-old" \
+	    --exact -p "$IN/rich.profile" </dev/null
+	run_root "$TMP/iv" -i -v
+	if grep -Fqx "Last_counter: $meaning" "$TMP/iv"; then
+		pass=$((pass + 1))
+	else
+		fail=$((fail + 1))
+		echo "FAIL -i -v, live kernel $r: $(grep Last_counter "$TMP/iv")"
+	fi
+done
+run_root "$TMP/iv" -i -v -p "$IN/rich.profile"
+grep -Fqx "Last_counter: unknown (not the running kernel's profile: up to 6.10 it also counts ticks outside the text, from 6.11 it is text only; *unknown*)" "$TMP/iv" &&
+	pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL -i -v, a snapshot: $(grep Last_counter "$TMP/iv")"; }
+
 # Another missing profile is only util-linux's line.
 root hint
 expect "a missing -p file: no hint" 1 - -p "$TMP/nothing" <<EOF
