@@ -652,7 +652,9 @@ for l in \
     "                           of a set-user-ID install)" \
     "     --exact               credit each counter to the function holding its" \
     "                           first byte (classic: each function's last" \
-    "                           counter goes to the next one)"; do
+    "                           counter goes to the next one)" \
+    "     --enable[=<arg>]      start the kernel's profiling now, as profile=<arg>" \
+    "                           would (default 2; root only, once per boot)"; do
 	if grep -Fqx -e "$l" "$TMP/help"; then
 		pass=$((pass + 1))
 	else
