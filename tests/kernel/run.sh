@@ -450,7 +450,7 @@ sysroot() {
 	[ -z "$1" ] || printf '%s' "$1" > "$ROOT$SYS"
 }
 sysroot 0
-for a in fast 2x schedule2 ,2 schedule, kvm,31 sleep,-1 -1 ''; do
+for a in fast 2x schedule2 ,2 'schedule,' kvm,31 sleep,-1 -1 ''; do
 	expect "--enable='$a' refused" 1 - "--enable=$a" <<EOF
 readprofile: --enable=$a: not what the kernel's profile= takes: N, schedule[,N], sleep[,N] or kvm[,N], N from 0 to 30 (each counter covers 2^N bytes of kernel text)
 EOF

@@ -1,3 +1,4 @@
+# shellcheck shell=sh
 # newcomer.sh - sourced by tests/vm/init.sh on an amd64 kernel booted
 # WITHOUT profile=: what a newcomer meets, and what --enable does.
 #   RP_MODE=none      the hint, --enable refused to a user (plain and
@@ -83,20 +84,20 @@ else
 fi
 
 # --- --enable as root -------------------------------------------------------
-run enable "$OURS" --enable
+run en-root "$OURS" --enable
 mem=$(($(stat -c %s /proc/profile 2>/dev/null || echo 4) - 4))
 printf 'Started: 2\nCounting: CPU ticks\nSampling_step: 4\nKernel_memory: %s bytes, until the next boot\n' \
-	"$mem" >"$W/enable.expect"
-if [ "$(rc enable)" = 0 ] && [ ! -s "$W/enable.err" ] && cmp -s "$W/enable.expect" "$W/enable.out" &&
+	"$mem" >"$W/en-root.expect"
+if [ "$(rc en-root)" = 0 ] && [ ! -s "$W/en-root.err" ] && cmp -s "$W/en-root.expect" "$W/en-root.out" &&
 	[ "$(cat $SYS)" = 1 ] && [ "$mem" -gt 0 ]; then
 	pass "ours: --enable as root: profiling started, mode, step and memory reported ($SYS reads 1)"
 else
 	fail "ours: --enable as root: profiling started, mode, step and memory reported ($SYS reads 1)"
-	show enable
+	show en-root
 fi
-note <"$W/enable.out"
+note <"$W/en-root.out"
 for b in ours ul; do
-	eval "bin=\$$(echo $b | tr a-z A-Z)"
+	bin=$OURS; [ "$b" = ul ] && bin=$UL
 	run "en-i-$b" "$bin" -i
 	check "$b: -i right after --enable prints Sampling_step: 4" \
 		test "$(rc en-i-$b):$(cat $W/en-i-$b.out)" = "0:Sampling_step: 4"
