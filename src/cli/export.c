@@ -173,8 +173,8 @@ write_pprof(const struct options *o, struct out *out,
 	if (in.buckets)
 		comment(com, &ncom, "locations: one per non-zero %s",
 		    o->bins ? "histogram bin (-b)" : "counter (-s)");
-	comment(com, &ncom, "unknown: %llu ticks in no function (not in the "
-	    "samples)", (unsigned long long)res->unknown);
+	comment(com, &ncom, "unknown: %llu ticks in no function (the sample "
+	    "of *unknown*)", (unsigned long long)res->unknown);
 	in.comments = (const char *const *)com;
 	in.ncomments = ncom;
 	gz = pprof_encode(k, res, c, &in, &len);

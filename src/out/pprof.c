@@ -216,6 +216,20 @@ function(struct enc *e, uint64_t fid, const struct func_rec *f,
 	}
 }
 
+/* The ticks of no function, as a Function "*unknown*" of its own at the
+ * end of the mapped text, so that pprof's total is --top's. */
+static void
+unknown(struct enc *e, uint64_t fid, uint64_t ticks)
+{
+	uint64_t name = str_c(&e->t, "*unknown*");
+
+	pb_int(&e->m, F_ID, fid);
+	pb_int(&e->m, F_NAME, name);
+	pb_int(&e->m, F_SYSTEM_NAME, name);
+	pb_msg(&e->out, P_FUNCTION, &e->m);
+	sample(e, fid, e->in->limit, ticks);
+}
+
 static void
 mapping(struct enc *e)
 {
@@ -260,6 +274,8 @@ pprof_encode(const struct collect *k, const struct report_result *res,
 	for (size_t i = 0; i < k->n; i++)
 		if (k->v[i].ticks)
 			function(&e, ++fid, &k->v[i], res, c);
+	if (res->unknown)	/* as in --top: a share of all ticks counted */
+		unknown(&e, ++fid, res->unknown);
 	if (in->rate) {
 		value_type(&e.out, P_PERIOD_TYPE, &e.t, "cpu", "nanoseconds",
 		    &e.m);
