@@ -11,7 +11,7 @@
 #include "cli/export.h"
 #include "out/pprof.h"
 #include "out/view.h"
-#include "sym/buildid.h"
+#include "sym/elfpeek.h"
 
 static int cmd_argc;
 static char **cmd_argv;
@@ -127,7 +127,7 @@ write_pprof(const struct options *o, struct out *out,
     const struct export_src *s)
 {
 	struct pprof_info in;
-	struct elf_image im;
+	struct elf_peek pk;
 	char *com[NCOMMENTS];
 	size_t ncom = 0, len;
 	unsigned char *gz;
@@ -137,13 +137,12 @@ write_pprof(const struct options *o, struct out *out,
 	in.start = res->origin;
 	in.limit = res->have_etext || !s->kernel ? res->etext :
 	    res->origin + (c->n - 1) * (uint64_t)s->step;
-	if (strcmp(s->map, "-") != 0 && elf_image_read(s->map, &im) == 0) {
-		in.build_id = im.id;
-		in.build_id_len = im.idlen;
+	if (elf_peek(s->map, &pk) == 0) {
+		in.build_id = pk.bid;
 		/* a program: where its text lies in the file, so that pprof
 		 * finds it (a kernel image: at 0, pprof's rule for kernels) */
 		if (!s->kernel)
-			elf_image_offset(&im, in.start, &in.file_offset);
+			elf_peek_offset(&pk, in.start, &in.file_offset);
 	}
 	in.rate = s->rate;
 	in.time_nanos = taken_at(s);
