@@ -20,7 +20,6 @@
 #include "out/pprof.h"
 #include "base/util.h"
 
-#define ID_MAX 64	/* build-id bytes written at most */
 
 struct pb {
 	unsigned char *b;
@@ -233,23 +232,17 @@ unknown(struct enc *e, uint64_t fid, uint64_t ticks)
 static void
 mapping(struct enc *e)
 {
-	static const char hex[] = "0123456789abcdef";
 	const struct pprof_info *in = e->in;
-	char id[2 * ID_MAX + 1];
-	size_t n = in->build_id_len < ID_MAX ? in->build_id_len :
-	    ID_MAX;
+	char id[BUILD_ID_HEX];
 
-	for (size_t i = 0; i < n; i++) {
-		id[2 * i] = hex[in->build_id[i] >> 4];
-		id[2 * i + 1] = hex[in->build_id[i] & 15];
-	}
+	build_id_hex(&in->build_id, id);
 	pb_int(&e->m, M_ID, 1);
 	pb_int(&e->m, M_MEMORY_START, in->start);
 	pb_int(&e->m, M_MEMORY_LIMIT, in->limit);
 	pb_int(&e->m, M_FILE_OFFSET, in->file_offset);
 	pb_int(&e->m, M_FILENAME, str_c(&e->t, in->map));
-	if (n)
-		pb_int(&e->m, M_BUILD_ID, str_add(&e->t, id, 2 * n));
+	if (in->build_id.n > 0)
+		pb_int(&e->m, M_BUILD_ID, str_c(&e->t, id));
 	pb_int(&e->m, M_HAS_FUNCTIONS, 1);
 	pb_msg(&e->out, P_MAPPING, &e->m);
 }
