@@ -141,6 +141,7 @@ check-run: $(BIN) $(if $(UNIT_SKIP),,$(UNIT_BINS)) $(B)/tests/gen $(B)/tests/mod
 	    elf '$(RUN_RP) SYMDUMP=$(abspath $(B)/tests/symdump) sh tests/elf/run.sh' \
 	    kernel '$(RUN_RP) sh tests/kernel/run.sh' \
 	    gmon '$(RUN_RP) sh tests/gmon/run.sh' \
+	    adversarial '$(RUN_RP) sh tests/adversarial/run.sh' \
 	    par 'PAR_SEEDS=1 $(RUN_RP) sh tests/par/run.sh' \
 	    setuid 'sh tests/setuid/run.sh'
 

@@ -1,0 +1,265 @@
+#!/bin/sh
+# run.sh - nothing lost, nothing quadratic: the attacks of an adversarial
+# review, each made deterministic.
+#
+#   RP=/abs/readprofile [RP_CAP=/abs/readprofile-cap] [ANTIQSORT=/abs/antiqsort]
+#   [GMONTOOL=/abs/gmontool] sh tests/adversarial/run.sh
+#
+# - other writers' bytes: an error after output began never cuts a file
+#   back (>> with a concurrent writer, a copytruncate rotation, 1<>, a
+#   pipe, /dev/full), and what it leaves behind is what the man page says;
+# - crafted symbol tables and gmon.out files (antiqsort.c, gmontool) give
+#   the right report (their timing is make bench's: bench/adversarial.sh);
+# - the size cap of ELF maps from pipes and decompressors (RP_CAP: the
+#   same program linked with a 1 MiB cap, tests/adversarial/smallcap.c);
+# - a decompressor that writes much to stderr does not hang us;
+# - --interval checks the map on every report;
+# - a profile that changes during the run gives a report that adds up.
+#
+# Profiles come through FIFOs where the order of events matters: a read of
+# the profile then happens exactly when the test writes it.
+set -u
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
+: "${RP:?set RP to the readprofile binary to test}"
+RP_WRAP=${RP_WRAP:-}
+LC_ALL=C
+export LC_ALL
+
+TMP=$(mktemp -d) || exit 1
+W=$TMP/w
+mkdir "$W" || exit 1
+BGPIDS=
+cleanup() {
+	for _p in $BGPIDS; do kill "$_p" 2>/dev/null; done
+	rm -rf "$TMP"
+}
+trap cleanup EXIT
+trap 'exit 1' HUP INT TERM
+
+pass=0
+fail=0
+# verdict NAME: pass when $bad is empty
+verdict() {
+	if [ -z "$bad" ]; then
+		pass=$((pass + 1))
+	else
+		fail=$((fail + 1))
+		echo "FAIL $1:$bad"
+		[ -s "$TMP/err" ] && sed -n '1,5s/^/    stderr: /p' "$TMP/err"
+	fi
+	bad=
+}
+bad=
+
+# wait_for COUNT PATTERN FILE: until FILE holds COUNT lines matching
+# PATTERN (a generous bound: 60 s); returns 1 when they never came.
+wait_for() {
+	_t=0
+	while [ "$(grep -c -e "$2" "$3" 2>/dev/null)" -lt "$1" ]; do
+		[ $_t -lt 1200 ] || return 1
+		sleep 0.05
+		_t=$((_t + 1))
+	done
+}
+
+# bg_write FILE FIFO: write FILE into FIFO in the background (blocks until
+# readprofile opens it)
+bg_write() {
+	cat "$1" > "$2" &
+	BGPIDS="$BGPIDS $!"
+}
+# holds_p: whether readprofile $RPPID has the FIFO $W/P open
+holds_p() {
+	ls -l "/proc/$RPPID/fd" 2>/dev/null | grep -q -e " -> $W/P\$"
+}
+# feed FILE: one read of the FIFO profile $W/P by readprofile $RPPID: the
+# whole of FILE, then the end of input.  The FIFO is held open until
+# readprofile has it open too (it cannot see the end before), and the
+# next writer waits until readprofile has closed it, or two writers
+# would make one read.
+feed() {
+	_t=0
+	# an open interrupted by a signal (a child of the shell ending) is
+	# tried again
+	until (
+		cat "$1"
+		_n=0
+		until holds_p || [ $_n -ge 1200 ]; do
+			sleep 0.05
+			_n=$((_n + 1))
+		done
+	) > "$W/P"; do
+		kill -0 "$RPPID" 2>/dev/null || return 1
+		[ $_t -lt 20 ] || return 1
+		_t=$((_t + 1))
+	done
+	_t=0
+	while holds_p; do
+		[ $_t -lt 1200 ] || return 1
+		sleep 0.05
+		_t=$((_t + 1))
+	done
+}
+bg_done() {
+	for _p in $BGPIDS; do
+		kill "$_p" 2>/dev/null
+		wait "$_p" 2>/dev/null
+	done
+	BGPIDS=
+}
+
+cp "$TOP/fixtures/inputs/rich.map" "$W/" || exit 2
+sh "$TOP/tests/cli/mkprof.sh" "$TOP/fixtures/inputs/rich.words" "$W/rich" ||
+	exit 2
+RICH=$TOP/fixtures/cases/rich/expected.out
+# Another shape: --interval refuses it at the next read.
+printf 'le 8 1 2 3\n' > "$TMP/short.words"
+sh "$TOP/tests/cli/mkprof.sh" "$TMP/short.words" "$W/short" || exit 2
+mkfifo "$W/P" || exit 2
+# The report --interval prints for an unchanged profile: every count 0.
+"$RP" -p "$W/rich" --baseline "$W/rich" -m "$W/rich.map" > "$TMP/zero" ||
+	exit 2
+
+# --- other writers' bytes -----------------------------------------------------
+
+# interval_then_fail OUT-REDIRECTION-SETUP: start readprofile --interval
+# on the FIFO profile with stdout to $LOG as opened by $MODE (append,
+# rw), let it print one report, run the shell command $BETWEEN, then make
+# the next read fail.  Sets rc; stderr in $TMP/err.
+interval_then_fail() {
+	case $MODE in
+	append) $RP_WRAP "$RP" --interval 0.01 -p "$W/P" -m "$W/rich.map" \
+	    >>"$LOG" 2>"$TMP/err" & ;;
+	rw) $RP_WRAP "$RP" --interval 0.01 -p "$W/P" -m "$W/rich.map" \
+	    1<>"$LOG" 2>"$TMP/err" & ;;
+	esac
+	RPPID=$!
+	feed "$W/rich"		# the first read
+	feed "$W/rich"		# the second: report 1
+	wait_for 1 '^ *0 total' "$LOG" || bad="$bad no first report;"
+	eval "$BETWEEN"
+	feed "$W/short"		# the third: an error
+	wait $RPPID
+	rc=$?
+	[ $rc = 1 ] || bad="$bad exit $rc, expected 1;"
+	grep -q '^readprofile: .*P: the profile changed shape' "$TMP/err" ||
+		bad="$bad no error message;"
+}
+
+# The reproducer of the review: another process appends to the log
+# between two reports; the error that follows must not take its line.
+LOG=$TMP/log
+echo line0 > "$LOG"
+MODE=append BETWEEN='echo IMPORTANT >> "$LOG"' interval_then_fail
+# line0, the report of interval 1 (its "---" line and the report), IMPORTANT
+awk 'NR == 1 && $0 != "line0" { print "line 1: " $0 }
+     NR == 2 && !/^--- .* interval 1: / { print "line 2: " $0 }' "$LOG" \
+    > "$TMP/why"
+[ -s "$TMP/why" ] && bad="$bad $(cat "$TMP/why");"
+sed -n '3,$p' "$LOG" | head -n "$(wc -l < "$TMP/zero")" | cmp -s - "$TMP/zero" ||
+	bad="$bad report 1 is not whole;"
+[ "$(tail -n 1 "$LOG")" = IMPORTANT ] || bad="$bad IMPORTANT is gone;"
+[ "$(wc -l < "$LOG")" = $(($(wc -l < "$TMP/zero") + 3)) ] ||
+	bad="$bad $(wc -l < "$LOG") lines in the log;"
+verdict ">> with a concurrent writer"
+
+# A copytruncate rotation between two reports: the log is emptied; the
+# error must not stretch it back to its old size.
+echo line0 > "$LOG"
+MODE=append BETWEEN='cp "$LOG" "$LOG.1"; : > "$LOG"' interval_then_fail
+[ -s "$LOG" ] && bad="$bad the emptied log has $(wc -c < "$LOG") bytes;"
+grep -q '^--- ' "$LOG.1" || bad="$bad the rotated log lacks report 1;"
+verdict "copytruncate rotation"
+
+# 1<>: stdout opened read-write at offset 0 over a longer file; report 1
+# overwrites its start (as asked), the rest stays, nothing is cut.
+awk 'BEGIN { for (i = 0; i < 2000; i++) print "keep " i }' > "$LOG"
+cp "$LOG" "$TMP/before"
+MODE=rw BETWEEN= interval_then_fail
+[ "$(wc -c < "$LOG")" = "$(wc -c < "$TMP/before")" ] ||
+	bad="$bad size $(wc -c < "$LOG"), was $(wc -c < "$TMP/before");"
+# our bytes: the "---" line and the report
+L=$(($(head -n 1 "$LOG" | wc -c) + $(wc -c < "$TMP/zero")))
+tail -c +$((L + 1)) "$LOG" > "$TMP/rest"
+tail -c +$((L + 1)) "$TMP/before" | cmp -s - "$TMP/rest" ||
+	bad="$bad the bytes after report 1 changed;"
+verdict "1<> over a longer file"
+
+# A pipe: the reader gets every whole report and nothing of the one the
+# error stopped.
+mkfifo "$W/pipe" || exit 2
+cat "$W/pipe" > "$LOG" &
+catpid=$!
+$RP_WRAP "$RP" --interval 0.01 -p "$W/P" -m "$W/rich.map" >"$W/pipe" \
+    2>"$TMP/err" &
+RPPID=$!
+feed "$W/rich"
+feed "$W/rich"
+feed "$W/rich"
+feed "$W/short"
+wait $RPPID
+rc=$?
+wait $catpid
+[ $rc = 1 ] || bad="$bad exit $rc, expected 1;"
+[ "$(grep -c '^--- ' "$LOG")" = 2 ] || bad="$bad not 2 reports;"
+[ "$(tail -n 1 "$LOG")" = "$(tail -n 1 "$TMP/zero")" ] ||
+	bad="$bad the last report is not whole;"
+verdict "a pipe"
+
+# A late error in a single report (an address going backwards just
+# before _etext in a large map): nothing of ours in the file, others'
+# bytes kept.
+gzip -dc "$TOP/fixtures/real/profile.gz" > "$W/real.profile" &&
+	gzip -dc "$TOP/fixtures/real/kallsyms.gz" > "$W/real.map" || exit 2
+awk '/ T _etext$/ { print "0000000000000001 T backwards" } { print }' \
+    "$W/real.map" > "$W/late.map"
+echo earlier > "$LOG"
+$RP_WRAP "$RP" -a -p "$W/real.profile" -m "$W/late.map" >>"$LOG" \
+    2>"$TMP/err"
+rc=$?
+[ $rc = 1 ] || bad="$bad exit $rc, expected 1;"
+[ "$(cat "$LOG")" = earlier ] || bad="$bad $(wc -c < "$LOG") bytes in the file;"
+grep -q 'address goes backwards' "$TMP/err" || bad="$bad no message;"
+verdict "late error, >> a file: none of our bytes"
+
+# /dev/full: the write error, exit 1; with --interval at the first report.
+for a in "" "--interval 0.01"; do
+	p=$W/rich
+	[ -n "$a" ] && p=$W/P
+	# shellcheck disable=SC2086
+	$RP_WRAP "$RP" $a -p "$p" -m "$W/rich.map" \
+	    >/dev/full 2>"$TMP/err" &
+	RPPID=$!
+	[ -n "$a" ] && feed "$W/rich" && feed "$W/rich"
+	wait $RPPID
+	rc=$?
+	[ $rc = 1 ] || bad="$bad exit $rc, expected 1;"
+	[ "$(cat "$TMP/err")" = "readprofile: write error: No space left on device" ] ||
+		bad="$bad not the write error;"
+	verdict "/dev/full ${a:-single report}"
+done
+
+# No room to hold a large report (no temporary directory): it is written
+# as it comes, and an error leaves what was written, said so on stderr.
+echo earlier > "$LOG"
+TMPDIR=$TMP/nonexistent $RP_WRAP "$RP" -a -p "$W/real.profile" \
+    -m "$W/late.map" >>"$LOG" 2>"$TMP/err"
+rc=$?
+[ $rc = 1 ] || bad="$bad exit $rc, expected 1;"
+[ "$(head -n 1 "$LOG")" = earlier ] || bad="$bad the first line is gone;"
+[ "$(wc -c < "$LOG")" -gt 1048576 ] || bad="$bad $(wc -c < "$LOG") bytes only;"
+grep -q '^readprofile: standard output: the report written so far is incomplete' \
+    "$TMP/err" || bad="$bad no line saying the report is incomplete;"
+grep -q 'address goes backwards' "$TMP/err" || bad="$bad no message;"
+verdict "no temporary directory: what was written, and a clear line"
+# ... and without an error, the whole report.
+TMPDIR=$TMP/nonexistent $RP_WRAP "$RP" -a -p "$W/real.profile" \
+    -m "$W/real.map" >"$LOG" 2>"$TMP/err"
+rc=$?
+"$RP" -a -p "$W/real.profile" -m "$W/real.map" | cmp -s - "$LOG" ||
+	bad="$bad not the report;"
+[ $rc = 0 ] && [ ! -s "$TMP/err" ] || bad="$bad exit $rc or a message;"
+verdict "no temporary directory, no error: the report"
+
+echo "adversarial: $pass passed, $fail failed"
+[ $fail = 0 ]
