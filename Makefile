@@ -95,6 +95,8 @@ $(B)/tests/proftool: tests/ext/proftool.c | $(B)/tests
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $<
 $(B)/tests/gmontool: tests/gmon/gmontool.c | $(B)/tests
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $<
+$(B)/tests/antiqsort: tests/adversarial/antiqsort.c | $(B)/tests
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $<
 # What this C library says (strerror, getopt), for the expected messages.
 $(B)/tests/libctext: tests/libctext.c $(B)/flags | $(B)/tests
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $<
@@ -129,7 +131,7 @@ RUN_RP = RP=$(abspath $(BIN)) $(TOOLS)
 
 check-run: $(BIN) $(if $(UNIT_SKIP),,$(UNIT_BINS)) $(B)/tests/gen $(B)/tests/model \
 	    $(B)/tests/proftool $(B)/tests/libctext $(B)/tests/symdump \
-	    $(B)/tests/gmontool
+	    $(B)/tests/gmontool $(B)/tests/antiqsort
 	@sh tests/check.sh \
 	    unit '$(if $(UNIT_SKIP),echo "unit: skipped: $(UNIT_SKIP)",$(CHECK_SIZES) sh tests/unit/run.sh $(UNIT_BINS))' \
 	    cli '$(RUN_RP) sh tests/cli/run.sh' \
@@ -141,7 +143,7 @@ check-run: $(BIN) $(if $(UNIT_SKIP),,$(UNIT_BINS)) $(B)/tests/gen $(B)/tests/mod
 	    elf '$(RUN_RP) SYMDUMP=$(abspath $(B)/tests/symdump) sh tests/elf/run.sh' \
 	    kernel '$(RUN_RP) sh tests/kernel/run.sh' \
 	    gmon '$(RUN_RP) sh tests/gmon/run.sh' \
-	    adversarial '$(RUN_RP) sh tests/adversarial/run.sh' \
+	    adversarial '$(RUN_RP) ANTIQSORT=$(abspath $(B)/tests/antiqsort) SYMDUMP=$(abspath $(B)/tests/symdump) sh tests/adversarial/run.sh' \
 	    par 'PAR_SEEDS=1 $(RUN_RP) sh tests/par/run.sh' \
 	    setuid 'sh tests/setuid/run.sh'
 
@@ -195,8 +197,10 @@ FUZZ_TIME ?= 60
 fuzz:
 	@sh fuzz/run.sh $(FUZZ_TIME)
 
-bench: $(BIN)
+bench: $(BIN) $(B)/tests/antiqsort $(B)/tests/gmontool
 	@sh bench/run.sh
+	@ANTIQSORT=$(abspath $(B)/tests/antiqsort) GMONTOOL=$(abspath $(B)/tests/gmontool) \
+	    sh bench/adversarial.sh
 
 check-vm:
 	@sh tests/vm/run.sh

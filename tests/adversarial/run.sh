@@ -261,5 +261,62 @@ rc=$?
 [ $rc = 0 ] && [ ! -s "$TMP/err" ] || bad="$bad exit $rc or a message;"
 verdict "no temporary directory, no error: the report"
 
+# --- crafted symbol tables and gmon.out files -----------------------------------
+# The timing is make bench's (bench/adversarial.sh: 160,000 each, under
+# 1 s); here the reports must be right.
+
+if [ -n "${ANTIQSORT:-}" ] && [ -n "${SYMDUMP:-}" ]; then
+	n=${ADV_SYMS:-40000}	# the generator itself is quadratic
+	"$ANTIQSORT" "$n" "$W/adv" && "$ANTIQSORT" "$n" "$W/twin" shuffled ||
+		exit 2
+	if command -v nm >/dev/null 2>&1; then
+		"$SYMDUMP" "$W/adv" > "$TMP/ours" 2>"$TMP/err" ||
+			bad="$bad symdump failed;"
+		nm -n --defined-only "$W/adv" |
+		    awk '{ printf "%016s %s %s\n", $1, $2, $3 }' > "$TMP/nm"
+		cmp -s "$TMP/ours" "$TMP/nm" || bad="$bad symbols differ from nm -n;"
+		[ "$(wc -l < "$TMP/nm")" = "$n" ] || bad="$bad nm lists $(wc -l < "$TMP/nm");"
+		verdict "antiqsort ELF ($n symbols): the symbols of nm -n"
+	fi
+	for a in "" -a -v; do
+		# shellcheck disable=SC2086
+		$RP_WRAP "$RP" $a -m "$W/adv" -p "$W/adv.profile" > "$TMP/ours" \
+		    2>"$TMP/err" || bad="$bad exit $?;"
+		# shellcheck disable=SC2086
+		"$RP" $a -m "$W/twin" -p "$W/twin.profile" > "$TMP/twin" ||
+			bad="$bad the twin failed;"
+		cmp -s "$TMP/ours" "$TMP/twin" || bad="$bad not the twin's report;"
+		[ "$(wc -l < "$TMP/ours")" -gt $((n / 2)) ] || bad="$bad short report;"
+		verdict "antiqsort ELF ($n symbols) ${a:-classic}: the shuffled twin's report"
+	done
+fi
+
+if [ -n "${GMONTOOL:-}" ]; then
+	n=160000
+	"$GMONTOOL" write many le 8 0x100000 $((0x100000 + n * 16)) 1 100 7 $n \
+	    > "$W/many.gmon" &&
+	"$GMONTOOL" write manyone le 8 0x100000 $((0x100000 + n * 16)) 1 100 7 $n \
+	    > "$W/one.gmon" || exit 2
+	awk 'BEGIN { printf "%016x T _stext\n", 1048576
+		for (i = 1; i < 40000; i++) printf "%016x T f%d\n", 1048576 + 64 * i, i }' \
+	    > "$W/many.map"
+	for a in "" -s -b -v -J; do
+		# shellcheck disable=SC2086
+		$RP_WRAP "$RP" $a -p "$W/many.gmon" -m "$W/many.map" > "$TMP/ours" \
+		    2>"$TMP/err" || bad="$bad exit $?;"
+		# shellcheck disable=SC2086
+		"$RP" $a -p "$W/one.gmon" -m "$W/many.map" > "$TMP/one" ||
+			bad="$bad the one-range twin failed;"
+		if [ "$a" = -J ]; then	# the ranges are listed: compare the rest
+			sed 's/"ranges":\[[^]]*\]//' "$TMP/ours" > "$TMP/a"
+			sed -e 's/"ranges":\[[^]]*\]//' -e 's/one\.gmon/many.gmon/' "$TMP/one" > "$TMP/b"
+			cmp -s "$TMP/a" "$TMP/b" || bad="$bad not the one range's report;"
+		else
+			cmp -s "$TMP/ours" "$TMP/one" || bad="$bad not the one range's report;"
+		fi
+		verdict "gmon.out of $n ranges ${a:-classic}: the one range's report"
+	done
+fi
+
 echo "adversarial: $pass passed, $fail failed"
 [ $fail = 0 ]
