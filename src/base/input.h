@@ -18,6 +18,8 @@ struct input {
 	int fd;
 	pid_t child;		/* decompressor, or -1 */
 	int errfd;		/* decompressor's stderr, or -1 */
+	char errmsg[512];	/* the start of what it wrote there */
+	size_t errlen;
 	const char *tool;	/* decompressor's name, or NULL */
 	int seekable;		/* a regular file of known size: pread works */
 	uint64_t size;		/* when seekable */

@@ -318,5 +318,41 @@ if [ -n "${GMONTOOL:-}" ]; then
 	done
 fi
 
+# --- a decompressor that writes much on stderr ----------------------------------
+# More than a pipe holds (64 KiB), before its output and after: it must
+# not block on stderr while readprofile waits for its output.  The fake
+# gzip comes first in PATH; file names are never given to a shell.
+if command -v gzip >/dev/null 2>&1; then
+	GZIP_REAL=$(command -v gzip)
+	mkdir "$TMP/bin" || exit 2
+	export GZIP_REAL
+	cat > "$TMP/bin/gzip" <<'EOF'
+#!/bin/sh
+awk 'BEGIN { for (i = 0; i < 4000; i++)
+	printf "chatter line %d of the decompressor\n", i > "/dev/stderr" }'
+"$GZIP_REAL" "$@" || exit
+awk 'BEGIN { for (i = 0; i < 4000; i++) print "more chatter" > "/dev/stderr" }'
+EOF
+	chmod +x "$TMP/bin/gzip"
+	"$GZIP_REAL" -c "$W/rich" > "$W/rich.gz"
+	"$GZIP_REAL" -c "$W/rich.map" > "$W/rich.map.gz"
+	PATH=$TMP/bin:$PATH timeout -k 5 60 $RP_WRAP "$RP" -p "$W/rich.gz" \
+	    -m "$W/rich.map.gz" > "$TMP/out" 2>"$TMP/err"
+	rc=$?
+	[ $rc = 0 ] || bad="$bad exit $rc;"
+	cmp -s "$RICH" "$TMP/out" || bad="$bad wrong report;"
+	verdict "a decompressor writing 150 KB on stderr"
+	# failing after its chatter: the message gives its first line
+	printf 'not gzip\n' > "$W/bad.gz"
+	PATH=$TMP/bin:$PATH timeout -k 5 60 $RP_WRAP "$RP" -p "$W/bad.gz" \
+	    -m "$W/rich.map" > "$TMP/out" 2>"$TMP/err"
+	rc=$?
+	[ $rc = 1 ] || bad="$bad exit $rc, expected 1;"
+	[ "$(cat "$TMP/err")" = "readprofile: $W/bad.gz: gzip failed (exit status 1): chatter line 0 of the decompressor" ] ||
+		bad="$bad not the message with its first line;"
+	[ -s "$TMP/out" ] && bad="$bad output;"
+	verdict "a chatty decompressor that fails"
+fi
+
 echo "adversarial: $pass passed, $fail failed"
 [ $fail = 0 ]
