@@ -354,5 +354,40 @@ EOF
 	verdict "a chatty decompressor that fails"
 fi
 
+# --- --interval: the map's fit on every report ----------------------------------
+# The map is replaced by another kernel's after report 1: the reports
+# after it draw the warning, once; put back, then replaced again: once
+# more.
+sed 's/^ffffffff810000c0 T _etext$/ffffffff810000b0 T _etext/' \
+    "$W/rich.map" > "$W/misfit.map"
+cp "$W/rich.map" "$W/cur.map"
+$RP_WRAP "$RP" --interval 0.01 -p "$W/P" -m "$W/cur.map" >"$TMP/out" \
+    2>"$TMP/err" &
+RPPID=$!
+feed "$W/rich"
+feed "$W/rich"			# report 1: the map fits
+wait_for 1 '^ *0 total' "$TMP/out" || bad="$bad no report 1;"
+[ -s "$TMP/err" ] && bad="$bad a warning for a map that fits;"
+cp "$W/misfit.map" "$W/new.map" && touch -d '2001-01-01' "$W/new.map" &&
+	mv "$W/new.map" "$W/cur.map"
+feed "$W/rich"			# reports 2-4: the other kernel's map
+feed "$W/rich"
+feed "$W/rich"
+wait_for 4 '^ *0 total' "$TMP/out" || bad="$bad no report 4;"
+[ "$(grep -c 'does not match' "$TMP/err")" = 1 ] ||
+	bad="$bad $(grep -c 'does not match' "$TMP/err") warnings after the change, not 1;"
+cp "$W/rich.map" "$W/new.map" && mv "$W/new.map" "$W/cur.map"
+feed "$W/rich"			# report 5: it fits again
+wait_for 5 '^ *0 total' "$TMP/out" || bad="$bad no report 5;"
+cp "$W/misfit.map" "$W/new.map" && mv "$W/new.map" "$W/cur.map"
+feed "$W/rich"			# report 6: changed again
+feed "$W/short"			# the end (an error)
+wait $RPPID
+[ "$(grep -c 'does not match' "$TMP/err")" = 2 ] ||
+	bad="$bad $(grep -c 'does not match' "$TMP/err") warnings in all, not 2;"
+grep -q "warning: $W/cur.map does not match $W/P: _etext - _stext is 176 bytes, 22 counters" \
+    "$TMP/err" || bad="$bad not the warning;"
+verdict "--interval: a map that changes is checked again, warned once"
+
 echo "adversarial: $pass passed, $fail failed"
 [ $fail = 0 ]
