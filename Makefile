@@ -95,6 +95,12 @@ $(B)/tests/proftool: tests/ext/proftool.c | $(B)/tests
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $<
 $(B)/tests/gmontool: tests/gmon/gmontool.c | $(B)/tests
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $<
+# The program with a 1 MiB input cap (base/cap.c), for the cap's tests.
+$(B)/tests/readprofile-cap: $(B)/cli/main.o $(B)/librp.a src/base/cap.c | $(B)/tests
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -DINPUT_CAP='((uint64_t)1 << 20)' \
+	    -c -o $(B)/tests/cap.o src/base/cap.c
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(B)/cli/main.o $(B)/tests/cap.o \
+	    $(B)/librp.a $(LDLIBS)
 $(B)/tests/antiqsort: tests/adversarial/antiqsort.c | $(B)/tests
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $<
 # What this C library says (strerror, getopt), for the expected messages.
@@ -131,7 +137,7 @@ RUN_RP = RP=$(abspath $(BIN)) $(TOOLS)
 
 check-run: $(BIN) $(if $(UNIT_SKIP),,$(UNIT_BINS)) $(B)/tests/gen $(B)/tests/model \
 	    $(B)/tests/proftool $(B)/tests/libctext $(B)/tests/symdump \
-	    $(B)/tests/gmontool $(B)/tests/antiqsort
+	    $(B)/tests/gmontool $(B)/tests/antiqsort $(B)/tests/readprofile-cap
 	@sh tests/check.sh \
 	    unit '$(if $(UNIT_SKIP),echo "unit: skipped: $(UNIT_SKIP)",$(CHECK_SIZES) sh tests/unit/run.sh $(UNIT_BINS))' \
 	    cli '$(RUN_RP) sh tests/cli/run.sh' \
@@ -143,7 +149,7 @@ check-run: $(BIN) $(if $(UNIT_SKIP),,$(UNIT_BINS)) $(B)/tests/gen $(B)/tests/mod
 	    elf '$(RUN_RP) SYMDUMP=$(abspath $(B)/tests/symdump) sh tests/elf/run.sh' \
 	    kernel '$(RUN_RP) sh tests/kernel/run.sh' \
 	    gmon '$(RUN_RP) sh tests/gmon/run.sh' \
-	    adversarial '$(RUN_RP) ANTIQSORT=$(abspath $(B)/tests/antiqsort) SYMDUMP=$(abspath $(B)/tests/symdump) sh tests/adversarial/run.sh' \
+	    adversarial '$(RUN_RP) RP_CAP=$(abspath $(B)/tests/readprofile-cap) ANTIQSORT=$(abspath $(B)/tests/antiqsort) SYMDUMP=$(abspath $(B)/tests/symdump) sh tests/adversarial/run.sh' \
 	    par 'PAR_SEEDS=1 $(RUN_RP) sh tests/par/run.sh' \
 	    setuid 'sh tests/setuid/run.sh'
 

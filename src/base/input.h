@@ -26,6 +26,14 @@ struct input {
 };
 
 /*
+ * The most bytes an input read whole into memory from a pipe or a
+ * decompressor may have (as a profile: 1 GiB and a step word); the
+ * program's cap is input_cap (base/cap.c), which tests may lower.
+ */
+#define INPUT_MAX_BYTES ((uint64_t)1 << 30 | 4)
+extern const uint64_t input_cap;
+
+/*
  * Open NAME.  Returns 0, or -1 with errno set when the file itself cannot
  * be opened (missing, a directory, ...).  A decompressor that cannot be
  * started is fatal.

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "sym/elfsym.h"
+#include "base/input.h"
 #include "base/mapguard.h"
 #include "base/util.h"
 
@@ -820,6 +821,10 @@ hold(struct elf *e, struct input *in, const void *head, size_t n)
 		if (got == 0)
 			break;
 		len += got;
+		if (len > input_cap)	/* as for a profile: refused */
+			fatalx("%s: too large for a symbol file read from a "
+			    "pipe or a decompressor (more than %llu bytes)",
+			    e->name, (unsigned long long)input_cap);
 	}
 	e->data = e->held;
 	e->size = len;

@@ -389,5 +389,38 @@ grep -q "warning: $W/cur.map does not match $W/P: _etext - _stext is 176 bytes, 
     "$TMP/err" || bad="$bad not the warning;"
 verdict "--interval: a map that changes is checked again, warned once"
 
+# --- the size cap of an ELF map from a pipe or a decompressor -------------------
+# RP_CAP is the program linked with a 1 MiB cap (the installed one has
+# 1 GiB, as for profiles): an ELF file (the program itself) followed by
+# zeros, through a pipe and as a small .gz that expands to 64 MiB.
+if [ -n "${RP_CAP:-}" ]; then
+	capmsg="too large for a symbol file read from a pipe or a decompressor (more than 1048576 bytes)"
+	{ cat "$RP_CAP"; head -c 3000000 /dev/zero; } |
+	    $RP_WRAP "$RP_CAP" -m - -p "$W/rich" > "$TMP/out" 2>"$TMP/err"
+	rc=$?
+	[ $rc = 1 ] || bad="$bad exit $rc, expected 1;"
+	[ "$(cat "$TMP/err")" = "readprofile: -: $capmsg" ] || bad="$bad not the cap's message;"
+	[ -s "$TMP/out" ] && bad="$bad output;"
+	verdict "ELF map from a pipe: the cap"
+	if command -v gzip >/dev/null 2>&1; then
+		{ cat "$RP_CAP"; head -c 67108864 /dev/zero; } | gzip -1 -c > "$W/bomb.gz"
+		timeout -k 5 60 $RP_WRAP "$RP_CAP" -m "$W/bomb.gz" -p "$W/rich" \
+		    > "$TMP/out" 2>"$TMP/err"
+		rc=$?
+		[ $rc = 1 ] || bad="$bad exit $rc, expected 1;"
+		[ "$(cat "$TMP/err")" = "readprofile: $W/bomb.gz: $capmsg" ] ||
+			bad="$bad not the cap's message;"
+		[ "$(wc -c < "$W/bomb.gz")" -lt 1048576 ] || bad="$bad the bomb is large;"
+		verdict "ELF map from a decompression bomb: the cap"
+	fi
+fi
+if [ -n "${ANTIQSORT:-}" ]; then	# under the cap: read as from the file
+	"$RP" -m "$W/adv" -p "$W/adv.profile" > "$TMP/want"
+	cat "$W/adv" | $RP_WRAP "$RP" -m - -p "$W/adv.profile" > "$TMP/out" \
+	    2>"$TMP/err" || bad="$bad exit $?;"
+	cmp -s "$TMP/want" "$TMP/out" || bad="$bad not the report;"
+	verdict "ELF map from a pipe, under the cap"
+fi
+
 echo "adversarial: $pass passed, $fail failed"
 [ $fail = 0 ]
