@@ -422,5 +422,58 @@ if [ -n "${ANTIQSORT:-}" ]; then	# under the cap: read as from the file
 	verdict "ELF map from a pipe, under the cap"
 fi
 
+# --- one read of the counters for every view ------------------------------------
+# --top -s: the bucket lines of a function must add up to its ticks
+# (--exact), even when the profile changes during the run.  The profile
+# has 3 million non-zero counters (its index would exceed its budget, so
+# the counters come from the file); the map comes through a FIFO, and the
+# profile is rewritten in place while readprofile waits for the map's
+# last lines, after it has summed the hot function.
+if command -v python3 >/dev/null 2>&1; then
+	python3 - "$W/big" "$W/big.map" "$W/big.new" <<'EOF'
+import struct, sys
+n = 3000000
+w = [4] + [1 + (k % 3) for k in range(n)]
+for k in range(1000, 1100):
+    w[k] = 50000
+open(sys.argv[1], "wb").write(struct.pack("<%dI" % len(w), *w))
+for k in range(1000, 1100):
+    w[k] = 7
+open(sys.argv[3], "wb").write(struct.pack("<%dI" % len(w), *w))
+with open(sys.argv[2], "w") as m:
+    m.write("%016x T _stext\n" % 0x1000000)
+    for i in range(1, 180):
+        m.write("%016x T f%d\n" % (0x1000000 + i * 65536, i))
+    m.write("%016x T _etext\n" % (0x1000000 + 4 * n))
+EOF
+	head -n 170 "$W/big.map" > "$W/big.map1"
+	tail -n +171 "$W/big.map" > "$W/big.map2"
+	mkfifo "$W/M" || exit 2
+	$RP_WRAP "$RP" --exact --top 1 -s -p "$W/big" -m "$W/M" > "$TMP/out" \
+	    2>"$TMP/err" &
+	RPPID=$!
+	exec 7>"$W/M"		# held open: the map's end comes when we say
+	cat "$W/big.map1" >&7
+	# readprofile blocked reading the map (syscall 0, read), twice in a row
+	_t=0 _seen=0
+	while [ $_seen -lt 2 ] && [ $_t -lt 1200 ]; do
+		read -r nr _rest < "/proc/$RPPID/syscall" 2>/dev/null || nr=
+		if [ "$nr" = 0 ]; then _seen=$((_seen + 1)); else _seen=0; fi
+		sleep 0.05
+		_t=$((_t + 1))
+	done
+	dd if="$W/big.new" of="$W/big" conv=notrunc bs=1M 2>/dev/null
+	cat "$W/big.map2" >&7
+	exec 7>&-
+	wait $RPPID
+	rc=$?
+	[ $rc = 0 ] || bad="$bad exit $rc;"
+	awk 'NR == 1 { t = $1; next } /^\t/ { s += $NF; next }
+	     { exit } END { if (s != t) printf "buckets %d, ticks %d", s, t }' \
+	    "$TMP/out" > "$TMP/why"
+	[ -s "$TMP/why" ] && bad="$bad $(cat "$TMP/why");"
+	verdict "--top -s on a profile rewritten during the run: buckets add up"
+fi
+
 echo "adversarial: $pass passed, $fail failed"
 [ $fail = 0 ]
