@@ -475,5 +475,33 @@ EOF
 	verdict "--top -s on a profile rewritten during the run: buckets add up"
 fi
 
+# --- one rule for numbers -------------------------------------------------------
+# As util-linux reads -M (strtol): leading blanks and a plus sign are
+# taken, by --top, --count and --interval too; a minus sign is refused.
+"$RP" --top 5 -p "$W/rich" -m "$W/rich.map" > "$TMP/want" 2>/dev/null
+for v in ' 5' '+5' '	 +5'; do
+	$RP_WRAP "$RP" --top "$v" -p "$W/rich" -m "$W/rich.map" > "$TMP/out" \
+	    2>"$TMP/err" || bad="$bad exit $?;"
+	cmp -s "$TMP/want" "$TMP/out" || bad="$bad not --top 5's report;"
+	verdict "--top '$v' is --top 5, as -M '$v' is -M 5"
+done
+for v in ' -5' '5 ' ' ' '+ 5' '++5'; do
+	$RP_WRAP "$RP" --top "$v" -p "$W/rich" -m "$W/rich.map" > "$TMP/out" \
+	    2>"$TMP/err"
+	rc=$?
+	[ $rc = 1 ] || bad="$bad exit $rc;"
+	[ "$(cat "$TMP/err")" = "readprofile: --top: not a whole number from 1 to 9223372036854775807: '$v'" ] ||
+		bad="$bad not the message;"
+	verdict "--top '$v' refused"
+done
+$RP_WRAP "$RP" --interval ' +0.01' --count ' 2' -p "$W/rich" -m "$W/rich.map" \
+    > "$TMP/out" 2>"$TMP/err" || bad="$bad exit $?;"
+[ "$(grep -c '^--- ' "$TMP/out")" = 2 ] || bad="$bad not 2 reports;"
+verdict "--interval ' +0.01' --count ' 2'"
+$RP_WRAP "$RP" --interval ' nan' -p "$W/rich" -m "$W/rich.map" > "$TMP/out" \
+    2>"$TMP/err"
+[ $? = 1 ] || bad="$bad not refused;"
+verdict "--interval ' nan' refused"
+
 echo "adversarial: $pass passed, $fail failed"
 [ $fail = 0 ]
