@@ -503,5 +503,24 @@ $RP_WRAP "$RP" --interval ' nan' -p "$W/rich" -m "$W/rich.map" > "$TMP/out" \
 [ $? = 1 ] || bad="$bad not refused;"
 verdict "--interval ' nan' refused"
 
+# --- a symbol of 17 hex digits --------------------------------------------------
+# It reads as the largest address (as util-linux reads it): beyond the
+# profile, while _etext fits; the detail names it, not sizes that agree.
+{
+	sed -n '/ T _stext$/,/ T tail_fn$/p' "$W/rich.map"
+	echo "1ffffffff81000010 T seventeen"
+	grep ' T _etext$' "$W/rich.map"
+} > "$W/hex17.map"
+$RP_WRAP "$RP" -p "$W/rich" -m "$W/hex17.map" > "$TMP/out" 2>"$TMP/err"
+rc=$?
+[ $rc = 1 ] || bad="$bad exit $rc;"
+line=$(grep -n seventeen "$W/hex17.map" | cut -d: -f1)
+printf '%s\n' "readprofile: profile address out of range. Wrong map file?" \
+    "readprofile: $W/hex17.map($line): seventeen at 0xffffffffffffffff lies beyond the end of the profile's text (0xffffffff810000c0); an address of more than 16 hex digits reads as the largest one" \
+    > "$TMP/want"
+cmp -s "$TMP/want" "$TMP/err" || bad="$bad not the message;"
+[ -s "$TMP/out" ] && bad="$bad output;"
+verdict "a 17-hex-digit symbol: the detail names it"
+
 echo "adversarial: $pass passed, $fail failed"
 [ $fail = 0 ]
