@@ -522,5 +522,29 @@ cmp -s "$TMP/want" "$TMP/err" || bad="$bad not the message;"
 [ -s "$TMP/out" ] && bad="$bad output;"
 verdict "a 17-hex-digit symbol: the detail names it"
 
+# --- a gmon.out whose map has no symbol in its range ----------------------------
+# As the man page says: the ticks go to the last text symbol before the
+# range, or to *unknown* when there is none; a warning either way.
+if [ -n "${GMONTOOL:-}" ]; then
+	"$GMONTOOL" write gnu le 8 0x1000 0x2000 256 100 1 1 > "$W/g.gmon" || exit 2
+	printf '0000000000000100 T before\n' > "$W/before.map"
+	printf '0000000000003000 T after\n' > "$W/after.map"
+	for m in before after; do
+		$RP_WRAP "$RP" -p "$W/g.gmon" -m "$W/$m.map" > "$TMP/out" 2>"$TMP/err"
+		rc=$?
+		[ $rc = 0 ] || bad="$bad exit $rc;"
+		grep -q "warning: no text symbol of $W/$m.map lies in" "$TMP/err" ||
+			bad="$bad no warning;"
+		all=$(awk '{ s += $1 } END { print s - $1 }' "$TMP/out")
+		case $m in
+		before) awk -v a="$all" '$2 == "before" && $1 == a { ok = 1 }
+			END { exit !ok }' "$TMP/out" || bad="$bad not all to 'before';" ;;
+		after) awk -v a="$all" '$2 == "*unknown*" && $1 == a { ok = 1 }
+			END { exit !ok }' "$TMP/out" || bad="$bad not all *unknown*;" ;;
+		esac
+		verdict "gmon.out, no symbol in the range, one $m it"
+	done
+fi
+
 echo "adversarial: $pass passed, $fail failed"
 [ $fail = 0 ]
