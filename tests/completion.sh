@@ -95,19 +95,18 @@ for o in $shorts $longs; do
     has "option $o after -" "$o" -
 done
 
-# --top, -J/--json, --interval, --count (whose name is a prefix of
-# --counters: typed whole, both are offered).
-for o in --top --json --interval; do
+# --top, -J/--json, --interval, --iterations.
+for o in --top --json --interval --iterations; do
 	has "long option $o from a prefix" "$o" "${o%?}"
 	expect "long option $o complete" "$o" "$o"
 done
-for o in --top -J --json --interval --count; do
+for o in --top -J --json --interval --iterations; do
 	has "option $o after -" "$o" -
 done
-expect "--count and --counters" "$(printf -- '--count\n--counters')" --count
+expect "--count is --counters" --counters --count
 expect "--top offers numbers" "$(printf '10\n100')" --top 1
 has "--interval offers seconds" 5 --interval ''
-has "--count offers numbers" 10 --count ''
+has "--iterations offers numbers" 10 --iterations ''
 hasnt "--interval offers no files" System.map-6.1.0 --interval ''
 
 expect "unique prefix --ba" --baseline --ba

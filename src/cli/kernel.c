@@ -9,6 +9,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "base/input.h"
 #include "cli/kernel.h"
 #include "sym/symsrc.h"
 #include "base/util.h"
@@ -97,7 +98,7 @@ cmdline_has_profile(const char *path)
 
 	if (fd < 0)
 		return -1;
-	r = read(fd, buf, sizeof buf - 1);
+	r = read_full(fd, buf, sizeof buf - 1, -1);
 	close(fd);
 	if (r < 0)
 		return -1;
@@ -215,7 +216,7 @@ read_stub(const char *path, char *pkg, size_t n)
 
 	if (fd < 0)
 		return 0;
-	r = read(fd, buf, sizeof buf - 1);
+	r = read_full(fd, buf, sizeof buf - 1, -1);
 	close(fd);
 	buf[r > 0 ? r : 0] = '\0';
 	if ((p = strstr(buf, mark)) == NULL)

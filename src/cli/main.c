@@ -21,18 +21,16 @@
 #include "cli/procprof.h"
 #include "hist/profile.h"
 #include "core/report.h"
-#include "base/sniff.h"
 #include "hist/step.h"
 #include "sym/symsrc.h"
 #include "base/util.h"
 #include "out/view.h"
 #include "cli/watch.h"
-#include "base/worker.h"
 
 static struct out out;
 static volatile sig_atomic_t stop;
 
-static _Noreturn void usage(void);
+static _Noreturn void usage(const char *name);
 
 /*
  * Descriptors 0-2 closed by the caller would be taken by the next open:
@@ -166,40 +164,17 @@ print_info(const struct options *o, const struct profile *p, int swapped)
 		    have_map ? &res : NULL);
 }
 
-/* A second reader of the profile's counters, for a second thread. */
-static struct counters
-par_reader(void *ctx, void **state)
-{
-	struct pcursor *pc = xmalloc(sizeof *pc);
-
-	memset(pc, 0, sizeof *pc);
-	*state = pc;
-	return profile_counters_cursor(ctx, pc);
-}
-
-static void
-par_reader_done(void *state)
-{
-	pcursor_free(state);
-	free(state);
-}
-
 /* One report of C against the open map M: the classic text, --top or
- * --json.  With PROF (its counters shareable) it may use two threads. */
+ * --json. */
 static void
 report(const struct options *o, struct symsrc *m, const struct counters *c,
-    uint32_t step, struct view_inputs *vi, struct report_result *res,
-    struct profile *prof)
+    uint32_t step, struct view_inputs *vi, struct report_result *res)
 {
 	struct report_opts ro = { .verbose = o->verbose, .all = o->all,
 	    .bins = o->bins, .counters = o->counters,
 	    .mode = o->exact ? ATTRIB_EXACT : ATTRIB_CLASSIC,
 	    .default_map = o->mapfile == NULL };
-	struct report_par par = { par_reader, par_reader_done, prof };
 	struct collect k;
-
-	if (prof != NULL && profile_shareable(prof))
-		ro.par = &par;
 
 	if (o->top || o->json) {
 		collect_init(&k, o->top ? o->top : SIZE_MAX);
@@ -301,7 +276,7 @@ run_interval(const struct options *o)
 	char when[64], line[256];
 	struct tm tm;
 	time_t t;
-	int n;
+	int n, redraw = isatty(STDOUT_FILENO);
 
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = on_stop;
@@ -319,7 +294,8 @@ run_interval(const struct options *o)
 	}
 	clock_gettime(CLOCK_MONOTONIC, &last);
 	due = last;
-	for (vi.number = 1; !o->count || vi.number <= o->count; vi.number++) {
+	for (vi.number = 1; !o->iterations || vi.number <= o->iterations;
+	    vi.number++) {
 		if (sleep_until(&due, o->interval) < 0)
 			break;
 		vi.reset = watch_next(&w);
@@ -336,6 +312,8 @@ run_interval(const struct options *o)
 			    "reporting the ticks since the reset", o->profile,
 			    (unsigned long long)vi.number);
 		if (!o->json) {
+			if (redraw)	/* home, clear: each screen in place */
+				out_str(&out, "\033[H\033[2J", 7);
 			n = snprintf(line, sizeof line, "--- %s interval %llu: "
 			    "%.3f s%s\n", when, (unsigned long long)vi.number,
 			    vi.seconds, vi.reset ? " (counters were reset: "
@@ -346,7 +324,7 @@ run_interval(const struct options *o)
 		/* the fit is checked again whenever the map changed */
 		map_new = map_changed(mapname, &map_st, vi.number == 1);
 		open_map(&m, mapname);
-		report(o, &m, &c, step, &vi, &res, NULL);
+		report(o, &m, &c, step, &vi, &res);
 		symsrc_close(&m);
 		finish_output();
 		if (map_new)
@@ -383,7 +361,7 @@ main(int argc, char **argv)
 	case OPT_RUN:
 		break;
 	case OPT_HELP:
-		usage();
+		usage(o.name);
 	case OPT_VERSION:
 		out_str(&out, version, sizeof version - 1);
 		finish_output();
@@ -392,7 +370,7 @@ main(int argc, char **argv)
 		return 1;
 	case OPT_USAGE_ERROR:
 		fprintf(stderr, "Try '%s --help' for more information.\n",
-		    PROGNAME);
+		    o.name);
 		return 1;
 	default:
 		return 1;
@@ -411,12 +389,10 @@ main(int argc, char **argv)
 		return 0;
 	}
 	profile_check(&prof);
-	if (prof.bytes >= PROFILE_TWO_THREADS)
-		worker_start();	/* awake by the time the pass needs it */
 	if (o.baseline)
 		profile_open(&base, o.baseline);
 	if (o.info)
-		prof.nz_budget = 0;	/* -i sums no counter: no index */
+		prof.index_budget = 0;	/* -i sums no counter: no index */
 	/*
 	 * --top and --json with -s or -b read the buckets of their functions
 	 * after the pass: from one copy held in memory, not from the file
@@ -432,7 +408,7 @@ main(int argc, char **argv)
 	if (swapped)
 		warnx_("Assuming reversed byte order. Use -n to force native "
 		    "byte order.");
-	sniff_profile_step(&prof);
+	profile_warn_step(&prof);
 	profile_warn_trailing(&prof);
 	if (o.baseline)
 		profile_warn_trailing(&base);
@@ -458,29 +434,30 @@ main(int argc, char **argv)
 	vi.baseline = o.baseline;
 	vi.byte_order = byte_order_name(swapped);
 	c = profile_counters(&prof);
-	report(&o, &m, &c, prof.step, &vi, &res, &prof);
+	report(&o, &m, &c, prof.step, &vi, &res);
 	symsrc_close(&m);
+	profile_close(&prof);	/* a file that changed size is an error */
+	if (o.baseline)
+		profile_close(&base);
 	finish_output();
 	fit_warn(mapname, o.profile, res.origin, res.etext, res.have_etext,
 	    prof.step, prof.nwords - 1);
-	profile_close(&prof);
-	if (o.baseline)
-		profile_close(&base);
 	return 0;
 }
 
 static _Noreturn void
-usage(void)
+usage(const char *name)
 {
+	/* the name it runs by, where the text says @ */
 	static const char text[] =
 	    "\nUsage:\n"
-	    " readprofile [options]\n"
+	    " @ [options]\n"
 	    "\n"
 	    "Read the kernel's tick profile and attribute it to symbols.\n"
 	    "\n"
 	    "Options:\n"
 	    " -m, --mapfile <mapfile>   symbol map (default: the first System.map found,\n"
-	    "                           then /proc/kallsyms; see readprofile(8))\n"
+	    "                           then /proc/kallsyms; see @(8))\n"
 	    " -p, --profile <pro-file>  profile (default: /proc/profile; - reads stdin)\n"
 	    "                           or a program's gmon.out (cc -pg)\n"
 	    " -M, --multiplier <mult>   set the profiling multiplier to <mult>\n"
@@ -500,15 +477,23 @@ usage(void)
 	    "     --top <n>             the n functions with most ticks, with percentages\n"
 	    " -J, --json                the report as one JSON document\n"
 	    "     --interval <seconds>  report the ticks of each interval, until stopped\n"
-	    "     --count <n>           stop --interval after n reports\n"
+	    "     --iterations <n>      stop --interval after n reports\n"
 	    "\n"
 	    " -h, --help                display this help\n"
 	    " -V, --version             display version\n"
 	    "\n"
 	    "Inputs ending in .gz, .xz, .zst or .bz2 are decompressed.\n"
-	    "For more details see readprofile(8).\n";
+	    "For more details see @(8).\n";
 
-	out_str(&out, text, sizeof text - 1);
+	for (const char *s = text, *at; *s; s = at + 1) {
+		at = strchr(s, '@');
+		if (at == NULL) {
+			out_str(&out, s, strlen(s));
+			break;
+		}
+		out_str(&out, s, (size_t)(at - s));
+		out_str(&out, name, strlen(name));
+	}
 	finish_output();
 	exit(0);
 }

@@ -9,7 +9,6 @@
 #include "base/input.h"
 #include "cli/procprof.h"
 #include "hist/profile.h"
-#include "base/sniff.h"
 #include "base/util.h"
 #include "cli/watch.h"
 
@@ -208,7 +207,7 @@ watch_start(struct watch *w, const char *name, int noauto)
 	if (w->swap)
 		warnx_("Assuming reversed byte order. Use -n to force native "
 		    "byte order.");
-	sniff_profile_step(&p);
+	profile_warn_step(&p);
 	profile_warn_trailing(&p);
 	w->step = p.step;
 	w->nwords = p.nwords;

@@ -6,45 +6,49 @@
 #include <string.h>
 
 #include "core/report.h"
-#include "core/report_int.h"
 #include "base/util.h"
 
+/* The symbol waiting for its successor's address; its name a copy. */
+struct pending {
+	uint64_t addr;
+	const char *name;
+	size_t len;
+	char *buf;
+	size_t cap;
+};
+
+/* The state of one report. */
+struct run {
+	struct symsrc *m;
+	const struct counters *c;
+	const struct report_opts *opt;
+	struct out *o;
+	struct attrib a;
+	struct pending p;
+	uint64_t total;
+	uint32_t rate;		/* histogram: ticks per second, else 0 */
+	const struct report_hist *h;	/* histogram, else NULL */
+	uint64_t calls;		/* histogram: total of the calls column */
+};
+
+/* S is the pending symbol: its name copied. */
 static void
-pending_copy(struct pending *p, const char *name, size_t len)
+pending_set(struct pending *p, const struct sym *s)
 {
+	size_t len = s->namelen;
+
 	if (len + 1 > p->cap) {
 		p->cap = len + 64;
 		p->buf = xrealloc(p->buf, p->cap);
 	}
-	memmove(p->buf, name, len);
+	memmove(p->buf, s->name, len);
 	p->buf[len] = '\0';
 	p->name = p->buf;
 	p->len = len;
-}
-
-void
-pending_set(struct pending *p, const struct sym *s)
-{
-	pending_copy(p, s->name, s->namelen);
 	p->addr = s->addr;
 }
 
-void
-pending_borrow(struct pending *p, const struct sym *s)
-{
-	p->name = s->name;
-	p->len = s->namelen;
-	p->addr = s->addr;
-}
-
-void
-pending_own(struct pending *p)
-{
-	if (p->name != NULL && p->name != p->buf)
-		pending_copy(p, p->name, p->len);
-}
-
-void
+static void
 pending_free(struct pending *p)
 {
 	free(p->buf);
@@ -269,13 +273,13 @@ close_pending(struct run *r, const struct sym *s)
 		    take_calls(r, p->addr, s->addr), &sp, p->name, p->len);
 	else if (opt->bins)	/* its calls count in the total, as with -b -v */
 		take_calls(r, p->addr, s->addr);
-	if (r->borrow)
-		pending_borrow(p, s);
-	else
-		pending_set(p, s);
+	pending_set(p, s);
 }
 
-int
+enum { LINE_NEXT, LINE_END };
+
+/* The text rules for the line S: LINE_END when it ends the report. */
+static int
 take_line(struct run *r, const struct sym *s, struct report_result *res)
 {
 	if (sym_is_etext(s)) {
@@ -286,7 +290,7 @@ take_line(struct run *r, const struct sym *s, struct report_result *res)
 	}
 	/* Absolute symbols are skipped until ticks are seen. */
 	if (s->kind == SYM_ABS &&
-	    ((r->total == 0 && !r->ticks_before) || sym_is(s, "__init_end")))
+	    (r->total == 0 || sym_is(s, "__init_end")))
 		return LINE_NEXT;
 	if (s->kind != SYM_TEXT)
 		return LINE_END;
@@ -300,22 +304,14 @@ report_run(struct symsrc *m, const struct counters *c, uint32_t step,
 {
 	struct run r = { .m = m, .c = c, .opt = opt, .o = o };
 	struct sym s;
-	int tried = 0;
 
 	memset(res, 0, sizeof *res);
 	res->origin = need_stext(m, &s);
 	attrib_init(&r.a, res->origin, step, c->n, opt->mode);
 	pending_set(&r.p, &s);
-	while (symsrc_next(m, &s)) {
+	while (symsrc_next(m, &s))
 		if (take_line(&r, &s, res) == LINE_END)
 			break;
-		/* Once ticks are seen, the lines are independent. */
-		if (r.total > 0 && !tried && opt->par != NULL) {
-			tried = 1;
-			if (report_par(&r, res) == LINE_END)
-				break;
-		}
-	}
 	res->unknown = counters_get(c, c->n - 1);
 	res->total = r.total;
 	res->load = r.p.addr > res->origin ?

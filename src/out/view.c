@@ -7,6 +7,12 @@
 #include "base/fmt.h"
 #include "out/view.h"
 
+uint64_t
+view_all(const struct report_result *res)
+{
+	return res->total + res->unknown;
+}
+
 double
 view_percent(uint64_t ticks, uint64_t total)
 {
@@ -25,15 +31,83 @@ pct_tail(struct out *o, double pct)
 	out_str(o, b, (size_t)n);
 }
 
+/* The header row of --top: the columns of the lines below (none for
+ * -b, whose blocks name their own parts). */
+static void
+top_header(struct out *o, const struct report_result *res,
+    const struct report_opts *opt)
+{
+	char b[160];
+	int n;
+
+	if (opt->bins)
+		return;
+	if (!opt->verbose)
+		n = snprintf(b, sizeof b, "%6s %-40s %8s %7s\n", "ticks",
+		    "function", "load", "share");
+	else if (res->h)
+		n = snprintf(b, sizeof b, "%-16s %-40s %6s %8s %10s%s %7s\n",
+		    "address", "function", "ticks", "load", "seconds",
+		    res->h->calls ? "    calls" : "", "share");
+	else
+		n = snprintf(b, sizeof b, "%-16s %-40s %6s %8s %7s\n",
+		    "address", "function", "ticks", "load", "share");
+	out_str(o, b, (size_t)n);
+}
+
+/* The *unknown* row: the ticks of no function, where a function's row has
+ * its address, load, seconds and calls: blank. */
+static void
+top_unknown(struct out *o, const struct report_result *res,
+    const struct report_opts *opt, double pct)
+{
+	char b[64 + FMT_MAX], t[FMT_MAX];
+	unsigned long long u = res->unknown;
+	int n;
+
+	if (opt->bins)		/* as the classic *unknown* line */
+		n = snprintf(b, sizeof b, "%6llu *unknown*", u);
+	else if (!opt->verbose)
+		n = snprintf(b, sizeof b, "%6llu %-40s %8s", u, "*unknown*", "");
+	else
+		n = snprintf(b, sizeof b, "%16s %-40s %6llu %8s", "",
+		    "*unknown*", u, "");
+	out_str(o, b, (size_t)n);
+	if (opt->verbose && !opt->bins && res->h) {
+		t[fmt_seconds(t, res->unknown, res->h->rate)] = '\0';
+		n = snprintf(b, sizeof b, " %10s%s", t, res->h->calls ?
+		    "         " : "");
+		out_str(o, b, (size_t)n);
+	}
+	out_str(o, "\n", 1);
+	pct_tail(o, pct);
+}
+
 void
 view_top(struct out *o, const struct collect *k,
     const struct report_result *res, const struct counters *c,
     const struct report_opts *opt)
 {
-	for (size_t i = 0; i < k->n; i++) {
-		const struct func_rec *f = &k->v[i];
-		double pct = view_percent(f->ticks, res->total);
+	uint64_t all = view_all(res);
+	int unknown = res->unknown > 0;	/* still to list */
+	size_t rows = 0;
 
+	top_header(o, res, opt);
+	for (size_t i = 0;; i++) {
+		const struct func_rec *f = &k->v[i];
+		double pct;
+
+		/* *unknown* ranks with the functions (after a tie) */
+		if (unknown && (i == k->n || res->unknown > f->ticks)) {
+			unknown = 0;
+			if (rows++ < k->limit)
+				top_unknown(o, res, opt,
+				    view_percent(res->unknown, all));
+		}
+		if (i == k->n || rows >= k->limit)
+			break;
+		rows++;
+		pct = view_percent(f->ticks, all);
 		if (opt->bins) {
 			report_list_bins(o, c, &res->a, &f->sp, f->name,
 			    f->namelen, opt->all);
@@ -249,7 +323,7 @@ put_function(struct out *o, const struct func_rec *f,
 	put(o, ",\"load\":");
 	put_fix(o, attrib_load(f->ticks, f->len), 4);
 	put(o, ",\"percent\":");
-	put_fix(o, view_percent(f->ticks, res->total), 6);
+	put_fix(o, view_percent(f->ticks, view_all(res)), 6);
 	if (res->h)
 		put_hist_extra(o, res->h, f->ticks, f->calls);
 	if (opt->bins || opt->counters)
