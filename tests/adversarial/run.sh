@@ -471,8 +471,9 @@ EOF
 	wait $RPPID
 	rc=$?
 	[ $rc = 0 ] || bad="$bad exit $rc;"
-	awk 'NR == 1 { t = $1; next } /^\t/ { s += $NF; next }
-	     { exit } END { if (s != t) printf "buckets %d, ticks %d", s, t }' \
+	# the header row, the function, its buckets
+	awk 'NR == 1 { next } NR == 2 { t = $1; next } /^\t/ { s += $NF; next }
+	     { exit } END { if (s != t || t == 0) printf "buckets %d, ticks %d", s, t }' \
 	    "$TMP/out" > "$TMP/why"
 	[ -s "$TMP/why" ] && bad="$bad $(cat "$TMP/why");"
 	verdict "--top -s on a profile rewritten during the run: buckets add up"
@@ -480,7 +481,7 @@ fi
 
 # --- one rule for numbers -------------------------------------------------------
 # As util-linux reads -M (strtol): leading blanks and a plus sign are
-# taken, by --top, --count and --interval too; a minus sign is refused.
+# taken, by --top, --iterations and --interval too; a minus sign is refused.
 "$RP" --top 5 -p "$W/rich" -m "$W/rich.map" > "$TMP/want" 2>/dev/null
 for v in ' 5' '+5' '	 +5'; do
 	$RP_WRAP "$RP" --top "$v" -p "$W/rich" -m "$W/rich.map" > "$TMP/out" \
@@ -497,10 +498,10 @@ for v in ' -5' '5 ' ' ' '+ 5' '++5'; do
 		bad="$bad not the message;"
 	verdict "--top '$v' refused"
 done
-$RP_WRAP "$RP" --interval ' +0.01' --count ' 2' -p "$W/rich" -m "$W/rich.map" \
-    > "$TMP/out" 2>"$TMP/err" || bad="$bad exit $?;"
+timeout -k 5 60 $RP_WRAP "$RP" --interval ' +0.01' --iterations ' 2' \
+    -p "$W/rich" -m "$W/rich.map" > "$TMP/out" 2>"$TMP/err" || bad="$bad exit $?;"
 [ "$(grep -c '^--- ' "$TMP/out")" = 2 ] || bad="$bad not 2 reports;"
-verdict "--interval ' +0.01' --count ' 2'"
+verdict "--interval ' +0.01' --iterations ' 2'"
 $RP_WRAP "$RP" --interval ' nan' -p "$W/rich" -m "$W/rich.map" > "$TMP/out" \
     2>"$TMP/err"
 [ $? = 1 ] || bad="$bad not refused;"
