@@ -108,10 +108,29 @@ expect "--top offers numbers" "$(printf '10\n100')" --top 1
 has "--interval offers seconds" 5 --interval ''
 has "--iterations offers numbers" 10 --iterations ''
 hasnt "--interval offers no files" System.map-6.1.0 --interval ''
+# --enable's argument is optional: only --enable=ARG is completed
+expect "long option --enable from a prefix" --enable --ena
+has "option --enable after -" --enable -
+expect "--enable= offers what profile= takes" "$(printf -- '--enable=schedule,2\n--enable=sleep,2')" --enable=s
+has "--enable = offers the default" 2 --enable = ''
+hasnt "--enable then a space: no value" schedule,2 --enable ''
+has "--enable then a space: options" --json --enable ''
+
+# --pprof FILE (- for stdout), --folded, --hz N, --no-demangle.
+for o in --pprof --folded --hz --no-demangle; do
+	has "long option $o from a prefix" "$o" "${o%?}"
+	expect "long option $o complete" "$o" "$o"
+	has "option $o after -" "$o" -
+done
+expect "--pprof file name" profile.gz --pprof prof
+has "--pprof offers stdout" - --pprof ''
+has "--hz offers rates" 250 --hz ''
+hasnt "--hz offers no files" System.map-6.1.0 --hz ''
+expect "prefix --no-" "$(printf -- '--no-auto\n--no-demangle')" --no-
 
 expect "unique prefix --ba" --baseline --ba
 expect "unique prefix --ex" --exact --ex
-expect "prefix --no" --no-auto --no
+expect "prefix --no" "$(printf -- '--no-auto\n--no-demangle')" --no
 hasnt "no files where an option is expected" System.map-6.1.0 ''
 hasnt "no files after a flag" System.map-6.1.0 -a ''
 

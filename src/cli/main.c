@@ -15,10 +15,13 @@
 
 #include "core/collect.h"
 #include "core/fit.h"
+#include "cli/export.h"
+#include "cli/buildid.h"
 #include "cli/kernel.h"
 #include "cli/options.h"
 #include "base/output.h"
 #include "cli/procprof.h"
+#include "cli/profiling.h"
 #include "hist/profile.h"
 #include "core/report.h"
 #include "hist/step.h"
@@ -49,6 +52,7 @@ static void
 drop_output(void)
 {
 	out_discard(&out);
+	export_abort();
 }
 
 static void
@@ -131,6 +135,7 @@ print_info(const struct options *o, const struct profile *p, int swapped)
 	const char *mapname = o->mapfile;
 	struct symsrc m;
 	struct report_result res;
+	struct build_id bid = { 0 };
 	uint32_t step = p->step;
 	int n, have_map = 0;
 
@@ -145,6 +150,7 @@ print_info(const struct options *o, const struct profile *p, int swapped)
 			    o->mapfile == NULL);
 		else
 			report_text_bounds(&m, &res);
+		bid = *symsrc_build_id(&m);
 		symsrc_close(&m);
 		have_map = step != 0;
 	}
@@ -159,9 +165,32 @@ print_info(const struct options *o, const struct profile *p, int swapped)
 	    o->verbose && step != p->step ? ")" : "");
 	out_str(&out, line, n < 0 ? 0 : (size_t)n < sizeof line ? (size_t)n :
 	    sizeof line - 1);
-	if (o->verbose)
+	if (o->verbose) {
 		print_info_verbose(p, step, swapped, o->noauto, mapname,
 		    have_map ? &res : NULL);
+		profiling_info(&out, o->profile);
+		buildid_info(&out, o->profile, have_map ? &bid : NULL);
+	}
+}
+
+/* --pprof, --folded: a kernel profile's functions K. */
+static void
+kernel_export(const struct options *o, const struct symsrc *m,
+    const struct counters *c, uint32_t step, const struct view_inputs *vi,
+    const struct report_result *res, const struct report_opts *ro,
+    const struct collect *k)
+{
+	struct export_src s = { .profile = vi->profile, .map = m->name,
+	    .baseline = vi->baseline, .kernel = 1, .step = step,
+	    .format = "kernel" };
+
+	s.live = strcmp(vi->profile, kernel_path(PROC_PROFILE)) == 0;
+	if (o->hz) {
+		s.rate = (uint32_t)o->hz;
+		s.rate_from = "--hz";
+	} else if (s.live)	/* CONFIG_HZ of the running kernel's config */
+		s.rate = (uint32_t)kernel_config_hz(&s.rate_from);
+	export_run(o, &out, k, res, c, ro, &s);
 }
 
 /* One report of C against the open map M: the classic text, --top or
@@ -173,10 +202,11 @@ report(const struct options *o, struct symsrc *m, const struct counters *c,
 	struct report_opts ro = { .verbose = o->verbose, .all = o->all,
 	    .bins = o->bins, .counters = o->counters,
 	    .mode = o->exact ? ATTRIB_EXACT : ATTRIB_CLASSIC,
-	    .default_map = o->mapfile == NULL };
+	    .default_map = o->mapfile == NULL, .last_is_text = o->exact &&
+	    kernel_last_counter_is_text(o->profile) == 1 };
 	struct collect k;
 
-	if (o->top || o->json) {
+	if (o->top || o->json || export_wanted(o)) {
 		collect_init(&k, o->top ? o->top : SIZE_MAX);
 		ro.collect = &k;
 	}
@@ -184,6 +214,11 @@ report(const struct options *o, struct symsrc *m, const struct counters *c,
 	if (ro.collect == NULL)
 		return;
 	collect_sort(&k);
+	if (export_wanted(o)) {
+		kernel_export(o, m, c, step, vi, res, &ro, &k);
+		collect_free(&k);
+		return;
+	}
 	vi->map = m->name;
 	vi->step = step;
 	vi->counters = c->n - 1;
@@ -191,7 +226,7 @@ report(const struct options *o, struct symsrc *m, const struct counters *c,
 	if (o->json)
 		view_json(&out, &k, res, c, &ro, vi);
 	else
-		view_top(&out, &k, res, c, &ro);
+		view_top(&out, &k, res, c, &ro, vi->counting);
 	collect_free(&k);
 }
 
@@ -285,6 +320,7 @@ run_interval(const struct options *o)
 	sigaction(SIGTERM, &sa, NULL);
 	watch_start(&w, o->profile, o->noauto);
 	vi.byte_order = byte_order_name(w.swap);
+	vi.counting = profiling_counting(o->profile);
 	mapname = o->mapfile ? o->mapfile : kernel_default_map(o->profile);
 	step = w.step;
 	if (step == 0) {	/* 64-bit big-endian: the map tells the step */
@@ -346,6 +382,7 @@ main(int argc, char **argv)
 	struct view_inputs vi;
 	struct report_result res;
 	struct counters c;
+	struct build_id bid;
 	const char *mapname;
 	static const char version[] = PROGNAME " from readprofile " RP_VERSION
 	    "\n";
@@ -378,6 +415,13 @@ main(int argc, char **argv)
 	if (o.reset || o.multiplier_set)
 		kernel_write_profile(o.multiplier_set ? &o.multiplier : NULL);
 	kernel_drop_privileges_for_good();
+	if (o.enable) {		/* start the kernel's profiling, and say how */
+		profiling_enable(o.enable, kernel_setuid_install(), &out);
+		finish_output();
+		return 0;
+	}
+	export_command(argc, argv);
+	export_prepare(&o);
 	o.profile = kernel_profile(o.profile);
 	if (o.interval > 0 && !o.info)
 		return run_interval(&o);
@@ -433,8 +477,10 @@ main(int argc, char **argv)
 	vi.profile = o.profile;
 	vi.baseline = o.baseline;
 	vi.byte_order = byte_order_name(swapped);
+	vi.counting = profiling_counting(o.profile);
 	c = profile_counters(&prof);
 	report(&o, &m, &c, prof.step, &vi, &res);
+	bid = *symsrc_build_id(&m);
 	symsrc_close(&m);
 	profile_close(&prof);	/* a file that changed size is an error */
 	if (o.baseline)
@@ -442,6 +488,8 @@ main(int argc, char **argv)
 	finish_output();
 	fit_warn(mapname, o.profile, res.origin, res.etext, res.have_etext,
 	    prof.step, prof.nwords - 1);
+	if (o.mapfile)	/* the default map's notice said it already */
+		buildid_warn(&bid, mapname, o.profile);
 	return 0;
 }
 
@@ -478,6 +526,12 @@ usage(const char *name)
 	    " -J, --json                the report as one JSON document\n"
 	    "     --interval <seconds>  report the ticks of each interval, until stopped\n"
 	    "     --iterations <n>      stop --interval after n reports\n"
+	    "     --pprof <file>        the report as a pprof profile (- for stdout)\n"
+	    "     --folded              the report as folded stacks (flame graphs)\n"
+	    "     --hz <n>              ticks per second of a kernel profile (for --pprof)\n"
+	    "     --no-demangle         print a program's C++ names as the map has them\n"
+	    "     --enable[=<arg>]      start the kernel's profiling now, as profile=<arg>\n"
+	    "                           would (default 2; root only, once per boot)\n"
 	    "\n"
 	    " -h, --help                display this help\n"
 	    " -V, --version             display version\n"

@@ -6,13 +6,15 @@
 #include <getopt.h>
 #include <limits.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/options.h"
 #include "base/util.h"
 
-enum { OPT_EXACT = 256, OPT_BASELINE, OPT_TOP, OPT_INTERVAL, OPT_ITERATIONS };
+enum { OPT_EXACT = 256, OPT_BASELINE, OPT_TOP, OPT_INTERVAL, OPT_ITERATIONS,
+    OPT_PPROF, OPT_FOLDED, OPT_NO_DEMANGLE, OPT_HZ, OPT_ENABLE };
 
 static char progname[] = PROGNAME;
 
@@ -50,6 +52,11 @@ static const struct option longopts[] = {
 	{ "json",       no_argument,       NULL, 'J' },
 	{ "interval",   required_argument, NULL, OPT_INTERVAL },
 	{ "iterations", required_argument, NULL, OPT_ITERATIONS },
+	{ "pprof",      required_argument, NULL, OPT_PPROF },
+	{ "folded",     no_argument,       NULL, OPT_FOLDED },
+	{ "no-demangle", no_argument,      NULL, OPT_NO_DEMANGLE },
+	{ "hz",         required_argument, NULL, OPT_HZ },
+	{ "enable",     optional_argument, NULL, OPT_ENABLE },
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -268,6 +275,12 @@ check(const struct options *o)
 	else if (o->interval && o->mapfile && strcmp(o->mapfile, "-") == 0)
 		warnx_("--interval reads the map again: it cannot be "
 		    "standard input");
+	else if ((o->pprof || o->folded) && (o->interval || o->info ||
+	    o->json || o->top || (o->pprof && o->folded)))
+		warnx_("%s replaces the report: it cannot be used with %s",
+		    o->pprof ? "--pprof" : "--folded", o->interval ?
+		    "--interval" : o->info ? "-i" : o->json ? "--json" :
+		    o->top ? "--top" : "--folded");
 	else
 		return 0;
 	return -1;
@@ -307,6 +320,7 @@ options_parse(struct options *o, int argc, char **argv)
 		case OPT_EXACT: o->exact = 1; break;
 		case OPT_BASELINE: o->baseline = optarg; break;
 		case 'J': o->json = 1; break;
+		case OPT_ENABLE: o->enable = optarg ? optarg : "2"; break;
 		case OPT_TOP:
 			if (positive("--top", optarg, SIZE_MAX / 2, &v) < 0)
 				return OPT_BAD_VALUE;
@@ -320,6 +334,14 @@ options_parse(struct options *o, int argc, char **argv)
 			if (positive("--iterations", optarg, ULONG_MAX, &v) < 0)
 				return OPT_BAD_VALUE;
 			o->iterations = (unsigned long)v;
+			break;
+		case OPT_PPROF: o->pprof = optarg; break;
+		case OPT_FOLDED: o->folded = 1; break;
+		case OPT_NO_DEMANGLE: o->no_demangle = 1; break;
+		case OPT_HZ:
+			if (positive("--hz", optarg, 1000000000, &v) < 0)
+				return OPT_BAD_VALUE;
+			o->hz = (unsigned long)v;
 			break;
 		case 'V': return OPT_VERSION;
 		case 'h': return OPT_HELP;

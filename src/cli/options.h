@@ -15,9 +15,14 @@ struct options {
 	int multiplier;
 	size_t top;		/* --top N; 0: none */
 	int json;		/* -J, --json */
+	const char *enable;	/* --enable[=ARG]; NULL: none */
 	double interval;	/* --interval SECONDS; 0: none */
 	unsigned long iterations; /* --iterations N; 0: until stopped */
 	const char *name;	/* the name it was run by: usage lines */
+	const char *pprof;	/* --pprof FILE ("-": stdout); NULL: none */
+	int folded;		/* --folded */
+	int no_demangle;	/* --no-demangle */
+	unsigned long hz;	/* --hz N: ticks per second; 0: unknown */
 };
 
 enum opt_result {
@@ -30,7 +35,12 @@ enum opt_result {
 	OPT_CONFLICT,		/* message printed: stdin given twice */
 };
 
-/* Parse ARGV into O (defaults first). */
+/*
+ * Parse ARGV into O (defaults first).  A long option abbreviated to a
+ * prefix that util-linux 2.38's readprofile takes for one of its own
+ * options means that option here too, whatever options were added since
+ * (--p is --profile, not ambiguous with --pprof).
+ */
 enum opt_result options_parse(struct options *o, int argc, char **argv);
 
 /* Options that do not go together: stdin twice (and -i with --baseline, a

@@ -211,9 +211,13 @@ print_symbol(struct run *r, const struct attrib_span *sp, uint64_t ticks,
 {
 	const struct report_opts *opt = r->opt;
 	struct pending *p = &r->p;
+	const char *name = p->name;
+	size_t nlen = p->len;
 
+	if (opt->rename && (ticks || opt->all || opt->verbose))
+		name = opt->rename(p->name, p->len, &nlen);
 	if (opt->bins) {
-		report_list_bins(r->o, r->c, &r->a, sp, p->name, p->len,
+		report_list_bins(r->o, r->c, &r->a, sp, name, nlen,
 		    opt->all);
 		if (ticks || opt->verbose)
 			out_bin_total(r->o, ticks);
@@ -222,16 +226,16 @@ print_symbol(struct run *r, const struct attrib_span *sp, uint64_t ticks,
 	} else if (len && (ticks || opt->all)) {
 		double load = attrib_load(ticks, len);
 		if (opt->verbose && r->h)
-			out_hist_verbose(r, p->addr, p->name, p->len,
+			out_hist_verbose(r, p->addr, name, nlen,
 			    p->addr + len, ticks, load);
 		else if (opt->verbose)
-			out_sym_verbose(r->o, p->addr, p->name, p->len, ticks,
+			out_sym_verbose(r->o, p->addr, name, nlen, ticks,
 			    load);
 		else
-			out_sym(r->o, ticks, p->name, p->len, load);
+			out_sym(r->o, ticks, name, nlen, load);
 		if (opt->counters && (r->a.step || r->a.mode == ATTRIB_HIST))
-			report_list_counters(r->o, r->c, &r->a, sp, p->name,
-			    p->len, p->addr);
+			report_list_counters(r->o, r->c, &r->a, sp, name,
+			    nlen, p->addr);
 	}
 }
 
@@ -308,11 +312,12 @@ report_run(struct symsrc *m, const struct counters *c, uint32_t step,
 	memset(res, 0, sizeof *res);
 	res->origin = need_stext(m, &s);
 	attrib_init(&r.a, res->origin, step, c->n, opt->mode);
+	r.a.last_is_text = opt->last_is_text && opt->mode == ATTRIB_EXACT;
 	pending_set(&r.p, &s);
 	while (symsrc_next(m, &s))
 		if (take_line(&r, &s, res) == LINE_END)
 			break;
-	res->unknown = counters_get(c, c->n - 1);
+	res->unknown = r.a.last_is_text ? 0 : counters_get(c, c->n - 1);
 	res->total = r.total;
 	res->load = r.p.addr > res->origin ?
 	    attrib_load(r.total, r.p.addr - res->origin) : 0.0;

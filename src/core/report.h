@@ -21,6 +21,11 @@ struct report_opts {
 	enum attrib_mode mode;
 	struct collect *collect;	/* --top/--json; NULL: classic text */
 	int default_map;	/* the map was not given with -m */
+	/* The name to print for a symbol (C++ demangling), or NULL: as is.
+	 * The result is valid until the next call. */
+	const char *(*rename)(const char *name, size_t len, size_t *outlen);
+	int last_is_text;	/* exact: the last counter is a text bucket */
+	const struct report_par *par;	/* NULL: one thread */
 };
 
 struct report_hist;

@@ -86,16 +86,23 @@ top_unknown(struct out *o, const struct report_result *res,
 void
 view_top(struct out *o, const struct collect *k,
     const struct report_result *res, const struct counters *c,
-    const struct report_opts *opt)
+    const struct report_opts *opt, const char *counting)
 {
 	uint64_t all = view_all(res);
 	int unknown = res->unknown > 0;	/* still to list */
 	size_t rows = 0;
 
+	if (counting != NULL) {
+		out_str(o, "Counting: ", 10);
+		out_str(o, counting, strlen(counting));
+		out_str(o, "\n", 1);
+	}
 	top_header(o, res, opt);
 	for (size_t i = 0;; i++) {
 		const struct func_rec *f = &k->v[i];
 		double pct;
+		const char *name;
+		size_t nlen;
 
 		/* *unknown* ranks with the functions (after a tie) */
 		if (unknown && (i == k->n || res->unknown > f->ticks)) {
@@ -108,27 +115,32 @@ view_top(struct out *o, const struct collect *k,
 			break;
 		rows++;
 		pct = view_percent(f->ticks, all);
+		name = f->name;
+		nlen = f->namelen;
+
+		if (opt->rename)
+			name = opt->rename(f->name, f->namelen, &nlen);
 		if (opt->bins) {
-			report_list_bins(o, c, &res->a, &f->sp, f->name,
-			    f->namelen, opt->all);
+			report_list_bins(o, c, &res->a, &f->sp, name,
+			    nlen, opt->all);
 			out_bin_total(o, f->ticks);
 			pct_tail(o, pct);
 			continue;
 		}
 		if (opt->verbose && res->h)
-			out_sym_seconds(o, f->addr, f->name, f->namelen,
+			out_sym_seconds(o, f->addr, name, nlen,
 			    f->ticks, attrib_load(f->ticks, f->len),
 			    res->h->rate, res->h->calls ? &f->calls : NULL);
 		else if (opt->verbose)
-			out_sym_verbose(o, f->addr, f->name, f->namelen,
+			out_sym_verbose(o, f->addr, name, nlen,
 			    f->ticks, attrib_load(f->ticks, f->len));
 		else
-			out_sym(o, f->ticks, f->name, f->namelen,
+			out_sym(o, f->ticks, name, nlen,
 			    attrib_load(f->ticks, f->len));
 		pct_tail(o, pct);
 		if (opt->counters && (res->a.step || res->h))
-			report_list_counters(o, c, &res->a, &f->sp, f->name,
-			    f->namelen, f->addr);
+			report_list_counters(o, c, &res->a, &f->sp, name,
+			    nlen, f->addr);
 	}
 	if (res->h)
 		report_hist_total(o, res, opt->verbose);
@@ -212,6 +224,51 @@ json_str(struct out *o, const char *str, size_t n)
 	}
 	out_str(o, str + i - run, run);
 	out_str(o, "\"", 1);
+}
+
+void
+view_folded(struct out *o, const struct collect *k,
+    const char *(*rename)(const char *, size_t, size_t *))
+{
+	static const char hex[] = "0123456789abcdef";
+	char b[FMT_MAX + 2];
+
+	for (size_t i = 0; i < k->n; i++) {
+		const struct func_rec *f = &k->v[i];
+		const unsigned char *s;
+		size_t n, j = 0, run = 0, len;
+
+		if (f->ticks == 0)
+			continue;
+		s = (const unsigned char *)f->name;
+		n = f->namelen;
+		if (rename)
+			s = (const unsigned char *)rename(f->name, n, &n);
+		while (j < n) {
+			if (s[j] >= 0x20 && s[j] < 0x7f && s[j] != ';' &&
+			    s[j] != '\\') {
+				j++, run++;
+				continue;
+			}
+			if (s[j] >= 0x80 && (len = utf8_len(s + j, n - j))) {
+				j += len, run += len;
+				continue;
+			}
+			out_str(o, (const char *)s + j - run, run);
+			run = 0;
+			b[0] = '\\';
+			b[1] = 'x';
+			b[2] = hex[s[j] >> 4];
+			b[3] = hex[s[j] & 15];
+			out_str(o, b, 4);
+			j++;
+		}
+		out_str(o, (const char *)s + j - run, run);
+		b[0] = ' ';
+		len = fmt_u64(b + 1, f->ticks);
+		b[len + 1] = '\n';
+		out_str(o, b, len + 2);
+	}
 }
 
 static void
@@ -312,8 +369,17 @@ put_function(struct out *o, const struct func_rec *f,
     const struct report_result *res, const struct counters *c,
     const struct report_opts *opt)
 {
+	const char *name = f->name;
+	size_t nlen = f->namelen;
+
+	if (opt->rename)
+		name = opt->rename(f->name, f->namelen, &nlen);
 	put(o, "{\"name\":");
-	json_str(o, f->name, f->namelen);
+	json_str(o, name, nlen);
+	if (res->h) {	/* a program's: the name as its map spells it */
+		put(o, ",\"mangled\":");
+		json_str(o, f->name, f->namelen);
+	}
 	put(o, ",");
 	put_addr(o, "address", f->addr);
 	put(o, ",\"size\":");
@@ -397,6 +463,11 @@ put_inputs(struct out *o, const struct view_inputs *in,
 		put_u64(o, in->step);
 		put(o, ",\"counters\":");
 		put_u64(o, in->counters);
+		put(o, ",\"counting\":");
+		if (in->counting)
+			json_str(o, in->counting, strlen(in->counting));
+		else
+			put(o, "null");
 	}
 	put(o, ",\"byte_order\":\"");
 	put(o, in->byte_order);

@@ -301,7 +301,7 @@ our_abbreviations(void **state)
 {
 	struct options o;
 	char msg[512];
-	char *iv[] = { "x", "--int", "2", "--it=3", "--to", "4", "--j", "--e",
+	char *iv[] = { "x", "--int", "2", "--it=3", "--to", "4", "--j", "--ex",
 	    NULL };
 	char *base[] = { "x", "--ba", "b", NULL };
 	char *count[] = { "x", "--count", "5", NULL };
@@ -340,6 +340,35 @@ names(void **state)
 	assert_string_equal(options_name("x y"), "readprofile");
 }
 
+static void
+export_options(void **state)
+{
+	struct options o;
+	char *a1[] = { "x", "--pprof", "out.pb.gz", "--hz", "250",
+	    "--no-demangle", NULL };
+	char *a2[] = { "x", "--pp", "-", "--fo", NULL };
+	char *a3[] = { "x", "--folded", "--top", "5", NULL };
+	char *a4[] = { "x", "--hz", "0", NULL };
+	char *a5[] = { "x", "-p", "--p", "--pprof", "--p", NULL };
+	char *a6[] = { "x", "--no-d", "--no", NULL };
+
+	(void)state;
+	assert_int_equal(parse(&o, 6, a1), OPT_RUN);
+	assert_string_equal(o.pprof, "out.pb.gz");
+	assert_int_equal(o.hz, 250);
+	assert_true(o.no_demangle && !o.folded);
+	fprintf(stderr, "(messages expected below)\n");
+	assert_int_equal(parse(&o, 4, a2), OPT_BAD_VALUE);	/* both */
+	assert_int_equal(parse(&o, 4, a3), OPT_BAD_VALUE);
+	assert_int_equal(parse(&o, 3, a4), OPT_BAD_VALUE);
+	/* an option's value is never respelled */
+	assert_int_equal(parse(&o, 5, a5), OPT_RUN);
+	assert_string_equal(o.profile, "--p");
+	assert_string_equal(o.pprof, "--p");
+	assert_int_equal(parse(&o, 3, a6), OPT_RUN);
+	assert_true(o.no_demangle && o.noauto);
+}
+
 int
 main(void)
 {
@@ -353,6 +382,7 @@ main(void)
 		cmocka_unit_test(util_linux_abbreviations),
 		cmocka_unit_test(our_abbreviations),
 		cmocka_unit_test(names),
+		cmocka_unit_test(export_options),
 	};
 
 	return cmocka_run_group_tests_name("options", tests, NULL, NULL);
