@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -272,6 +273,26 @@ sleep_until(struct timespec *t, double seconds)
 	return stop ? -1 : 0;
 }
 
+/*
+ * Whether the map NAME changed (size or modification time) since *LAST,
+ * which is updated; the first call says it changed.
+ */
+static int
+map_changed(const char *name, struct stat *last, int first)
+{
+	struct stat sb;
+	int changed;
+
+	if (stat(name, &sb) < 0)
+		return first;
+	changed = first || sb.st_size != last->st_size ||
+	    sb.st_mtim.tv_sec != last->st_mtim.tv_sec ||
+	    sb.st_mtim.tv_nsec != last->st_mtim.tv_nsec ||
+	    sb.st_ino != last->st_ino || sb.st_dev != last->st_dev;
+	*last = sb;
+	return changed;
+}
+
 /* --interval: the ticks gained between reads, every O->interval seconds. */
 static int
 run_interval(const struct options *o)
@@ -283,8 +304,10 @@ run_interval(const struct options *o)
 	struct watch w;
 	struct symsrc m;
 	struct counters c;
+	struct stat map_st = { 0 };
 	const char *mapname;
 	uint32_t step;
+	int map_new;
 	char when[64], line[256];
 	struct tm tm;
 	time_t t;
@@ -334,11 +357,13 @@ run_interval(const struct options *o)
 			out_str(&out, line, (size_t)n);
 		}
 		c = watch_counters(&w);
+		/* the fit is checked again whenever the map changed */
+		map_new = map_changed(mapname, &map_st, vi.number == 1);
 		open_map(&m, mapname);
 		report(o, &m, &c, step, &vi, &res);
 		symsrc_close(&m);
 		finish_output();
-		if (vi.number == 1)
+		if (map_new)
 			fit_warn(mapname, o->profile, res.origin, res.etext,
 			    res.have_etext, step, w.nwords - 1);
 		if (stop)
@@ -412,6 +437,17 @@ main(int argc, char **argv)
 		profile_open(&base, o.baseline);
 	if (o.info)
 		prof.index_budget = 0;	/* -i sums no counter: no index */
+	/*
+	 * --top and --json with -s or -b read the buckets of their functions
+	 * after the pass: from one copy held in memory, not from the file
+	 * again, so that a profile changing meanwhile cannot give buckets
+	 * that do not add up.
+	 */
+	if ((o.top || o.json) && (o.counters || o.bins)) {
+		profile_bytes(&prof);
+		if (o.baseline)
+			profile_bytes(&base);
+	}
 	swapped = profile_setup(&prof, o.baseline ? &base : NULL, o.noauto);
 	if (swapped)
 		warnx_("Assuming reversed byte order. Use -n to force native "
