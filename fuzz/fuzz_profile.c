@@ -271,7 +271,7 @@ gmon_case(const uint8_t *data, size_t size, unsigned flags)
 		    g.nbins <= g.high - g.low && g.rate > 0);
 		CHECK(g.nranges >= 1 && g.ranges[0].first == 1);
 		for (size_t i = 0; i < g.nranges; i++) {
-			const struct attrib_range *x = &g.ranges[i];
+			const struct hist_range *x = &g.ranges[i];
 			CHECK(x->low < x->high && x->nbins >= 1 &&
 			    x->nbins <= x->high - x->low);
 			CHECK(i == 0 || (x->low >= x[-1].high &&

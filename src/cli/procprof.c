@@ -62,7 +62,7 @@ put(struct out *o, const char *fmt, ...)
 
 /* One range's bin width: "4", or the fractional width with six decimals. */
 static void
-print_width(struct out *o, const struct attrib_range *r)
+print_width(struct out *o, const struct hist_range *r)
 {
 	uint64_t span = r->high - r->low;
 
@@ -74,7 +74,7 @@ print_width(struct out *o, const struct attrib_range *r)
 
 /* Whether ranges X and Y have bins of one width. */
 static int
-same_width(const struct attrib_range *x, const struct attrib_range *y)
+same_width(const struct hist_range *x, const struct hist_range *y)
 {
 	uint64_t ah, al, bh, bl;
 
@@ -113,7 +113,7 @@ print_info_verbose(struct out *o, const struct gmon *g)
 	put(o, "Byte_order: %s\n", g->big_endian ? "big-endian" :
 	    "little-endian");
 	for (size_t i = 0; i < g->nranges; i++) {
-		const struct attrib_range *r = &g->ranges[i];
+		const struct hist_range *r = &g->ranges[i];
 
 		put(o, "Range: 0x%llx-0x%llx (%llu bytes", (unsigned long long)
 		    r->low, (unsigned long long)r->high,

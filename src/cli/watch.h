@@ -15,7 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "core/attrib.h"
+#include "hist/counters.h"
 
 struct watch {
 	const char *name;

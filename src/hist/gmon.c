@@ -97,7 +97,7 @@ find_range(struct rd *r, const struct gmon *g, uint64_t low, uint64_t high,
     uint64_t nbins, size_t *at)
 {
 	for (size_t i = 0; i < g->nranges; i++) {
-		const struct attrib_range *x = &g->ranges[i];
+		const struct hist_range *x = &g->ranges[i];
 
 		if (x->low == low && x->high == high && x->nbins == nbins) {
 			*at = i;
@@ -122,7 +122,7 @@ new_range(struct rd *r, struct gmon *g, uint64_t low, uint64_t high,
 {
 	uint64_t used = g->nranges ? g->ranges[g->nranges - 1].first +
 	    g->ranges[g->nranges - 1].nbins : 1;
-	struct attrib_range *x;
+	struct hist_range *x;
 	uint32_t *w;
 
 	x = realloc(g->ranges, (g->nranges + 1) * sizeof *x);
@@ -176,7 +176,7 @@ add_hist(struct rd *r, struct gmon *g, uint64_t low, uint64_t high,
 static int
 range_cmp(const void *x, const void *y)
 {
-	const struct attrib_range *a = x, *b = y;
+	const struct hist_range *a = x, *b = y;
 
 	return (a->low > b->low) - (a->low < b->low);
 }
@@ -198,7 +198,7 @@ order_ranges(struct rd *r, struct gmon *g)
 		    (unsigned long long)g->nbins);
 	w[0] = 0;
 	for (size_t i = 0; i < g->nranges; i++) {
-		struct attrib_range *x = &g->ranges[i];
+		struct hist_range *x = &g->ranges[i];
 
 		memcpy(w + pos, g->words + x->first, (size_t)x->nbins *
 		    sizeof *w);
@@ -471,7 +471,7 @@ gmon_subtract(struct gmon *g, const struct gmon *base, char *err,
     size_t errlen)
 {
 	for (size_t i = 0; i < g->nranges || i < base->nranges; i++) {
-		const struct attrib_range *x = i < base->nranges ?
+		const struct hist_range *x = i < base->nranges ?
 		    &base->ranges[i] : NULL, *y = i < g->nranges ?
 		    &g->ranges[i] : NULL;
 

@@ -13,7 +13,7 @@
 
 #include <stdint.h>
 
-#include "core/attrib.h"
+#include "hist/counters.h"
 #include "base/input.h"
 
 /* From this size on, the byte-order pass runs on two threads. */

@@ -260,7 +260,7 @@ put_function(struct out *o, const struct func_rec *f,
 /* A bin width: the integer when whole, else rounded to six decimals
  * (the exact width is (high - low) / bins). */
 static void
-put_width(struct out *o, const struct attrib_range *r)
+put_width(struct out *o, const struct hist_range *r)
 {
 	uint64_t span = r->high - r->low;
 
