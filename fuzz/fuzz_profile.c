@@ -38,7 +38,7 @@
 #include "core/attrib.h"
 #include "hist/gmon.h"
 #include "base/output.h"
-#include "cli/procprof.h"
+#include "cli/gmonrun.h"
 #include "hist/profile.h"
 #include "core/report.h"
 #include "base/sniff.h"

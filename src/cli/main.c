@@ -17,7 +17,7 @@
 #include "cli/kernel.h"
 #include "cli/options.h"
 #include "base/output.h"
-#include "cli/procprof.h"
+#include "cli/gmonrun.h"
 #include "hist/profile.h"
 #include "core/report.h"
 #include "base/sniff.h"
@@ -25,7 +25,7 @@
 #include "sym/symsrc.h"
 #include "base/util.h"
 #include "out/view.h"
-#include "cli/watch.h"
+#include "cli/interval.h"
 #include "base/worker.h"
 
 static struct out out;

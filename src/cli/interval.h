@@ -1,5 +1,5 @@
 /*
- * watch.h - the histogram source of --interval: the ticks gained between
+ * interval.h - the histogram source of --interval: the ticks gained between
  * two reads of the same profile.
  *
  * Keeps the previous read as the list of its non-zero counters (8 bytes
@@ -9,8 +9,8 @@
  * means the counters were reset: the difference is then the new values,
  * the ticks since the reset.  Knows nothing of symbols.
  */
-#ifndef RP_WATCH_H
-#define RP_WATCH_H
+#ifndef RP_INTERVAL_H
+#define RP_INTERVAL_H
 
 #include <stddef.h>
 #include <stdint.h>

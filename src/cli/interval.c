@@ -1,5 +1,5 @@
 /*
- * watch.c - the difference between successive reads of a profile.
+ * interval.c - the difference between successive reads of a profile.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -7,11 +7,11 @@
 #include <time.h>
 
 #include "base/input.h"
-#include "cli/procprof.h"
+#include "cli/gmonrun.h"
 #include "hist/profile.h"
 #include "base/sniff.h"
 #include "base/util.h"
-#include "cli/watch.h"
+#include "cli/interval.h"
 
 #define WIN_WORDS ((size_t)1 << 16)
 

@@ -1,5 +1,5 @@
 /*
- * procprof.c - the gmon.out path from options to report.
+ * gmonrun.c - the gmon.out path from options to report.
  */
 #include <stdarg.h>
 #include <stdint.h>
@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "hist/gmon.h"
-#include "cli/procprof.h"
+#include "cli/gmonrun.h"
 #include "base/wide.h"
 #include "core/report.h"
 #include "sym/symsrc.h"

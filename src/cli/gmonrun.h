@@ -1,9 +1,9 @@
 /*
- * procprof.h - wiring for a process profile (gmon.out): parse it, subtract
+ * gmonrun.h - wiring for a process profile (gmon.out): parse it, subtract
  * a baseline, and report it or describe it (-i).
  */
-#ifndef RP_PROCPROF_H
-#define RP_PROCPROF_H
+#ifndef RP_GMONRUN_H
+#define RP_GMONRUN_H
 
 #include "cli/options.h"
 #include "base/output.h"
