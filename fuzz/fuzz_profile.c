@@ -297,7 +297,7 @@ gmon_case(const uint8_t *data, size_t size, unsigned flags)
 
 		if (kind == GMON_SNIFF_BSD && gmon_maybe_kernel(b, n, n))
 			want = rc == 0;
-		CHECK(procprof_detect(&p) == want);
+		CHECK(gmonrun_detect(&p) == want);
 		CHECK(memcmp(profile_bytes(&p), b, n) == 0);
 	}
 	release(&p, 1);

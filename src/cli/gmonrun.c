@@ -15,7 +15,7 @@
 #include "out/view.h"
 
 int
-procprof_detect(struct profile *p)
+gmonrun_detect(struct profile *p)
 {
 	unsigned char head[48];
 	size_t n = profile_peek(p, head, sizeof head);
@@ -139,7 +139,7 @@ subtract_baseline(struct gmon *g, const struct options *opt)
 	char err[256];
 
 	profile_load(&bp, opt->baseline);
-	if (!procprof_detect(&bp))
+	if (!gmonrun_detect(&bp))
 		fatalx("%s: not a gmon.out, unlike %s", opt->baseline,
 		    opt->profile);
 	load(&base, &bp);
@@ -188,7 +188,7 @@ report_view(const struct options *opt, const struct gmon *g,
 }
 
 void
-procprof_run(const struct options *opt, struct profile *p, struct out *o)
+gmonrun_run(const struct options *opt, struct profile *p, struct out *o)
 {
 	struct gmon g;
 	struct symsrc m;

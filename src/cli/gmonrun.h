@@ -10,10 +10,10 @@
 #include "hist/profile.h"
 
 /* Whether the loaded input P is a gmon.out (by its content). */
-int procprof_detect(struct profile *p);
+int gmonrun_detect(struct profile *p);
 
 /* Everything for the gmon.out P, written into O; fatal on any error. */
-void procprof_run(const struct options *opt, struct profile *p,
+void gmonrun_run(const struct options *opt, struct profile *p,
     struct out *o);
 
 #endif

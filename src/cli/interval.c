@@ -200,7 +200,7 @@ watch_start(struct watch *w, const char *name, int noauto)
 	memset(w, 0, sizeof *w);
 	w->name = name;
 	profile_load(&p, name);
-	if (procprof_detect(&p))	/* it will not change: nothing to watch */
+	if (gmonrun_detect(&p))	/* it will not change: nothing to watch */
 		fatalx("%s is a gmon.out: --interval watches a kernel profile; "
 		    "a program writes its gmon.out once, when it exits", name);
 	profile_check(&p);

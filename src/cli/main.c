@@ -379,8 +379,8 @@ main(int argc, char **argv)
 	if (o.interval > 0 && !o.info)
 		return run_interval(&o);
 	profile_load(&prof, o.profile);
-	if (procprof_detect(&prof)) {	/* a process's gmon.out */
-		procprof_run(&o, &prof, &out);
+	if (gmonrun_detect(&prof)) {	/* a process's gmon.out */
+		gmonrun_run(&o, &prof, &out);
 		finish_output();
 		profile_close(&prof);
 		return 0;
