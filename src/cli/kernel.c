@@ -19,7 +19,8 @@ static int setuid_install;
 static _Noreturn void profile_missing(const char *name);
 static const char *with_release(const char *fmt, const char *release);
 
-const char *
+/* A copy of PATH, under the test root if there is one. */
+static const char *
 kernel_path(const char *path)
 {
 	static char *kept[32];	/* the last paths made, still in use */

@@ -22,9 +22,6 @@
  */
 #define KERNEL_ROOT_ENV "READPROFILE_TEST_ROOT"
 
-/* A copy of PATH, under the test root if there is one. */
-const char *kernel_path(const char *path);
-
 /* The profile to read for NAME: the kernel's under the test root. */
 const char *kernel_profile(const char *name);
 

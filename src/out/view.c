@@ -7,7 +7,8 @@
 #include "base/fmt.h"
 #include "out/view.h"
 
-double
+/* ticks * 100 / total, 0 for a total of 0. */
+static double
 view_percent(uint64_t ticks, uint64_t total)
 {
 	return total ? (double)ticks * 100.0 / (double)total : 0.0;

@@ -52,7 +52,4 @@ void view_json(struct out *o, const struct collect *k,
  */
 void json_str(struct out *o, const char *s, size_t n);
 
-/* ticks * 100 / total, 0 for a total of 0. */
-double view_percent(uint64_t ticks, uint64_t total);
-
 #endif
