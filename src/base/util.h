@@ -21,10 +21,11 @@ void warnx_(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 extern void (*fatal_hook)(void);
 
 /*
- * A helper thread's messages (see symfetch.c): after msg_hold(H), this
- * thread's warnings and fatal errors are appended to H->text instead of
- * printed, and a fatal error jumps to H->jb (set by the thread) instead of
- * exiting.  The thread that reads its results prints them in their place.
+ * A helper thread's messages (hist/profile.c, core/reportpar.c): after
+ * msg_hold(H), this thread's warnings and fatal errors are appended to
+ * H->text instead of printed, and a fatal error jumps to H->jb (set by the
+ * thread) instead of exiting.  The thread that reads its results prints
+ * them in their place.
  */
 struct msghold {
 	char *text;
