@@ -4,8 +4,7 @@
 #   make check           build and run every test suite (short random sweeps)
 #   make check-long      the long random sweeps (unit, differential, ext)
 #   make check-sanitize  check and check-long on an ASan+UBSan build (build-san/)
-#   make check-valgrind  the golden CLI, hostile-input, kernel and two-thread tests under valgrind
-#   make check-tsan      the two-thread report and profile pass under ThreadSanitizer
+#   make check-valgrind  the golden CLI, hostile-input and kernel tests under valgrind
 #   make check-elf-sweep every ELF file of the system: symbols as nm lists them
 #   make check-vmlinux   a Debian kernel's vmlinux against its System.map (downloads)
 #   make fuzz            run each libFuzzer harness for FUZZ_TIME seconds
@@ -36,11 +35,14 @@ CFLAGS    ?= -O2 -g
 WARNFLAGS  = -std=c11 -Wall -Wextra -Wshadow -Wformat=2 -Wstrict-prototypes \
              -Wmissing-prototypes -Wvla -Wno-format-nonliteral $(WERROR)
 ALL_CPPFLAGS = -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -DRP_VERSION='"$(VERSION)"' -Isrc $(CPPFLAGS)
-ALL_CFLAGS = $(WARNFLAGS) -pthread $(PREFIX_MAP) $(CFLAGS)
-# The same binary from any checkout directory: the build path is mapped to
-# "." in debug information and __FILE__, when the compiler can.
-PREFIX_MAP := $(shell $(CC) -ffile-prefix-map=/a=. -E -x c /dev/null >/dev/null 2>&1 && \
-	echo '-ffile-prefix-map=$(CURDIR)=.')
+ALL_CFLAGS = $(WARNFLAGS) $(PREFIX_MAP) $(CFLAGS)
+# REPRO=1: the same binary from any checkout directory: the build path is
+# mapped to "." in debug information and __FILE__, when the compiler can
+# (make check-repro builds so).  By default the debug information keeps
+# the build directory, which distributions' debug-source tools (Fedora's
+# find-debuginfo, Debian's dh_dwz and debugedit) read and rewrite.
+PREFIX_MAP := $(if $(REPRO),$(shell $(CC) -ffile-prefix-map=/a=. -E -x c /dev/null >/dev/null 2>&1 && \
+	echo '-ffile-prefix-map=$(CURDIR)=.'))
 
 # Object directory and binary; check-sanitize builds a second tree.
 B   ?= build
@@ -98,6 +100,9 @@ $(B)/tests/gmontool: tests/gmon/gmontool.c | $(B)/tests
 # What this C library says (strerror, getopt), for the expected messages.
 $(B)/tests/libctext: tests/libctext.c $(B)/flags | $(B)/tests
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $<
+# Changes an input's size at the Nth read or write of a run (ptrace).
+$(B)/tests/trunc_at: tests/shrink/trunc_at.c | $(B)/tests
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $<
 $(B)/tests/symdump: tests/elf/symdump.c $(B)/librp.a $(HDRS) | $(B)/tests
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(B)/librp.a $(LDLIBS)
 
@@ -129,12 +134,13 @@ RUN_RP = RP=$(abspath $(BIN)) $(TOOLS)
 
 check-run: $(BIN) $(if $(UNIT_SKIP),,$(UNIT_BINS)) $(B)/tests/gen $(B)/tests/model \
 	    $(B)/tests/proftool $(B)/tests/libctext $(B)/tests/symdump \
-	    $(B)/tests/gmontool
+	    $(B)/tests/gmontool $(B)/tests/trunc_at
 	@sh tests/check.sh \
 	    unit '$(if $(UNIT_SKIP),echo "unit: skipped: $(UNIT_SKIP)",$(CHECK_SIZES) sh tests/unit/run.sh $(UNIT_BINS))' \
 	    cli '$(RUN_RP) sh tests/cli/run.sh' \
 	    completion 'sh tests/completion.sh' \
 	    layout 'sh tests/layout.sh' \
+	    docs '$(RUN_RP) sh tests/docs.sh' \
 	    diff '$(CHECK_SIZES) $(RUN_RP) sh tests/diff/run.sh' \
 	    ext '$(CHECK_SIZES) $(RUN_RP) sh tests/ext/run.sh' \
 	    views '$(RUN_RP) sh tests/views/run.sh' \
@@ -142,7 +148,8 @@ check-run: $(BIN) $(if $(UNIT_SKIP),,$(UNIT_BINS)) $(B)/tests/gen $(B)/tests/mod
 	    elf '$(RUN_RP) SYMDUMP=$(abspath $(B)/tests/symdump) sh tests/elf/run.sh' \
 	    kernel '$(RUN_RP) sh tests/kernel/run.sh' \
 	    gmon '$(RUN_RP) sh tests/gmon/run.sh' \
-	    par 'PAR_SEEDS=1 $(RUN_RP) sh tests/par/run.sh' \
+	    shrink '$(RUN_RP) TRUNC_AT=$(abspath $(B)/tests/trunc_at) sh tests/shrink/run.sh' \
+	    pprof '$(RUN_RP) sh tests/pprof/run.sh' \
 	    setuid 'sh tests/setuid/run.sh'
 
 check-long: check-deps
@@ -153,8 +160,7 @@ check-long-run: $(BIN) $(UNIT_BINS) $(B)/tests/gen $(B)/tests/model $(B)/tests/p
 	@sh tests/check.sh \
 	    unit-long '$(LONG_SIZES) sh tests/unit/run.sh $(B)/tests/test_fmt' \
 	    diff-long '$(LONG_SIZES) $(RUN_RP) sh tests/diff/run.sh' \
-	    ext-long '$(LONG_SIZES) $(RUN_RP) sh tests/ext/run.sh' \
-	    par-long 'PAR_SEEDS=6 $(RUN_RP) sh tests/par/run.sh'
+	    ext-long '$(LONG_SIZES) $(RUN_RP) sh tests/ext/run.sh'
 
 # Every ELF file of the system against nm (slow; CI runs it).
 check-elf-sweep: $(B)/tests/symdump
@@ -171,19 +177,7 @@ check-valgrind: $(BIN) $(B)/tests/libctext
 	@sh tests/check.sh \
 	    cli-valgrind 'RP=$(abspath $(BIN)) RP_WRAP="$(VALGRIND)" sh tests/cli/run.sh' \
 	    hostile-valgrind 'RP=$(abspath $(BIN)) RP_WRAP="$(VALGRIND)" HOSTILE_TIMEOUT=120 sh tests/hostile/run.sh' \
-	    kernel-valgrind 'RP=$(abspath $(BIN)) RP_WRAP="$(VALGRIND)" sh tests/kernel/run.sh' \
-	    par-valgrind 'RP=$(abspath $(BIN)) RP_WRAP="$(VALGRIND)" PAR_SEEDS=1 PAR_QUICK=1 PAR_CASES="plain initend bad-line long-lines" sh tests/par/run.sh'
-
-# The two-thread report and profile pass under ThreadSanitizer (build-tsan/);
-# the second thread lives to the end: no waiting for it at exit.
-TSAN = -fsanitize=thread
-check-tsan: check-deps
-	@$(MAKE) --no-print-directory B=build-tsan BIN=build-tsan/readprofile \
-	    CFLAGS="-O1 -g $(TSAN)" LDFLAGS="$(TSAN)" build-tsan/readprofile \
-	    build-tsan/tests/test_profile
-	@TSAN_OPTIONS="atexit_sleep_ms=0 $${TSAN_OPTIONS:-}" sh tests/check.sh \
-	    unit-tsan 'sh tests/unit/run.sh build-tsan/tests/test_profile' \
-	    par-tsan 'RP=$(abspath build-tsan/readprofile) PAR_SEEDS=1 PAR_QUICK=1 sh tests/par/run.sh'
+	    kernel-valgrind 'RP=$(abspath $(BIN)) RP_WRAP="$(VALGRIND)" sh tests/kernel/run.sh'
 
 check-hostile: $(BIN) $(B)/tests/libctext
 	@RP=$(abspath $(BIN)) sh tests/hostile/run.sh
@@ -210,13 +204,17 @@ check-m32:
 check-vmlinux: $(BIN) $(B)/tests/symdump
 	@RP=$(abspath $(BIN)) SYMDUMP=$(abspath $(B)/tests/symdump) sh tests/vmlinux/run.sh
 
-demo: $(BIN)
+# Built quietly: the demo's output is the report and its legend.
+demo:
+	@$(MAKE) -s --no-print-directory $(BIN) >/dev/null
 	@sh tests/demo.sh $(abspath $(BIN))
 
 # The installed name: PROGRAM=readprofile-ng installs the binary, the man
-# page (its NAME and SYNOPSIS) and the bash completion under that name, so
-# that it can sit beside util-linux's readprofile.  Messages keep the
-# "readprofile: " prefix whatever the name (see DIAGNOSTICS in the man page).
+# page (its title, synopsis and examples: tools/man-name.sh) and the bash
+# completion under that name, so that it can sit beside util-linux's
+# readprofile.  The binary's usage lines take the name it is run by;
+# messages keep the "readprofile: " prefix whatever the name (see
+# DIAGNOSTICS in the man page).
 PROGRAM ?= readprofile
 
 # install never compiles: it installs what `make` built, with the flags
@@ -228,11 +226,8 @@ install:
 	@test -f $(BIN) || { echo "make install: $(BIN) is not built; run 'make' first" >&2; exit 1; }
 	$(INSTALL) -d $(DESTDIR)$(SBINDIR) $(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(BASHCOMPDIR)
 	$(INSTALL) -m 0755 $(BIN) $(DESTDIR)$(SBINDIR)/$(PROGRAM)
-	sed -e 's/@VERSION@/$(VERSION)/g' \
-	    -e "/^\.TH /s/READPROFILE/$$(echo '$(PROGRAM)' | tr a-z A-Z)/" \
-	    -e '/^\.SH NAME/,/^\.SH /s/^readprofile \\-/$(PROGRAM) \\-/' \
-	    -e '/^\.SH SYNOPSIS/,/^\.SH /s/^\.B readprofile/.B $(PROGRAM)/' \
-	    man/readprofile.8 > $(DESTDIR)$(MANDIR)/man8/$(PROGRAM).8.tmp
+	sh tools/man-name.sh '$(PROGRAM)' '$(VERSION)' < man/readprofile.8 \
+	    > $(DESTDIR)$(MANDIR)/man8/$(PROGRAM).8.tmp
 	chmod 0644 $(DESTDIR)$(MANDIR)/man8/$(PROGRAM).8.tmp
 	mv -f $(DESTDIR)$(MANDIR)/man8/$(PROGRAM).8.tmp $(DESTDIR)$(MANDIR)/man8/$(PROGRAM).8
 	sed -e 's/^complete -F _readprofile readprofile$$/complete -F _readprofile $(PROGRAM)/' \
@@ -263,6 +258,6 @@ clean:
 	rm -rf build build-san build-fuzz build-static build-o3 build-s390x build-m32 build-musl \
 	    readprofile readprofile-*.tar.gz
 
-.PHONY: all check check-deps check-run check-long check-long-run check-sanitize check-valgrind check-tsan check-hostile \
+.PHONY: all check check-deps check-run check-long check-long-run check-sanitize check-valgrind check-hostile \
 	check-setuid check-elf-sweep check-vmlinux fuzz bench \
 	check-vm check-cross check-m32 demo install uninstall check-install dist distcheck check-repro clean

@@ -4,13 +4,13 @@
  * Input: one flag byte, then (with a baseline) two bytes giving the
  * baseline's length, then the profile bytes and the baseline bytes.
  *   bit 0  the profile comes through a pipe (read whole), else a memfd
- *          (a regular file: read in mapped chunks)
+ *          (a regular file: read a window at a time with pread)
  *   bit 1  the same for the baseline
  *   bit 2  -n (no byte-order guess)
  *   bit 3  a baseline is given
  *   bit 4  stretch: the bytes are repeated up to a few hundred KiB, so
- *          that the 64 Ki-word windows and 256 KiB mapped chunks are crossed
- *   bit 5  read with pread instead of mmap (as on /proc)
+ *          that the 64 Ki-word windows are crossed
+ *   bit 5  no non-zero index (as with -i): the report reads the file
  *   bit 6  the baseline is the profile itself
  *   bit 7  a tiny budget for the non-zero index: it is dropped on the way
  *          and the report reads the file again
@@ -127,8 +127,8 @@ release(struct profile *p, int opened)
 {
 	if (!opened)
 		return;
-	if (p->in.fd <= 2)
-		p->in.fd = -1;	/* never opened: do not close stdin */
+	if (p->rd.in.fd <= 2)
+		p->rd.in.fd = -1;	/* never opened: do not close stdin */
 	profile_close(p);
 }
 
@@ -414,14 +414,12 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		prof_opened = 1;
 		profile_open(&prof, ppath);
 		if (flags & 32)
-			prof.rd.no_mmap = 1;
+			prof.index_budget = 0;
 		if (flags & 128)
-			prof.nz_budget = 64;
+			prof.index_budget = 64;
 		if (withbase) {
 			base_opened = 1;
 			profile_open(&base, bpath);
-			if (flags & 32)
-				base.rd.no_mmap = 1;
 		}
 			CHECK(profile_setup(&prof, withbase ? &base : NULL,
 		    (flags & 4) != 0) == swap);

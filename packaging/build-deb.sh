@@ -4,14 +4,16 @@
 #
 #   sh packaging/build-deb.sh [TARBALL]     (default: make dist first)
 #
-# Unpacks TARBALL, uses its packaging/debian as debian/, runs
-# dpkg-buildpackage -us -uc -b (DEB_BUILD_OPTIONS=nocheck is honoured and
-# sets the nocheck profile), then checks: lintian reports no error and no
-# warning; no file of the package is a file of util-linux (dpkg -L); and,
-# with DEB_INSTALL_TEST=1 as root (a throwaway machine: CI), that it
-# installs beside util-linux and removes cleanly.  Needs dpkg-dev,
-# debhelper, lintian.  Leaves the .deb in OUTDIR (default: a temporary
-# directory, removed) when OUTDIR is set.
+# As a packager does: unpacks TARBALL beside it as the .orig.tar.gz,
+# copies its packaging/debian in as debian/, runs dpkg-buildpackage -us
+# -uc (source and binary; DEB_BUILD_OPTIONS=nocheck is honoured and sets
+# the nocheck profile), then checks: lintian on the .changes (the source
+# package and the binary one) reports no error and no warning; no file of
+# the package is a file of util-linux (dpkg -L); and, with
+# DEB_INSTALL_TEST=1 as root (a throwaway machine: CI), that it installs
+# beside util-linux and removes cleanly.  Needs dpkg-dev, debhelper,
+# lintian.  With OUTDIR set, leaves the .deb, .dsc, tarballs and .changes
+# there (made when missing); else they go with a temporary directory.
 set -eu
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 MAKE=${MAKE:-make}
@@ -43,11 +45,14 @@ cp -R "$S/packaging/debian" "$S/debian"
 
 profile=
 case " ${DEB_BUILD_OPTIONS:-} " in *" nocheck "*) profile=-Pnocheck ;; esac
-echo "== build-deb: dpkg-buildpackage -us -uc -b $profile"
-(cd "$S" && dpkg-buildpackage -us -uc -b $profile) > "$T/build.log" 2>&1 ||
+[ "$(cd "$S" && dpkg-parsechangelog -S Version)" = "$V-1" ] ||
+	die "debian/changelog is not at version $V-1"
+echo "== build-deb: dpkg-buildpackage -us -uc $profile"
+(cd "$S" && dpkg-buildpackage -us -uc $profile) > "$T/build.log" 2>&1 ||
 	{ tail -40 "$T/build.log"; die "dpkg-buildpackage failed"; }
-deb=$(ls "$T"/readprofile_*.deb)
+deb=$(ls "$T"/readprofile-ng_*.deb)
 changes=$(ls "$T"/readprofile_*.changes)
+ls "$T"/readprofile_*.dsc >/dev/null || die "no source package"
 
 echo "== build-deb: lintian"
 if ! lintian --fail-on error,warning --display-info "$changes" > "$T/lintian.log" 2>&1; then
@@ -81,10 +86,13 @@ if [ "${DEB_INSTALL_TEST:-}" = 1 ] && [ "$(id -u)" = 0 ]; then
 		die "the installed readprofile-ng does not say version $V"
 	man -w readprofile-ng >/dev/null 2>&1 || [ -f /usr/share/man/man8/readprofile-ng.8.gz ] ||
 		die "no readprofile-ng man page"
-	dpkg -r readprofile
+	dpkg -r readprofile-ng
 	[ ! -e /usr/sbin/readprofile-ng ] || die "dpkg -r left /usr/sbin/readprofile-ng"
 fi
 if [ -n "${OUTDIR:-}" ]; then
-	cp "$deb" "$OUTDIR/"
+	mkdir -p "$OUTDIR"
+	for f in "$T"/*.deb "$T"/*.dsc "$T"/*.tar.* "$T"/*.changes "$T"/*.buildinfo; do
+		[ -f "$f" ] && cp "$f" "$OUTDIR/"
+	done
 fi
 echo "build-deb: $(basename "$deb") built, lintian clean, no clash with util-linux"

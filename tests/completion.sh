@@ -95,24 +95,35 @@ for o in $shorts $longs; do
     has "option $o after -" "$o" -
 done
 
-# --top, -J/--json, --interval, --count (whose name is a prefix of
-# --counters: typed whole, both are offered).
-for o in --top --json --interval; do
+# --top, -J/--json, --interval, --iterations.
+for o in --top --json --interval --iterations; do
 	has "long option $o from a prefix" "$o" "${o%?}"
 	expect "long option $o complete" "$o" "$o"
 done
-for o in --top -J --json --interval --count; do
+for o in --top -J --json --interval --iterations; do
 	has "option $o after -" "$o" -
 done
-expect "--count and --counters" "$(printf -- '--count\n--counters')" --count
+expect "--count is --counters" --counters --count
 expect "--top offers numbers" "$(printf '10\n100')" --top 1
 has "--interval offers seconds" 5 --interval ''
-has "--count offers numbers" 10 --count ''
+has "--iterations offers numbers" 10 --iterations ''
 hasnt "--interval offers no files" System.map-6.1.0 --interval ''
+
+# --pprof FILE (- for stdout), --folded, --hz N, --no-demangle.
+for o in --pprof --folded --hz --no-demangle; do
+	has "long option $o from a prefix" "$o" "${o%?}"
+	expect "long option $o complete" "$o" "$o"
+	has "option $o after -" "$o" -
+done
+expect "--pprof file name" profile.gz --pprof prof
+has "--pprof offers stdout" - --pprof ''
+has "--hz offers rates" 250 --hz ''
+hasnt "--hz offers no files" System.map-6.1.0 --hz ''
+expect "prefix --no-" "$(printf -- '--no-auto\n--no-demangle')" --no-
 
 expect "unique prefix --ba" --baseline --ba
 expect "unique prefix --ex" --exact --ex
-expect "prefix --no" --no-auto --no
+expect "prefix --no" "$(printf -- '--no-auto\n--no-demangle')" --no
 hasnt "no files where an option is expected" System.map-6.1.0 ''
 hasnt "no files after a flag" System.map-6.1.0 -a ''
 

@@ -105,6 +105,17 @@ syn=$(sed -n '/^\.SH SYNOPSIS/,/^\.SH DESC/p' "$TOP/man/readprofile.8" |
 sed -n '/^\.SH SYNOPSIS/,/^\.SH DESC/p' "$m" | grep -q -e '^\.B readprofile$' -e '^\.B readprofile ' &&
 	bad="$bad SYNOPSIS keeps the old name;"
 grep -q '^\.TH READPROFILE-NG 8 ' "$m" || bad="$bad .TH;"
+# every example under the new name, none under the old
+ex=$(sed -n '/^\.SH EXAMPLES/,/^\.SH /p' "$TOP/man/readprofile.8" |
+	grep -c '^readprofile ')
+[ "$ex" -gt 5 ] &&
+[ "$(sed -n '/^\.SH EXAMPLES/,/^\.SH /p' "$m" | grep -c "^$N ")" -eq "$ex" ] ||
+	bad="$bad EXAMPLES;"
+grep -q "Try '$N \\\\-\\\\-help'" "$m" || bad="$bad the Try line in the page;"
+# the binary's usage line and hint, by the name it runs as
+[ "$("$b" --help | sed -n 3p)" = " $N [options]" ] || bad="$bad usage line;"
+[ "$("$b" --bogus 2>&1 | tail -n 1)" = "Try '$N --help' for more information." ] ||
+	bad="$bad Try line;"
 if command -v bash >/dev/null 2>&1; then
 	got=$(bash -c '. "$1"; complete -p '"$N"'; COMP_WORDS=('"$N"' --ba)
 	    COMP_CWORD=1; _readprofile; echo "${COMPREPLY[*]}"' x "$c" 2>&1)

@@ -56,11 +56,13 @@ while IFS= read -r f; do
 done < "$T/list"
 (cd "$TOP" && tar -cf - --no-recursion -T "$T/list") | (cd "$S" && tar -xf -)
 printf '%s\n' "$V" > "$S/VERSION"
-# The version (and the release date, for the package changelogs) where
-# they are shown; the repository holds only placeholders.
+# The version (and the release date, for the RPM changelog) where they
+# are shown; the repository holds only placeholders.  The Debian
+# changelog is a real file (a packager copies packaging/debian as it is):
+# tests/docs.sh checks its version against VERSION.
 rfc=$(date -u -d "@$SOURCE_DATE_EPOCH" '+%a, %d %b %Y %H:%M:%S +0000')
 rpmd=$(date -u -d "@$SOURCE_DATE_EPOCH" '+%a %b %d %Y')
-for f in man/readprofile.8 packaging/readprofile.spec packaging/debian/changelog; do
+for f in man/readprofile.8 packaging/readprofile.spec; do
 	[ -f "$S/$f" ] || continue
 	sed -e "s/@VERSION@/$V/g" -e "s/@DATE_RFC2822@/$rfc/g" \
 	    -e "s/@DATE_RPM@/$rpmd/g" "$TOP/$f" > "$S/$f"

@@ -39,7 +39,7 @@ mkdir -p "$A" "$B"
 for d in "$A" "$B"; do
 	tar -xzf "$T/1/readprofile-$V.tar.gz" -C "$d"
 	env -u MAKEFLAGS -u MFLAGS $MAKE -C "$d/readprofile-$V" --no-print-directory \
-	    > "$d/log" 2>&1 || { bad="$bad build in $d failed;"; cat "$d/log"; }
+	    REPRO=1 > "$d/log" 2>&1 || { bad="$bad build in $d failed;"; cat "$d/log"; }
 done
 cmp -s "$A/readprofile-$V/readprofile" "$B/readprofile-$V/readprofile" ||
 	bad="$bad binaries differ;"

@@ -166,6 +166,48 @@ reap(struct input *in)
 	    WEXITSTATUS(status), msg[0] ? ": " : "", msg);
 }
 
+ssize_t
+read_full(int fd, void *buf, size_t n, int64_t off)
+{
+	size_t done = 0;
+
+	while (done < n) {
+		ssize_t r = off < 0 ? read(fd, (char *)buf + done, n - done) :
+		    pread(fd, (char *)buf + done, n - done,
+		    (off_t)(off + (int64_t)done));
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return -1;
+		if (r == 0)
+			break;
+		done += (size_t)r;
+	}
+	return (ssize_t)done;
+}
+
+static _Noreturn void
+changed(const struct input *in, uint64_t now)
+{
+	fatalx("%s: the file %s while being read (%llu bytes, then %llu)",
+	    in->name, now < in->size ? "shrank" : "grew",
+	    (unsigned long long)in->size, (unsigned long long)now);
+}
+
+void
+input_check_size(const struct input *in)
+{
+	struct stat sb;
+
+	if (!in->seekable || in->fd < 0)
+		return;
+	if (fstat(in->fd, &sb) < 0)
+		fatal("%s", in->name);
+	if ((uint64_t)sb.st_size != in->size)
+		changed(in, (uint64_t)sb.st_size);
+}
+
 size_t
 input_read(struct input *in, void *buf, size_t n)
 {
@@ -178,9 +220,26 @@ input_read(struct input *in, void *buf, size_t n)
 		if (errno != EINTR)
 			fatal("%s", in->name);
 	}
-	if (r == 0)
+	in->off += (uint64_t)r;
+	if (in->seekable && (in->off > in->size || (r == 0 &&
+	    in->off < in->size)))
+		changed(in, in->off);
+	if (r == 0) {
+		input_check_size(in);
 		reap(in);
+	}
 	return (size_t)r;
+}
+
+void
+input_pread(struct input *in, void *buf, size_t n, uint64_t off)
+{
+	ssize_t r = read_full(in->fd, buf, n, (int64_t)off);
+
+	if (r < 0)
+		fatal("%s", in->name);
+	if ((size_t)r < n)
+		changed(in, off + (uint64_t)r);
 }
 
 void

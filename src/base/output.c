@@ -56,31 +56,10 @@ out_init(struct out *o, int fd)
 	o->fd = fd;
 	o->len = 0;
 	o->spill = -1;
-	o->mem = 0;
 	o->direct = can_write_directly(fd, &o->start);
 	/* written as it comes: a buffer of a few pages is enough */
 	o->cap = o->direct ? DIRECT : HOLD;
 	o->buf = xmalloc(o->cap);
-}
-
-void
-out_init_mem(struct out *o)
-{
-	memset(o, 0, sizeof *o);
-	o->fd = -1;
-	o->cap = (size_t)64 << 10;
-	o->buf = xmalloc(o->cap);
-	o->spill = -1;
-	o->start = -1;
-	o->mem = 1;
-}
-
-void
-out_free_mem(struct out *o)
-{
-	free(o->buf);
-	o->buf = NULL;
-	o->len = o->cap = 0;
 }
 
 static int
@@ -136,11 +115,6 @@ spill(struct out *o)
 static void
 make_room(struct out *o, size_t n)
 {
-	if (o->mem) {	/* grown a step at a time: parts are many, in hand */
-		o->cap = o->len + n + ((size_t)64 << 10);
-		o->buf = xrealloc(o->buf, o->cap);
-		return;
-	}
 	if (o->len > 0)
 		spill(o);
 	if (n > o->cap) {
@@ -161,7 +135,7 @@ room(struct out *o, size_t n)
 void
 out_str(struct out *o, const char *s, size_t n)
 {
-	if (n > o->cap / 2 && !o->mem) {	/* a part of a report: not copied */
+	if (n > o->cap / 2) {	/* a large text: not copied */
 		if (o->len > 0)
 			spill(o);
 		put_out(o, s, n);

@@ -24,14 +24,9 @@ struct out {
 	int spill;		/* temporary file, or -1 */
 	int direct;		/* written as it comes (/dev/null, a file) */
 	off_t start;		/* a file's size before: cut back on error */
-	int mem;		/* only a growing buffer (out_init_mem) */
 };
 
 void out_init(struct out *o, int fd);
-
-/* A report part kept whole in memory, to be added with out_str. */
-void out_init_mem(struct out *o);
-void out_free_mem(struct out *o);
 
 /* "%6u %-40s %8.4f\n" */
 void out_sym(struct out *o, uint64_t ticks, const char *name, size_t nlen,

@@ -1,12 +1,9 @@
 /*
  * sniff.c - what an input that is not a profile or a map looks like.
  */
-#include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
-#include "hist/profile.h"
 #include "base/sniff.h"
 #include "base/util.h"
 
@@ -59,32 +56,6 @@ sniff(const unsigned char *buf, size_t n)
 	return k;
 }
 
-/* The first bytes of P, into BUF[0..n); returns how many. */
-static size_t
-head(const struct profile *p, unsigned char *buf, size_t n)
-{
-	ssize_t r;
-
-	if (n > p->bytes)
-		n = (size_t)p->bytes;
-	if (p->data) {
-		memcpy(buf, p->data, n);
-		return n;
-	}
-	do
-		r = pread(p->in.fd, buf, n, 0);
-	while (r < 0 && errno == EINTR);
-	return r > 0 ? (size_t)r : 0;
-}
-
-static const struct sniff *
-sniff_profile(const struct profile *p)
-{
-	unsigned char buf[256];
-
-	return sniff(buf, head(p, buf, sizeof buf));
-}
-
 /* What to do about K, for input NAME. */
 static void
 advice(const char *name, const struct sniff *k, char *buf, size_t n)
@@ -99,37 +70,36 @@ advice(const char *name, const struct sniff *k, char *buf, size_t n)
 }
 
 void
-sniff_profile_size(const struct profile *p)
+sniff_profile_size(const char *name, uint64_t size,
+    const unsigned char *head, size_t n)
 {
-	const struct sniff *k = sniff_profile(p);
+	const struct sniff *k = sniff(head, n);
 	char adv[128];
 
 	if (k == NULL)
 		return;
-	advice(p->name, k, adv, sizeof adv);
+	advice(name, k, adv, sizeof adv);
 	fatalx("%s: not a kernel profile: it is %s (%llu bytes, not a whole "
-	    "number of 32-bit words)%s", p->name, k->what,
-	    (unsigned long long)p->bytes, adv);
+	    "number of 32-bit words)%s", name, k->what,
+	    (unsigned long long)size, adv);
 }
 
 void
-sniff_profile_step(const struct profile *p)
+sniff_profile_step(const char *name, uint32_t step,
+    const unsigned char *head, size_t n)
 {
-	const struct sniff *k;
+	const struct sniff *k = sniff(head, n);
 	char adv[128];
 
-	if (p->step == 0 || (p->step & (p->step - 1)) == 0)
-		return;
-	k = sniff_profile(p);
 	if (k == NULL) {
 		warnx_("warning: %s does not look like a kernel profile: its "
-		    "sampling step %u is not a power of two", p->name, p->step);
+		    "sampling step %u is not a power of two", name, step);
 		return;
 	}
-	advice(p->name, k, adv, sizeof adv);
+	advice(name, k, adv, sizeof adv);
 	warnx_("warning: %s does not look like a kernel profile: it is %s "
-	    "(sampling step %u is not a power of two)%s", p->name, k->what,
-	    p->step, adv);
+	    "(sampling step %u is not a power of two)%s", name, k->what,
+	    step, adv);
 }
 
 void

@@ -8,8 +8,7 @@
 #define RP_SNIFF_H
 
 #include <stddef.h>
-
-struct profile;
+#include <stdint.h>
 
 struct sniff {
 	const char *what;	/* "an ELF file", "gzip-compressed data", "text" */
@@ -24,16 +23,19 @@ const struct sniff *sniff(const unsigned char *buf, size_t n);
 const struct sniff *sniff_binary(const unsigned char *buf, size_t n);
 
 /*
- * P is not a whole number of words: when its first bytes are recognisably
- * something else, say what (and what to do) and exit.  Returns otherwise.
+ * Profile NAME, SIZE bytes, is not a whole number of words: when its
+ * first N bytes, HEAD, are recognisably something else, say what (and
+ * what to do) and exit.  Returns otherwise.
  */
-void sniff_profile_size(const struct profile *p);
+void sniff_profile_size(const char *name, uint64_t size,
+    const unsigned char *head, size_t n);
 
 /*
- * A kernel writes 1 << N as the step: warn when P's is not a power of two
- * (and not 0, which some kernels write), naming what P looks like.
+ * Profile NAME, whose first N bytes are HEAD, has STEP, not a power of
+ * two, as its step: warn, naming what it looks like.
  */
-void sniff_profile_step(const struct profile *p);
+void sniff_profile_step(const char *name, uint32_t step,
+    const unsigned char *head, size_t n);
 
 /*
  * Exit with MSG about map NAME, followed, when K is not NULL, by a line

@@ -6,7 +6,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cli/export.h"
 #include "hist/gmon.h"
+#include "sym/demangle.h"
 #include "cli/gmonrun.h"
 #include "base/wide.h"
 #include "core/report.h"
@@ -175,12 +177,18 @@ report_view(const struct options *opt, const struct gmon *g,
 	    "GNU" : "BSD", .gmon_version = g->version,
 	    .pointer_size = g->ptrsize, .top = opt->top };
 	struct collect k;
+	struct export_src s = { .profile = opt->profile, .map = m->name,
+	    .baseline = opt->baseline, .rate = g->rate, .rate_from = "gmon.out",
+	    .format = g->format == GMON_GNU ? "gmon.out (GNU)" :
+	    "gmon.out (BSD)" };
 
 	collect_init(&k, opt->top ? opt->top : SIZE_MAX);
 	ro->collect = &k;
 	report_hist_run(m, c, h, ro, o, res);
 	collect_sort(&k);
-	if (opt->json)
+	if (export_wanted(opt))
+		export_run(opt, o, &k, res, c, ro, &s);
+	else if (opt->json)
 		view_json(o, &k, res, c, ro, &vi);
 	else
 		view_top(o, &k, res, c, ro);
@@ -194,7 +202,8 @@ gmonrun_run(const struct options *opt, struct profile *p, struct out *o)
 	struct symsrc m;
 	struct counters c;
 	struct report_opts ro = { .verbose = opt->verbose, .all = opt->all,
-	    .bins = opt->bins, .counters = opt->counters, .mode = ATTRIB_HIST };
+	    .bins = opt->bins, .counters = opt->counters, .mode = ATTRIB_HIST,
+	    .rename = opt->no_demangle ? NULL : demangle_or_same };
 	struct report_hist h;
 	struct report_result res;
 	struct calls calls = { &g, 0 };
@@ -225,7 +234,7 @@ gmonrun_run(const struct options *opt, struct profile *p, struct out *o)
 	h.calls = g.narcs && !opt->baseline ? calls_in : NULL;
 	h.calls_ctx = &calls;
 	c = gmon_counters(&g);
-	if (opt->top || opt->json)
+	if (opt->top || opt->json || export_wanted(opt))
 		report_view(opt, &g, &m, &c, &h, &ro, o, &res);
 	else
 		report_hist_run(&m, &c, &h, &ro, o, &res);

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "base/input.h"
 #include "cli/gmonrun.h"
@@ -15,7 +16,6 @@
 #include "cli/run.h"
 #include "core/fit.h"
 #include "hist/profile.h"
-#include "base/sniff.h"
 #include "base/util.h"
 #include "cli/interval.h"
 
@@ -219,7 +219,7 @@ watch_start(struct watch *w, const char *name, int noauto)
 	if (w->swap)
 		warnx_("Assuming reversed byte order. Use -n to force native "
 		    "byte order.");
-	sniff_profile_step(&p);
+	profile_warn_step(&p);
 	profile_warn_trailing(&p);
 	w->step = p.step;
 	w->nwords = p.nwords;
@@ -382,7 +382,7 @@ interval_run(const struct options *o, struct out *out)
 	char when[64], line[256];
 	struct tm tm;
 	time_t t;
-	int n;
+	int n, redraw = isatty(STDOUT_FILENO);
 
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = on_stop;
@@ -400,7 +400,8 @@ interval_run(const struct options *o, struct out *out)
 	}
 	clock_gettime(CLOCK_MONOTONIC, &last);
 	due = last;
-	for (vi.number = 1; !o->count || vi.number <= o->count; vi.number++) {
+	for (vi.number = 1; !o->iterations || vi.number <= o->iterations;
+	    vi.number++) {
 		if (sleep_until(&due, o->interval) < 0)
 			break;
 		vi.reset = watch_next(&w);
@@ -417,6 +418,8 @@ interval_run(const struct options *o, struct out *out)
 			    "reporting the ticks since the reset", o->profile,
 			    (unsigned long long)vi.number);
 		if (!o->json) {
+			if (redraw)	/* home, clear: each screen in place */
+				out_str(out, "\033[H\033[2J", 7);
 			n = snprintf(line, sizeof line, "--- %s interval %llu: "
 			    "%.3f s%s\n", when, (unsigned long long)vi.number,
 			    vi.seconds, vi.reset ? " (counters were reset: "
@@ -425,7 +428,7 @@ interval_run(const struct options *o, struct out *out)
 		}
 		c = watch_counters(&w);
 		open_map(&m, mapname);
-		run_report(o, &m, &c, step, &vi, &res, NULL, out);
+		run_report(o, &m, &c, step, &vi, &res, out);
 		symsrc_close(&m);
 		run_finish(out);
 		if (vi.number == 1)

@@ -54,7 +54,7 @@ struct counters watch_counters(struct watch *w);
 void watch_free(struct watch *w);
 
 /*
- * --interval: every O->interval seconds (O->count times, or until SIGINT
+ * --interval: every O->interval seconds (O->iterations times, or until SIGINT
  * or SIGTERM), the ticks gained since the last read, reported into OUT.
  */
 int interval_run(const struct options *o, struct out *out);

@@ -9,6 +9,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "base/input.h"
 #include "cli/kernel.h"
 #include "sym/symsrc.h"
 #include "base/util.h"
@@ -19,8 +20,7 @@ static int setuid_install;
 static _Noreturn void profile_missing(const char *name);
 static const char *with_release(const char *fmt, const char *release);
 
-/* A copy of PATH, under the test root if there is one. */
-static const char *
+const char *
 kernel_path(const char *path)
 {
 	static char *kept[32];	/* the last paths made, still in use */
@@ -98,7 +98,7 @@ cmdline_has_profile(const char *path)
 
 	if (fd < 0)
 		return -1;
-	r = read(fd, buf, sizeof buf - 1);
+	r = read_full(fd, buf, sizeof buf - 1, -1);
 	close(fd);
 	if (r < 0)
 		return -1;
@@ -126,6 +126,28 @@ config_has_profiling(const char *path)
 			r = 1;
 	fclose(f);
 	return r;
+}
+
+unsigned long
+kernel_config_hz(const char **from)
+{
+	struct utsname u;
+	char line[256], *end;
+	unsigned long hz = 0;
+	FILE *f;
+
+	*from = with_release("/boot/config-%s", uname(&u) == 0 ? u.release :
+	    "unknown");
+	if ((f = fopen(*from, "re")) == NULL)
+		return 0;
+	while (hz == 0 && fgets(line, sizeof line, f) != NULL)
+		if (strncmp(line, "CONFIG_HZ=", 10) == 0) {
+			hz = strtoul(line + 10, &end, 10);
+			if (*end != '\n' || hz > 100000)
+				hz = 0;
+		}
+	fclose(f);
+	return hz;
 }
 
 /*
@@ -216,7 +238,7 @@ read_stub(const char *path, char *pkg, size_t n)
 
 	if (fd < 0)
 		return 0;
-	r = read(fd, buf, sizeof buf - 1);
+	r = read_full(fd, buf, sizeof buf - 1, -1);
 	close(fd);
 	buf[r > 0 ? r : 0] = '\0';
 	if ((p = strstr(buf, mark)) == NULL)

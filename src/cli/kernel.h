@@ -22,6 +22,9 @@
  */
 #define KERNEL_ROOT_ENV "READPROFILE_TEST_ROOT"
 
+/* A copy of PATH, under the test root if there is one. */
+const char *kernel_path(const char *path);
+
 /* The profile to read for NAME: the kernel's under the test root. */
 const char *kernel_profile(const char *name);
 
@@ -45,6 +48,13 @@ _Noreturn void kernel_write_profile(const int *multiplier);
  * place by place, and what to do, and exits.
  */
 const char *kernel_default_map(const char *profile);
+
+/*
+ * The running kernel's tick rate: CONFIG_HZ of its config,
+ * /boot/config-R (R: uname -r), whose path goes to *FROM; 0 when it cannot
+ * be read.  Each CPU's timer tick is one count of /proc/profile.
+ */
+unsigned long kernel_config_hz(const char **from);
 
 /* The same map, or NULL when there is none; silent. */
 const char *kernel_default_map_quiet(void);

@@ -12,9 +12,8 @@
 #include <unistd.h>
 
 #include "base/output.h"
-#include "base/sniff.h"
 #include "base/util.h"
-#include "base/worker.h"
+#include "cli/export.h"
 #include "cli/gmonrun.h"
 #include "cli/info.h"
 #include "cli/interval.h"
@@ -26,7 +25,7 @@
 
 static struct out out;
 
-static _Noreturn void usage(void);
+static _Noreturn void usage(const char *name);
 static int report_profile(const struct options *o);
 
 /*
@@ -46,6 +45,7 @@ static void
 drop_output(void)
 {
 	out_discard(&out);
+	export_abort();
 }
 
 int
@@ -65,7 +65,7 @@ main(int argc, char **argv)
 	case OPT_RUN:
 		break;
 	case OPT_HELP:
-		usage();
+		usage(o.name);
 	case OPT_VERSION:
 		out_str(&out, version, sizeof version - 1);
 		run_finish(&out);
@@ -74,7 +74,7 @@ main(int argc, char **argv)
 		return 1;
 	case OPT_USAGE_ERROR:
 		fprintf(stderr, "Try '%s --help' for more information.\n",
-		    PROGNAME);
+		    o.name);
 		return 1;
 	default:
 		return 1;
@@ -82,6 +82,8 @@ main(int argc, char **argv)
 	if (o.reset || o.multiplier_set)
 		kernel_write_profile(o.multiplier_set ? &o.multiplier : NULL);
 	kernel_drop_privileges_for_good();
+	export_command(argc, argv);
+	export_prepare(&o);
 	o.profile = kernel_profile(o.profile);
 	if (o.interval > 0 && !o.info)
 		return interval_run(&o, &out);
@@ -108,17 +110,15 @@ report_profile(const struct options *o)
 		return 0;
 	}
 	profile_check(&prof);
-	if (prof.bytes >= PROFILE_TWO_THREADS)
-		worker_start();	/* awake by the time the pass needs it */
 	if (o->baseline)
 		profile_open(&base, o->baseline);
 	if (o->info)
-		prof.nz_budget = 0;	/* -i sums no counter: no index */
+		prof.index_budget = 0;	/* -i sums no counter: no index */
 	swapped = profile_setup(&prof, o->baseline ? &base : NULL, o->noauto);
 	if (swapped)
 		warnx_("Assuming reversed byte order. Use -n to force native "
 		    "byte order.");
-	sniff_profile_step(&prof);
+	profile_warn_step(&prof);
 	profile_warn_trailing(&prof);
 	if (o->baseline)
 		profile_warn_trailing(&base);
@@ -144,29 +144,30 @@ report_profile(const struct options *o)
 	vi.baseline = o->baseline;
 	vi.byte_order = run_byte_order(swapped);
 	c = profile_counters(&prof);
-	run_report(o, &m, &c, prof.step, &vi, &res, &prof, &out);
+	run_report(o, &m, &c, prof.step, &vi, &res, &out);
 	symsrc_close(&m);
+	profile_close(&prof);	/* a file that changed size is an error */
+	if (o->baseline)
+		profile_close(&base);
 	run_finish(&out);
 	fit_warn(mapname, o->profile, res.origin, res.etext, res.have_etext,
 	    prof.step, prof.nwords - 1);
-	profile_close(&prof);
-	if (o->baseline)
-		profile_close(&base);
 	return 0;
 }
 
 static _Noreturn void
-usage(void)
+usage(const char *name)
 {
+	/* the name it runs by, where the text says @ */
 	static const char text[] =
 	    "\nUsage:\n"
-	    " readprofile [options]\n"
+	    " @ [options]\n"
 	    "\n"
 	    "Read the kernel's tick profile and attribute it to symbols.\n"
 	    "\n"
 	    "Options:\n"
 	    " -m, --mapfile <mapfile>   symbol map (default: the first System.map found,\n"
-	    "                           then /proc/kallsyms; see readprofile(8))\n"
+	    "                           then /proc/kallsyms; see @(8))\n"
 	    " -p, --profile <pro-file>  profile (default: /proc/profile; - reads stdin)\n"
 	    "                           or a program's gmon.out (cc -pg)\n"
 	    " -M, --multiplier <mult>   set the profiling multiplier to <mult>\n"
@@ -186,15 +187,27 @@ usage(void)
 	    "     --top <n>             the n functions with most ticks, with percentages\n"
 	    " -J, --json                the report as one JSON document\n"
 	    "     --interval <seconds>  report the ticks of each interval, until stopped\n"
-	    "     --count <n>           stop --interval after n reports\n"
+	    "     --iterations <n>      stop --interval after n reports\n"
+	    "     --pprof <file>        the report as a pprof profile (- for stdout)\n"
+	    "     --folded              the report as folded stacks (flame graphs)\n"
+	    "     --hz <n>              ticks per second of a kernel profile (for --pprof)\n"
+	    "     --no-demangle         print a program's C++ names as the map has them\n"
 	    "\n"
 	    " -h, --help                display this help\n"
 	    " -V, --version             display version\n"
 	    "\n"
 	    "Inputs ending in .gz, .xz, .zst or .bz2 are decompressed.\n"
-	    "For more details see readprofile(8).\n";
+	    "For more details see @(8).\n";
 
-	out_str(&out, text, sizeof text - 1);
+	for (const char *s = text, *at; *s; s = at + 1) {
+		at = strchr(s, '@');
+		if (at == NULL) {
+			out_str(&out, s, strlen(s));
+			break;
+		}
+		out_str(&out, s, (size_t)(at - s));
+		out_str(&out, name, strlen(name));
+	}
 	run_finish(&out);
 	exit(0);
 }

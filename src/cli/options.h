@@ -16,7 +16,12 @@ struct options {
 	size_t top;		/* --top N; 0: none */
 	int json;		/* -J, --json */
 	double interval;	/* --interval SECONDS; 0: none */
-	unsigned long count;	/* --count N; 0: until stopped */
+	unsigned long iterations; /* --iterations N; 0: until stopped */
+	const char *name;	/* the name it was run by: usage lines */
+	const char *pprof;	/* --pprof FILE ("-": stdout); NULL: none */
+	int folded;		/* --folded */
+	int no_demangle;	/* --no-demangle */
+	unsigned long hz;	/* --hz N: ticks per second; 0: unknown */
 };
 
 enum opt_result {
@@ -29,12 +34,21 @@ enum opt_result {
 	OPT_CONFLICT,		/* message printed: stdin given twice */
 };
 
-/* Parse ARGV into O (defaults first). */
+/*
+ * Parse ARGV into O (defaults first).  A long option abbreviated to a
+ * prefix that util-linux 2.38's readprofile takes for one of its own
+ * options means that option here too, whatever options were added since
+ * (--p is --profile, not ambiguous with --pprof).
+ */
 enum opt_result options_parse(struct options *o, int argc, char **argv);
 
 /* Options that do not go together: stdin twice (and -i with --baseline, a
  * warning).  Called by options_parse. */
 enum opt_result options_check(const struct options *o);
+
+/* The name ARGV0 runs the program by (its last part), for the usage
+ * lines; "readprofile" when it is not one make install could give. */
+const char *options_name(const char *argv0);
 
 /* A multiplier that fits an int; returns 0, or -1 with a message printed. */
 int options_multiplier(const char *s, int *out);

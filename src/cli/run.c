@@ -7,6 +7,8 @@
 #include <string.h>
 
 #include "base/util.h"
+#include "cli/export.h"
+#include "cli/kernel.h"
 #include "cli/run.h"
 #include "core/collect.h"
 #include "hist/step.h"
@@ -54,40 +56,38 @@ run_step_from_map(struct symsrc *m, uint64_t counters,
 	return step;
 }
 
-/* A second reader of the profile's counters, for a second thread. */
-static struct counters
-par_reader(void *ctx, void **state)
-{
-	struct pcursor *pc = xmalloc(sizeof *pc);
-
-	memset(pc, 0, sizeof *pc);
-	*state = pc;
-	return profile_counters_cursor(ctx, pc);
-}
-
+/* --pprof, --folded: a kernel profile's functions K. */
 static void
-par_reader_done(void *state)
+kernel_export(const struct options *o, const struct symsrc *m,
+    const struct counters *c, uint32_t step, const struct view_inputs *vi,
+    const struct report_result *res, const struct report_opts *ro,
+    const struct collect *k, struct out *out)
 {
-	pcursor_free(state);
-	free(state);
+	struct export_src s = { .profile = vi->profile, .map = m->name,
+	    .baseline = vi->baseline, .kernel = 1, .step = step,
+	    .format = "kernel" };
+
+	s.live = strcmp(vi->profile, kernel_path(PROC_PROFILE)) == 0;
+	if (o->hz) {
+		s.rate = (uint32_t)o->hz;
+		s.rate_from = "--hz";
+	} else if (s.live)	/* CONFIG_HZ of the running kernel's config */
+		s.rate = (uint32_t)kernel_config_hz(&s.rate_from);
+	export_run(o, out, k, res, c, ro, &s);
 }
 
 void
 run_report(const struct options *o, struct symsrc *m, const struct counters *c,
     uint32_t step, struct view_inputs *vi, struct report_result *res,
-    struct profile *prof, struct out *out)
+    struct out *out)
 {
 	struct report_opts ro = { .verbose = o->verbose, .all = o->all,
 	    .bins = o->bins, .counters = o->counters,
 	    .mode = o->exact ? ATTRIB_EXACT : ATTRIB_CLASSIC,
 	    .default_map = o->mapfile == NULL };
-	struct report_par par = { par_reader, par_reader_done, prof };
 	struct collect k;
 
-	if (prof != NULL && profile_shareable(prof))
-		ro.par = &par;
-
-	if (o->top || o->json) {
+	if (o->top || o->json || export_wanted(o)) {
 		collect_init(&k, o->top ? o->top : SIZE_MAX);
 		ro.collect = &k;
 	}
@@ -95,6 +95,11 @@ run_report(const struct options *o, struct symsrc *m, const struct counters *c,
 	if (ro.collect == NULL)
 		return;
 	collect_sort(&k);
+	if (export_wanted(o)) {
+		kernel_export(o, m, c, step, vi, res, &ro, &k, out);
+		collect_free(&k);
+		return;
+	}
 	vi->map = m->name;
 	vi->step = step;
 	vi->counters = c->n - 1;

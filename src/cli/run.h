@@ -12,18 +12,16 @@
 #include "base/output.h"
 #include "cli/options.h"
 #include "core/report.h"
-#include "hist/profile.h"
 #include "out/view.h"
 #include "sym/symsrc.h"
 
 /*
  * One report of C against the open map M into OUT: the classic text,
- * --top or --json.  With PROF (its counters shareable) it may use two
- * threads.
+ * --top, --json, --pprof or --folded.
  */
 void run_report(const struct options *o, struct symsrc *m,
     const struct counters *c, uint32_t step, struct view_inputs *vi,
-    struct report_result *res, struct profile *prof, struct out *out);
+    struct report_result *res, struct out *out);
 
 /*
  * A zero step word, as 64-bit big-endian kernels write it: the step from

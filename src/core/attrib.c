@@ -160,21 +160,6 @@ close_hist(struct attrib *a, uint64_t start, uint64_t next,
 	return 0;
 }
 
-/*
- * Classic: each close moves the cursor to max(cursor, word of NEXT), from
- * 1; with ascending addresses that is the word of the last NEXT, or 1.
- */
-void
-attrib_resume(struct attrib *a, uint64_t addr)
-{
-	uint64_t j;
-
-	if (a->mode != ATTRIB_CLASSIC || !a->step || addr < a->origin)
-		return;
-	j = div_step(a, addr - a->origin);
-	a->cursor = j > 1 ? j : 1;
-}
-
 int
 attrib_close(struct attrib *a, uint64_t start, uint64_t next,
     struct attrib_span *sp)

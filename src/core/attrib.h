@@ -61,13 +61,6 @@ void attrib_init_hist(struct attrib *a, const struct hist_range *r,
  * Close the symbol [start, next), origin <= start <= next.  Returns 0, or
  * -1 when the symbol lies beyond the end of the profile.
  */
-/*
- * The state A would be in after closing every symbol, in ascending order,
- * up to one at ADDR (classic: where the next word to credit is); for
- * resuming a report at the symbol starting at ADDR.
- */
-void attrib_resume(struct attrib *a, uint64_t addr);
-
 int attrib_close(struct attrib *a, uint64_t start, uint64_t next,
     struct attrib_span *sp);
 

@@ -6,45 +6,49 @@
 #include <string.h>
 
 #include "core/report.h"
-#include "core/report_int.h"
 #include "base/util.h"
 
+/* The symbol waiting for its successor's address; its name a copy. */
+struct pending {
+	uint64_t addr;
+	const char *name;
+	size_t len;
+	char *buf;
+	size_t cap;
+};
+
+/* The state of one report. */
+struct run {
+	struct symsrc *m;
+	const struct counters *c;
+	const struct report_opts *opt;
+	struct out *o;
+	struct attrib a;
+	struct pending p;
+	uint64_t total;
+	uint32_t rate;		/* histogram: ticks per second, else 0 */
+	const struct report_hist *h;	/* histogram, else NULL */
+	uint64_t calls;		/* histogram: total of the calls column */
+};
+
+/* S is the pending symbol: its name copied. */
 static void
-pending_copy(struct pending *p, const char *name, size_t len)
+pending_set(struct pending *p, const struct sym *s)
 {
+	size_t len = s->namelen;
+
 	if (len + 1 > p->cap) {
 		p->cap = len + 64;
 		p->buf = xrealloc(p->buf, p->cap);
 	}
-	memmove(p->buf, name, len);
+	memmove(p->buf, s->name, len);
 	p->buf[len] = '\0';
 	p->name = p->buf;
 	p->len = len;
-}
-
-void
-pending_set(struct pending *p, const struct sym *s)
-{
-	pending_copy(p, s->name, s->namelen);
 	p->addr = s->addr;
 }
 
-void
-pending_borrow(struct pending *p, const struct sym *s)
-{
-	p->name = s->name;
-	p->len = s->namelen;
-	p->addr = s->addr;
-}
-
-void
-pending_own(struct pending *p)
-{
-	if (p->name != NULL && p->name != p->buf)
-		pending_copy(p, p->name, p->len);
-}
-
-void
+static void
 pending_free(struct pending *p)
 {
 	free(p->buf);
@@ -192,9 +196,13 @@ print_symbol(struct run *r, const struct attrib_span *sp, uint64_t ticks,
 {
 	const struct report_opts *opt = r->opt;
 	struct pending *p = &r->p;
+	const char *name = p->name;
+	size_t nlen = p->len;
 
+	if (opt->rename && (ticks || opt->all || opt->verbose))
+		name = opt->rename(p->name, p->len, &nlen);
 	if (opt->bins) {
-		report_list_bins(r->o, r->c, &r->a, sp, p->name, p->len,
+		report_list_bins(r->o, r->c, &r->a, sp, name, nlen,
 		    opt->all);
 		if (ticks || opt->verbose)
 			out_bin_total(r->o, ticks);
@@ -203,16 +211,16 @@ print_symbol(struct run *r, const struct attrib_span *sp, uint64_t ticks,
 	} else if (len && (ticks || opt->all)) {
 		double load = attrib_load(ticks, len);
 		if (opt->verbose && r->h)
-			out_hist_verbose(r, p->addr, p->name, p->len,
+			out_hist_verbose(r, p->addr, name, nlen,
 			    p->addr + len, ticks, load);
 		else if (opt->verbose)
-			out_sym_verbose(r->o, p->addr, p->name, p->len, ticks,
+			out_sym_verbose(r->o, p->addr, name, nlen, ticks,
 			    load);
 		else
-			out_sym(r->o, ticks, p->name, p->len, load);
+			out_sym(r->o, ticks, name, nlen, load);
 		if (opt->counters && (r->a.step || r->a.mode == ATTRIB_HIST))
-			report_list_counters(r->o, r->c, &r->a, sp, p->name,
-			    p->len, p->addr);
+			report_list_counters(r->o, r->c, &r->a, sp, name,
+			    nlen, p->addr);
 	}
 }
 
@@ -254,13 +262,13 @@ close_pending(struct run *r, const struct sym *s)
 		    take_calls(r, p->addr, s->addr), &sp, p->name, p->len);
 	else if (opt->bins)	/* its calls count in the total, as with -b -v */
 		take_calls(r, p->addr, s->addr);
-	if (r->borrow)
-		pending_borrow(p, s);
-	else
-		pending_set(p, s);
+	pending_set(p, s);
 }
 
-int
+enum { LINE_NEXT, LINE_END };
+
+/* The text rules for the line S: LINE_END when it ends the report. */
+static int
 take_line(struct run *r, const struct sym *s, struct report_result *res)
 {
 	if (sym_is_etext(s)) {
@@ -271,7 +279,7 @@ take_line(struct run *r, const struct sym *s, struct report_result *res)
 	}
 	/* Absolute symbols are skipped until ticks are seen. */
 	if (s->kind == SYM_ABS &&
-	    ((r->total == 0 && !r->ticks_before) || sym_is(s, "__init_end")))
+	    (r->total == 0 || sym_is(s, "__init_end")))
 		return LINE_NEXT;
 	if (s->kind != SYM_TEXT)
 		return LINE_END;
@@ -285,22 +293,14 @@ report_run(struct symsrc *m, const struct counters *c, uint32_t step,
 {
 	struct run r = { .m = m, .c = c, .opt = opt, .o = o };
 	struct sym s;
-	int tried = 0;
 
 	memset(res, 0, sizeof *res);
 	res->origin = need_stext(m, &s);
 	attrib_init(&r.a, res->origin, step, c->n, opt->mode);
 	pending_set(&r.p, &s);
-	while (symsrc_next(m, &s)) {
+	while (symsrc_next(m, &s))
 		if (take_line(&r, &s, res) == LINE_END)
 			break;
-		/* Once ticks are seen, the lines are independent. */
-		if (r.total > 0 && !tried && opt->par != NULL) {
-			tried = 1;
-			if (report_par(&r, res) == LINE_END)
-				break;
-		}
-	}
 	res->unknown = counters_get(c, c->n - 1);
 	res->total = r.total;
 	res->load = r.p.addr > res->origin ?

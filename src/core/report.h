@@ -16,22 +16,14 @@
 #include "base/output.h"
 #include "sym/symsrc.h"
 
-/*
- * What lets the report work on two threads (reportpar.c): more readers of
- * the same counters, each for one thread.
- */
-struct report_par {
-	struct counters (*reader)(void *ctx, void **state);
-	void (*reader_done)(void *state);
-	void *ctx;
-};
-
 struct report_opts {
 	int verbose, all, bins, counters;
 	enum attrib_mode mode;
 	struct collect *collect;	/* --top/--json; NULL: classic text */
 	int default_map;	/* the map was not given with -m */
-	const struct report_par *par;	/* NULL: one thread */
+	/* The name to print for a symbol (C++ demangling), or NULL: as is.
+	 * The result is valid until the next call. */
+	const char *(*rename)(const char *name, size_t len, size_t *outlen);
 };
 
 struct report_hist;

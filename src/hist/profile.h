@@ -2,11 +2,12 @@
  * profile.h - the profile source: /proc/profile, a snapshot file, a pipe.
  *
  * Knows the step, the counters and the byte order; knows nothing of
- * symbols.  A seekable input is read a chunk at a time (mapped, or with
- * pread where mapping fails, as on /proc), never held whole: one pass finds the byte
- * order and keeps the non-zero counters, from which the report is made;
- * only a non-seekable one (a pipe, stdin, a decompressor) is kept in
- * memory.
+ * symbols.  A regular file (or /proc/profile) is read a window at a time
+ * with pread into one bounded buffer, never held whole: one pass finds
+ * the byte order and keeps the non-zero counters (nzindex.h), from which
+ * the report is made; only a non-seekable input (a pipe, stdin, a
+ * decompressor) is kept in memory.  A regular file whose size changes
+ * while it is read is an error naming it.
  */
 #ifndef RP_PROFILE_H
 #define RP_PROFILE_H
@@ -15,59 +16,38 @@
 
 #include "hist/counters.h"
 #include "base/input.h"
-
-/* From this size on, the byte-order pass runs on two threads. */
-#define PROFILE_TWO_THREADS ((uint64_t)1 << 20)
+#include "hist/nzindex.h"
 
 /* Larger than any profile a kernel can produce: 2^28 counters + step. */
 #define PROFILE_MAX_BYTES ((uint64_t)1 << 30 | 4)
 
-struct profile;
-
-/*
- * Where a reader of the counters is: its window of words and its place in
- * the non-zero index.  Readers with cursors of their own may read the
- * same profile at once (profile_counters_cursor).
- */
-struct pcursor {
-	struct profile *p;
-	uint32_t *win;		/* window of words, host order */
-	const uint32_t *cur;	/* the window: win, or rawbuf in place */
-	uint64_t win_first;
-	size_t win_n;
-	uint64_t nz_win, nz_next, nz_code, nz_from;	/* the sum's decoder */
-	size_t nz_pos;
+/* The file reader: memory-held data, or a window at a time. */
+struct preader {
+	struct input in;
+	unsigned char *data;	/* whole contents, non-seekable input */
+	uint32_t *buf;		/* a window read from the file */
 };
 
-/* Where one thread reads the file: a mapped chunk, or a pread buffer. */
-struct preader {
-	void *map_base;		/* mapped chunk of a regular file */
-	size_t map_len;
-	uint64_t map_off;
-	int no_mmap;
-	uint32_t *rawbuf;	/* pread buffer where mapping fails */
+/* The window the counters were last served from. */
+struct pwindow {
+	uint32_t *buf;		/* host order, baseline subtracted */
+	const uint32_t *cur;	/* the words: buf, or the data in place */
+	uint64_t first;
+	size_t n;
 };
 
 struct profile {
 	const char *name;
-	struct input in;
-	unsigned char *data;	/* whole contents, non-seekable input */
 	uint64_t bytes;		/* whole words only */
 	unsigned trailing;	/* bytes of a partial last word, left out */
 	uint64_t nwords;	/* step word included */
 	int swap;		/* words are in the other byte order */
 	uint32_t step;
 	struct profile *base;	/* subtracted, or NULL */
-	struct preader rd;	/* how this thread reads the file */
-	/* The non-zero counters, kept by the byte-order pass (profile.c). */
-	int nz_ok;		/* the index is complete and in use */
-	size_t nz_budget;	/* most bytes it may take, else dropped */
-	unsigned char *nz_buf;	/* mapped: nz_region bytes, nz_len used */
-	size_t nz_len, nz_region;
-	size_t nz_used;		/* reserved by the passes (atomic) */
-	int nz_full;		/* a pass found the budget spent (atomic) */
-	size_t *nz_ck;		/* stream offset of each window */
-	struct pcursor c0;	/* the reading state of profile_counters */
+	size_t index_budget;	/* most bytes of the index; 0: none */
+	struct preader rd;
+	struct nzindex nz;	/* the non-zero counters, when nz.ok */
+	struct pwindow win;
 };
 
 /* Open and size NAME ("-" for stdin); fatal on any error. */
@@ -76,6 +56,12 @@ void profile_open(struct profile *p, const char *name);
 /* Warn when a trailing partial word was left out (after util-linux's own
  * messages). */
 void profile_warn_trailing(const struct profile *p);
+
+/*
+ * A kernel writes 1 << N as the step: warn when P's is not a power of two
+ * (and not 0, which some kernels write), naming what P looks like.
+ */
+void profile_warn_step(struct profile *p);
 
 /*
  * The two halves of profile_open: open NAME (fatal when it is empty or
@@ -105,28 +91,13 @@ int profile_guess_swapped(uint64_t big, uint64_t small);
 void profile_count_halves(const uint32_t *w, size_t n, uint64_t *big,
     uint64_t *small);
 
-/*
- * Most bytes of the non-zero index (about 2 to 3 per non-zero counter):
- * past it the report reads the file a second time.
- */
-#define PROFILE_INDEX_MAX ((size_t)9 << 19)
-
 /* The counters, for attribution (valid until profile_close). */
 struct counters profile_counters(struct profile *p);
 
 /*
- * Whether readers with cursors of their own may read P at once: when the
- * counters come from the index or from memory, not from the file.
+ * Close P: a regular file whose size changed since it was opened is an
+ * error naming it (what was read of it may be of two versions).
  */
-int profile_shareable(const struct profile *p);
-
-/*
- * The counters read through cursor C (zeroed by the caller, freed with
- * pcursor_free), for one thread; profile_shareable(P) must hold.
- */
-struct counters profile_counters_cursor(struct profile *p, struct pcursor *c);
-void pcursor_free(struct pcursor *c);
-
 void profile_close(struct profile *p);
 
 #endif

@@ -7,8 +7,13 @@
 #include "base/fmt.h"
 #include "out/view.h"
 
-/* ticks * 100 / total, 0 for a total of 0. */
-static double
+uint64_t
+view_all(const struct report_result *res)
+{
+	return res->total + res->unknown;
+}
+
+double
 view_percent(uint64_t ticks, uint64_t total)
 {
 	return total ? (double)ticks * 100.0 / (double)total : 0.0;
@@ -26,36 +31,111 @@ pct_tail(struct out *o, double pct)
 	out_str(o, b, (size_t)n);
 }
 
+/* The header row of --top: the columns of the lines below (none for
+ * -b, whose blocks name their own parts). */
+static void
+top_header(struct out *o, const struct report_result *res,
+    const struct report_opts *opt)
+{
+	char b[160];
+	int n;
+
+	if (opt->bins)
+		return;
+	if (!opt->verbose)
+		n = snprintf(b, sizeof b, "%6s %-40s %8s %7s\n", "ticks",
+		    "function", "load", "share");
+	else if (res->h)
+		n = snprintf(b, sizeof b, "%-16s %-40s %6s %8s %10s%s %7s\n",
+		    "address", "function", "ticks", "load", "seconds",
+		    res->h->calls ? "    calls" : "", "share");
+	else
+		n = snprintf(b, sizeof b, "%-16s %-40s %6s %8s %7s\n",
+		    "address", "function", "ticks", "load", "share");
+	out_str(o, b, (size_t)n);
+}
+
+/* The *unknown* row: the ticks of no function, where a function's row has
+ * its address, load, seconds and calls: blank. */
+static void
+top_unknown(struct out *o, const struct report_result *res,
+    const struct report_opts *opt, double pct)
+{
+	char b[64 + FMT_MAX], t[FMT_MAX];
+	unsigned long long u = res->unknown;
+	int n;
+
+	if (opt->bins)		/* as the classic *unknown* line */
+		n = snprintf(b, sizeof b, "%6llu *unknown*", u);
+	else if (!opt->verbose)
+		n = snprintf(b, sizeof b, "%6llu %-40s %8s", u, "*unknown*", "");
+	else
+		n = snprintf(b, sizeof b, "%16s %-40s %6llu %8s", "",
+		    "*unknown*", u, "");
+	out_str(o, b, (size_t)n);
+	if (opt->verbose && !opt->bins && res->h) {
+		t[fmt_seconds(t, res->unknown, res->h->rate)] = '\0';
+		n = snprintf(b, sizeof b, " %10s%s", t, res->h->calls ?
+		    "         " : "");
+		out_str(o, b, (size_t)n);
+	}
+	out_str(o, "\n", 1);
+	pct_tail(o, pct);
+}
+
 void
 view_top(struct out *o, const struct collect *k,
     const struct report_result *res, const struct counters *c,
     const struct report_opts *opt)
 {
-	for (size_t i = 0; i < k->n; i++) {
-		const struct func_rec *f = &k->v[i];
-		double pct = view_percent(f->ticks, res->total);
+	uint64_t all = view_all(res);
+	int unknown = res->unknown > 0;	/* still to list */
+	size_t rows = 0;
 
+	top_header(o, res, opt);
+	for (size_t i = 0;; i++) {
+		const struct func_rec *f = &k->v[i];
+		double pct;
+		const char *name;
+		size_t nlen;
+
+		/* *unknown* ranks with the functions (after a tie) */
+		if (unknown && (i == k->n || res->unknown > f->ticks)) {
+			unknown = 0;
+			if (rows++ < k->limit)
+				top_unknown(o, res, opt,
+				    view_percent(res->unknown, all));
+		}
+		if (i == k->n || rows >= k->limit)
+			break;
+		rows++;
+		pct = view_percent(f->ticks, all);
+		name = f->name;
+		nlen = f->namelen;
+
+		if (opt->rename)
+			name = opt->rename(f->name, f->namelen, &nlen);
 		if (opt->bins) {
-			report_list_bins(o, c, &res->a, &f->sp, f->name,
-			    f->namelen, opt->all);
+			report_list_bins(o, c, &res->a, &f->sp, name,
+			    nlen, opt->all);
 			out_bin_total(o, f->ticks);
 			pct_tail(o, pct);
 			continue;
 		}
 		if (opt->verbose && res->h)
-			out_sym_seconds(o, f->addr, f->name, f->namelen,
+			out_sym_seconds(o, f->addr, name, nlen,
 			    f->ticks, attrib_load(f->ticks, f->len),
 			    res->h->rate, res->h->calls ? &f->calls : NULL);
 		else if (opt->verbose)
-			out_sym_verbose(o, f->addr, f->name, f->namelen,
+			out_sym_verbose(o, f->addr, name, nlen,
 			    f->ticks, attrib_load(f->ticks, f->len));
 		else
-			out_sym(o, f->ticks, f->name, f->namelen,
+			out_sym(o, f->ticks, name, nlen,
 			    attrib_load(f->ticks, f->len));
 		pct_tail(o, pct);
 		if (opt->counters && (res->a.step || res->h))
-			report_list_counters(o, c, &res->a, &f->sp, f->name,
-			    f->namelen, f->addr);
+			report_list_counters(o, c, &res->a, &f->sp, name,
+			    nlen, f->addr);
 	}
 	if (res->h)
 		report_hist_total(o, res, opt->verbose);
@@ -139,6 +219,51 @@ json_str(struct out *o, const char *str, size_t n)
 	}
 	out_str(o, str + i - run, run);
 	out_str(o, "\"", 1);
+}
+
+void
+view_folded(struct out *o, const struct collect *k,
+    const char *(*rename)(const char *, size_t, size_t *))
+{
+	static const char hex[] = "0123456789abcdef";
+	char b[FMT_MAX + 2];
+
+	for (size_t i = 0; i < k->n; i++) {
+		const struct func_rec *f = &k->v[i];
+		const unsigned char *s;
+		size_t n, j = 0, run = 0, len;
+
+		if (f->ticks == 0)
+			continue;
+		s = (const unsigned char *)f->name;
+		n = f->namelen;
+		if (rename)
+			s = (const unsigned char *)rename(f->name, n, &n);
+		while (j < n) {
+			if (s[j] >= 0x20 && s[j] < 0x7f && s[j] != ';' &&
+			    s[j] != '\\') {
+				j++, run++;
+				continue;
+			}
+			if (s[j] >= 0x80 && (len = utf8_len(s + j, n - j))) {
+				j += len, run += len;
+				continue;
+			}
+			out_str(o, (const char *)s + j - run, run);
+			run = 0;
+			b[0] = '\\';
+			b[1] = 'x';
+			b[2] = hex[s[j] >> 4];
+			b[3] = hex[s[j] & 15];
+			out_str(o, b, 4);
+			j++;
+		}
+		out_str(o, (const char *)s + j - run, run);
+		b[0] = ' ';
+		len = fmt_u64(b + 1, f->ticks);
+		b[len + 1] = '\n';
+		out_str(o, b, len + 2);
+	}
 }
 
 static void
@@ -239,8 +364,17 @@ put_function(struct out *o, const struct func_rec *f,
     const struct report_result *res, const struct counters *c,
     const struct report_opts *opt)
 {
+	const char *name = f->name;
+	size_t nlen = f->namelen;
+
+	if (opt->rename)
+		name = opt->rename(f->name, f->namelen, &nlen);
 	put(o, "{\"name\":");
-	json_str(o, f->name, f->namelen);
+	json_str(o, name, nlen);
+	if (res->h) {	/* a program's: the name as its map spells it */
+		put(o, ",\"mangled\":");
+		json_str(o, f->name, f->namelen);
+	}
 	put(o, ",");
 	put_addr(o, "address", f->addr);
 	put(o, ",\"size\":");
@@ -250,7 +384,7 @@ put_function(struct out *o, const struct func_rec *f,
 	put(o, ",\"load\":");
 	put_fix(o, attrib_load(f->ticks, f->len), 4);
 	put(o, ",\"percent\":");
-	put_fix(o, view_percent(f->ticks, res->total), 6);
+	put_fix(o, view_percent(f->ticks, view_all(res)), 6);
 	if (res->h)
 		put_hist_extra(o, res->h, f->ticks, f->calls);
 	if (opt->bins || opt->counters)

@@ -3,20 +3,19 @@
  *
  * Every offset, size and index read from the file is checked against the
  * file before it is used; names are read only through offsets checked
- * against a string table that ends in a NUL byte.
+ * against a string table that ends in a NUL byte.  A regular file is read
+ * with pread: the section headers and the string tables whole, the
+ * symbol table a chunk at a time.
  */
 #include <elf.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <unistd.h>
 
 #include "sym/elfsym.h"
-#include "base/mapguard.h"
 #include "base/util.h"
 
-/* One symbol: 16 bytes, names stay in the file. */
+/* One symbol: 16 bytes, names stay in the string table. */
 struct ent {
 	uint64_t addr;
 	uint32_t name;		/* offset in the string table */
@@ -30,27 +29,41 @@ struct ent {
 
 _Static_assert(sizeof(struct ent) == 16, "an entry is 16 bytes");
 
+/* Symbols read from the file at a time. */
+#define SYM_CHUNK 2048
+
+/* A string table read whole: section IDX. */
+struct strtab {
+	uint32_t idx;
+	const char *p;
+	uint64_t size;
+};
+
 struct elf {
 	const char *name;
-	const unsigned char *data;
+	struct input in;	/* a regular file, read with pread */
+	unsigned char *held;	/* else the file held in memory */
 	uint64_t size;
-	void *map;		/* the mapped file, or NULL */
-	unsigned char *held;	/* the file held in memory, or NULL */
 	int is64, swap;
+	void **owned;		/* buffers read from the file */
+	size_t nowned;
 
 	const unsigned char *sh;	/* section headers */
 	size_t shentsize;
 	uint32_t shnum;
 	char *secletter;		/* per section */
 
-	const unsigned char *sym;	/* the symbol table */
+	uint64_t symoff;		/* the symbol table */
 	size_t symentsize;
 	uint32_t nsym;
 	const char *str;		/* its string table */
 	uint64_t strsize;
-	const unsigned char *xshndx;	/* SHT_SYMTAB_SHNDX, or NULL */
+	uint64_t xoff;			/* SHT_SYMTAB_SHNDX, when xshndx */
+	int xshndx;
+	struct strtab strtabs[4];	/* read so far */
+	size_t nstrtabs;
 
-	const unsigned char *versym;	/* .dynsym only: versions, or NULL */
+	uint16_t *versym;		/* .dynsym only: versions, or NULL */
 	const char **vername;		/* by version index */
 	unsigned char *vneeded;		/* by index: from another file */
 	uint32_t nvername;
@@ -104,15 +117,46 @@ rdaddr(const struct elf *e, const unsigned char *p32, const unsigned char *p64)
 	return e->is64 ? rd64(e, p64) : rd32(e, p32);
 }
 
-/* [off, off + len) of the file, or a fatal error about WHAT. */
-static const unsigned char *
-span(const struct elf *e, uint64_t off, uint64_t len, const char *what)
+/* [off, off + len) must lie inside the file: else a fatal error. */
+static void
+check_span(const struct elf *e, uint64_t off, uint64_t len, const char *what)
 {
 	if (off > e->size || len > e->size - off)
 		fatalx("%s: %s lies outside the file (offset %llu, %llu bytes, "
 		    "file size %llu)", e->name, what, (unsigned long long)off,
 		    (unsigned long long)len, (unsigned long long)e->size);
-	return e->data + off;
+}
+
+/*
+ * [off, off + len) of the file (checked, LEN bytes at most SIZE_MAX): in
+ * place when the file is held, else read into BUF.
+ */
+static const unsigned char *
+read_span(struct elf *e, void *buf, uint64_t off, uint64_t len,
+    const char *what)
+{
+	check_span(e, off, len, what);
+	if (e->held != NULL)
+		return e->held + off;
+	input_pread(&e->in, buf, (size_t)len, off);
+	return buf;
+}
+
+/* The same, kept until elf_close. */
+static const unsigned char *
+span(struct elf *e, uint64_t off, uint64_t len, const char *what)
+{
+	void *buf;
+
+	check_span(e, off, len, what);
+	if (e->held != NULL)
+		return e->held + off;
+	if (len > SIZE_MAX - 1)
+		fatalx("%s: %s is too large", e->name, what);
+	buf = xmalloc((size_t)len);
+	e->owned = xrealloc(e->owned, (e->nowned + 1) * sizeof *e->owned);
+	e->owned[e->nowned++] = buf;
+	return read_span(e, buf, off, len, what);
 }
 
 /* Section header fields. */
@@ -143,10 +187,11 @@ struct esym {
 	uint64_t value, size;
 };
 
+/* The symbol at P; X: its extended section index, or NULL. */
 static void
-symbol(const struct elf *e, uint32_t i, struct esym *s)
+symbol(const struct elf *e, const unsigned char *p, const unsigned char *x,
+    struct esym *s)
 {
-	const unsigned char *p = e->sym + (size_t)i * e->symentsize;
 	unsigned info = e->is64 ? p[4] : p[12];
 
 	s->name = rd32(e, p);
@@ -161,8 +206,8 @@ symbol(const struct elf *e, uint32_t i, struct esym *s)
 		s->size = rd32(e, p + 8);
 		s->shndx = rd16(e, p + 14);
 	}
-	if (s->shndx == SHN_XINDEX && e->xshndx != NULL)
-		s->shndx = rd32(e, e->xshndx + (size_t)i * 4);
+	if (s->shndx == SHN_XINDEX && x != NULL)
+		s->shndx = rd32(e, x);
 }
 
 /* ---- type letters ----------------------------------------------------- */
@@ -265,7 +310,7 @@ string_at(const char *tab, uint64_t size, uint64_t off)
 
 /* The section name table, or NULL when there is none worth reading. */
 static const char *
-section_names(const struct elf *e, uint32_t shstrndx, uint64_t *size)
+section_names(struct elf *e, uint32_t shstrndx, uint64_t *size)
 {
 	struct shdr s;
 	const char *tab;
@@ -287,7 +332,8 @@ section_names(const struct elf *e, uint32_t shstrndx, uint64_t *size)
 static void
 read_headers(struct elf *e)
 {
-	const unsigned char *h = e->data;
+	unsigned char hb[sizeof(Elf64_Ehdr)];
+	const unsigned char *h;
 	uint64_t shoff, shnum;
 	uint32_t shstrndx;
 	size_t ehsize;
@@ -299,6 +345,8 @@ read_headers(struct elf *e)
 
 	if (e->size < EI_NIDENT)
 		fatalx("%s: truncated ELF header", e->name);
+	h = read_span(e, hb, 0, e->size < sizeof hb ? e->size : sizeof hb,
+	    "the ELF header");
 	if (h[EI_CLASS] != ELFCLASS32 && h[EI_CLASS] != ELFCLASS64)
 		fatalx("%s: unknown ELF class %u", e->name, h[EI_CLASS]);
 	if (h[EI_DATA] != ELFDATA2LSB && h[EI_DATA] != ELFDATA2MSB)
@@ -333,6 +381,7 @@ read_headers(struct elf *e)
 		    "(%llu sections at offset %llu)", e->name,
 		    (unsigned long long)shnum, (unsigned long long)shoff);
 	e->shnum = (uint32_t)shnum;
+	e->sh = span(e, shoff, shnum * e->shentsize, "the section header table");
 	names = section_names(e, shstrndx, &namesize);
 	e->secletter = xmalloc(e->shnum);
 	for (uint32_t i = 0; i < e->shnum; i++) {
@@ -359,13 +408,19 @@ find_section(const struct elf *e, uint32_t type, uint32_t link,
 	return 0;
 }
 
-/* The string table of section I (a symbol table), checked. */
+/* The string table of section LINK (of a WHAT), checked; read once. */
 static const char *
-string_table(const struct elf *e, uint32_t link, uint64_t *size,
-    const char *what)
+string_table(struct elf *e, uint32_t link, uint64_t *size, const char *what)
 {
 	struct shdr s;
 	const char *tab;
+	struct strtab *t;
+
+	for (size_t i = 0; i < e->nstrtabs; i++)
+		if (e->strtabs[i].idx == link) {
+			*size = e->strtabs[i].size;
+			return e->strtabs[i].p;
+		}
 
 	if (link == 0 || link >= e->shnum)
 		fatalx("%s: the %s links to section %u, not a string table",
@@ -379,6 +434,12 @@ string_table(const struct elf *e, uint32_t link, uint64_t *size,
 		fatalx("%s: a string table does not end in a NUL byte",
 		    e->name);
 	*size = s.size;
+	if (e->nstrtabs < sizeof e->strtabs / sizeof e->strtabs[0]) {
+		t = &e->strtabs[e->nstrtabs++];
+		t->idx = link;
+		t->p = tab;
+		t->size = s.size;
+	}
 	return tab;
 }
 
@@ -461,13 +522,17 @@ static void
 read_versions(struct elf *e, uint32_t dynsym)
 {
 	struct shdr vs, vd, vn;
+	const unsigned char *p;
 
 	if (find_section(e, SHT_GNU_versym, dynsym, &vs) == 0)
 		return;
 	if (vs.size / 2 < e->nsym)
 		fatalx("%s: the symbol version table is too short", e->name);
-	e->versym = span(e, vs.offset, (uint64_t)e->nsym * 2,
+	e->versym = xmalloc((size_t)e->nsym * 2 + 1);
+	p = read_span(e, e->versym, vs.offset, (uint64_t)e->nsym * 2,
 	    "the symbol version table");
+	for (uint32_t i = 0; i < e->nsym; i++)
+		e->versym[i] = rd16(e, p + (size_t)i * 2);
 	e->nvername = 0x8000;
 	e->vername = xmalloc(e->nvername * sizeof *e->vername);
 	memset(e->vername, 0, e->nvername * sizeof *e->vername);
@@ -477,28 +542,6 @@ read_versions(struct elf *e, uint32_t dynsym)
 		read_verdef(e, &vd);
 	if (find_section(e, SHT_GNU_verneed, 0, &vn) != 0)
 		read_verneed(e, &vn);
-}
-
-#ifndef MADV_POPULATE_READ
-#define MADV_POPULATE_READ 22
-#endif
-
-/*
- * Fault in the pages of [P, P + N) of a mapped file at once: every page
- * of the symbol and string tables is read, and one call is much cheaper
- * than a page fault each.  Only a hint: failure (an older kernel) is fine.
- */
-static void
-prefault(const struct elf *e, const void *p, uint64_t n)
-{
-	uintptr_t a = (uintptr_t)p, page = (uintptr_t)sysconf(_SC_PAGESIZE);
-	uintptr_t start = a & ~(page - 1);
-
-	if (e->map == NULL || n == 0)
-		return;
-	if (madvise((void *)start, (size_t)(a + n - start), MADV_POPULATE_READ) < 0)
-		(void)madvise((void *)start, (size_t)(a + n - start),
-		    MADV_WILLNEED);
 }
 
 /* The symbol table: .symtab, else .dynsym. */
@@ -529,19 +572,20 @@ read_symtab(struct elf *e)
 		fatalx("%s: symbol count %llu does not fit (at most %lu)",
 		    e->name, (unsigned long long)(s.size / entsize),
 		    (unsigned long)MAX_SYMS);
-	e->sym = span(e, s.offset, s.size, "the symbol table");
+	check_span(e, s.offset, s.size, "the symbol table");
+	e->symoff = s.offset;
 	e->symentsize = entsize;
 	e->nsym = (uint32_t)(s.size / entsize);
 	link = s.link;
 	e->str = string_table(e, link, &e->strsize, "symbol table");
-	prefault(e, e->sym, s.size);
-	prefault(e, e->str, e->strsize);
 	if (find_section(e, SHT_SYMTAB_SHNDX, i, &x) != 0) {
 		if (x.size / 4 < e->nsym)
 			fatalx("%s: the extended section index table is too "
 			    "short", e->name);
-		e->xshndx = span(e, x.offset, (uint64_t)e->nsym * 4,
+		check_span(e, x.offset, (uint64_t)e->nsym * 4,
 		    "the extended section index table");
+		e->xoff = x.offset;
+		e->xshndx = 1;
 	}
 	if (dyn)
 		read_versions(e, i);
@@ -574,46 +618,93 @@ kernel_drops(char type, const char *n)
 	    kernel_drops_name(n);
 }
 
-/* One pass: the symbols nm --defined-only prints, in table order. */
+/*
+ * A version nm -D does not print: that of an absolute symbol named as its
+ * version (the version's own symbol).  Dropped here, where the symbol's
+ * section is known.
+ */
+static void
+drop_own_version(struct elf *e, uint32_t i, const struct esym *s,
+    const char *n)
+{
+	uint16_t v;
+
+	if (e->versym == NULL || s->shndx != SHN_ABS)
+		return;
+	v = e->versym[i] & 0x7fff;
+	if (v >= 2 && v < e->nvername && e->vername[v] != NULL &&
+	    strcmp(e->vername[v], n) == 0)
+		e->versym[i] = 0;
+}
+
+/* Symbol I, at P (X: its extended section index, or NULL), if nm lists it. */
+static void
+collect_one(struct elf *e, uint32_t i, const unsigned char *p,
+    const unsigned char *x, int *stext, int *banner)
+{
+	struct esym s;
+	struct ent *t;
+	const char *n;
+	char sec = '?', type;
+
+	symbol(e, p, x, &s);
+	if (s.shndx == SHN_UNDEF || s.type == STT_SECTION || s.type == STT_FILE)
+		return;
+	n = string_at(e->str, e->strsize, s.name);
+	if (n == NULL)
+		fatalx("%s: symbol %u: name offset %u lies outside the string "
+		    "table", e->name, i, s.name);
+	if (*n == '\0')
+		return;
+	if (s.shndx < e->shnum)
+		sec = e->secletter[s.shndx];
+	else if (s.shndx < SHN_LORESERVE || s.shndx > SHN_HIRESERVE)
+		fatalx("%s: symbol %u: section index %u out of range", e->name,
+		    i, s.shndx);
+	drop_own_version(e, i, &s, n);
+	t = &e->ent[e->nent++];
+	type = elf_symbol_letter(s.bind, s.type, s.shndx, sec);
+	t->addr = s.shndx == SHN_COMMON ? s.size : s.value;
+	t->name = s.name;
+	t->idx_type = i << 8 | (unsigned char)type |
+	    (kernel_drops(type, n) ? ENT_DROP : 0);
+	if (n[0] == '_')
+		*stext |= strcmp(n, "_stext") == 0;
+	else if (n[0] == 'l')
+		*banner |= strcmp(n, "linux_banner") == 0;
+}
+
+/*
+ * One pass, SYM_CHUNK symbols read at a time: the symbols nm
+ * --defined-only prints, in table order.
+ */
 static void
 collect(struct elf *e)
 {
 	int stext = 0, banner = 0;
+	unsigned char *sb = NULL, *xb = NULL;
 
 	e->ent = e->nsym > 1 ? xmalloc((size_t)(e->nsym - 1) * sizeof *e->ent)
 	    : NULL;
-	for (uint32_t i = 1; i < e->nsym; i++) {
-		struct esym s;
-		struct ent *t;
-		const char *n;
-		char sec = '?', type;
-
-		symbol(e, i, &s);
-		if (s.shndx == SHN_UNDEF || s.type == STT_SECTION ||
-		    s.type == STT_FILE)
-			continue;
-		n = string_at(e->str, e->strsize, s.name);
-		if (n == NULL)
-			fatalx("%s: symbol %u: name offset %u lies outside the "
-			    "string table", e->name, i, s.name);
-		if (*n == '\0')
-			continue;
-		if (s.shndx < e->shnum)
-			sec = e->secletter[s.shndx];
-		else if (s.shndx < SHN_LORESERVE || s.shndx > SHN_HIRESERVE)
-			fatalx("%s: symbol %u: section index %u out of range",
-			    e->name, i, s.shndx);
-		t = &e->ent[e->nent++];
-		type = elf_symbol_letter(s.bind, s.type, s.shndx, sec);
-		t->addr = s.shndx == SHN_COMMON ? s.size : s.value;
-		t->name = s.name;
-		t->idx_type = i << 8 | (unsigned char)type |
-		    (kernel_drops(type, n) ? ENT_DROP : 0);
-		if (n[0] == '_')
-			stext |= strcmp(n, "_stext") == 0;
-		else if (n[0] == 'l')
-			banner |= strcmp(n, "linux_banner") == 0;
+	if (e->held == NULL) {
+		sb = xmalloc(SYM_CHUNK * e->symentsize);
+		xb = e->xshndx ? xmalloc(SYM_CHUNK * 4) : NULL;
 	}
+	for (uint32_t i0 = 0; i0 < e->nsym; i0 += SYM_CHUNK) {
+		uint32_t n = e->nsym - i0 < SYM_CHUNK ? e->nsym - i0 : SYM_CHUNK;
+		const unsigned char *p = read_span(e, sb, e->symoff +
+		    (uint64_t)i0 * e->symentsize, (uint64_t)n * e->symentsize,
+		    "the symbol table");
+		const unsigned char *x = e->xshndx ? read_span(e, xb, e->xoff +
+		    (uint64_t)i0 * 4, (uint64_t)n * 4,
+		    "the extended section index table") : NULL;
+
+		for (uint32_t k = i0 == 0; k < n; k++)
+			collect_one(e, i0 + k, p + (size_t)k * e->symentsize,
+			    x ? x + (size_t)k * 4 : NULL, &stext, &banner);
+	}
+	free(sb);
+	free(xb);
 	e->kernel = stext && banner;
 }
 
@@ -631,23 +722,16 @@ apply_kernel_filter(struct elf *e)
 
 /* ---- names and order -------------------------------------------------- */
 
-/* The version suffix of symbol I ("@VER" or "@@VER"), into *AT; or NULL. */
+/* The version of symbol I (to print as "@VER" or "@@VER"), or NULL. */
 static const char *
-version_of(const struct elf *e, uint32_t i, const char *name, int *hidden)
+version_of(const struct elf *e, uint32_t i, int *hidden)
 {
-	uint16_t v;
+	uint16_t v = e->versym[i];
 	const char *vn;
-	struct esym s;
 
-	if (e->versym == NULL)
-		return NULL;
-	v = rd16(e, e->versym + (size_t)i * 2);
 	vn = (v & 0x7fff) < e->nvername ? e->vername[v & 0x7fff] : NULL;
 	if (vn == NULL || (v & 0x7fff) < 2)
 		return NULL;
-	symbol(e, i, &s);
-	if (s.shndx == SHN_ABS && strcmp(vn, name) == 0)
-		return NULL;	/* the version's own symbol */
 	*hidden = (v & 0x8000) != 0 || e->vneeded[v & 0x7fff];
 	return vn;
 }
@@ -667,7 +751,7 @@ full_name(const struct elf *e, const struct ent *t, char **buf, size_t *cap,
 		*len = nl;
 		return n;
 	}
-	v = version_of(e, ENT_IDX(t), n, &hidden);
+	v = version_of(e, ENT_IDX(t), &hidden);
 	if (v == NULL) {
 		*len = nl;
 		return n;
@@ -799,33 +883,29 @@ hold(struct elf *e, struct input *in, const void *head, size_t n)
 			break;
 		len += got;
 	}
-	e->data = e->held;
 	e->size = len;
 }
 
+/*
+ * A regular file is read with pread while it is loaded, and must keep
+ * its size until then (after, nothing more is read from it); any other
+ * input is held in memory whole.
+ */
 struct elf *
 elf_open(const char *name, struct input *in, const void *head, size_t n)
 {
 	struct elf *e = elf_new(name);
-	void *m = MAP_FAILED;
 
-	if (in->seekable && in->size <= SIZE_MAX)
-		m = mmap(NULL, (size_t)in->size, PROT_READ, MAP_PRIVATE, in->fd,
-		    0);
-	if (m != MAP_FAILED) {
-		char msg[300];
-
-		snprintf(msg, sizeof msg, "%.256s: the file shrank while being "
-		    "read", name);
-		mapguard_add(m, (size_t)in->size, msg);
-		e->map = m;
-		e->data = m;
+	if (in->seekable) {
+		e->in = *in;
 		e->size = in->size;
+		load(e);
+		input_check_size(in);
 	} else {
 		hold(e, in, head, n);
+		load(e);
 	}
 	input_close(in);
-	load(e);
 	return e;
 }
 
@@ -836,7 +916,6 @@ elf_open_mem(const char *name, const void *data, size_t n)
 
 	e->held = xmalloc(n ? n : 1);
 	memcpy(e->held, data, n);
-	e->data = e->held;
 	e->size = n;
 	load(e);
 	return e;
@@ -875,10 +954,10 @@ elf_close(struct elf *e)
 {
 	if (e == NULL)
 		return;
-	if (e->map != NULL) {
-		mapguard_remove(e->map);
-		munmap(e->map, (size_t)e->size);
-	}
+	for (size_t i = 0; i < e->nowned; i++)
+		free(e->owned[i]);
+	free(e->owned);
+	free(e->versym);
 	free(e->held);
 	free(e->secletter);
 	free(e->ent);

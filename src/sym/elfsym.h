@@ -5,11 +5,13 @@
  * when there is none.  One pass over the table builds an array of 16-byte
  * entries (address, name offset, table index and type letter; so at most
  * 2^24 symbols), sorted in place as `nm -n` sorts;
- * names stay in the string table of the file, mapped (a regular file) or
- * held in memory (standard input, a decompressor's output), never copied:
- * the pass looks at their first bytes (for the kernel filter), ties at one
- * address compare them, and a symbol's name is found only when it is asked
- * for.  Symbols `nm --defined-only` would not print are
+ * names stay in the string table, read whole from a regular file (with
+ * pread; the symbol table is read a chunk at a time) or held in memory
+ * with the rest of the file (standard input, a decompressor's output),
+ * never copied: the pass looks at their first bytes (for the kernel
+ * filter), ties at one address compare them, and a symbol's name is found
+ * only when it is asked for.  Memory: 16 bytes per symbol and the string
+ * table.  Symbols `nm --defined-only` would not print are
  * left out, and so are those without a name (a text map cannot hold them).
  *
  * A Linux kernel image (one that defines both _stext and linux_banner)

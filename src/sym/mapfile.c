@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "sym/mapfile.h"
 #include "base/util.h"
@@ -39,8 +38,8 @@ map_open_input(struct map *m, const char *name, const struct input *in,
 }
 
 /* A map over memory: no input behind it. */
-static void
-mem_init(struct map *m, const char *name)
+void
+map_open_mem(struct map *m, const char *name, const char *text, size_t n)
 {
 	memset(m, 0, sizeof *m);
 	m->name = name;
@@ -48,39 +47,6 @@ mem_init(struct map *m, const char *name)
 	m->in.child = -1;
 	m->in.errfd = -1;
 	m->eof = 1;
-}
-
-void
-map_view(struct map *m, const char *name, const char *text, size_t n)
-{
-	mem_init(m, name);
-	m->buf = (char *)(uintptr_t)text;
-	m->cap = m->len = m->lines = n;
-	m->sniffed = 1;
-	m->borrowed = 1;
-}
-
-uint64_t
-map_tell(const struct map *m)
-{
-	return m->buf_off + m->pos;
-}
-
-void
-map_seek(struct map *m, uint64_t off, uint64_t lineno)
-{
-	if (lseek(m->in.fd, (off_t)off, SEEK_SET) < 0)
-		fatal("%s", m->name);
-	m->buf_off = off;
-	m->len = m->pos = m->lines = 0;
-	m->eof = 0;
-	m->lineno = lineno;
-}
-
-void
-map_open_mem(struct map *m, const char *name, const char *text, size_t n)
-{
-	mem_init(m, name);
 	m->buf = xmalloc(n + 1);
 	m->cap = n + 1;
 	memcpy(m->buf, text, n);
@@ -363,7 +329,6 @@ fill(struct map *m)
 			return 1;
 		}
 		if (m->pos > 0 && !m->hold) {
-			m->buf_off += m->pos;
 			memmove(m->buf, m->buf + m->pos, m->len - m->pos);
 			m->len -= m->pos;
 			m->pos = 0;
@@ -511,7 +476,6 @@ map_close(struct map *m)
 {
 	if (m->in.fd >= 0 || m->in.child > 0)
 		input_close(&m->in);
-	if (!m->borrowed)
-		free(m->buf);
+	free(m->buf);
 	m->buf = NULL;
 }

@@ -29,8 +29,6 @@ struct map {
 	int sniffed;		/* kind was looked for */
 	int hold;		/* keep every line read, for map_rewind() */
 	int skip_undefined;	/* pass over nm's address-less U/w/v lines */
-	uint64_t buf_off;	/* the file offset of buf[0] */
-	int borrowed;		/* buf is the caller's (map_view) */
 };
 
 enum sym_kind {
@@ -61,28 +59,14 @@ void map_open_input(struct map *m, const char *name, const struct input *in,
 /* A map over a string in memory (for tests); TEXT must outlive the map. */
 void map_open_mem(struct map *m, const char *name, const char *text, size_t n);
 
-/*
- * A map over the N bytes of TEXT, not copied (TEXT must outlive it), the
- * last of them a newline; its lines are numbered from 1.
- */
-void map_view(struct map *m, const char *name, const char *text, size_t n);
-
-/* The file offset of the next line (a file read from its start). */
-uint64_t map_tell(const struct map *m);
-
-/*
- * Go on reading the file at offset OFF, the start of line LINENO + 1
- * (a regular file, not held).
- */
-void map_seek(struct map *m, uint64_t off, uint64_t lineno);
-
 /* Next line: 1, or 0 at end of file.  A malformed line is fatal. */
 int map_next(struct map *m, struct sym *s);
 
 /*
  * Parse one line [p, e) into S; *e must be '\n' or NUL.  Returns 0, or -1
  * when it does not hold an address, a type and a name.  Like the classic
- * tool, a NUL byte ends the line's text.
+ * tool, a NUL byte ends the line's text.  (The unit tests and the map
+ * fuzzer check the parser through it.)
  */
 int map_parse_line(const char *p, const char *e, struct sym *s);
 

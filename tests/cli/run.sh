@@ -216,5 +216,7 @@ for a in "$TOP"/fixtures/arch/*/; do
 	rm -rf "$TMP/arch/${a##*/}" "$TMP/archflip"
 done
 
+. "$TOP/tests/cli/abbrev.sh"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

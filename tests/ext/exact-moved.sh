@@ -11,7 +11,7 @@
 set -u
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 RP=${1:-$TOP/readprofile}
-PT=${2:-$TOP/build/tests/proftool}
+PT=${2:-${PROFTOOL:-$TOP/build/tests/proftool}}
 TMP=$(mktemp -d) || exit 1
 trap 'rm -rf "$TMP"' EXIT
 trap 'exit 1' HUP INT TERM

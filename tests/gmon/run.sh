@@ -4,7 +4,7 @@
 #   RP=/abs/readprofile GMONTOOL=/abs/gmontool [RP_WRAP=...] sh tests/gmon/run.sh
 #
 # Recorded runs: fixtures/gmon/ (program, map, gmon.out; x86-64, i386,
-# s390x).  Real programs: tests/gmon/hot.c (three functions of known weight) built
+# s390x).  Real programs: fixtures/gmon/hot.c (three functions of known weight) built
 # with -pg as PIE -O0, -no-pie -O2, -m32 -O2 (run under qemu-i386-static)
 # and s390x -O2 (big-endian, under qemu-s390x-static), run at test time
 # (about 0.25 s of CPU each) to write a fresh gmon.out.  Synthetic files:
@@ -226,7 +226,7 @@ done
 
 # --- real programs ---------------------------------------------------------
 B=$TMP/b
-mkdir "$B" && cp "$TOP/tests/gmon/hot.c" "$B/" || exit 1
+mkdir "$B" && cp "$TOP/fixtures/gmon/hot.c" "$B/" || exit 1
 cd "$B" || exit 1
 INC32=$B/inc32
 mkdir "$INC32" && ln -s /usr/include/x86_64-linux-gnu/asm "$INC32/asm"

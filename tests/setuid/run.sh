@@ -15,7 +15,10 @@
 #       "Permission denied", compressed or not (opened with the caller's
 #       rights);
 #   (d) readable files give the normal report;
-#   (e) a decompressor is run with the caller's rights, not root's.
+#   (e) a decompressor is run with the caller's rights, not root's;
+#   (g) a C++ program's names are demangled by the system's libstdc++,
+#       never by one in the caller's LD_LIBRARY_PATH (which the plain
+#       copy, as a control, does load).
 # Needs setpriv, or runuser, or su.  Prints `N passed, N failed`.
 set -u
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
@@ -260,6 +263,47 @@ bad=
 	bad="$bad user IDs (real, effective, saved, fs) are '$uids';"
 [ "$rc" -eq 0 ] && cmp -s "$EXPECTED" "$D/out" || bad="$bad exit $rc or wrong report;"
 verdict "(f) no saved root user ID while reading input"
+
+# (g) the demangler is the system's: a libstdc++.so.6 of nobody's choosing
+# (in LD_LIBRARY_PATH) is not loaded by the set-user-ID copy, whose
+# process stays AT_SECURE; the plain copy loads it (the test can fail).
+if command -v g++ >/dev/null 2>&1 &&
+    g++ -O1 -pg -o "$D/names" "$TOP/tests/pprof/names.cc" 2>/dev/null &&
+    (cd "$D" && ./names && mv gmon.out names.gmon) &&
+    mkdir "$D/evil" && printf '%s\n' '#include <stdio.h>' '#include <stdlib.h>' \
+	'#include <unistd.h>' \
+	'__attribute__((constructor)) static void mark(void) {' \
+	'	FILE *f = fopen(getenv("EVIL_MARK"), "w");' \
+	'	if (f) { fprintf(f, "%d\n", (int)geteuid()); fclose(f); } }' \
+	'char *__cxa_demangle(const char *m, char *b, size_t *n, int *s)' \
+	'{ (void)m; (void)b; (void)n; *s = 0; char *r = malloc(5);' \
+	'  if (r) snprintf(r, 5, "EVIL"); return r; }' > "$D/evil/evil.c" &&
+    gcc -shared -fPIC -o "$D/evil/libstdc++.so.6" "$D/evil/evil.c" 2>/dev/null
+then
+	chmod -R a+rX "$D/evil" "$D/names" "$D/names.gmon"
+	for b in "$RP" "$D/bin/readprofile-plain"; do
+		rm -f "$D/tmp/evil-mark"
+		(cd "$D" && LD_LIBRARY_PATH="$D/evil" EVIL_MARK="$D/tmp/evil-mark" \
+		    as_nobody "$b" -p names.gmon -m names </dev/null >"$D/out" \
+		    2>"$D/err")
+		rc=$?
+		bad=
+		[ "$rc" -eq 0 ] || bad="$bad exit $rc;"
+		if [ "$b" = "$RP" ]; then
+			[ -e "$D/tmp/evil-mark" ] &&
+				bad="$bad LD_LIBRARY_PATH's libstdc++ was loaded;"
+			grep -q 'ns::Widget::spin(long)' "$D/out" ||
+				bad="$bad names not demangled by the system's;"
+			verdict "(g) set-user-ID: the system's demangler only"
+		else
+			[ -e "$D/tmp/evil-mark" ] && grep -q EVIL "$D/out" ||
+				bad="$bad the plain copy did not load it;"
+			verdict "(g) plain copy: LD_LIBRARY_PATH is honoured (control)"
+		fi
+	done
+else
+	echo "setuid: (g) skipped: no g++ -pg or gcc -shared"
+fi
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -192,47 +192,6 @@ hist_two_ranges(void **state)
 	close_ok(&a, 0x2001, 0x3000, 6, 7, 6, 7);
 }
 
-/*
- * attrib_resume at a symbol gives the state the closes of every symbol
- * before it left (what the report on two threads starts each part with):
- * ascending addresses with aliases, steps of 1 to 32, both modes.
- */
-static void
-resume_matches_the_closes_before(void **state)
-{
-	uint64_t r = 5, addr[400];
-
-	(void)state;
-	for (uint32_t step = 1; step <= 32; step *= 2)
-	for (int mode = 0; mode < 2; mode++) {
-		enum attrib_mode md = mode ? ATTRIB_EXACT : ATTRIB_CLASSIC;
-		struct attrib a, b;
-		struct attrib_span sp, sq;
-		uint64_t origin = 0x10000, nwords = 2000;
-
-		addr[0] = origin;
-		for (int i = 1; i < 400; i++) {
-			r = r * 6364136223846793005ull + 1442695040888963407ull;
-			addr[i] = addr[i - 1] + ((r >> 33) % 4 ? (r >> 40) % 9 : 0);
-		}
-		attrib_init(&a, origin, step, nwords, md);
-		for (int i = 0; i + 1 < 400; i++) {
-			int ra, rb;
-
-			attrib_init(&b, origin, step, nwords, md);
-			attrib_resume(&b, addr[i]);
-			ra = attrib_close(&a, addr[i], addr[i + 1], &sp);
-			rb = attrib_close(&b, addr[i], addr[i + 1], &sq);
-			assert_int_equal(ra, rb);
-			if (ra < 0)
-				break;
-			assert_true(sp.first == sq.first && sp.end == sq.end);
-			assert_true(sp.list_first == sq.list_first &&
-			    sp.list_end == sq.list_end);
-		}
-	}
-}
-
 int
 main(void)
 {
@@ -248,7 +207,6 @@ main(void)
 		cmocka_unit_test(hist_fractional_width),
 		cmocka_unit_test(hist_exact_and_wide),
 		cmocka_unit_test(hist_two_ranges),
-		cmocka_unit_test(resume_matches_the_closes_before),
 	};
 
 	return cmocka_run_group_tests_name("attrib", tests, NULL, NULL);

@@ -385,58 +385,6 @@ usual_layout_and_its_neighbours(void **state)
 	name_is(&s, "seventeen_bytes_a");
 }
 
-/*
- * map_tell and map_seek (the report hands a map back and forth between
- * its loop and its parts): from any line, seeking to the told offset gives
- * the same lines with the same numbers; map_view reads memory in place.
- */
-static void
-tells_seeks_and_views(void **state)
-{
-	size_t cap = 1 << 21, len = 0, lines = 0;
-	char *text = malloc(cap), *path;
-	struct map m;
-	struct sym s;
-
-	(void)state;
-	while (len < (size_t)1 << 20) {
-		len += (size_t)sprintf(text + len, "%zx t name%zu\n", lines + 1,
-		    lines % 997);
-		lines++;
-	}
-	path = temp_file(text, len);
-	for (size_t at = 0; at < lines; at += lines / 7) {
-		uint64_t off;
-
-		assert_int_equal(map_open(&m, path), 0);
-		for (size_t i = 0; i < at; i++)
-			assert_int_equal(map_next(&m, &s), 1);
-		off = map_tell(&m);
-		assert_true(off < len && (off == 0 || text[off - 1] == '\n'));
-		assert_true(strtoull(text + off, NULL, 16) == at + 1);
-		for (size_t i = 0; i < 5 && at + i < lines; i++)
-			assert_int_equal(map_next(&m, &s), 1);
-		map_seek(&m, off, at);
-		for (size_t i = at; i < lines; i++) {
-			assert_int_equal(map_next(&m, &s), 1);
-			assert_true(s.addr == i + 1 && s.lineno == i + 1);
-		}
-		assert_int_equal(map_next(&m, &s), 0);
-		map_close(&m);
-	}
-	map_view(&m, "view", text, len);
-	for (size_t i = 0; i < lines; i++) {
-		assert_int_equal(map_next(&m, &s), 1);
-		assert_true(s.addr == i + 1 && s.lineno == i + 1);
-		assert_true(s.name >= text && s.name < text + len);
-	}
-	assert_int_equal(map_next(&m, &s), 0);
-	map_close(&m);		/* the text is the caller's */
-	unlink(path);
-	free(path);
-	free(text);
-}
-
 int
 main(void)
 {
@@ -455,7 +403,6 @@ main(void)
 		cmocka_unit_test(blank_line_is_a_wrong_map_line),
 		cmocka_unit_test(streams_files_across_buffer_edges),
 		cmocka_unit_test(rewinds_to_the_first_line),
-		cmocka_unit_test(tells_seeks_and_views),
 	};
 
 	return cmocka_run_group_tests_name("mapfile", tests, NULL, NULL);

@@ -84,19 +84,22 @@ help_version_and_errors(void **state)
 	assert_string_equal(bad[0], "readprofile");
 }
 
-/* Run options_check with stderr caught; returns its result, *MSG the text. */
+/* Parse ARGV (NULL-terminated) with stderr caught in MSG; with ARGV NULL,
+ * run options_check on O instead. */
 static enum opt_result
-check_msg(struct options *o, char *msg, size_t n)
+parse_msg(struct options *o, char **argv, char *msg, size_t n)
 {
 	FILE *f = tmpfile();
-	int saved = dup(2);
+	int saved = dup(2), argc = 0;
 	enum opt_result r;
 	size_t got;
 
+	while (argv && argv[argc])
+		argc++;
 	assert_non_null(f);
 	fflush(stderr);
 	dup2(fileno(f), 2);
-	r = options_check(o);
+	r = argv ? parse(o, argc, argv) : options_check(o);
 	fflush(stderr);
 	dup2(saved, 2);
 	close(saved);
@@ -105,6 +108,12 @@ check_msg(struct options *o, char *msg, size_t n)
 	msg[got] = '\0';
 	fclose(f);
 	return r;
+}
+
+static enum opt_result
+check_msg(struct options *o, char *msg, size_t n)
+{
+	return parse_msg(o, NULL, msg, n);
 }
 
 static void
@@ -164,6 +173,206 @@ multipliers(void **state)
 	assert_int_equal(options_multiplier("", &m), -1);
 }
 
+/*
+ * util-linux 2.38's long options, as its readprofile.c declares them:
+ * name, short option, whether it takes an argument.  Every prefix
+ * getopt_long resolves among these (the whole name, or a prefix no other
+ * of them begins) must parse here as the short option does; a prefix that
+ * begins several must fail as there, naming only these.
+ */
+static const struct { const char *name; char c; int arg; } util_linux[] = {
+	{ "mapfile", 'm', 1 }, { "profile", 'p', 1 }, { "multiplier", 'M', 1 },
+	{ "info", 'i', 0 }, { "verbose", 'v', 0 }, { "all", 'a', 0 },
+	{ "histbin", 'b', 0 }, { "counters", 's', 0 }, { "reset", 'r', 0 },
+	{ "no-auto", 'n', 0 }, { "version", 'V', 0 }, { "help", 'h', 0 },
+};
+#define N_UL (sizeof util_linux / sizeof util_linux[0])
+
+/* How many of util-linux's names begin with P (LEN bytes); *EXACT: one is P. */
+static size_t
+ul_begin(const char *p, size_t len, int *exact)
+{
+	size_t n = 0;
+
+	*exact = 0;
+	for (size_t i = 0; i < N_UL; i++)
+		if (strncmp(util_linux[i].name, p, len) == 0) {
+			n++;
+			*exact |= util_linux[i].name[len] == '\0';
+		}
+	return n;
+}
+
+static void
+same_str(const char *a, const char *b)
+{
+	if (a == NULL || b == NULL)
+		assert_ptr_equal(a, b);
+	else
+		assert_string_equal(a, b);
+}
+
+static void
+same_options(const struct options *a, const struct options *b)
+{
+	same_str(a->mapfile, b->mapfile);
+	same_str(a->profile, b->profile);
+	same_str(a->baseline, b->baseline);
+	assert_int_equal(a->info, b->info);
+	assert_int_equal(a->verbose, b->verbose);
+	assert_int_equal(a->all, b->all);
+	assert_int_equal(a->bins, b->bins);
+	assert_int_equal(a->counters, b->counters);
+	assert_int_equal(a->reset, b->reset);
+	assert_int_equal(a->noauto, b->noauto);
+	assert_int_equal(a->exact, b->exact);
+	assert_int_equal(a->multiplier_set, b->multiplier_set);
+	assert_int_equal(a->multiplier, b->multiplier);
+	assert_int_equal(a->top, b->top);
+	assert_int_equal(a->json, b->json);
+	assert_true(a->interval == b->interval);
+	assert_int_equal(a->iterations, b->iterations);
+}
+
+static void
+util_linux_abbreviations(void **state)
+{
+	char arg[] = "7", lng[64], eq[64], shrt[3] = "-?", msg[512];
+	struct options a, b;
+	size_t resolved = 0, ambiguous = 0;
+
+	(void)state;
+	for (size_t i = 0; i < N_UL; i++) {
+		const char *name = util_linux[i].name;
+
+		for (size_t len = 1; name[len - 1]; len++) {
+			int exact;
+			size_t n = ul_begin(name, len, &exact);
+			char *l[] = { "x", lng, util_linux[i].arg ? arg : NULL,
+			    NULL };
+			char *e[] = { "x", eq, NULL };
+			char *s[] = { "x", shrt, util_linux[i].arg ? arg : NULL,
+			    NULL };
+			enum opt_result rl, rs;
+			const char *q;
+
+			snprintf(lng, sizeof lng, "--%.*s", (int)len, name);
+			shrt[1] = util_linux[i].c;
+			rs = parse_msg(&b, s, msg, sizeof msg);
+			rl = parse_msg(&a, l, msg, sizeof msg);
+			if (n > 1 && !exact) {	/* util-linux: ambiguous */
+				ambiguous++;
+				assert_int_equal(rl, OPT_USAGE_ERROR);
+				assert_non_null(strstr(msg, "ambiguous"));
+				/* the candidates (glibc lists them) are
+				 * util-linux's alone */
+				q = strstr(msg, "possibilities:");
+				for (; q && (q = strstr(q, "'--")) != NULL;
+				    q += 3) {
+					size_t k = strcspn(q + 3, "'");
+					int ex;
+
+					assert_int_equal(ul_begin(q + 3, k, &ex), 1);
+					assert_true(ex);
+				}
+				continue;
+			}
+			resolved++;
+			if (rl != rs)
+				fail_msg("%s: %d, %s: %d", lng, rl, shrt, rs);
+			if (rs == OPT_RUN)
+				same_options(&a, &b);
+			if (!util_linux[i].arg)
+				continue;
+			snprintf(eq, sizeof eq, "--%.*s=7", (int)len, name);
+			assert_int_equal(parse_msg(&a, e, msg, sizeof msg), rs);
+			if (rs == OPT_RUN)
+				same_options(&a, &b);
+		}
+	}
+	/* 66 prefixes resolve; m, h, v, ve, ver begin two names each */
+	assert_int_equal(resolved, 66);
+	assert_int_equal(ambiguous, 10);
+}
+
+/* Ours: by name, or by a prefix that begins none of util-linux's names. */
+static void
+our_abbreviations(void **state)
+{
+	struct options o;
+	char msg[512];
+	char *iv[] = { "x", "--int", "2", "--it=3", "--to", "4", "--j", "--e",
+	    NULL };
+	char *base[] = { "x", "--ba", "b", NULL };
+	char *count[] = { "x", "--count", "5", NULL };
+	char *amb[] = { "x", "-x", "--h", NULL };
+
+	(void)state;
+	assert_int_equal(parse_msg(&o, iv, msg, sizeof msg), OPT_RUN);
+	assert_true(o.interval == 2.0);
+	assert_int_equal(o.iterations, 3);
+	assert_int_equal(o.top, 4);
+	assert_true(o.json && o.exact);
+	assert_int_equal(parse_msg(&o, base, msg, sizeof msg), OPT_RUN);
+	assert_string_equal(o.baseline, "b");
+	/* util-linux's --counters, then an operand (ignored) */
+	assert_int_equal(parse_msg(&o, count, msg, sizeof msg), OPT_RUN);
+	assert_true(o.counters);
+	assert_int_equal(o.iterations, 0);
+	/* errors in command-line order: -x before the ambiguous --h */
+	assert_int_equal(parse_msg(&o, amb, msg, sizeof msg), OPT_USAGE_ERROR);
+	assert_non_null(strstr(msg, "-- 'x'"));
+	assert_null(strstr(msg, "ambiguous"));
+}
+
+/* The name in usage lines: argv[0]'s last part, if make install could
+ * have given it. */
+static void
+names(void **state)
+{
+	(void)state;
+	assert_string_equal(options_name("/usr/sbin/readprofile-ng"),
+	    "readprofile-ng");
+	assert_string_equal(options_name("rp"), "rp");
+	assert_string_equal(options_name(NULL), "readprofile");
+	assert_string_equal(options_name("/bin/"), "readprofile");
+	assert_string_equal(options_name("a\033[2Jb"), "readprofile");
+	assert_string_equal(options_name("x y"), "readprofile");
+
+static void
+export_options(void **state)
+{
+	struct options o;
+	char *a1[] = { "x", "--pprof", "out.pb.gz", "--hz", "250",
+	    "--no-demangle", NULL };
+	char *a2[] = { "x", "--pp", "-", "--fo", NULL };
+	char *a3[] = { "x", "--folded", "--top", "5", NULL };
+	char *a4[] = { "x", "--hz", "0", NULL };
+	char *a5[] = { "x", "-p", "--p", "--pprof", "--p", NULL };
+	char *a6[] = { "x", "--no-d", "--no", NULL };
+
+	(void)state;
+	assert_int_equal(parse(&o, 6, a1), OPT_RUN);
+	assert_string_equal(o.pprof, "out.pb.gz");
+	assert_int_equal(o.hz, 250);
+	assert_true(o.no_demangle && !o.folded);
+	fprintf(stderr, "(messages expected below)\n");
+	assert_int_equal(parse(&o, 4, a2), OPT_BAD_VALUE);	/* both */
+	assert_int_equal(parse(&o, 4, a3), OPT_BAD_VALUE);
+	assert_int_equal(parse(&o, 3, a4), OPT_BAD_VALUE);
+	/* an option's value is never respelled */
+	assert_int_equal(parse(&o, 5, a5), OPT_RUN);
+	assert_string_equal(o.profile, "--p");
+	assert_string_equal(o.pprof, "--p");
+	assert_int_equal(parse(&o, 3, a6), OPT_RUN);
+	assert_true(o.no_demangle && o.noauto);
+	assert_null(options_util_linux("--pprof"));
+	assert_null(options_util_linux("--m"));	/* ambiguous there too */
+	assert_string_equal(options_util_linux("--p=x"), "profile");
+	assert_string_equal(options_util_linux("--co"), "counters");
+	assert_null(options_util_linux("--count"));
+}
+
 int
 main(void)
 {
@@ -174,6 +383,10 @@ main(void)
 		cmocka_unit_test(help_version_and_errors),
 		cmocka_unit_test(multipliers),
 		cmocka_unit_test(conflicts),
+		cmocka_unit_test(util_linux_abbreviations),
+		cmocka_unit_test(our_abbreviations),
+		cmocka_unit_test(names),
+		cmocka_unit_test(export_options),
 	};
 
 	return cmocka_run_group_tests_name("options", tests, NULL, NULL);

@@ -213,29 +213,9 @@ write_errors_are_returned(void **state)
 	close(fd);
 }
 
-/* A part kept in memory grows as it must and never spills to a file. */
-static void
-memory_part_grows(void **state)
-{
-	struct out o;
-	size_t n = 0;
-
-	(void)state;
-	out_init_mem(&o);
-	for (int i = 0; i < 100000; i++) {
-		out_sym(&o, (uint64_t)i, "sym", 3, 1.0);
-		n += 6 + 1 + 40 + 1 + 8 + 1;
-	}
-	assert_int_equal(o.spill, -1);
-	assert_int_equal(o.len, n);
-	assert_memory_equal(o.buf, "     0 sym", 10);
-	out_free_mem(&o);
-	assert_null(o.buf);
-}
-
 /*
- * Parts of a report (the two-thread report) added with out_str between
- * lines, some larger than the buffer, come out in order: into a file
+ * Large texts added with out_str between lines, some larger than the
+ * buffer, come out in order: into a file
  * (written as it comes, with a small buffer) and held for a pipe.
  */
 static void
@@ -288,7 +268,6 @@ main(void)
 		cmocka_unit_test(discarded),
 		cmocka_unit_test(file_cut_back_on_discard),
 		cmocka_unit_test(write_errors_are_returned),
-		cmocka_unit_test(memory_part_grows),
 		cmocka_unit_test(parts_in_order),
 	};
 

@@ -6,7 +6,9 @@ or prints what differs and exits 1.
   check.py top N CLASSIC CLASSIC_V TOP [v|s|sv]
       TOP (readprofile --top N) against the classic report CLASSIC (same
       options, -v in CLASSIC_V for the addresses) sorted here: ticks down,
-      then address, then map order; percent = ticks * 100 / total.
+      then address, then map order, *unknown* after the functions of as
+      many ticks; a header row first; share = ticks * 100 / (total +
+      *unknown*).
   check.py topb N CLASSIC_B TOP
       the same for -b: blocks of the classic -b report, sorted.
   check.py json JSON CLASSIC_V [CLASSIC_S|CLASSIC_B] [top N]
@@ -74,15 +76,17 @@ def total_of(total_line):
 
 def parse_plain(path):
     """Classic default report: [(line, ticks, extra_lines)], total line
-    (the last line; *unknown* is dropped)."""
-    funcs, total = [], None
+    (the last line), *unknown*'s ticks."""
+    funcs, unknown = [], 0
     ls = lines(path)
     for ln in ls[:-1]:
         if ln.startswith(b"\t"):
             funcs[-1][2].append(ln)
-        elif not ln.endswith(b" *unknown*"):
+        elif ln.endswith(b" *unknown*"):
+            unknown = int(ln.split()[0])
+        else:
             funcs.append((ln, int(ln.split()[0]), []))
-    return funcs, ls[-1]
+    return funcs, ls[-1], unknown
 
 
 def fail(msg):
@@ -94,24 +98,61 @@ def pct(ticks, total):
     return ticks * 100.0 / total if total else 0.0
 
 
+def top_header(flags, gmon_calls=None):
+    """--top's header row: the columns of the rows below."""
+    if "v" not in flags:
+        return b"%6s %-40s %8s %7s" % (b"ticks", b"function", b"load",
+                                        b"share")
+    if gmon_calls is None:
+        return b"%-16s %-40s %6s %8s %7s" % (b"address", b"function",
+                                              b"ticks", b"load", b"share")
+    return b"%-16s %-40s %6s %8s %10s%s %7s" % (
+        b"address", b"function", b"ticks", b"load", b"seconds",
+        b"    calls" if gmon_calls else b"", b"share")
+
+
+def unknown_row(u, flags, share, tsec=None, ttick=None, calls=False):
+    """The *unknown* row of --top; a gmon.out's -v row has its seconds."""
+    if "v" not in flags:
+        row = b"%6d %-40s %8s" % (u, b"*unknown*", b"")
+    else:
+        row = b"%16s %-40s %6d %8s" % (b"", b"*unknown*", u, b"")
+        if tsec is not None:
+            rate = round(ttick / float(tsec)) if ttick else 1
+            sec = u / rate
+            row += b" %10s" % (b"%.*f" % (len(tsec.split(b".")[1]), sec))
+            if calls:
+                row += b" " * 9
+    return row + b" %6.2f%%" % share
+
+
 def cmd_top(n, classic, classic_v, top, flags=""):
-    plain, total_line = parse_plain(classic)
-    vf, _, _ = parse_v(classic_v)
+    plain, total_line, unknown = parse_plain(classic)
+    vf, _, vtotal = parse_v(classic_v)
     if len(plain) != len(vf):
         fail("classic and -v reports list %d and %d functions"
              % (len(plain), len(vf)))
     total = int(total_line.split()[0])
+    everything = total + unknown    # the shares' whole: *unknown* too
+    ttick, tsec, tcalls = total_of(vtotal)
+    gmon_calls = None if tsec is None else tcalls is not None
     rows = []
     for seq, (p, v) in enumerate(zip(plain, vf)):
-        rows.append((-v[2], v[0], seq, p, v))
-    rows.sort()
-    want = []
-    for _, _, _, p, v in rows[:n]:
+        rows.append((-v[2], 0, v[0], seq, p, v))
+    if unknown:     # after the functions of as many ticks
+        rows.append((-unknown, 1, 0, 0, None, None))
+    rows.sort(key=lambda r: r[:4])
+    want = [top_header(flags, gmon_calls)]
+    for _, _, _, _, p, v in rows[:n]:
+        if p is None:
+            want.append(unknown_row(unknown, flags, pct(unknown, everything),
+                                    tsec, ttick, gmon_calls))
+            continue
         if "v" in flags:
             line = v[5]
         else:
             line = p[0]
-        want.append(line + (b" %6.2f%%" % pct(v[2], total)))
+        want.append(line + (b" %6.2f%%" % pct(v[2], everything)))
         if "s" in flags:
             want.extend(p[2] if "v" not in flags else v[4])
     want.append(lines(classic_v if "v" in flags else classic)[-1])
@@ -124,8 +165,9 @@ def cmd_top(n, classic, classic_v, top, flags=""):
 
 
 def parse_b(path):
-    """Classic -b report: [(name, bins, total_or_None, seq)], grand total."""
-    blocks, cur = [], None
+    """Classic -b report: [(name, bins, total_or_None, seq)], grand total,
+    *unknown*'s ticks."""
+    blocks, cur, unknown = [], None, 0
     ls = lines(path)
     for ln in ls[:-1]:
         if ln.startswith(b"\t"):
@@ -133,24 +175,35 @@ def parse_b(path):
             cur[1].append((int(a, 16), int(c)))
         elif ln.startswith(b"  total\t\t\t\t"):
             cur[2] = int(ln.split(b"\t")[-1])
-        elif not ln.endswith(b" *unknown*"):
+        elif ln.endswith(b" *unknown*"):
+            unknown = int(ln.split()[0])
+        else:
             cur = [ln[:-1], [], None, len(blocks)]
             blocks.append(cur)
-    return blocks, ls[-1]
+    return blocks, ls[-1], unknown
 
 
 def cmd_topb(n, classic_b, top):
-    blocks, grand = parse_b(classic_b)
+    blocks, grand, unknown = parse_b(classic_b)
     total = int(grand.split()[0])
-    ranked = sorted(blocks, key=lambda b: (-sum(c for _, c in b[1]), b[3]))
+    everything = total + unknown
+    ranked = [(-sum(c for _, c in b[1]), 0, b[3], b) for b in blocks]
+    if unknown:
+        ranked.append((-unknown, 1, 0, None))
+    ranked.sort(key=lambda r: r[:3])
     want = []
-    for name, bins, _, _ in ranked[:n]:
+    for _, _, _, b in ranked[:n]:
+        if b is None:
+            want.append(b"%6d *unknown* %6.2f%%" % (unknown,
+                                                     pct(unknown, everything)))
+            continue
+        name, bins = b[0], b[1]
         t = sum(c for _, c in bins)
         if t == 0:
             continue
         want.append(name + b":")
         want.extend(b"\t%x\t%d" % (a, c) for a, c in bins)
-        want.append(b"  total\t\t\t\t%d %6.2f%%" % (t, pct(t, total)))
+        want.append(b"  total\t\t\t\t%d %6.2f%%" % (t, pct(t, everything)))
     want.append(grand)
     got = lines(top)
     if got != want:
@@ -234,7 +287,7 @@ def cmd_json(path, classic_v, extra=None, top=None):
             fail("%r: address %r, want %x" % (name, g["address"], w[0]))
         if w[3] is not None and b"%.4f" % g["load"] != w[3]:
             fail("%r: load %r, want %r" % (name, g["load"], w[3]))
-        if abs(g["percent"] - pct(g["ticks"], total)) > 1e-6:
+        if abs(g["percent"] - pct(g["ticks"], total + unknown)) > 1e-6:
             fail("%r: percent %r" % (name, g["percent"]))
         if w[4] is not None:
             gb = [(b["address"], b["count"]) for b in g["buckets"]]

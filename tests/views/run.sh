@@ -96,6 +96,26 @@ for mode in "" "--exact" "--baseline $R/half" "-a"; do
 	    no "--top 6 -b $mode"
 done
 
+echo "== --top: *unknown* ranked with the functions, shares adding up"
+U=$TOP/fixtures/cases/init-end
+for n in 1 2 3; do
+	P="-p $U/profile -m $U/map"
+	rp "$TMP/c" $P -s && rp "$TMP/cv" $P -v && rp "$TMP/cb" $P -b ||
+	    { no "classic init-end"; continue; }
+	rp "$TMP/t" $P --top $n -s && judge "init-end --top $n -s" \
+	    top $n "$TMP/c" "$TMP/cv" "$TMP/t" s || no "init-end --top $n"
+	rp "$TMP/t" $P --top $n -v && judge "init-end --top $n -v" \
+	    top $n "$TMP/c" "$TMP/cv" "$TMP/t" v || no "init-end --top $n -v"
+	rp "$TMP/t" $P --top $n -b && judge "init-end --top $n -b" \
+	    topb $n "$TMP/cb" "$TMP/t" || no "init-end --top $n -b"
+done
+# the shares of every row of --top N for N beyond the functions: 100%
+# (each rounded to 0.01)
+rp "$TMP/t" -p "$U/profile" -m "$U/map" --top 99 &&
+    awk 'NR > 1 && /%$/ { s += $NF; n++ }
+	END { exit !(n == 4 && s > 99.95 && s < 100.05) }' "$TMP/t" &&
+    ok || no "init-end --top 99: shares add up"
+
 echo "== --json against the text report"
 for mode in "" "--exact" "--baseline $R/half" "-a"; do
 	P="-p $R/profile -m $R/map $mode"
@@ -284,8 +304,8 @@ err "--top x" "--top: not a whole number from 1 to 9223372036854775807: 'x'" $P 
 err "--top -1" "--top: not a whole number from 1 to 9223372036854775807: '-1'" $P --top -1
 err "--interval 0" "--interval: not a number of seconds from 0.001 to 86400: '0'" $P --interval 0
 err "--interval nan" "--interval: not a number of seconds from 0.001 to 86400: 'nan'" $P --interval nan
-err "--count alone" "--count needs --interval" $P --count 3
-err "--count 0" "--count: not a whole number from 1 to 18446744073709551615: '0'" $P --interval 1 --count 0
+err "--iterations alone" "--iterations needs --interval" $P --iterations 3
+err "--iterations 0" "--iterations: not a whole number from 1 to 18446744073709551615: '0'" $P --interval 1 --iterations 0
 err "--interval --baseline" "--interval and --baseline cannot be used together: each interval is the baseline of the next" $P --interval 1 --baseline "$R/half"
 err "--interval -p -" "--interval reads the profile again: it cannot be standard input" -p - -m "$R/map" --interval 1
 
@@ -327,14 +347,14 @@ rp "$W/j3" $P -p "$W/v2" --baseline "$W/v1" -v &&
 rp "$W/j4.reset" $P -p "$W/v3" -v &&
 rp "$W/j5" $P -p "$W/v4" --baseline "$W/v3" -v || no "expected reports"
 
-# watch OUT ARGS...: readprofile --interval 1 --count 5 ARGS on $W/cur,
+# watch OUT ARGS...: readprofile --interval 1 --iterations 5 ARGS on $W/cur,
 # moving version k in place once report k is out.  Sets RC.
 watch() {
 	_out=$1
 	shift
 	cp "$W/v0" "$W/cur"
 	: >"$_out"	# emptied before the loop below looks at it
-	$RP_WRAP "$RP" -p "$W/cur" $P --interval 1 --count 5 "$@" >"$_out" \
+	$RP_WRAP "$RP" -p "$W/cur" $P --interval 1 --iterations 5 "$@" >"$_out" \
 	    2>"$W/err" &
 	_pid=$!
 	for k in 1 2 3 4; do
@@ -366,7 +386,7 @@ watch "$W/out" -J
 # for it to be whole again (up to a second).
 cp "$W/v0" "$W/cur"
 : >"$W/out"
-$RP_WRAP "$RP" -p "$W/cur" $P --interval 1 --count 2 >"$W/out" 2>"$W/err" &
+$RP_WRAP "$RP" -p "$W/cur" $P --interval 1 --iterations 2 >"$W/out" 2>"$W/err" &
 _pid=$!
 _t=0
 while [ "$(grep -c '^--- ' "$W/out")" -lt 1 ] && [ $_t -lt 400 ]; do
@@ -411,6 +431,48 @@ for sig in TERM INT; do
 		no "--interval stopped by SIG$sig"
 	fi
 done
+
+# On a terminal each report is drawn over the last (home, clear first);
+# in a pipe (above) the reports follow one another, no escape in them.
+printf '\033' >"$TMP/esc"
+if grep -qF "$(cat "$TMP/esc")" "$W/out"; then
+	no "--interval in a pipe: an escape sequence"
+else
+	ok
+fi
+cp "$W/v0" "$W/cur"
+python3 - "$RP" "$W/cur" "$TMP/tty" $P >"$TMP/why" 2>&1 <<'PY'
+import os, pty, sys
+try:
+    pid, fd = pty.fork()
+except OSError as e:        # no pseudo-terminals here (a build chroot)
+    print("SKIP: --interval on a terminal: no pty: %s" % e)
+    sys.exit(77)
+if pid == 0:
+    os.execv(sys.argv[1], [sys.argv[1], "-p", sys.argv[2]] + sys.argv[4:] +
+             ["--interval", "0.05", "--iterations", "3", "--top", "2"])
+out = b""
+while True:
+    try:
+        b = os.read(fd, 65536)
+    except OSError:
+        break
+    if not b:
+        break
+    out += b
+os.waitpid(pid, 0)
+screens = out.split(b"\033[H\033[2J")
+if screens[0] != b"" or len(screens) != 4:
+    sys.exit("want 3 screens each after home+clear: %r" % out[:300])
+for s in screens[1:]:
+    if not s.startswith(b"--- ") or b" total " not in s:
+        sys.exit("a screen: %r" % s[:200])
+PY
+case $? in
+0) ok ;;
+77) cat "$TMP/why" ;;
+*) no "--interval on a terminal: each screen in place" ;;
+esac
 
 echo "views: $pass passed, $fail failed"
 [ $fail = 0 ]

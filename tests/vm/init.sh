@@ -138,20 +138,20 @@ ivrun() {
 }
 ivwait() { wait $ivpid; echo $? >"$W/$1.rc"; }
 ivheads() { grep -c '^--- .* interval [0-9]*: [0-9.]* s' "$W/$1.out"; }
-ivrun iv 1 --count 3 --top 5
+ivrun iv 1 --iterations 3 --top 5
 workload
 workload
 ivwait iv
 t=$(awk '$2 == "total" { s += $1 } END { print s + 0 }' "$W/iv.out")
-echo "@@RP NOTE --interval 1 --count 3 --top 5: $t ticks in all"
+echo "@@RP NOTE --interval 1 --iterations 3 --top 5: $t ticks in all"
 if [ "$(rc iv)" = 0 ] && [ "$(ivheads iv)" = 3 ] && [ ! -s "$W/iv.err" ] &&
 	[ "$(grep -c ' total  ' "$W/iv.out")" = 3 ] && [ "$t" -gt 0 ]; then
-	pass "ours: --interval --count 3 --top 5 on live file (3 reports, ticks)"
+	pass "ours: --interval --iterations 3 --top 5 on live file (3 reports, ticks)"
 else
-	fail "ours: --interval --count 3 --top 5 on live file (3 reports, ticks)"
+	fail "ours: --interval --iterations 3 --top 5 on live file (3 reports, ticks)"
 	show iv
 fi
-ivrun ivj 1 --count 2 -J
+ivrun ivj 1 --iterations 2 -J
 workload
 ivwait ivj
 if [ "$(rc ivj)" = 0 ] && [ "$(wc -l <"$W/ivj.out")" = 2 ] &&
@@ -162,7 +162,7 @@ else
 	show ivj
 fi
 # a reset between two reads: reported as such, and the run goes on
-ivrun ivr 2 --count 3
+ivrun ivr 2 --iterations 3
 i=0
 while [ "$(ivheads ivr)" -lt 1 ] && [ $i -lt 30 ]; do sleep 1; i=$((i + 1)); done
 "$OURS" -r

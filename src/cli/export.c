@@ -1,0 +1,200 @@
+/*
+ * export.c - --pprof and --folded: their inputs, comments and file.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "cli/export.h"
+#include "out/pprof.h"
+#include "out/view.h"
+#include "sym/buildid.h"
+
+static int cmd_argc;
+static char **cmd_argv;
+
+void
+export_command(int argc, char **argv)
+{
+	cmd_argc = argc;
+	cmd_argv = argv;
+}
+
+/* The command line as one string, words with other than [-+=.,/:@%_A-Za-z0-9]
+ * in single quotes (malloc'd). */
+static char *
+command_line(void)
+{
+	static const char plain[] = "-+=.,/:@%_abcdefghijklmnopqrstuvwxyz"
+	    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+	size_t n = 1;
+	char *s, *p;
+
+	for (int i = 0; i < cmd_argc; i++)
+		n += 4 * strlen(cmd_argv[i]) + 3;
+	p = s = malloc(n);
+	if (s == NULL)
+		return NULL;
+	for (int i = 0; i < cmd_argc; i++) {
+		const char *a = cmd_argv[i];
+		int quote = a[0] == '\0' || a[strspn(a, plain)] != '\0';
+
+		if (i)
+			*p++ = ' ';
+		if (quote)
+			*p++ = '\'';
+		for (; *a; a++) {
+			if (*a == '\'') {	/* ' -> '\'' */
+				memcpy(p, "'\\''", 4);
+				p += 4;
+			} else
+				*p++ = *a;
+		}
+		if (quote)
+			*p++ = '\'';
+	}
+	*p = '\0';
+	return s;
+}
+
+int
+export_wanted(const struct options *o)
+{
+	return o->pprof != NULL || o->folded;
+}
+
+void
+export_prepare(const struct options *o)
+{
+	if (o->pprof && strcmp(o->pprof, "-") != 0)
+		outfile_open(o->pprof);
+}
+
+void
+export_abort(void)
+{
+	outfile_abort();
+}
+
+/* The snapshot's time: the file's mtime; now for the live profile. */
+static int64_t
+taken_at(const struct export_src *s)
+{
+	struct stat sb;
+	struct timespec now;
+
+	if (!s->live && strcmp(s->profile, "-") != 0 &&
+	    stat(s->profile, &sb) == 0)
+		return (int64_t)sb.st_mtim.tv_sec * 1000000000 +
+		    sb.st_mtim.tv_nsec;
+	clock_gettime(CLOCK_REALTIME, &now);
+	return (int64_t)now.tv_sec * 1000000000 + now.tv_nsec;
+}
+
+#define NCOMMENTS 12
+
+static void
+comment(char **v, size_t *n, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void
+comment(char **v, size_t *n, const char *fmt, ...)
+{
+	va_list ap;
+	int len;
+
+	va_start(ap, fmt);
+	len = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (len < 0 || *n >= NCOMMENTS)
+		return;
+	v[*n] = malloc((size_t)len + 1);
+	if (v[*n] == NULL)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(v[*n], (size_t)len + 1, fmt, ap);
+	va_end(ap);
+	(*n)++;
+}
+
+static void
+write_pprof(const struct options *o, struct out *out,
+    const struct collect *k, const struct report_result *res,
+    const struct counters *c, const struct report_opts *ro,
+    const struct export_src *s)
+{
+	struct pprof_info in;
+	struct elf_image im;
+	char *com[NCOMMENTS];
+	size_t ncom = 0, len;
+	unsigned char *gz;
+
+	memset(&in, 0, sizeof in);
+	in.map = s->map;
+	in.start = res->origin;
+	in.limit = res->have_etext || !s->kernel ? res->etext :
+	    res->origin + (c->n - 1) * (uint64_t)s->step;
+	if (strcmp(s->map, "-") != 0 && elf_image_read(s->map, &im) == 0) {
+		in.build_id = im.id;
+		in.build_id_len = im.idlen;
+		/* a program: where its text lies in the file, so that pprof
+		 * finds it (a kernel image: at 0, pprof's rule for kernels) */
+		if (!s->kernel)
+			elf_image_offset(&im, in.start, &in.file_offset);
+	}
+	in.rate = s->rate;
+	in.time_nanos = taken_at(s);
+	in.buckets = o->counters || o->bins;
+	in.rename = ro->rename;
+	char *cmd = command_line();
+
+	comment(com, &ncom, "readprofile %s", RP_VERSION);
+	if (cmd != NULL)
+		comment(com, &ncom, "command: %s", cmd);
+	free(cmd);
+	comment(com, &ncom, "profile: %s%s", s->profile, s->live ?
+	    " (the running kernel's)" : "");
+	comment(com, &ncom, "map: %s", s->map);
+	if (s->baseline)
+		comment(com, &ncom, "baseline: %s (subtracted)", s->baseline);
+	if (s->kernel)
+		comment(com, &ncom, "format: kernel, step %u, %s attribution",
+		    s->step, ro->mode == ATTRIB_EXACT ? "exact" : "classic");
+	else
+		comment(com, &ncom, "format: %s", s->format);
+	if (s->rate)
+		comment(com, &ncom, "tick rate: %u Hz (%s)", s->rate,
+		    s->rate_from);
+	else
+		comment(com, &ncom, "tick rate: unknown (give it with --hz)");
+	if (in.buckets)
+		comment(com, &ncom, "locations: one per non-zero %s",
+		    o->bins ? "histogram bin (-b)" : "counter (-s)");
+	comment(com, &ncom, "unknown: %llu ticks in no function (not in the "
+	    "samples)", (unsigned long long)res->unknown);
+	in.comments = (const char *const *)com;
+	in.ncomments = ncom;
+	gz = pprof_encode(k, res, c, &in, &len);
+	if (strcmp(o->pprof, "-") == 0)
+		out_str(out, (const char *)gz, len);
+	else
+		outfile_commit(gz, len);
+	free(gz);
+	while (ncom)
+		free(com[--ncom]);
+}
+
+void
+export_run(const struct options *o, struct out *out,
+    const struct collect *k, const struct report_result *res,
+    const struct counters *c, const struct report_opts *ro,
+    const struct export_src *s)
+{
+	if (o->pprof)
+		write_pprof(o, out, k, res, c, ro, s);
+	else
+		view_folded(out, k, ro->rename);
+}

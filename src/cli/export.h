@@ -1,0 +1,50 @@
+/*
+ * export.h - the report for other tools: --pprof and --folded.
+ *
+ * Both take every reported function (a collection without limit) in
+ * place of the text report; --pprof's file is created before any work.
+ */
+#ifndef RP_EXPORT_H
+#define RP_EXPORT_H
+
+#include <stdint.h>
+
+#include "cli/options.h"
+#include "core/collect.h"
+#include "core/report.h"
+#include "base/output.h"
+
+/* What the profile was made from, for the pprof Mapping and comments. */
+struct export_src {
+	const char *profile, *map, *baseline;
+	int kernel;		/* a kernel profile; else a gmon.out */
+	int live;		/* the running kernel's own /proc/profile */
+	uint32_t step;		/* kernel: its step */
+	uint32_t rate;		/* ticks per second; 0: unknown */
+	const char *rate_from;	/* where the rate comes from */
+	const char *format;	/* "kernel", "gmon.out (GNU)", ... */
+};
+
+/* The command line, for a comment of the profile (ARGV stays valid). */
+void export_command(int argc, char **argv);
+
+/* Whether O asks for --pprof or --folded. */
+int export_wanted(const struct options *o);
+
+/* Before any work: create --pprof's temporary file (fatal if it can't). */
+void export_prepare(const struct options *o);
+
+/* On a fatal error: leave no partial file. */
+void export_abort(void);
+
+/*
+ * The collected functions K (in address order) of the finished report RES
+ * over counters C with options RO, as --pprof or --folded asks: into O
+ * (standard output), or --pprof's file.
+ */
+void export_run(const struct options *o, struct out *out,
+    const struct collect *k, const struct report_result *res,
+    const struct counters *c, const struct report_opts *ro,
+    const struct export_src *s);
+
+#endif

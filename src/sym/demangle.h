@@ -1,0 +1,26 @@
+/*
+ * demangle.h - C++ symbol names as gprof and c++filt print them.
+ *
+ * The demangler is the C++ runtime's own __cxa_demangle, looked up at run
+ * time in libstdc++.so.6 (dlopen): no link-time dependency.  Where it
+ * cannot be had (no libstdc++, a static or musl build without it) names
+ * stay mangled and one notice says so.
+ */
+#ifndef RP_DEMANGLE_H
+#define RP_DEMANGLE_H
+
+#include <stddef.h>
+
+/*
+ * The demangled form of NAME (LEN bytes), its length in *OUTLEN; NULL when
+ * NAME is not a mangled C++ name (it does not begin with "_Z", or the
+ * demangler refuses it) or no demangler can be loaded.  Valid until the
+ * next call.  Call only once the program's installed rights are given up
+ * for good: it may load a library.
+ */
+const char *demangle(const char *name, size_t len, size_t *outlen);
+
+/* For struct report_opts's rename hook: NAME demangled, or NAME itself. */
+const char *demangle_or_same(const char *name, size_t len, size_t *outlen);
+
+#endif

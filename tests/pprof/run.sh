@@ -1,0 +1,428 @@
+#!/bin/sh
+# run.sh - --pprof, --folded and C++ names against their oracles.
+#
+#   RP=/abs/readprofile PROFTOOL=/abs/proftool GEN=/abs/gen \
+#       sh tests/pprof/run.sh
+#
+# pprof (go tool pprof, Debian's golang-go): on the real captures
+# (fixtures/real, fixtures/arch), generated inputs (tests/diff's gen), the
+# recorded gmon.out (fixtures/gmon) and programs built and run here with
+# -pg: `pprof -raw` parses every profile we write; `pprof -top` lists the
+# functions, ticks, percentages and total of our --top, classic, --exact,
+# -s and -b alike, and `-top -nodecount=10` the ticks of our --top 10;
+# `-diff_base` of two snapshots' profiles is our --baseline's (kernel and
+# gmon.out); with -s,
+# `-disasm` puts each counter's ticks on the instruction holding its
+# address and `-list -symbolize=force` on its source line (addr2line).
+# protoc --decode_raw of a small fixture's profile is pinned
+# (golden/small.decode_raw); gzip -t accepts every file.  --folded is
+# parsed (check.py) against --top, and for hostile names (;, spaces,
+# backslashes, invalid UTF-8, a newline: symbols added to a program with
+# objcopy) against --json.  C++: a program built with g++ -pg: our names
+# are gprof's flat profile's, --no-demangle's are the mangled ones, which
+# c++filt turns into ours, and --json gives both.  Errors: an unwritable
+# --pprof file is an error naming it before any input is read, and a
+# failed run leaves no file behind.
+#
+# Without go, protoc, g++, gcc or python3 the checks that need them are
+# skipped, and said so.  go runs with HOME, GOCACHE and GOPATH in a
+# temporary directory, GOPROXY=off, GOTOOLCHAIN=local: no network.
+set -u
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
+: "${RP:?set RP to the readprofile binary to test}"
+: "${PROFTOOL:?set PROFTOOL to the proftool binary}"
+: "${GEN:?set GEN to the gen binary}"
+RP_WRAP=${RP_WRAP:-}
+LC_ALL=C
+export LC_ALL
+
+if ! command -v python3 >/dev/null 2>&1; then
+	echo "pprof: skipped: python3 not installed"
+	exit 0
+fi
+TMP=$(mktemp -d) || exit 1
+trap 'rm -rf "$TMP"' EXIT
+trap 'exit 1' HUP INT TERM
+CHECK="python3 $TOP/tests/pprof/check.py"
+F=$TOP/fixtures
+HOME=$TMP/home GOCACHE=$TMP/gocache GOPATH=$TMP/gopath GOPROXY=off
+GOTOOLCHAIN=local GOFLAGS= GOTELEMETRY=off
+export HOME GOCACHE GOPATH GOPROXY GOTOOLCHAIN GOFLAGS GOTELEMETRY
+mkdir "$HOME"
+
+pass=0
+fail=0
+skip=
+ok() { pass=$((pass + 1)); }
+bad() {
+	fail=$((fail + 1))
+	echo "FAIL $1"
+	[ -s "$TMP/why" ] && head -n 12 "$TMP/why" | sed 's/^/    | /'
+	: > "$TMP/why"
+	return 0
+}
+skipped() { case $skip in *"$1"*) ;; *) skip="$skip $1" ;; esac; }
+rp() { $RP_WRAP "$RP" "$@"; }
+
+have_go=0
+if command -v go > /dev/null 2>&1 && go tool pprof -h > /dev/null 2>&1; then
+	have_go=1
+else
+	skipped "pprof(go not installed)"
+fi
+pprof() { go tool pprof "$@"; }
+
+# profile LABEL OUT ARGS...: readprofile --pprof OUT ARGS; gzip and
+# pprof -raw accept it.
+profile() {
+	label=$1 out=$2
+	shift 2
+	if ! rp --pprof "$out" "$@" > "$TMP/stdout" 2> "$TMP/why" ||
+	    [ -s "$TMP/stdout" ]; then
+		bad "$label: readprofile --pprof $*"
+		return 1
+	fi
+	if gzip -t "$out" 2> "$TMP/why"; then ok; else bad "$label: gzip -t"; fi
+	[ $have_go = 1 ] || return 0
+	if pprof -raw "$out" > "$TMP/raw" 2> "$TMP/why" &&
+	    grep -q '^Samples:' "$TMP/raw"; then ok; else
+		bad "$label: pprof -raw does not read it"
+		return 1
+	fi
+}
+
+# agree LABEL ARGS...: the checks of pprof -top against --top for ARGS.
+agree() {
+	label=$1
+	shift
+	profile "$label" "$TMP/p.pb.gz" "$@" || return
+	[ $have_go = 1 ] || return 0
+	# the reference: --top of the same options but -s and -b, which
+	# change its lines, not its ticks
+	for a in "$@"; do
+		shift
+		case $a in -s|-b) ;; *) set -- "$@" "$a" ;; esac
+	done
+	rp --top 1000000 "$@" > "$TMP/top" 2> /dev/null
+	pprof -top -sample_index=samples -nodecount=1000000 -nodefraction=0 \
+	    -symbolize=none "$TMP/p.pb.gz" > "$TMP/ptop" 2> "$TMP/why"
+	if $CHECK top "$TMP/top" "$TMP/ptop" > "$TMP/why" 2>&1; then ok; else
+		bad "$label: pprof -top differs from --top"
+	fi
+	pprof -top -sample_index=samples -nodecount=10 -nodefraction=0 \
+	    -symbolize=none "$TMP/p.pb.gz" > "$TMP/ptop10" 2> "$TMP/why"
+	if $CHECK top "$TMP/top" "$TMP/ptop10" 10 > "$TMP/why" 2>&1; then ok
+	else bad "$label: pprof -top -nodecount=10 differs from --top 10"; fi
+	# --folded: the same functions and ticks
+	rp --folded "$@" > "$TMP/folded" 2> /dev/null
+	if $CHECK folded "$TMP/top" "$TMP/folded" > "$TMP/why" 2>&1; then ok
+	else bad "$label: --folded differs from --top"; fi
+}
+
+# --- kernel profiles ---------------------------------------------------------
+gunzip -c "$F/real/profile.gz" > "$TMP/real.prof"
+gunzip -c "$F/real/kallsyms.gz" > "$TMP/real.map"
+for mode in "" --exact -s -b "--exact -s"; do
+	# shellcheck disable=SC2086 # the mode is words
+	agree "real $mode" -p "$TMP/real.prof" -m "$TMP/real.map" $mode
+done
+for a in arm64 i386 s390x; do
+	agree "$a" -p "$F/arch/$a/profile.gz" -m "$F/arch/$a/kallsyms.gz"
+done
+for seed in 1 2 3; do
+	mkdir "$TMP/g$seed" && "$GEN" "$seed" "$TMP/g$seed" > /dev/null &&
+	    agree "gen $seed" -p "$TMP/g$seed/profile" -m "$TMP/g$seed/map" &&
+	    agree "gen $seed --exact" --exact -p "$TMP/g$seed/profile" \
+		-m "$TMP/g$seed/map"
+done
+
+# --hz: cpu/nanoseconds beside the ticks, and the period
+profile "real --hz" "$TMP/hz.pb.gz" --hz 250 -p "$TMP/real.prof" \
+    -m "$TMP/real.map"
+if [ $have_go = 1 ]; then
+	pprof -raw "$TMP/hz.pb.gz" > "$TMP/raw"
+	if grep -q '^PeriodType: cpu nanoseconds' "$TMP/raw" &&
+	    grep -q '^Period: 4000000$' "$TMP/raw" &&
+	    grep -q '^samples/count cpu/nanoseconds' "$TMP/raw" &&
+	    awk '/^Samples:/ { s = 1; next } s && /^ +[0-9]+ +[0-9]+:/ {
+		if ($2 + 0 != $1 * 4000000) exit 1; n++ } /^Locations/ { s = 0 }
+		END { exit n == 0 }' "$TMP/raw"; then ok; else
+		echo "the samples at --hz 250 are not ticks * 4 ms" > "$TMP/why"
+		bad "real --hz 250"
+	fi
+	pprof -raw "$TMP/p.pb.gz" > "$TMP/raw"	# the last one, without --hz
+	if grep -q '^PeriodType: samples count' "$TMP/raw" &&
+	    ! grep -q nanoseconds "$TMP/raw"; then ok; else
+		bad "without --hz a snapshot has no cpu time"
+	fi
+fi
+
+# --baseline: pprof -diff_base of two snapshots equals our difference
+"$PROFTOOL" reduce le 5 "$TMP/real.prof" "$TMP/base.prof"
+profile "base" "$TMP/a.pb.gz" -p "$TMP/base.prof" -m "$TMP/real.map"
+profile "later" "$TMP/b.pb.gz" -p "$TMP/real.prof" -m "$TMP/real.map"
+agree "--baseline" --baseline "$TMP/base.prof" -p "$TMP/real.prof" \
+    -m "$TMP/real.map"
+if [ $have_go = 1 ]; then
+	rp --top 1000000 --baseline "$TMP/base.prof" -p "$TMP/real.prof" \
+	    -m "$TMP/real.map" > "$TMP/top"
+	pprof -top -sample_index=samples -nodecount=1000000 -nodefraction=0 \
+	    -symbolize=none -diff_base="$TMP/a.pb.gz" "$TMP/b.pb.gz" \
+	    > "$TMP/ptop" 2> "$TMP/why"
+	# pprof lists a function whose difference is 0 too: leave it out
+	awk '!($1 == 0 && $4 == 0 && $2 ~ /%$/)' "$TMP/ptop" > "$TMP/ptop.nz"
+	if $CHECK diff "$TMP/top" "$TMP/ptop.nz" > "$TMP/why" 2>&1; then ok
+	else bad "-diff_base differs from --baseline"; fi
+fi
+
+# --- protoc --decode_raw of a small profile, pinned ----------------------------
+mkdir "$TMP/small" && cd "$TMP/small" || exit 1
+# step 4, eight counters 3 1 0 5 2 0 7 9 (the last one *unknown*)
+printf '\004\0\0\0\003\0\0\0\001\0\0\0\0\0\0\0\005\0\0\0\002\0\0\0\0\0\0\0\007\0\0\0\011\0\0\0' > profile
+printf '%s\n' '0000000000001000 T _stext' '0000000000001000 T alpha' \
+    '0000000000001008 T beta' '0000000000001010 t gamma;delta' \
+    '0000000000001018 t epsilon' '0000000000001020 T _etext' > map
+touch -d @1700000000 profile
+if ! command -v protoc > /dev/null 2>&1; then
+	skipped "protoc(not installed)"
+elif ! rp --pprof small.pb.gz -s -p profile -m map 2> "$TMP/why"; then
+	bad "small: readprofile --pprof"
+else
+	gunzip -c small.pb.gz | protoc --decode_raw |
+	    sed "s/readprofile $RP_VERSION\"/readprofile @VERSION@\"/" \
+	    > "$TMP/decoded"
+	if cmp -s "$TMP/decoded" "$TOP/tests/pprof/golden/small.decode_raw"
+	then ok; else
+		diff "$TOP/tests/pprof/golden/small.decode_raw" "$TMP/decoded" \
+		    > "$TMP/why"
+		bad "small: protoc --decode_raw differs from the golden file"
+	fi
+fi
+# the same profile on standard output (but for the command line)
+rp --pprof - -s -p profile -m map > stdout.pb.gz 2> "$TMP/why"
+if [ "$(gunzip -c small.pb.gz | tr -c '[:print:]' '\n' | grep -v 'command:')" = \
+    "$(gunzip -c stdout.pb.gz | tr -c '[:print:]' '\n' | grep -v 'command:')" ]
+then ok; else bad "--pprof - differs"; fi
+# the folded lines of the same
+rp --folded -p profile -m map > folded
+if printf '%s\n' 'alpha 3' 'beta 1' 'gamma\x3bdelta 7' 'epsilon 7' |
+    cmp -s - folded
+then ok; else cp folded "$TMP/why"; bad "small: --folded"; fi
+
+# the live profile's tick rate: CONFIG_HZ of the running kernel's config
+# (under a test root); a snapshot's is unknown
+root=$TMP/root
+mkdir -p "$root/proc" "$root/boot" && cp profile "$root/proc/profile" &&
+    echo CONFIG_HZ=300 > "$root/boot/config-$(uname -r)"
+READPROFILE_TEST_ROOT=$root rp --pprof live.pb.gz -m map 2> /dev/null
+if gunzip -c live.pb.gz | grep -a -q "tick rate: 300 Hz ($root/boot/config-" &&
+    gunzip -c small.pb.gz | grep -a -q "tick rate: unknown"; then ok; else
+	gunzip -c live.pb.gz | tr -c '[:print:]' '\n' | grep rate > "$TMP/why"
+	bad "the live profile's CONFIG_HZ"
+fi
+if [ $have_go = 1 ]; then
+	pprof -raw live.pb.gz > "$TMP/raw" 2> "$TMP/why"
+	if grep -q '^Period: 3333333$' "$TMP/raw" &&
+	    grep -q '^ *7 *23333333: ' "$TMP/raw"; then ok; else
+		cp "$TMP/raw" "$TMP/why"; bad "CONFIG_HZ=300: period and cpu time"
+	fi
+fi
+
+# --- errors: the file ------------------------------------------------------------
+# an unwritable place: named, before the (missing) profile is read
+rp --pprof "$TMP/small/nodir/x.pb.gz" -p "$TMP/missing" -m map \
+    > "$TMP/out" 2> "$TMP/err"
+rc=$?
+if [ $rc = 1 ] && [ ! -s "$TMP/out" ] && [ "$(cat "$TMP/err")" = \
+    "readprofile: $TMP/small/nodir/x.pb.gz: No such file or directory" ]
+then ok; else cp "$TMP/err" "$TMP/why"; bad "unwritable --pprof (rc $rc)"; fi
+rp --pprof "$TMP/small" -p profile -m map > "$TMP/out" 2> "$TMP/err"
+if [ $? = 1 ] && grep -q "^readprofile: $TMP/small: Is a directory$" \
+    "$TMP/err"; then ok; else cp "$TMP/err" "$TMP/why"; bad "--pprof DIR"; fi
+# a failure after the file was created leaves nothing; an old file stays
+mkdir "$TMP/e" && echo old > "$TMP/e/old.pb.gz"
+rp --pprof "$TMP/e/new.pb.gz" -p profile -m "$TMP/missing" 2> /dev/null
+rp --pprof "$TMP/e/old.pb.gz" -p profile -m "$TMP/missing" 2> /dev/null
+if [ "$(ls "$TMP/e")" = old.pb.gz ] && [ "$(cat "$TMP/e/old.pb.gz")" = old ]
+then ok; else ls -la "$TMP/e" > "$TMP/why"; bad "a failed --pprof left files"; fi
+# killed while it reads (a FIFO nobody writes): the temporary file goes too
+mkfifo "$TMP/e/fifo"
+# shellcheck disable=SC2086 # RP_WRAP is words
+$RP_WRAP "$RP" --pprof "$TMP/e/sig.pb.gz" -p "$TMP/e/fifo" -m map 2> /dev/null &
+pid=$! i=0
+while [ $i -lt 100 ] && ! ls "$TMP/e" | grep -q '^sig\.pb\.gz\.tmp'; do
+	sleep 0.1
+	i=$((i + 1))
+done
+tmpseen=$(ls "$TMP/e" | grep -c '^sig\.pb\.gz\.tmp')
+kill -TERM "$pid" 2> /dev/null
+wait "$pid"
+rc=$?
+if [ "$tmpseen" = 1 ] && [ $rc = 143 ] &&
+    [ "$(ls "$TMP/e")" = "$(printf 'fifo\nold.pb.gz')" ]; then ok; else
+	ls -la "$TMP/e" > "$TMP/why"
+	bad "SIGTERM left a file (temporary seen: $tmpseen, status $rc)"
+fi
+if rp --pprof x --top 5 -p profile -m map 2> "$TMP/err"; then
+	bad "--pprof with --top accepted"
+elif grep -q "^readprofile: --pprof replaces the report: it cannot be used with --top$" "$TMP/err" &&
+    [ ! -e x ] && ! ls x.tmp* > /dev/null 2>&1; then ok
+else cp "$TMP/err" "$TMP/why"; bad "--pprof --top"; fi
+# util-linux's abbreviations: --p is --profile, --he --help, --no --no-auto
+rp --p profile --ma map > "$TMP/a" 2> /dev/null
+rp --profile profile --mapfile map > "$TMP/b"
+if cmp -s "$TMP/a" "$TMP/b" && [ -s "$TMP/a" ]; then ok; else bad "--p"; fi
+if rp --he | grep -q -- "--pprof <file>"; then ok; else bad "--he"; fi
+rp --no -p profile -m map > "$TMP/a" 2> /dev/null
+rp --no-auto -p profile -m map > "$TMP/b"
+if cmp -s "$TMP/a" "$TMP/b" && [ -s "$TMP/a" ]; then ok; else bad "--no"; fi
+cd "$TOP" || exit 1
+
+# --- programs built here -------------------------------------------------------
+B=$TMP/build
+mkdir "$B" && cd "$B" || exit 1
+cp "$TOP/tests/pprof/lines.c" "$TOP/tests/pprof/names.cc" . || exit 1
+
+# the recorded gmon.out
+agree "fixtures/gmon/hot" -p "$F/gmon/hot.gmon" -m "$F/gmon/hot"
+agree "fixtures/gmon/hot -s" -s -p "$F/gmon/hot.gmon" -m "$F/gmon/hot"
+
+# a C program with -g: -disasm and -list
+if ! command -v gcc > /dev/null 2>&1; then
+	skipped "C(no gcc)"
+elif ! gcc -O1 -g -pg -o lines lines.c 2> "$TMP/why"; then
+	skipped "C(cannot build with -pg)"
+else
+	./lines > /dev/null && mv gmon.out lines.gmon
+	agree "lines" -p lines.gmon -m lines
+	agree "lines -s" -s -p lines.gmon -m lines
+	agree "lines -b" -b -p lines.gmon -m lines
+	# a gmon.out's --baseline (every bin halved) against -diff_base
+	python3 "$TOP/tests/views/halve.py" lines.gmon half.gmon
+	agree "lines --baseline" --baseline half.gmon -p lines.gmon -m lines
+	if [ $have_go = 1 ]; then
+		rp --pprof half.pb.gz -p half.gmon -m lines
+		rp --pprof full.pb.gz -p lines.gmon -m lines
+		rp --top 1000000 --baseline half.gmon -p lines.gmon -m lines \
+		    > "$TMP/top"
+		pprof -top -sample_index=samples -nodecount=1000000 \
+		    -nodefraction=0 -symbolize=none -diff_base=half.pb.gz \
+		    full.pb.gz > "$TMP/ptop" 2> "$TMP/why"
+		awk '!($1 == 0 && $4 == 0 && $2 ~ /%$/)' "$TMP/ptop" \
+		    > "$TMP/ptop.nz"
+		if $CHECK diff "$TMP/top" "$TMP/ptop.nz" > "$TMP/why" 2>&1
+		then ok; else bad "lines: -diff_base differs from --baseline"; fi
+	fi
+	rp -s -p lines.gmon -m lines > "$TMP/s"
+	rp --pprof s.pb.gz -s -p lines.gmon -m lines
+	if [ $have_go = 1 ]; then
+		for fn in hot_one hot_two; do
+			pprof -disasm "$fn" -sample_index=samples s.pb.gz \
+			    > "$TMP/disasm" 2> "$TMP/why"
+			if $CHECK disasm "$TMP/s" "$TMP/disasm" > "$TMP/why" 2>&1
+			then ok; else bad "lines: pprof -disasm $fn"; fi
+		done
+		# the Mapping: the program's name and build-id, its text range
+		id=$(readelf -n lines | sed -n 's/^ *Build ID: *//p')
+		pprof -raw s.pb.gz | sed -n '/^Mappings/{n;p;}' > "$TMP/mapping"
+		if [ -n "$id" ] && grep -q " lines $id \[FN\]$" "$TMP/mapping"
+		then ok; else
+			echo "build-id $id" | cat - "$TMP/mapping" > "$TMP/why"
+			bad "lines: the Mapping's file and build-id"
+		fi
+		awk -F '\t' '$4 > 0 { print $2 }' "$TMP/s" > "$TMP/addrs"
+		# shellcheck disable=SC2046 # one address a word
+		addr2line -e lines $(cat "$TMP/addrs") | awk '{ print $1 }' |
+		    paste -d ' ' "$TMP/addrs" - > "$TMP/lines"
+		pprof -list hot_two -symbolize=force -sample_index=samples \
+		    s.pb.gz > "$TMP/list" 2> "$TMP/why"
+		if $CHECK list "$TMP/s" "$TMP/lines" "$TMP/list" > "$TMP/why" 2>&1
+		then ok; else bad "lines: pprof -list hot_two"; fi
+	fi
+	# hostile names, added to the program at counters with ticks
+	if command -v objcopy > /dev/null 2>&1; then
+		sh "$TOP/tests/pprof/hostile.sh" lines "$TMP/s" hostile \
+		    > "$TMP/why" 2>&1
+		if [ -f hostile ]; then
+			rp -J -p lines.gmon -m hostile > "$TMP/json"
+			rp --folded -p lines.gmon -m hostile > "$TMP/folded"
+			if $CHECK hostile "$TMP/json" "$TMP/folded" > "$TMP/why" 2>&1 &&
+			    [ "$(grep -c 'x3b\|x0a\|xff\|x5c\|x09' "$TMP/folded")" -ge 5 ]
+			then ok; else bad "hostile names in --folded"; fi
+			rp --pprof h.pb.gz -p lines.gmon -m hostile
+			if [ $have_go = 1 ]; then
+				if pprof -raw h.pb.gz > /dev/null 2> "$TMP/why"; then ok
+				else bad "hostile names: pprof -raw"; fi
+			fi
+		else
+			bad "hostile names: the program could not be made"
+		fi
+	else
+		skipped "hostile(no objcopy)"
+	fi
+fi
+
+# C++: names as gprof and c++filt print them
+if ! command -v g++ > /dev/null 2>&1; then
+	skipped "C++(no g++)"
+elif ! g++ -O1 -pg -o names names.cc 2> "$TMP/why"; then
+	skipped "C++(cannot build with -pg)"
+else
+	./names > /dev/null && mv gmon.out names.gmon
+	rp -p names.gmon -m names > "$TMP/ours" 2> "$TMP/err"
+	rp --no-demangle -p names.gmon -m names > "$TMP/mangled"
+	# the names of the text report, ticks first: "%6u %-40s %8.4f"
+	names() { sed -n 's/^ *[0-9][0-9]* \(.*[^ ]\) *[0-9][0-9]*\.[0-9]\{4\}$/\1/p' "$1" |
+	    grep -v '^total$' | grep -v '^\*unknown\*$'; }
+	names "$TMP/ours" > "$TMP/ours.names"
+	names "$TMP/mangled" > "$TMP/mangled.names"
+	if grep -q '^ns::Widget::spin(long)$' "$TMP/ours.names" &&
+	    grep -q '^_ZN2ns6Widget4spinEl$' "$TMP/mangled.names" &&
+	    [ ! -s "$TMP/err" ]; then ok; else
+		cat "$TMP/ours" "$TMP/err" > "$TMP/why"; bad "C++: names"
+	fi
+	if command -v c++filt > /dev/null 2>&1; then
+		c++filt < "$TMP/mangled.names" > "$TMP/filt.names"
+		if cmp -s "$TMP/filt.names" "$TMP/ours.names"; then ok; else
+			diff "$TMP/filt.names" "$TMP/ours.names" > "$TMP/why"
+			bad "C++: c++filt of --no-demangle's names differs"
+		fi
+	else
+		skipped "c++filt(not installed)"
+	fi
+	if command -v gprof > /dev/null 2>&1; then
+		# gprof's flat profile: the functions with self time
+		gprof -b -p names names.gmon | awk 'NF >= 4 && $1 ~ /^[0-9.]+$/ &&
+		    $3 > 0 { sub(/^ *[0-9.]+ +[0-9.]+ +[0-9.]+ +([0-9]+ +[0-9.]+ +[0-9.]+ +)?/, "");
+		    print }' | sort > "$TMP/gprof.names"
+		sort "$TMP/ours.names" > "$TMP/ours.sorted"
+		if [ -s "$TMP/gprof.names" ] &&
+		    comm -23 "$TMP/gprof.names" "$TMP/ours.sorted" | cmp -s - /dev/null
+		then ok; else
+			comm -3 "$TMP/gprof.names" "$TMP/ours.sorted" > "$TMP/why"
+			bad "C++: a name of gprof's flat profile is not ours"
+		fi
+	else
+		skipped "gprof(not installed)"
+	fi
+	rp -J -p names.gmon -m names > "$TMP/json"
+	if python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+f = {x["mangled"]: x["name"] for x in d["functions"]}
+sys.exit(f.get("_ZN2ns6Widget4spinEl") != "ns::Widget::spin(long)")' "$TMP/json"
+	then ok; else cp "$TMP/json" "$TMP/why"; bad "C++: --json names"; fi
+	agree "C++" -p names.gmon -m names
+	profile "C++ names" names.pb.gz -p names.gmon -m names &&
+	if [ $have_go = 1 ]; then
+		pprof -raw names.pb.gz > "$TMP/raw"
+		if grep -q 'ns::Widget::spin(long) :0 s=0(_ZN2ns6Widget4spinEl)' \
+		    "$TMP/raw"; then ok; else
+			bad "C++: pprof's function and system names"
+		fi
+	fi
+fi
+cd "$TOP" || exit 1
+
+[ -n "$skip" ] && echo "pprof: skipped:$skip"
+echo "$pass passed, $fail failed"
+[ "$fail" = 0 ]
