@@ -150,6 +150,7 @@ check-run: $(BIN) $(if $(UNIT_SKIP),,$(UNIT_BINS)) $(B)/tests/gen $(B)/tests/mod
 	    gmon '$(RUN_RP) sh tests/gmon/run.sh' \
 	    shrink '$(RUN_RP) TRUNC_AT=$(abspath $(B)/tests/trunc_at) sh tests/shrink/run.sh' \
 	    pprof '$(RUN_RP) sh tests/pprof/run.sh' \
+	    debug '$(RUN_RP) sh tests/debug/run.sh' \
 	    setuid 'sh tests/setuid/run.sh'
 
 check-long: check-deps

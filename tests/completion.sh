@@ -108,6 +108,13 @@ expect "--top offers numbers" "$(printf '10\n100')" --top 1
 has "--interval offers seconds" 5 --interval ''
 has "--iterations offers numbers" 10 --iterations ''
 hasnt "--interval offers no files" System.map-6.1.0 --interval ''
+# --enable's argument is optional: only --enable=ARG is completed
+expect "long option --enable from a prefix" --enable --ena
+has "option --enable after -" --enable -
+expect "--enable= offers what profile= takes" "$(printf -- '--enable=schedule,2\n--enable=sleep,2')" --enable=s
+has "--enable = offers the default" 2 --enable = ''
+hasnt "--enable then a space: no value" schedule,2 --enable ''
+has "--enable then a space: options" --json --enable ''
 
 # --pprof FILE (- for stdout), --folded, --hz N, --no-demangle.
 for o in --pprof --folded --hz --no-demangle; do

@@ -9,6 +9,7 @@
 #include "cli/export.h"
 #include "hist/gmon.h"
 #include "sym/demangle.h"
+#include "cli/debugfile.h"
 #include "cli/gmonrun.h"
 #include "base/wide.h"
 #include "core/report.h"
@@ -191,7 +192,7 @@ report_view(const struct options *opt, const struct gmon *g,
 	else if (opt->json)
 		view_json(o, &k, res, c, ro, &vi);
 	else
-		view_top(o, &k, res, c, ro);
+		view_top(o, &k, res, c, ro, NULL);
 	collect_free(&k);
 }
 
@@ -221,8 +222,8 @@ gmonrun_run(const struct options *opt, struct profile *p, struct out *o)
 	if (opt->mapfile == NULL)
 		fatalx("%s is a gmon.out: name the program with -m (the "
 		    "program itself, or its nm -n output)", p->name);
-	if (symsrc_open(&m, opt->mapfile) < 0)
-		fatal("%s", opt->mapfile);
+	if (symsrc_open(&m, debugfile_resolve(opt->mapfile)) < 0)
+		fatal("%s", m.name);
 	m.map.skip_undefined = 1;	/* plain `nm -n PROGRAM` output */
 	h.low = g.low;
 	h.high = g.high;

@@ -5,8 +5,10 @@
 #include <string.h>
 
 #include "base/util.h"
+#include "cli/buildid.h"
 #include "cli/info.h"
 #include "cli/kernel.h"
+#include "cli/profiling.h"
 #include "cli/run.h"
 #include "core/fit.h"
 
@@ -44,6 +46,7 @@ info_print(const struct options *o, const struct profile *p, int swapped,
 	const char *mapname = o->mapfile;
 	struct symsrc m;
 	struct report_result res;
+	struct build_id bid = { 0 };
 	uint32_t step = p->step;
 	int n, have_map = 0;
 
@@ -58,6 +61,7 @@ info_print(const struct options *o, const struct profile *p, int swapped,
 			    o->mapfile == NULL);
 		else
 			report_text_bounds(&m, &res);
+		bid = *symsrc_build_id(&m);
 		symsrc_close(&m);
 		have_map = step != 0;
 	}
@@ -72,7 +76,10 @@ info_print(const struct options *o, const struct profile *p, int swapped,
 	    o->verbose && step != p->step ? ")" : "");
 	out_str(out, line, n < 0 ? 0 : (size_t)n < sizeof line ? (size_t)n :
 	    sizeof line - 1);
-	if (o->verbose)
+	if (o->verbose) {
 		print_info_verbose(p, step, swapped, o->noauto, mapname,
 		    have_map ? &res : NULL, out);
+		profiling_info(out, o->profile);
+		buildid_info(out, o->profile, have_map ? &bid : NULL);
+	}
 }

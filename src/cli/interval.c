@@ -13,6 +13,7 @@
 #include "base/input.h"
 #include "cli/gmonrun.h"
 #include "cli/kernel.h"
+#include "cli/profiling.h"
 #include "cli/run.h"
 #include "core/fit.h"
 #include "hist/profile.h"
@@ -391,6 +392,7 @@ interval_run(const struct options *o, struct out *out)
 	sigaction(SIGTERM, &sa, NULL);
 	watch_start(&w, o->profile, o->noauto);
 	vi.byte_order = run_byte_order(w.swap);
+	vi.counting = profiling_counting(o->profile);
 	mapname = o->mapfile ? o->mapfile : kernel_default_map(o->profile);
 	step = w.step;
 	if (step == 0) {	/* 64-bit big-endian: the map tells the step */

@@ -10,7 +10,9 @@
 #include <unistd.h>
 
 #include "base/input.h"
+#include "cli/buildid.h"
 #include "cli/kernel.h"
+#include "cli/profiling.h"
 #include "sym/symsrc.h"
 #include "base/util.h"
 
@@ -19,6 +21,13 @@ static int setuid_install;
 
 static _Noreturn void profile_missing(const char *name);
 static const char *with_release(const char *fmt, const char *release);
+
+/* The ELF images with symbols that debug packages install (Debian's and
+ * Ubuntu's linux-image-*-dbg, Fedora's kernel-debuginfo), tried after the
+ * first DEBUG_PLACES places, the System.map files. */
+#define DEBUG_VMLINUX "/usr/lib/debug/boot/vmlinux-%s"
+#define DEBUG_MODULES_VMLINUX "/usr/lib/debug/lib/modules/%s/vmlinux"
+#define DEBUG_PLACES 4
 
 const char *
 kernel_path(const char *path)
@@ -45,6 +54,12 @@ kernel_drop_privileges(void)
 	setuid_install = saved_euid != getuid();
 	if (setegid(getgid()) < 0 || seteuid(getuid()) < 0)
 		fatal("cannot drop privileges");
+}
+
+int
+kernel_setuid_install(void)
+{
+	return setuid_install;
 }
 
 void
@@ -165,6 +180,7 @@ profile_missing(const char *name)
 	const char *cmdline = kernel_path("/proc/cmdline"), *config;
 	int cmd, cfg;
 
+	profiling_hint(name);	/* /sys/kernel/profiling knows better */
 	config = with_release("/boot/config-%s", uname(&u) == 0 ? u.release :
 	    "unknown");
 	cmd = cmdline_has_profile(cmdline);
@@ -214,6 +230,7 @@ enum found {
 	FOUND_STUB,		/* Debian's one-line stub; pkg names the package */
 	FOUND_NO_STEXT,
 	FOUND_HIDDEN,		/* _stext at 0: kallsyms hiding its addresses */
+	FOUND_OTHER_BUILD,	/* an ELF map of another build than this kernel */
 };
 
 struct place {
@@ -221,7 +238,10 @@ struct place {
 	enum found what;
 	int err;
 	char pkg[128];
+	struct build_id bid;	/* an ELF map's; n 0: none */
 };
+
+#define MAX_PLACES 7
 
 /*
  * Debian's and Ubuntu's /boot/System.map-* without the -dbg package is one
@@ -262,6 +282,7 @@ probe(struct place *pl)
 		return;
 	}
 	found = symsrc_find_stext(&m, &s);
+	pl->bid = *symsrc_build_id(&m);
 	symsrc_close(&m);
 	if (found)
 		pl->what = s.addr != 0 ? FOUND_MAP : FOUND_HIDDEN;
@@ -273,6 +294,8 @@ probe(struct place *pl)
 static void
 tell(const struct place *pl)
 {
+	char a[BUILD_ID_HEX], b[BUILD_ID_HEX];
+
 	switch (pl->what) {
 	case FOUND_MISSING:
 		warnx_("  %s: missing", pl->path);
@@ -289,6 +312,11 @@ tell(const struct place *pl)
 		break;
 	case FOUND_HIDDEN:
 		warnx_("  %s: symbol addresses are hidden (all zero)", pl->path);
+		break;
+	case FOUND_OTHER_BUILD:
+		warnx_("  %s: build-id %s, not the running kernel's %s",
+		    pl->path, build_id_hex(&pl->bid, a), build_id_hex(
+		    kernel_build_id(), b));
 		break;
 	case FOUND_MAP:
 		break;
@@ -315,45 +343,125 @@ default_places(struct place *pl)
 	const char *rel = uname(&u) == 0 ? u.release : "unknown";
 	size_t n = 0;
 
-	memset(pl, 0, 5 * sizeof *pl);
+	memset(pl, 0, MAX_PLACES * sizeof *pl);
 	pl[n++].path = kernel_path(BOOT_MAP);
 	pl[n++].path = with_release(BOOT_MAP "-%s", rel);
 	pl[n++].path = with_release("/usr/lib/debug/boot/System.map-%s", rel);
 	pl[n++].path = with_release("/lib/modules/%s/System.map", rel);
+	pl[n++].path = with_release(DEBUG_VMLINUX, rel);
+	pl[n++].path = with_release(DEBUG_MODULES_VMLINUX, rel);
 	pl[n++].path = kernel_path(PROC_KALLSYMS);
 	return n;
+}
+
+/*
+ * Probe the N places of PL in order up to the first map that will do (an
+ * ELF map of another build than the running kernel will not); its index,
+ * or N.  *OTHER: the first of another build, or N.
+ */
+static size_t
+first_usable(struct place *pl, size_t n, size_t *other)
+{
+	const struct build_id *k = kernel_build_id();
+
+	*other = n;
+	for (size_t i = 0; i < n; i++) {
+		probe(&pl[i]);
+		if (pl[i].what != FOUND_MAP)
+			continue;
+		if (pl[i].bid.n == 0 || k->n == 0 || build_id_equal(&pl[i].bid, k))
+			return i;
+		pl[i].what = FOUND_OTHER_BUILD;
+		if (*other == n)
+			*other = i;
+	}
+	return n;
+}
+
+const char *
+kernel_release(char *buf, size_t n)
+{
+	struct utsname u;
+	const char *f = kernel_path("/proc/sys/kernel/osrelease");
+	int fd = secure_getenv(KERNEL_ROOT_ENV) && !setuid_install ?
+	    open(f, O_RDONLY | O_CLOEXEC) : -1;
+	ssize_t r = -1;
+
+	if (fd >= 0) {
+		r = read(fd, buf, n - 1);
+		close(fd);
+	}
+	if (r > 0) {
+		buf[r] = '\0';
+		buf[strcspn(buf, "\n")] = '\0';
+	} else
+		snprintf(buf, n, "%s", uname(&u) == 0 ? u.release : "");
+	return buf;
+}
+
+int
+kernel_last_counter_is_text(const char *profile)
+{
+	char rel[256];
+	unsigned maj, min;
+
+	if (strcmp(profile, kernel_path(PROC_PROFILE)) != 0 ||
+	    sscanf(kernel_release(rel, sizeof rel), "%u.%u", &maj, &min) != 2)
+		return -1;
+	return maj > 6 || (maj == 6 && min >= 11);
 }
 
 const char *
 kernel_default_map_quiet(void)
 {
-	struct place pl[5];
-	size_t n = default_places(pl);
+	struct place pl[MAX_PLACES];
+	size_t other, n = default_places(pl), i = first_usable(pl, n, &other);
 
-	for (size_t i = 0; i < n; i++) {
-		probe(&pl[i]);
-		if (pl[i].what == FOUND_MAP)
-			return pl[i].path;
-	}
-	return NULL;
+	return i < n ? pl[i].path : other < n ? pl[other].path : NULL;
+}
+
+/* What the notice says of an ELF map's build-id. */
+static const char *
+bid_note(const struct place *pl)
+{
+	if (pl->bid.n == 0)
+		return "it has no build-id to check";
+	if (kernel_build_id()->n == 0)
+		return "its build-id not checked: " SYS_NOTES " gave none";
+	return build_id_equal(&pl->bid, kernel_build_id()) ?
+	    "its build-id matches the running kernel's" :
+	    "its build-id is NOT the running kernel's: the report is likely "
+	    "wrong";
 }
 
 const char *
 kernel_default_map(const char *profile)
 {
-	struct place pl[5];
+	struct place pl[MAX_PLACES];
 	const char *stub = NULL;
-	size_t n = default_places(pl), i;
+	size_t n = default_places(pl), i, j, other;
 
-	for (i = 0; i < n; i++) {
-		probe(&pl[i]);
-		if (pl[i].what == FOUND_MAP)
-			break;
-		if (pl[i].what == FOUND_STUB && stub == NULL)
-			stub = pl[i].pkg;
-	}
-	if (i < n - 1)
+	i = first_usable(pl, n, &other);
+	for (j = 0; j < i && j < n; j++)
+		if (pl[j].what == FOUND_STUB && stub == NULL)
+			stub = pl[j].pkg;
+	if (i < DEBUG_PLACES)
 		return pl[i].path;
+	if (i == n && other < n) {	/* better than nothing, said so */
+		warnx_("using %s (%s); nothing else was usable:",
+		    pl[other].path, bid_note(&pl[other]));
+		for (j = 0; j < n; j++)
+			if (j != other)
+				tell(&pl[j]);
+		return pl[other].path;
+	}
+	if (i < n - 1) {
+		warnx_("using %s (%s); no System.map was usable:", pl[i].path,
+		    bid_note(&pl[i]));
+		for (j = 0; j < i; j++)
+			tell(&pl[j]);
+		return pl[i].path;
+	}
 	if (i == n - 1) {
 		warnx_("using %s; no System.map was usable:", pl[i].path);
 		for (i = 0; i < n - 1; i++)

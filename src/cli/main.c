@@ -13,12 +13,14 @@
 
 #include "base/output.h"
 #include "base/util.h"
+#include "cli/buildid.h"
 #include "cli/export.h"
 #include "cli/gmonrun.h"
 #include "cli/info.h"
 #include "cli/interval.h"
 #include "cli/kernel.h"
 #include "cli/options.h"
+#include "cli/profiling.h"
 #include "cli/run.h"
 #include "core/fit.h"
 #include "hist/profile.h"
@@ -82,6 +84,11 @@ main(int argc, char **argv)
 	if (o.reset || o.multiplier_set)
 		kernel_write_profile(o.multiplier_set ? &o.multiplier : NULL);
 	kernel_drop_privileges_for_good();
+	if (o.enable) {		/* start the kernel's profiling, and say how */
+		profiling_enable(o.enable, kernel_setuid_install(), &out);
+		run_finish(&out);
+		return 0;
+	}
 	export_command(argc, argv);
 	export_prepare(&o);
 	o.profile = kernel_profile(o.profile);
@@ -99,6 +106,7 @@ report_profile(const struct options *o)
 	struct view_inputs vi;
 	struct report_result res;
 	struct counters c;
+	struct build_id bid;
 	const char *mapname;
 	int swapped;
 
@@ -143,8 +151,10 @@ report_profile(const struct options *o)
 	vi.profile = o->profile;
 	vi.baseline = o->baseline;
 	vi.byte_order = run_byte_order(swapped);
+	vi.counting = profiling_counting(o->profile);
 	c = profile_counters(&prof);
 	run_report(o, &m, &c, prof.step, &vi, &res, &out);
+	bid = *symsrc_build_id(&m);
 	symsrc_close(&m);
 	profile_close(&prof);	/* a file that changed size is an error */
 	if (o->baseline)
@@ -152,6 +162,8 @@ report_profile(const struct options *o)
 	run_finish(&out);
 	fit_warn(mapname, o->profile, res.origin, res.etext, res.have_etext,
 	    prof.step, prof.nwords - 1);
+	if (o->mapfile)	/* the default map's notice said it already */
+		buildid_warn(&bid, mapname, o->profile);
 	return 0;
 }
 
@@ -192,6 +204,8 @@ usage(const char *name)
 	    "     --folded              the report as folded stacks (flame graphs)\n"
 	    "     --hz <n>              ticks per second of a kernel profile (for --pprof)\n"
 	    "     --no-demangle         print a program's C++ names as the map has them\n"
+	    "     --enable[=<arg>]      start the kernel's profiling now, as profile=<arg>\n"
+	    "                           would (default 2; root only, once per boot)\n"
 	    "\n"
 	    " -h, --help                display this help\n"
 	    " -V, --version             display version\n"

@@ -13,7 +13,7 @@
 #include "base/util.h"
 
 enum { OPT_EXACT = 256, OPT_BASELINE, OPT_TOP, OPT_INTERVAL, OPT_ITERATIONS,
-    OPT_PPROF, OPT_FOLDED, OPT_NO_DEMANGLE, OPT_HZ };
+    OPT_PPROF, OPT_FOLDED, OPT_NO_DEMANGLE, OPT_HZ, OPT_ENABLE };
 
 static char progname[] = PROGNAME;
 
@@ -55,6 +55,7 @@ static const struct option longopts[] = {
 	{ "folded",     no_argument,       NULL, OPT_FOLDED },
 	{ "no-demangle", no_argument,      NULL, OPT_NO_DEMANGLE },
 	{ "hz",         required_argument, NULL, OPT_HZ },
+	{ "enable",     optional_argument, NULL, OPT_ENABLE },
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -303,6 +304,7 @@ options_parse(struct options *o, int argc, char **argv)
 		case OPT_EXACT: o->exact = 1; break;
 		case OPT_BASELINE: o->baseline = optarg; break;
 		case 'J': o->json = 1; break;
+		case OPT_ENABLE: o->enable = optarg ? optarg : "2"; break;
 		case OPT_TOP:
 			if (positive("--top", optarg, SIZE_MAX / 2, &v) < 0)
 				return OPT_BAD_VALUE;

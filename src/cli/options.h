@@ -15,6 +15,7 @@ struct options {
 	int multiplier;
 	size_t top;		/* --top N; 0: none */
 	int json;		/* -J, --json */
+	const char *enable;	/* --enable[=ARG]; NULL: none */
 	double interval;	/* --interval SECONDS; 0: none */
 	unsigned long iterations; /* --iterations N; 0: until stopped */
 	const char *name;	/* the name it was run by: usage lines */

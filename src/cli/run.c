@@ -84,7 +84,8 @@ run_report(const struct options *o, struct symsrc *m, const struct counters *c,
 	struct report_opts ro = { .verbose = o->verbose, .all = o->all,
 	    .bins = o->bins, .counters = o->counters,
 	    .mode = o->exact ? ATTRIB_EXACT : ATTRIB_CLASSIC,
-	    .default_map = o->mapfile == NULL };
+	    .default_map = o->mapfile == NULL, .last_is_text = o->exact &&
+	    kernel_last_counter_is_text(o->profile) == 1 };
 	struct collect k;
 
 	if (o->top || o->json || export_wanted(o)) {
@@ -107,6 +108,6 @@ run_report(const struct options *o, struct symsrc *m, const struct counters *c,
 	if (o->json)
 		view_json(out, &k, res, c, &ro, vi);
 	else
-		view_top(out, &k, res, c, &ro);
+		view_top(out, &k, res, c, &ro, vi->counting);
 	collect_free(&k);
 }

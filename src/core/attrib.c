@@ -14,6 +14,7 @@ attrib_init(struct attrib *a, uint64_t origin, uint32_t step, uint64_t nwords,
 	a->mode = mode;
 	a->cursor = 1;
 	a->shift = -1;
+	a->last_is_text = 0;
 	a->ranges = NULL;
 	a->nranges = 0;
 	if (step && (step & (step - 1)) == 0)
@@ -29,6 +30,7 @@ attrib_init_hist(struct attrib *a, const struct hist_range *r, size_t n)
 	a->mode = ATTRIB_HIST;
 	a->cursor = 1;
 	a->shift = -1;
+	a->last_is_text = 0;
 	a->ranges = r;
 	a->nranges = n;
 }
@@ -78,7 +80,8 @@ static int
 close_exact(struct attrib *a, uint64_t start, uint64_t next,
     struct attrib_span *sp)
 {
-	uint64_t last = a->nwords - 1;	/* always *unknown* */
+	/* *unknown*, unless the kernel keeps only text ticks there */
+	uint64_t last = a->nwords - (a->last_is_text ? 0 : 1);
 
 	if (a->nwords <= 1 ||
 	    (a->step && div_step(a, start - a->origin) >= a->nwords))

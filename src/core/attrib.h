@@ -13,7 +13,9 @@
  *            including, word (next - origin) / step: each symbol's last
  *            bucket goes to its successor (util-linux's rule);
  *   exact:   the words whose bucket starts inside [start, next), never the
- *            last word (the kernel's own mapping);
+ *            last word (the kernel's own mapping up to 6.10, which clamps
+ *            addresses outside the text into it), unless last_is_text
+ *            (6.11 on drop them: the last word is a text bucket);
  *   hist:    histograms over ascending, disjoint ranges (a gmon.out):
  *            range r holds NBINS bins over [low, high) in words
  *            first..first+nbins-1 (the first range from word 1), bin j
@@ -38,6 +40,8 @@ struct attrib {
 	enum attrib_mode mode;
 	uint64_t cursor;	/* classic: the next word to read */
 	int shift;		/* log2(step) when a power of two, else -1 */
+	int last_is_text;	/* exact: the last word is an ordinary text
+				 * bucket (kernels 6.11 on), not *unknown* */
 	const struct hist_range *ranges;	/* hist */
 	size_t nranges;
 };

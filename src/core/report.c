@@ -297,11 +297,12 @@ report_run(struct symsrc *m, const struct counters *c, uint32_t step,
 	memset(res, 0, sizeof *res);
 	res->origin = need_stext(m, &s);
 	attrib_init(&r.a, res->origin, step, c->n, opt->mode);
+	r.a.last_is_text = opt->last_is_text && opt->mode == ATTRIB_EXACT;
 	pending_set(&r.p, &s);
 	while (symsrc_next(m, &s))
 		if (take_line(&r, &s, res) == LINE_END)
 			break;
-	res->unknown = counters_get(c, c->n - 1);
+	res->unknown = r.a.last_is_text ? 0 : counters_get(c, c->n - 1);
 	res->total = r.total;
 	res->load = r.p.addr > res->origin ?
 	    attrib_load(r.total, r.p.addr - res->origin) : 0.0;

@@ -24,6 +24,8 @@ struct report_opts {
 	/* The name to print for a symbol (C++ demangling), or NULL: as is.
 	 * The result is valid until the next call. */
 	const char *(*rename)(const char *name, size_t len, size_t *outlen);
+	int last_is_text;	/* exact: the last counter is a text bucket */
+	const struct report_par *par;	/* NULL: one thread */
 };
 
 struct report_hist;

@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/crc32.h"
 #include "out/pprof.h"
 #include "base/util.h"
 
@@ -282,25 +283,6 @@ pprof_encode(const struct collect *k, const struct report_result *res,
 }
 
 /* ---- gzip without compression ------------------------------------------ */
-
-uint32_t
-crc32_update(uint32_t crc, const unsigned char *p, size_t n)
-{
-	static uint32_t table[256];
-
-	if (table[1] == 0)
-		for (uint32_t i = 0; i < 256; i++) {
-			uint32_t c = i;
-
-			for (int j = 0; j < 8; j++)
-				c = c & 1 ? 0xedb88320u ^ (c >> 1) : c >> 1;
-			table[i] = c;
-		}
-	crc = ~crc;
-	while (n--)
-		crc = table[(crc ^ *p++) & 0xff] ^ (crc >> 8);
-	return ~crc;
-}
 
 static void
 le32(unsigned char *b, uint32_t v)

@@ -47,8 +47,6 @@ unsigned char *pprof_encode(const struct collect *k,
 /* The N bytes at P as one gzip member of stored blocks (malloc'd). */
 unsigned char *gzip_stored(const unsigned char *p, size_t n, size_t *len);
 
-/* CRC-32 (ISO-HDLC, as gzip): CRC of the bytes so far, then N more. */
-uint32_t crc32_update(uint32_t crc, const unsigned char *p, size_t n);
 
 /*
  * A file written whole or not at all: created at once under a temporary

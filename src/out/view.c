@@ -89,12 +89,17 @@ top_unknown(struct out *o, const struct report_result *res,
 void
 view_top(struct out *o, const struct collect *k,
     const struct report_result *res, const struct counters *c,
-    const struct report_opts *opt)
+    const struct report_opts *opt, const char *counting)
 {
 	uint64_t all = view_all(res);
 	int unknown = res->unknown > 0;	/* still to list */
 	size_t rows = 0;
 
+	if (counting != NULL) {
+		out_str(o, "Counting: ", 10);
+		out_str(o, counting, strlen(counting));
+		out_str(o, "\n", 1);
+	}
 	top_header(o, res, opt);
 	for (size_t i = 0;; i++) {
 		const struct func_rec *f = &k->v[i];
@@ -461,6 +466,11 @@ put_inputs(struct out *o, const struct view_inputs *in,
 		put_u64(o, in->step);
 		put(o, ",\"counters\":");
 		put_u64(o, in->counters);
+		put(o, ",\"counting\":");
+		if (in->counting)
+			json_str(o, in->counting, strlen(in->counting));
+		else
+			put(o, "null");
 	}
 	put(o, ",\"byte_order\":\"");
 	put(o, in->byte_order);

@@ -30,12 +30,14 @@ struct view_inputs {
 	const char *time;	/* when it was read */
 	double seconds;		/* since the previous read */
 	int reset;		/* a counter went down */
+	const char *counting;	/* what the counters count; NULL: unknown */
 };
 
-/* The --top report: the kept functions, best first, then the total. */
+/* The --top report: the kept functions, best first, then the total;
+ * first a "Counting: COUNTING" line when that is known (not NULL). */
 void view_top(struct out *o, const struct collect *k,
     const struct report_result *res, const struct counters *c,
-    const struct report_opts *opt);
+    const struct report_opts *opt, const char *counting);
 
 /* The --json document, on one line. */
 void view_json(struct out *o, const struct collect *k,

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "sym/elfsym.h"
+#include "sym/notes.h"
 #include "base/util.h"
 
 /* One symbol: 16 bytes, names stay in the string table. */
@@ -67,6 +68,8 @@ struct elf {
 	const char **vername;		/* by version index */
 	unsigned char *vneeded;		/* by index: from another file */
 	uint32_t nvername;
+
+	struct build_id bid;		/* NT_GNU_BUILD_ID; n 0: none */
 
 	struct ent *ent;
 	size_t nent, pos;
@@ -852,10 +855,40 @@ elf_new(const char *name)
 	return e;
 }
 
+/* The GNU build-id, from the first note section that has one.  Notes
+ * that do not parse are no build-id, not an error: symbols are the job.
+ * A build-id note is a few dozen bytes: note sections over 1 MiB are not
+ * read. */
+static void
+read_build_id(struct elf *e)
+{
+	static const uint32_t one = 1;
+	int big = e->swap != (*(const unsigned char *)&one == 0);
+	unsigned char *buf = NULL;
+
+	for (uint32_t i = 1; i < e->shnum && e->bid.n == 0; i++) {
+		const unsigned char *p = e->sh + (size_t)i * e->shentsize, *d;
+		struct shdr s;
+		uint64_t align;
+
+		section(e, i, &s);
+		if (s.type != SHT_NOTE || s.size == 0 || s.size > (1 << 20) ||
+		    s.offset > e->size || s.size > e->size - s.offset)
+			continue;
+		align = rdaddr(e, p + 32, p + 48);
+		buf = xrealloc(buf, (size_t)s.size);
+		d = read_span(e, buf, s.offset, s.size, "a note section");
+		notes_build_id(d, (size_t)s.size, big, align == 8 ? 8 : 4,
+		    &e->bid);
+	}
+	free(buf);
+}
+
 static void
 load(struct elf *e)
 {
 	read_headers(e);
+	read_build_id(e);
 	read_symtab(e);
 	collect(e);
 	if (e->kernel)
@@ -935,6 +968,18 @@ elf_next(struct elf *e, struct sym *s)
 	s->name = full_name(e, t, &e->namebuf, &e->namecap, &s->namelen);
 	s->lineno = e->pos;
 	return 1;
+}
+
+const struct build_id *
+elf_build_id(const struct elf *e)
+{
+	return &e->bid;
+}
+
+void
+elf_rewind(struct elf *e)
+{
+	e->pos = 0;
 }
 
 size_t

@@ -32,6 +32,7 @@
 #include "sym/mapfile.h"
 
 struct elf;
+struct build_id;
 
 /* Does the data start with the ELF magic?  N may be short. */
 int elf_magic(const void *head, size_t n);
@@ -48,6 +49,12 @@ struct elf *elf_open_mem(const char *name, const void *data, size_t n);
 
 /* The next symbol in address order: 1, or 0 at the end. */
 int elf_next(struct elf *e, struct sym *s);
+
+/* Its GNU build-id (n 0: none). */
+const struct build_id *elf_build_id(const struct elf *e);
+
+/* Back to the first symbol (the table is held whole: always possible). */
+void elf_rewind(struct elf *e);
 
 /* Symbols left after filtering; whether the kernel filter was applied. */
 size_t elf_count(const struct elf *e);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "sym/elfsym.h"
+#include "sym/notes.h"
 #include "sym/symsrc.h"
 #include "base/util.h"
 
@@ -79,6 +80,14 @@ symsrc_hint(const struct symsrc *s)
 	return "";
 }
 
+const struct build_id *
+symsrc_build_id(const struct symsrc *s)
+{
+	static const struct build_id none;
+
+	return s->elf != NULL ? elf_build_id(s->elf) : &none;
+}
+
 void
 symsrc_hold(struct symsrc *s)
 {
@@ -88,6 +97,10 @@ symsrc_hold(struct symsrc *s)
 void
 symsrc_rewind(struct symsrc *s)
 {
+	if (s->elf != NULL) {
+		elf_rewind(s->elf);
+		return;
+	}
 	map_rewind(&s->map);
 }
 

@@ -44,13 +44,17 @@ int symsrc_find_stext(struct symsrc *s, struct sym *sym);
 /* A hint for the "no _stext" error ("" when none), e.g. CR LF endings. */
 const char *symsrc_hint(const struct symsrc *s);
 
+/* An ELF file's GNU build-id; n 0 when none (always, for a text map). */
+struct build_id;
+const struct build_id *symsrc_build_id(const struct symsrc *s);
+
 /*
  * Keep what is read from now on, so that symsrc_rewind() can go back to
  * the first symbol without reading the input again (a pipe cannot be).
  */
 void symsrc_hold(struct symsrc *s);
 
-/* Back to the first symbol (after symsrc_hold). */
+/* Back to the first symbol (a text map: after symsrc_hold). */
 void symsrc_rewind(struct symsrc *s);
 
 /* Report a fatal error about the source, naming what its bytes look like. */

@@ -65,12 +65,22 @@ expect() {
 	diff -u "$TMP/exp.err" "$TMP/err" | sed -n '3,20p'
 }
 
+# run_root OUT ARGS...: readprofile ARGS under $ROOT, stdout and stderr to OUT
+run_root() {
+	_o=$1
+	shift
+	(cd "$TMP" && READPROFILE_TEST_ROOT=$ROOT exec $RP_WRAP "$RP" "$@" \
+	    </dev/null >"$_o" 2>&1)
+}
+
 # --- the default map chain ---------------------------------------------
 # The places, in order, and what a stub says.
 M1=/boot/System.map
 M2=/boot/System.map-$REL
 M3=/usr/lib/debug/boot/System.map-$REL
 M4=/lib/modules/$REL/System.map
+V1=/usr/lib/debug/boot/vmlinux-$REL
+V2=/usr/lib/debug/lib/modules/$REL/vmlinux
 KS=/proc/kallsyms
 PKG=linux-image-$REL-dbg
 RICH=$TOP/fixtures/cases/rich/expected.out
@@ -96,6 +106,8 @@ readprofile:   $M1: missing
 readprofile:   $M2: missing
 readprofile:   $M3: missing
 readprofile:   $M4: missing
+readprofile:   $V1: missing
+readprofile:   $V2: missing
 readprofile:   $KS: missing
 readprofile: $IN/rich.profile is not this kernel's /proc/profile: pass the map of the kernel it came from with -m
 EOF
@@ -106,6 +118,8 @@ readprofile:   $M1: missing
 readprofile:   $M2: missing
 readprofile:   $M3: missing
 readprofile:   $M4: missing
+readprofile:   $V1: missing
+readprofile:   $V2: missing
 readprofile:   $KS: missing
 readprofile: pass a map with -m: the kernel's System.map, or a copy of /proc/kallsyms made as root
 EOF
@@ -142,6 +156,8 @@ readprofile:   $M1: missing
 readprofile:   $M2: a stub; the real map is in the $PKG package
 readprofile:   $M3: unreadable ($(strerror EISDIR))
 readprofile:   $M4: no _stext
+readprofile:   $V1: missing
+readprofile:   $V2: missing
 EOF
 
 root hidden
@@ -154,6 +170,8 @@ readprofile:   $M1: missing
 readprofile:   $M2: a stub; the real map is in the $PKG package
 readprofile:   $M3: missing
 readprofile:   $M4: missing
+readprofile:   $V1: missing
+readprofile:   $V2: missing
 readprofile:   $KS: symbol addresses are hidden (all zero)
 readprofile: $KS: symbol addresses are hidden (all zero, kernel.kptr_restrict); run as root, or allow them with: sysctl kernel.kptr_restrict=0 kernel.perf_event_paranoid=1
 EOF
@@ -163,6 +181,8 @@ readprofile:   $M1: missing
 readprofile:   $M2: a stub; the real map is in the $PKG package
 readprofile:   $M3: missing
 readprofile:   $M4: missing
+readprofile:   $V1: missing
+readprofile:   $V2: missing
 readprofile:   $KS: symbol addresses are hidden (all zero)
 readprofile: $IN/rich.profile is not this kernel's /proc/profile: pass the map of the kernel it came from with -m
 EOF
@@ -173,6 +193,8 @@ readprofile:   $M1: missing
 readprofile:   $M2: a stub; the real map is in the $PKG package
 readprofile:   $M3: missing
 readprofile:   $M4: missing
+readprofile:   $V1: missing
+readprofile:   $V2: missing
 readprofile:   $KS: missing
 readprofile: install $PKG for the real map, or pass one with -m
 EOF
@@ -215,10 +237,135 @@ readprofile:   $M1: missing
 readprofile:   $M2: unreadable ($(strerror EACCES))
 readprofile:   $M3: missing
 readprofile:   $M4: missing
+readprofile:   $V1: missing
+readprofile:   $V2: missing
 EOF
 	RP_WRAP=$RP_WRAP_SAVED
 else
 	echo "SKIP a root-only System.map as a user: needs root, setpriv, and a binary and a directory user nobody can reach"
+fi
+
+# --- build-ids: an ELF map against the running kernel's ------------------
+# Two builds of one tiny kernel image (tests/elf/kernel.s), build-ids A and
+# B; the made-up /sys/kernel/notes is A's note.  The report itself is the
+# ELF reader's (tests/elf): here, the warnings, notices and -i -v lines.
+KA=0123456789abcdef0123456789abcdef01234567
+KB=fedcba9876543210fedcba9876543210fedcba98
+if command -v as >/dev/null 2>&1 && command -v ld >/dev/null 2>&1 &&
+    command -v objcopy >/dev/null 2>&1 && command -v nm >/dev/null 2>&1 &&
+    as -L -o "$TMP/k.o" "$TOP/tests/elf/kernel.s" 2>/dev/null &&
+    ld --build-id=0x$KA -e _stext -o "$TMP/vmlinux-a" "$TMP/k.o" 2>/dev/null &&
+    ld --build-id=0x$KB -e _stext -o "$TMP/vmlinux-b" "$TMP/k.o" 2>/dev/null &&
+    objcopy -O binary --only-section=.note.gnu.build-id "$TMP/vmlinux-a" \
+    "$TMP/notes-a"; then
+	# 56 bytes of text, step 4: 14 counters
+	printf '4 1 2 3 4 5 6 7 8 9 10 11 12 13 14\n' > "$TMP/kprof.words"
+	sh "$TOP/tests/cli/mkprof.sh" "$TMP/kprof.words" "$TMP/kprof"
+	nm -n "$TMP/vmlinux-a" | grep -v -e ' [aNUw] ' -e ' \$' -e ' \.L' \
+	    -e ' __crc_' -e ' __kstrtab_' -e ' __kstrtabns_' -e ' L0$' > "$TMP/kmap"
+	"$RP" -p "$TMP/kprof" -m "$TMP/vmlinux-a" > "$TMP/kref" 2>&1
+	[ "$(grep -c total "$TMP/kref")" = 1 ] || echo "FAIL no reference report for the build-id cases"
+	bidroot() { # bidroot [nonotes]
+		root bid
+		mkdir -p "$ROOT/sys/kernel"
+		[ "${1:-}" = nonotes ] || cp "$TMP/notes-a" "$ROOT/sys/kernel/notes"
+		cp "$TMP/kprof" "$ROOT/proc/profile"
+	}
+	bidroot
+	expect "-m the running kernel's build" 0 "$TMP/kref" -m "$TMP/vmlinux-a" </dev/null
+	expect "-m another build: a warning naming both" 0 "$TMP/kref" -m "$TMP/vmlinux-b" <<EOF
+readprofile: warning: $TMP/vmlinux-b has build-id $KB, but the running kernel's is $KA (/sys/kernel/notes): wrong map file?
+EOF
+	expect "-m another build, a copied profile: no warning" 0 "$TMP/kref" \
+	    -p "$TMP/kprof" -m "$TMP/vmlinux-b" </dev/null
+	expect "-m a text map: nothing to compare" 0 "$TMP/kref" -m "$TMP/kmap" </dev/null
+	for b in a:"$KA (matches the running kernel's)" b:"$KB (differs from the running kernel's)"; do
+		run_root "$TMP/iv" -i -v -m "$TMP/vmlinux-${b%%:*}"
+		bad=
+		grep -Fqx "Kernel_build_id: $KA (/sys/kernel/notes)" "$TMP/iv" || bad="$bad no Kernel_build_id;"
+		grep -Fqx "Map_build_id: ${b#*:}" "$TMP/iv" || bad="$bad no Map_build_id;"
+		run_root "$TMP/ivsnap" -i -v -p "$TMP/kprof" -m "$TMP/vmlinux-${b%%:*}"
+		grep -q Kernel_build_id "$TMP/ivsnap" && bad="$bad Kernel_build_id for a snapshot;"
+		[ "$(grep Map_build_id "$TMP/ivsnap")" = "Map_build_id: $(echo "${b#*:}" | cut -d' ' -f1)" ] ||
+			bad="$bad snapshot Map_build_id;"
+		if [ -z "$bad" ]; then
+			pass=$((pass + 1))
+		else
+			fail=$((fail + 1))
+			echo "FAIL -i -v with build ${b%%:*}:$bad"
+			cat "$TMP/iv" "$TMP/ivsnap" | sed 's/^/    /'
+		fi
+	done
+
+	# The default chain: the debug packages' vmlinux after the System.maps,
+	# the running kernel's build first.
+	bidroot
+	put "$TMP/vmlinux-b" "$V1"
+	put "$TMP/vmlinux-a" "$V2"
+	expect "default: the vmlinux of the running build" 0 "$TMP/kref" <<EOF
+readprofile: using $V2 (its build-id matches the running kernel's); no System.map was usable:
+readprofile:   $M1: missing
+readprofile:   $M2: missing
+readprofile:   $M3: missing
+readprofile:   $M4: missing
+readprofile:   $V1: build-id $KB, not the running kernel's $KA
+EOF
+	bidroot
+	put "$TMP/vmlinux-a" "$V1"
+	stub "$M2"
+	expect "default: the first vmlinux, of the running build" 0 "$TMP/kref" <<EOF
+readprofile: using $V1 (its build-id matches the running kernel's); no System.map was usable:
+readprofile:   $M1: missing
+readprofile:   $M2: a stub; the real map is in the $PKG package
+readprofile:   $M3: missing
+readprofile:   $M4: missing
+EOF
+	bidroot
+	put "$TMP/vmlinux-b" "$V1"
+	put "$TMP/kmap" "$KS"
+	expect "default: another build's vmlinux, then kallsyms" 0 "$TMP/kref" <<EOF
+readprofile: using $KS; no System.map was usable:
+readprofile:   $M1: missing
+readprofile:   $M2: missing
+readprofile:   $M3: missing
+readprofile:   $M4: missing
+readprofile:   $V1: build-id $KB, not the running kernel's $KA
+readprofile:   $V2: missing
+EOF
+	rm "$ROOT$KS"
+	expect "default: only another build's vmlinux" 0 "$TMP/kref" <<EOF
+readprofile: using $V1 (its build-id is NOT the running kernel's: the report is likely wrong); nothing else was usable:
+readprofile:   $M1: missing
+readprofile:   $M2: missing
+readprofile:   $M3: missing
+readprofile:   $M4: missing
+readprofile:   $V2: missing
+readprofile:   $KS: missing
+EOF
+	bidroot nonotes
+	put "$TMP/vmlinux-b" "$V2"
+	expect "default: a vmlinux, no /sys/kernel/notes" 0 "$TMP/kref" <<EOF
+readprofile: using $V2 (its build-id not checked: /sys/kernel/notes gave none); no System.map was usable:
+readprofile:   $M1: missing
+readprofile:   $M2: missing
+readprofile:   $M3: missing
+readprofile:   $M4: missing
+readprofile:   $V1: missing
+EOF
+	# any place holding an ELF file of another build comes last
+	bidroot
+	put "$TMP/vmlinux-b" "$M4"
+	put "$TMP/vmlinux-a" "$V2"
+	expect "default: another build's ELF file at a System.map place" 0 "$TMP/kref" <<EOF
+readprofile: using $V2 (its build-id matches the running kernel's); no System.map was usable:
+readprofile:   $M1: missing
+readprofile:   $M2: missing
+readprofile:   $M3: missing
+readprofile:   $M4: build-id $KB, not the running kernel's $KA
+readprofile:   $V1: missing
+EOF
+else
+	echo "SKIP build-ids: no as, ld, objcopy or nm"
 fi
 
 # --- a default map that does not fit: the sizes, and -m -----------------
@@ -274,6 +421,162 @@ hint "profile=2, no config" \
 hint "profile=2 and CONFIG_PROFILING=y" \
     "echo 'profile=2' > \"\$ROOT$CMD\"; echo CONFIG_PROFILING=y > \"\$ROOT$CFG\"" \
     "the kernel has CONFIG_PROFILING=y ($CFG) and profile= on its command line ($CMD): is /proc mounted?"
+# A kernel with CONFIG_PROFILING has /sys/kernel/profiling: reading 0, the
+# hint is how to start profiling now (whatever /proc/cmdline and the config
+# say); reading non-zero, profiling is on and /proc is what is missing.
+SYS=/sys/kernel/profiling
+MEM="its counters take 4 bytes of kernel memory for every 2^N bytes of kernel text (profile=N; with 2, as much memory as the kernel's text), until the next boot"
+START="profiling is off ($SYS reads 0); start it now, as root, with readprofile --enable (or: echo 2 > $SYS): no reboot is needed; it works once per boot, and $MEM"
+hint "$SYS reads 0" \
+    "mkdir -p \"\$ROOT/sys/kernel\"; echo 0 > \"\$ROOT$SYS\"" "$START"
+hint "$SYS reads 0, CONFIG_PROFILING=y, no profile=" \
+    "mkdir -p \"\$ROOT/sys/kernel\"; echo 0 > \"\$ROOT$SYS\"; echo 'ro quiet' > \"\$ROOT$CMD\"; echo CONFIG_PROFILING=y > \"\$ROOT$CFG\"" \
+    "$START"
+hint "$SYS reads 2" \
+    "mkdir -p \"\$ROOT/sys/kernel\"; echo 2 > \"\$ROOT$SYS\"" \
+    "$SYS reads 2 (profiling is on, counting schedule() calls), yet /proc/profile is missing: is /proc mounted?"
+hint "$SYS reads 7" \
+    "mkdir -p \"\$ROOT/sys/kernel\"; echo 7 > \"\$ROOT$SYS\"" \
+    "$SYS reads 7 (profiling is on), yet /proc/profile is missing: is /proc mounted?"
+hint "$SYS holds junk: the other hints" \
+    "mkdir -p \"\$ROOT/sys/kernel\"; echo x > \"\$ROOT$SYS\"; rm -f \"\$ROOT$CMD\"" \
+    "/proc/profile needs a kernel built with CONFIG_PROFILING=y and booted with profile=N (for example profile=2 on its command line)"
+
+# --- --enable: /sys/kernel/profiling written -----------------------------
+# sysroot VALUE: a made-up root whose switch reads VALUE (none when empty)
+sysroot() {
+	root enable
+	mkdir -p "$ROOT/sys/kernel"
+	[ -z "$1" ] || printf '%s' "$1" > "$ROOT$SYS"
+}
+sysroot 0
+for a in fast 2x schedule2 ,2 'schedule,' kvm,31 sleep,-1 -1 ''; do
+	expect "--enable='$a' refused" 1 - "--enable=$a" <<EOF
+readprofile: --enable=$a: not what the kernel's profile= takes: N, schedule[,N], sleep[,N] or kvm[,N], N from 0 to 30 (each counter covers 2^N bytes of kernel text)
+EOF
+done
+[ "$(cat "$ROOT$SYS")" = 0 ] && pass=$((pass + 1)) ||
+	{ fail=$((fail + 1)); echo "FAIL a refused --enable wrote $SYS"; }
+if [ "$(id -u)" = 0 ]; then
+	for m in 1:"CPU ticks" 2:"schedule() calls" 4:"KVM exits" 9:"something this readprofile does not know"; do
+		sysroot "${m%%:*}"
+		expect "--enable, already on (${m%%:*})" 1 - --enable=kvm <<EOF
+readprofile: profiling is already on ($SYS reads ${m%%:*}: counting ${m#*:}): the kernel starts it once per boot, so its mode cannot change until the next boot; readprofile reads it as it is
+EOF
+	done
+	sysroot ""
+	rmdir "$ROOT/sys/kernel"
+	expect "--enable, no $SYS" 1 - --enable <<EOF
+readprofile: $SYS: $(strerror ENOENT): this kernel was built without CONFIG_PROFILING (or /sys is not mounted), so profiling cannot start without a kernel that has it
+EOF
+	# The made-up switch reads back what was written: 1 is CPU ticks.
+	sysroot 0
+	expect "--enable=1, no /proc/profile after it" 1 - --enable=1 <<EOF
+readprofile: the kernel did not start profiling with 1 ($SYS reads non-zero, but there is no /proc/profile)
+EOF
+	sysroot 0
+	live
+	printf '%s\n' "Started: 1" "Counting: CPU ticks" \
+	    "Sampling_step: $(od -An -tu4 -N4 "$IN/rich.profile" | tr -d ' ')" \
+	    "Kernel_memory: $(($(wc -c < "$IN/rich.profile") - 4)) bytes, until the next boot" \
+	    > "$TMP/enable.out"
+	expect "--enable=1" 0 "$TMP/enable.out" --enable=1 </dev/null
+	[ "$(cat "$ROOT$SYS")" = 1 ] && pass=$((pass + 1)) ||
+		{ fail=$((fail + 1)); echo "FAIL --enable=1 wrote '$(cat "$ROOT$SYS")'"; }
+	for a in "" =2 =schedule,3 =kvm; do
+		sysroot 0
+		live
+		(cd "$TMP" && READPROFILE_TEST_ROOT=$ROOT $RP_WRAP "$RP" --enable$a \
+		    </dev/null >/dev/null 2>&1)
+		w=${a#=}
+		[ "$(cat "$ROOT$SYS")" = "${w:-2}" ] && pass=$((pass + 1)) ||
+			{ fail=$((fail + 1)); echo "FAIL --enable$a wrote '$(cat "$ROOT$SYS")'"; }
+	done
+else
+	echo "SKIP --enable as root: not root"
+fi
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1 &&
+    setpriv --reuid=65534 --regid=65534 --clear-groups -- "$RP" -V >/dev/null 2>&1; then
+	sysroot 0
+	chmod -R a+rX "$ROOT"
+	RP_WRAP_SAVED=$RP_WRAP
+	RP_WRAP="setpriv --reuid=65534 --regid=65534 --clear-groups -- $RP_WRAP"
+	expect "--enable as a user" 1 - --enable <<EOF
+readprofile: --enable needs root: starting profiling takes kernel memory until the next boot (as root: readprofile --enable=2, or echo 2 > $SYS)
+EOF
+	RP_WRAP=$RP_WRAP_SAVED
+	[ "$(cat "$ROOT$SYS")" = 0 ] && pass=$((pass + 1)) ||
+		{ fail=$((fail + 1)); echo "FAIL --enable as a user wrote $SYS"; }
+else
+	echo "SKIP --enable as a user: needs root and setpriv"
+fi
+
+# --- what the counters count: -i -v, --json, --top; classic unchanged ----
+for m in 1:"CPU ticks" 2:"schedule() calls" 3:"milliseconds of uninterruptible sleep" 4:"KVM exits"; do
+	sysroot "${m%%:*}"
+	live
+	put "$IN/rich.map" $M1
+	expect "mode ${m%%:*}: the classic report unchanged" 0 "$RICH" </dev/null
+	run_root "$TMP/iv" -i -v
+	run_root "$TMP/js" --json
+	run_root "$TMP/top" --top 2
+	run_root "$TMP/ivsnap" -p "$IN/rich.profile" -i -v
+	run_root "$TMP/jssnap" -p "$IN/rich.profile" --json
+	bad=
+	grep -Fqx "Counting: ${m#*:}" "$TMP/iv" || bad="$bad -i -v;"
+	grep -Fq "\"counting\":\"${m#*:}\"," "$TMP/js" || bad="$bad --json;"
+	[ "$(head -n 1 "$TMP/top")" = "Counting: ${m#*:}" ] || bad="$bad --top;"
+	[ "$(wc -l < "$TMP/top")" = 4 ] || bad="$bad --top lines;"
+	grep -q Counting "$TMP/ivsnap" && bad="$bad -i -v on a snapshot;"
+	grep -Fq '"counting":null,' "$TMP/jssnap" || bad="$bad --json on a snapshot;"
+	if [ -z "$bad" ]; then
+		pass=$((pass + 1))
+	else
+		fail=$((fail + 1))
+		echo "FAIL mode ${m%%:*}, what the counters count:$bad"
+	fi
+done
+
+# --- the last counter: text only from 6.11 (--exact), *unknown* before ----
+# rich: step 8, 24 counters, the last (6 ticks) is tail_fn's last 8 bytes
+# [0xb8, 0xc0).  Up to 6.10 the kernel clamps ticks outside the text into
+# it: *unknown*, as for a snapshot.  From 6.11 it drops them: tail_fn's,
+# 4 + 6 = 10 ticks over 32 bytes, load 0.3125; total 37 + 6 = 43 over 192
+# bytes, 0.2240.
+"$RP" --exact -p "$IN/rich.profile" -m "$IN/rich.map" > "$TMP/exact-old"
+sed -e 's/^     4 tail_fn                                    0.1250$/    10 tail_fn                                    0.3125/' \
+    -e 's/^     6 \*unknown\*$/     0 *unknown*/' \
+    -e 's/^    37 total                                      0.1927$/    43 total                                      0.2240/' \
+    "$TMP/exact-old" > "$TMP/exact-new"
+cmp -s "$TMP/exact-old" "$TMP/exact-new" &&
+	echo "FAIL the --exact reference of rich changed: the expected lines no longer apply"
+for r in 6.10.14 6.11.0-1-amd64 6.12.5 7.0.0 5.19.0 junk; do
+	sysroot 1
+	live
+	put "$IN/rich.map" $M1
+	mkdir -p "$ROOT/proc/sys/kernel"
+	echo "$r" > "$ROOT/proc/sys/kernel/osrelease"
+	case $r in
+	6.1[1-9]*|7.*) want=$TMP/exact-new meaning="text (kernel $r: from 6.11 ticks outside the text are dropped; --exact credits it to its function)" ;;
+	junk) want=$TMP/exact-old meaning="unknown (not the running kernel's profile: up to 6.10 it also counts ticks outside the text, from 6.11 it is text only; *unknown*)" ;;
+	*) want=$TMP/exact-old meaning="text and every tick outside it (kernel $r: up to 6.10 they are clamped into it; *unknown*)" ;;
+	esac
+	expect "--exact, live kernel $r" 0 "$want" --exact </dev/null
+	expect "classic, live kernel $r: unchanged" 0 "$RICH" </dev/null
+	expect "--exact, kernel $r, a snapshot: *unknown*" 0 "$TMP/exact-old" \
+	    --exact -p "$IN/rich.profile" </dev/null
+	run_root "$TMP/iv" -i -v
+	if grep -Fqx "Last_counter: $meaning" "$TMP/iv"; then
+		pass=$((pass + 1))
+	else
+		fail=$((fail + 1))
+		echo "FAIL -i -v, live kernel $r: $(grep Last_counter "$TMP/iv")"
+	fi
+done
+run_root "$TMP/iv" -i -v -p "$IN/rich.profile"
+grep -Fqx "Last_counter: unknown (not the running kernel's profile: up to 6.10 it also counts ticks outside the text, from 6.11 it is text only; *unknown*)" "$TMP/iv" &&
+	pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL -i -v, a snapshot: $(grep Last_counter "$TMP/iv")"; }
+
 # Another missing profile is only util-linux's line.
 root hint
 expect "a missing -p file: no hint" 1 - -p "$TMP/nothing" <<EOF
@@ -304,6 +607,8 @@ readprofile:   @ROOT@/boot/System.map: missing
 readprofile:   @ROOT@/boot/System.map-$REL: missing
 readprofile:   @ROOT@/usr/lib/debug/boot/System.map-$REL: missing
 readprofile:   @ROOT@/lib/modules/$REL/System.map: missing
+readprofile:   @ROOT@/usr/lib/debug/boot/vmlinux-$REL: missing
+readprofile:   @ROOT@/usr/lib/debug/lib/modules/$REL/vmlinux: missing
 readprofile: @ROOT@/proc/kallsyms($BACKLINE): address goes backwards (0xffffffffb4000010 after 0xffffffffb4e01d30)
 EOF
 		[ $# -lt 4 ] || echo "$4"
@@ -347,7 +652,9 @@ for l in \
     "                           of a set-user-ID install)" \
     "     --exact               credit each counter to the function holding its" \
     "                           first byte (classic: each function's last" \
-    "                           counter goes to the next one)"; do
+    "                           counter goes to the next one)" \
+    "     --enable[=<arg>]      start the kernel's profiling now, as profile=<arg>" \
+    "                           would (default 2; root only, once per boot)"; do
 	if grep -Fqx -e "$l" "$TMP/help"; then
 		pass=$((pass + 1))
 	else

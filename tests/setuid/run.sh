@@ -115,7 +115,8 @@ chmod 600 "$FAKE"
 
 # Build with PROC_PROFILE pointing at it.
 if ! make -C "$TOP" --no-print-directory B="$D/obj" BIN="$D/obj/readprofile" \
-    CPPFLAGS="-DPROC_PROFILE=\\\"$FAKE\\\"" > "$D/build.log" 2>&1; then
+    CPPFLAGS="-DPROC_PROFILE=\\\"$FAKE\\\" -DSYS_PROFILING=\\\"$D/proc/profiling\\\"" \
+    > "$D/build.log" 2>&1; then
 	cat "$D/build.log"
 	echo "setuid: cannot build" >&2
 	exit 1
@@ -206,6 +207,23 @@ refused "(c) -i -v -m root-only map" "readprofile: secret.map: $DENIED" \
     -i -v -p rich.profile -m secret.map
 refused "--baseline root-only" "readprofile: secret.profile: $DENIED" \
     -p rich.profile --baseline secret.profile -m rich.map
+
+# (g) --enable starts the kernel's profiling, which holds kernel memory
+# until the next boot: only for root running it, never through the
+# set-user-ID bit (the fake switch, root's, is left alone).
+printf 0 > "$D/proc/profiling"
+chmod 644 "$D/proc/profiling"
+refused "(g) --enable through the set-user-ID bit" \
+    "readprofile: --enable is refused by a set-user-ID install" --enable
+refused "(g) --enable=schedule through the set-user-ID bit" \
+    "readprofile: --enable is refused by a set-user-ID install" --enable=schedule
+nobody "$D/bin/readprofile-plain" --enable
+bad=
+[ "$rc" -eq 1 ] || bad="$bad exit $rc, expected 1;"
+grep -F -q "readprofile: --enable needs root" "$D/err" || bad="$bad no 'needs root';"
+verdict "(g) control: --enable as nobody without set-user-ID is refused"
+[ "$(cat "$D/proc/profiling")" = 0 ] && bad= || bad=" the switch was written;"
+verdict "(g) the switch is left alone"
 
 # (d) readable files work.
 nobody "$RP" -p rich.profile -m rich.map

@@ -92,6 +92,32 @@ exact_buckets_by_start_address(void **state)
 	close_ok(&a, 0x1011, 0x1000 + 4 * NW + 2, 6, NW - 1, 6, NW - 1);
 }
 
+/* Kernels from 6.11: the last word is a text bucket, credited like any. */
+static void
+exact_last_is_text(void **state)
+{
+	struct attrib a;
+
+	(void)state;
+	attrib_init(&a, 0x1000, 4, NW, ATTRIB_EXACT);
+	a.last_is_text = 1;
+	close_ok(&a, 0x1000, 0x1004, 1, 2, 1, 2);
+	/* word NW - 1 covers [0x1000 + 4 * (NW - 2), 0x1000 + 4 * (NW - 1)):
+	 * the symbol its first byte lies in gets it */
+	close_ok(&a, 0x1004, 0x1000 + 4 * (NW - 2) + 1, 2, NW, 2, NW);
+	close_ok(&a, 0x1000 + 4 * (NW - 2) + 1, 0x1000 + 4 * NW + 2, NW, NW,
+	    NW, NW);
+	attrib_init(&a, 0x1000, 4, NW, ATTRIB_EXACT);
+	a.last_is_text = 1;
+	close_ok(&a, 0x1000, 0x1000 + 4 * (NW - 2), 1, NW - 1, 1, NW - 1);
+	close_ok(&a, 0x1000 + 4 * (NW - 2), 0x1000 + 4 * NW, NW - 1, NW,
+	    NW - 1, NW);
+	/* a new attrib starts with the kernels before 6.11 */
+	attrib_init(&a, 0x1000, 4, NW, ATTRIB_EXACT);
+	close_ok(&a, 0x1000 + 4 * (NW - 2), 0x1000 + 4 * NW, NW - 1, NW - 1,
+	    NW - 1, NW - 1);
+}
+
 static void
 exact_out_of_range(void **state)
 {
@@ -201,6 +227,7 @@ main(void)
 		cmocka_unit_test(classic_out_of_range),
 		cmocka_unit_test(classic_step_zero_reads_nothing),
 		cmocka_unit_test(exact_buckets_by_start_address),
+		cmocka_unit_test(exact_last_is_text),
 		cmocka_unit_test(exact_out_of_range),
 		cmocka_unit_test(loads),
 		cmocka_unit_test(word_addresses),

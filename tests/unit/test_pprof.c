@@ -4,6 +4,7 @@
  */
 #include "unit.h"
 #include "out/pprof.h"
+#include "base/crc32.h"
 #include "sym/buildid.h"
 
 static void

@@ -73,6 +73,16 @@ printf 'root:x:0:0:root:/:/bin/sh\nnobody:x:65534:65534:nobody:/:/bin/sh\n' >/et
 printf 'root:x:0:\nnogroup:x:65534:\n' >/etc/group
 rm -rf /boot
 
+# A boot without profile= (RP_MODE none or schedule): the newcomer's path.
+case ${RP_MODE:-} in
+none | schedule)
+	. /newcomer.sh
+	echo "@@RP DONE"
+	sync
+	poweroff -f
+	;;
+esac
+
 # --- -i on the live file -----------------------------------------------------
 for b in ul ours; do
 	eval "bin=\$$(echo $b | tr a-z A-Z)"
@@ -118,8 +128,8 @@ check "ours: no warning on live /proc/profile with its own kallsyms" \
 
 words=$(($(stat -c %s /proc/profile) / 4))
 counters=$((words - 1))
-printf 'Sampling_step: %s\nCounters: %s\nText_bytes: %s\nByte_order: little-endian (native)\nMap: /proc/kallsyms matches\n' \
-	"$step" "$counters" "$((counters * step))" >"$W/iv.expect"
+printf 'Sampling_step: %s\nCounters: %s\nText_bytes: %s\nByte_order: little-endian (native)\nMap: /proc/kallsyms matches\nCounting: CPU ticks\nLast_counter: text and every tick outside it (kernel %s: up to 6.10 they are clamped into it; *unknown*)\nKernel_build_id: %s (/sys/kernel/notes)\n' \
+	"$step" "$counters" "$((counters * step))" "$(uname -r)" "${RP_BUILDID:-none}" >"$W/iv.expect"
 run live-iv "$OURS" -i -v -m /proc/kallsyms
 if [ "$(rc live-iv)" = 0 ] && cmp -s "$W/iv.expect" "$W/live-iv.out"; then
 	pass "ours: -i -v -m /proc/kallsyms on live file (step, counters, map matches)"

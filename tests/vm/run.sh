@@ -122,6 +122,20 @@ for a in $ARCHS; do
 			die "cannot unpack $kdeb"
 		mv "$TMP"/boot/vmlinuz-* "$kernel.tmp" && mv "$kernel.tmp" "$kernel"
 	fi
+	# amd64: the .notes of the image's vmlinux (an ELF file in an xz
+	# stream), and its build-id, for the guests booted without profile=
+	if [ "$a" = amd64 ] && [ ! -s "$kernel.buildid" ]; then
+		off=$(LC_ALL=C grep -obUaP '\xfd7zXZ\x00' "$kernel" | head -n 1 | cut -d: -f1)
+		if [ -n "$off" ] &&
+			{ tail -c +$((off + 1)) "$kernel" | xz -dc >"$TMP/vmlinux" 2>/dev/null; [ -s "$TMP/vmlinux" ]; } &&
+			objcopy -O binary --only-section=.notes "$TMP/vmlinux" "$kernel.notes" &&
+			readelf -n "$TMP/vmlinux" | sed -n 's/^ *Build ID: //p' >"$kernel.buildid"; then
+			:
+		else
+			rm -f "$kernel.notes" "$kernel.buildid"
+		fi
+		rm -f "$TMP/vmlinux"
+	fi
 	echo "$kernel" >"$TMP/$a.kernel"
 	echo "$bdeb" >"$TMP/$a.busybox"
 	dpkg-deb -f "$kdeb" Package Version | tr '\n' ' ' | sed 's/Package: //; s/ Version: / /; s/ $//' \
@@ -176,6 +190,7 @@ initramfs() { # initramfs ARCH: $TMP/ARCH.initrd.gz
 		cp "$OURS" "$R/ours/readprofile"
 		cp "$UL" "$R/ul/readprofile"
 		cp "$ROOT/tests/vm/init.sh" "$R/init"
+		cp "$ROOT/tests/vm/newcomer.sh" "$R/newcomer.sh"
 		chmod 755 "$R/ours/readprofile" "$R/ul/readprofile"
 		# shared libraries and the dynamic loader of the dynamic binaries
 		for f in "$UL" "$OURS"; do
@@ -206,8 +221,15 @@ done
 # output in LABEL.qemu, its exit status in LABEL.rc, seconds in LABEL.time.
 running=
 trap 'for f in "$TMP"/*.pid; do [ -f "$f" ] && kill "$(cat "$f")" 2>/dev/null; done; exit 1' HUP INT TERM
-boot() { # boot LABEL ARCH SHIFT
+boot() { # boot LABEL ARCH SHIFT: profile=SHIFT; none or schedule: no profile=
 	set -- "$1" "$2" "$3" "$(cat "$TMP/$2.kernel")"
+	case $3 in
+	none) prof= mode=none st=4 ;;
+	schedule) prof= mode=schedule st=1 ;;
+	*) prof="profile=$3 " mode= st=$((1 << $3)) ;;
+	esac
+	bid=
+	[ -s "$4.buildid" ] && bid=$(cat "$4.buildid")
 	case $2 in
 	amd64) q="qemu-system-x86_64 -accel tcg -cpu max" c=ttyS0 ;;
 	i386) q="qemu-system-i386 -accel tcg -cpu max" c=ttyS0 ;;
@@ -215,12 +237,12 @@ boot() { # boot LABEL ARCH SHIFT
 	s390x) q="qemu-system-s390x -M s390-ccw-virtio" c=ttysclp0 ;;
 	esac
 	echo "$q -m 1024 -nographic -monitor none -nic none -no-reboot -kernel $(basename "$4") \
--initrd initrd.gz -append \"console=$c profile=$3 panic=-1 ...\"" >"$TMP/$1.cmd"
+-initrd initrd.gz -append \"console=$c ${prof}panic=-1 ...\"" >"$TMP/$1.cmd"
 	(
 		s=$(date +%s)
 		timeout "$TIMEOUT" $q -m 1024 -nographic -monitor none -nic none -no-reboot \
 			-kernel "$4" -initrd "$TMP/$2.initrd.gz" \
-			-append "console=$c profile=$3 panic=-1 RP_STEP=$((1 << $3)) RP_KEEP=$KEEP" \
+			-append "console=$c ${prof}panic=-1 RP_STEP=$st RP_KEEP=$KEEP RP_MODE=$mode RP_BUILDID=$bid" \
 			-serial "file:$TMP/$1.log" </dev/null >"$TMP/$1.qemu" 2>&1 &
 		echo $! >"$TMP/$1.pid"
 		wait $!
@@ -229,7 +251,7 @@ boot() { # boot LABEL ARCH SHIFT
 		rm -f "$TMP/$1.pid"
 	) &
 	running="$running $!"
-	echo "check-vm: booting $(basename "$4" .vmlinuz) with profile=$3 (qemu, TCG)"
+	echo "check-vm: booting $(basename "$4" .vmlinuz) with ${prof:-no profile= (then $mode)} (qemu, TCG)"
 }
 throttle() { # wait for the oldest boot while VM_JOBS are running
 	set -- $running
@@ -246,6 +268,11 @@ for a in $ARCHS; do
 			throttle
 			boot "amd64-profile=$s" amd64 "$s"
 			labels="$labels amd64-profile=$s"
+		done
+		for s in none schedule; do
+			throttle
+			boot "amd64-$s" amd64 "$s"
+			labels="$labels amd64-$s"
 		done
 	else
 		throttle
@@ -469,6 +496,16 @@ for label in $labels; do
 	done
 	if grep -q '^@@RP DONE$' "$G/console.log"; then
 		pass "guest finished in $(cat "$TMP/$label.time")s"
+		k=$(cat "$TMP/amd64.kernel" 2>/dev/null)
+		case $label in
+		amd64-none | amd64-schedule)
+			if [ -s "$k.notes" ] && cmp -s "$k.notes" "$G/notes"; then
+				pass "the guest's /sys/kernel/notes is the .notes of the kernel image (build-id $(cat "$k.buildid"))"
+			else
+				fail "the guest's /sys/kernel/notes is the .notes of the kernel image (build-id $(cat "$k.buildid" 2>/dev/null))"
+			fi
+			;;
+		esac
 		[ "$a" = amd64 ] || cross_checks "$a"
 	else
 		fail "guest finished (qemu exit status $(cat "$TMP/$label.rc" 2>/dev/null), 124 = timeout after ${TIMEOUT}s)"

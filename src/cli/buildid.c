@@ -1,0 +1,67 @@
+/*
+ * buildid.c - the running kernel's build-id against a map's.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/buildid.h"
+#include "cli/kernel.h"
+#include "base/util.h"
+
+const struct build_id *
+kernel_build_id(void)
+{
+	static struct build_id id;
+	static int done;
+
+	if (!done) {
+		notes_file_build_id(kernel_path(SYS_NOTES), &id);
+		done = 1;
+	}
+	return &id;
+}
+
+static int
+live(const char *profile)
+{
+	return strcmp(profile, kernel_path(PROC_PROFILE)) == 0;
+}
+
+void
+buildid_warn(const struct build_id *map, const char *mapname,
+    const char *profile)
+{
+	const struct build_id *k;
+	char a[BUILD_ID_HEX], b[BUILD_ID_HEX];
+
+	if (map->n == 0 || !live(profile))
+		return;
+	k = kernel_build_id();
+	if (k->n == 0 || build_id_equal(map, k))
+		return;
+	warnx_("warning: %s has build-id %s, but the running kernel's is %s "
+	    "(%s): wrong map file?", mapname, build_id_hex(map, a),
+	    build_id_hex(k, b), SYS_NOTES);
+}
+
+void
+buildid_info(struct out *out, const char *profile,
+    const struct build_id *map)
+{
+	const struct build_id *k = live(profile) ? kernel_build_id() : NULL;
+	char line[BUILD_ID_HEX + 128], hex[BUILD_ID_HEX];
+	int n;
+
+	if (k != NULL && k->n > 0) {
+		n = snprintf(line, sizeof line, "Kernel_build_id: %s (%s)\n",
+		    build_id_hex(k, hex), SYS_NOTES);
+		out_str(out, line, (size_t)n);
+	}
+	if (map == NULL || map->n == 0)
+		return;
+	n = snprintf(line, sizeof line, "Map_build_id: %s%s\n",
+	    build_id_hex(map, hex), k == NULL || k->n == 0 ? "" :
+	    build_id_equal(map, k) ? " (matches the running kernel's)" :
+	    " (differs from the running kernel's)");
+	out_str(out, line, (size_t)n);
+}

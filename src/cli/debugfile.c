@@ -1,0 +1,150 @@
+/*
+ * debugfile.c - finding a stripped program's debug file.
+ */
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/debugfile.h"
+#include "cli/kernel.h"
+#include "sym/elfpeek.h"
+#include "base/util.h"
+
+#define DEBUG_DIR "/usr/lib/debug"
+#define MAX_TRIED 4
+
+struct search {
+	const char *prog;
+	struct elf_peek pk;
+	char *tried[MAX_TRIED];
+	size_t ntried;
+	int crc_bad;		/* a debuglink candidate had another CRC */
+};
+
+static char *
+joined(const char *a, const char *b, const char *c)
+{
+	size_t n = strlen(a) + strlen(b) + strlen(c) + 1;
+	char *s = xmalloc(n);
+
+	snprintf(s, n, "%s%s%s", a, b, c);
+	return s;
+}
+
+/* Whether PATH is a debug file with symbols for the program (its
+ * build-id, when both have one, the same). */
+static int
+usable(const struct search *s, const char *path)
+{
+	struct elf_peek d;
+
+	if (elf_peek(path, &d) < 0 || !d.symtab)
+		return 0;
+	return s->pk.bid.n == 0 || d.bid.n == 0 ||
+	    build_id_equal(&s->pk.bid, &d.bid);
+}
+
+static const char *
+by_build_id(struct search *s)
+{
+	char hex[BUILD_ID_HEX], two[3];
+	char *path;
+
+	if (s->pk.bid.n < 2)
+		return NULL;
+	build_id_hex(&s->pk.bid, hex);
+	memcpy(two, hex, 2);
+	two[2] = '\0';
+	path = joined(kernel_path(DEBUG_DIR "/.build-id/"), two, "/");
+	path = joined(path, hex + 2, ".debug");
+	s->tried[s->ntried++] = path;
+	return usable(s, path) ? path : NULL;
+}
+
+static const char *
+by_debuglink(struct search *s)
+{
+	char real[PATH_MAX], *slash;
+	const char *dir;
+	char *c[3];
+
+	if (s->pk.link[0] == '\0')
+		return NULL;
+	if (realpath(s->prog, real) == NULL)
+		snprintf(real, sizeof real, "%s", s->prog);
+	slash = strrchr(real, '/');
+	if (slash == NULL)
+		dir = ".";
+	else {
+		*slash = '\0';
+		dir = real[0] ? real : "/";
+	}
+	c[0] = joined(dir, "/", s->pk.link);
+	c[1] = joined(dir, "/.debug/", s->pk.link);
+	c[2] = joined(kernel_path(DEBUG_DIR), dir[0] == '/' ? dir : "/",
+	    "");
+	c[2] = joined(c[2], strcmp(dir, "/") ? "/" : "", s->pk.link);
+	for (size_t i = 0; i < 3; i++) {
+		uint32_t crc;
+		char rc[PATH_MAX];
+
+		s->tried[s->ntried++] = c[i];
+		if (realpath(c[i], rc) != NULL && realpath(s->prog, real) &&
+		    strcmp(rc, real) == 0)
+			continue;	/* the program itself */
+		if (elf_file_crc32(c[i], &crc) < 0)
+			continue;
+		if (crc != s->pk.link_crc) {
+			s->crc_bad = 1;
+			continue;
+		}
+		if (usable(s, c[i]))
+			return c[i];
+	}
+	return NULL;
+}
+
+const char *
+debugfile_resolve(const char *prog)
+{
+	struct search s;
+	const char *found;
+	char list[4 * PATH_MAX + 64];
+	size_t len = 0;
+
+	memset(&s, 0, sizeof s);
+	s.prog = prog;
+	if (strcmp(prog, "-") == 0 || elf_peek(prog, &s.pk) < 0 || s.pk.symtab)
+		return prog;
+	if ((found = by_build_id(&s)) != NULL) {
+		warnx_("%s has no symbol table: using its debug file %s (by "
+		    "its build-id)", prog, found);
+		return found;
+	}
+	if ((found = by_debuglink(&s)) != NULL) {
+		warnx_("%s has no symbol table: using its debug file %s (by "
+		    "its .gnu_debuglink, CRC-32 matched)", prog, found);
+		return found;
+	}
+	list[0] = '\0';
+	for (size_t i = 0; i < s.ntried; i++) {
+		int w = snprintf(list + len, sizeof list - len, "%s%s",
+		    i ? ", " : "", s.tried[i]);
+
+		if (w < 0 || (size_t)w >= sizeof list - len)
+			break;
+		len += (size_t)w;
+	}
+	if (s.ntried == 0)
+		warnx_("hint: %s has no symbol table (stripped), nor a build-id "
+		    "or .gnu_debuglink to find its debug file by: only its "
+		    "dynamic symbols are used", prog);
+	else
+		warnx_("hint: %s has no symbol table (stripped): only its "
+		    "dynamic symbols are used; its debug file (from the "
+		    "distribution's -dbgsym, -dbg or -debuginfo package) was "
+		    "looked for as %s%s", prog, list, s.crc_bad ?
+		    " (one there has another CRC-32: not this build's)" : "");
+	return prog;
+}

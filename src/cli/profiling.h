@@ -1,0 +1,67 @@
+/*
+ * profiling.h - the kernel's profiling switch, /sys/kernel/profiling.
+ *
+ * Every kernel built with CONFIG_PROFILING has it (kernel/ksysfs.c):
+ * reading it gives the kernel's prof_on, writing what the kernel's
+ * profile= parameter takes starts profiling, once per boot (a second
+ * write fails with EEXIST), and makes /proc/profile.
+ */
+#ifndef RP_PROFILING_H
+#define RP_PROFILING_H
+
+#include "base/output.h"
+
+#ifndef SYS_PROFILING
+#define SYS_PROFILING "/sys/kernel/profiling"
+#endif
+
+/* prof_on: what the counters count. */
+enum prof_mode {
+	PROF_OFF = 0,
+	PROF_CPU = 1,		/* CPU ticks */
+	PROF_SCHED = 2,		/* schedule() calls */
+	PROF_SLEEP = 3,		/* milliseconds of uninterruptible sleep */
+	PROF_KVM = 4,		/* KVM exits */
+};
+
+/*
+ * The mode /sys/kernel/profiling reads (under the test root), or -1 with
+ * errno set when it cannot be read (ENOENT: no such file; EINVAL: not a
+ * number).
+ */
+int profiling_mode(void);
+
+/* What the counters of MODE count ("CPU ticks", ...), or NULL. */
+const char *profiling_counts(int mode);
+
+/* For PROFILE: what its counters count when it is the live /proc/profile
+ * and the kernel says; else NULL. */
+const char *profiling_counting(const char *profile);
+
+/* -i -v: a "Counting: ..." line on OUT when profiling_counting() knows,
+ * and a "Last_counter: ..." line saying what the last counter holds. */
+void profiling_info(struct out *out, const char *profile);
+
+/*
+ * ARG as profile= takes it: N, schedule[,N], sleep[,N] or kvm[,N], N a
+ * shift from 0 to 30.  Returns the mode it asks for, with the shift in
+ * *SHIFT (0 when not given, as the kernel's default), or -1.
+ */
+int profiling_parse(const char *arg, unsigned *shift);
+
+/*
+ * --enable=ARG: as the real root user only, write ARG to
+ * /sys/kernel/profiling, then print on OUT what the kernel now counts, its
+ * step and the memory its counters take.  Anything else is fatal, with
+ * the reason (already on, in which mode; not root; no such file).
+ */
+void profiling_enable(const char *arg, int setuid_install, struct out *out);
+
+/*
+ * /proc/profile (NAME) is missing: when /sys/kernel/profiling tells why
+ * (profiling is off: how to start it now; on: /proc not mounted?), say
+ * so as a hint and exit; else return.
+ */
+void profiling_hint(const char *name);
+
+#endif
