@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cli/kernel.h"
+#include "cli/kroot.h"
 #include "cli/profiling.h"
 #include "base/util.h"
 
