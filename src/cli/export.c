@@ -8,10 +8,11 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "cli/buildid.h"
 #include "cli/export.h"
 #include "out/pprof.h"
 #include "out/view.h"
-#include "sym/buildid.h"
+#include "sym/elfpeek.h"
 
 static int cmd_argc;
 static char **cmd_argv;
@@ -120,6 +121,34 @@ comment(char **v, size_t *n, const char *fmt, ...)
 	(*n)++;
 }
 
+/* IN's Mapping: the text's range, and when the map is an ELF file its
+ * build-id and (a program) the text's file offset.  The live profile with
+ * a map without one (System.map, kallsyms) gets the running kernel's
+ * build-id: then 1 is returned. */
+static int
+mapping_of(const struct report_result *res, const struct counters *c,
+    const struct export_src *s, struct pprof_info *in)
+{
+	struct elf_peek pk;
+
+	memset(in, 0, sizeof *in);
+	in->map = s->map;
+	in->start = res->origin;
+	in->limit = res->have_etext || !s->kernel ? res->etext :
+	    res->origin + (c->n - 1) * (uint64_t)s->step;
+	if (elf_peek(s->map, &pk) == 0) {
+		in->build_id = pk.bid;
+		/* a program: where its text lies in the file, so that pprof
+		 * finds it (a kernel image: at 0, pprof's rule for kernels) */
+		if (!s->kernel)
+			elf_peek_offset(&pk, in->start, &in->file_offset);
+	}
+	if (in->build_id.n > 0 || !s->live || !s->kernel)
+		return 0;
+	in->build_id = *kernel_build_id();
+	return in->build_id.n > 0;
+}
+
 static void
 write_pprof(const struct options *o, struct out *out,
     const struct collect *k, const struct report_result *res,
@@ -127,24 +156,13 @@ write_pprof(const struct options *o, struct out *out,
     const struct export_src *s)
 {
 	struct pprof_info in;
-	struct elf_image im;
+	char hex[BUILD_ID_HEX];
+	int from_kernel;
 	char *com[NCOMMENTS];
 	size_t ncom = 0, len;
 	unsigned char *gz;
 
-	memset(&in, 0, sizeof in);
-	in.map = s->map;
-	in.start = res->origin;
-	in.limit = res->have_etext || !s->kernel ? res->etext :
-	    res->origin + (c->n - 1) * (uint64_t)s->step;
-	if (strcmp(s->map, "-") != 0 && elf_image_read(s->map, &im) == 0) {
-		in.build_id = im.id;
-		in.build_id_len = im.idlen;
-		/* a program: where its text lies in the file, so that pprof
-		 * finds it (a kernel image: at 0, pprof's rule for kernels) */
-		if (!s->kernel)
-			elf_image_offset(&im, in.start, &in.file_offset);
-	}
+	from_kernel = mapping_of(res, c, s, &in);
 	in.rate = s->rate;
 	in.time_nanos = taken_at(s);
 	in.buckets = o->counters || o->bins;
@@ -158,6 +176,10 @@ write_pprof(const struct options *o, struct out *out,
 	comment(com, &ncom, "profile: %s%s", s->profile, s->live ?
 	    " (the running kernel's)" : "");
 	comment(com, &ncom, "map: %s", s->map);
+	if (in.build_id.n > 0)
+		comment(com, &ncom, "build-id: %s (%s)", build_id_hex(
+		    &in.build_id, hex), from_kernel ? "the running kernel's, "
+		    SYS_NOTES : "the map's");
 	if (s->baseline)
 		comment(com, &ncom, "baseline: %s (subtracted)", s->baseline);
 	if (s->kernel)
@@ -173,8 +195,8 @@ write_pprof(const struct options *o, struct out *out,
 	if (in.buckets)
 		comment(com, &ncom, "locations: one per non-zero %s",
 		    o->bins ? "histogram bin (-b)" : "counter (-s)");
-	comment(com, &ncom, "unknown: %llu ticks in no function (not in the "
-	    "samples)", (unsigned long long)res->unknown);
+	comment(com, &ncom, "unknown: %llu ticks in no function (the sample "
+	    "of *unknown*)", (unsigned long long)res->unknown);
 	in.comments = (const char *const *)com;
 	in.ncomments = ncom;
 	gz = pprof_encode(k, res, c, &in, &len);

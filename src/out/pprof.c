@@ -20,7 +20,6 @@
 #include "out/pprof.h"
 #include "base/util.h"
 
-#define ID_MAX 64	/* build-id bytes written at most */
 
 struct pb {
 	unsigned char *b;
@@ -216,26 +215,34 @@ function(struct enc *e, uint64_t fid, const struct func_rec *f,
 	}
 }
 
+/* The ticks of no function, as a Function "*unknown*" of its own at the
+ * end of the mapped text, so that pprof's total is --top's. */
+static void
+unknown(struct enc *e, uint64_t fid, uint64_t ticks)
+{
+	uint64_t name = str_c(&e->t, "*unknown*");
+
+	pb_int(&e->m, F_ID, fid);
+	pb_int(&e->m, F_NAME, name);
+	pb_int(&e->m, F_SYSTEM_NAME, name);
+	pb_msg(&e->out, P_FUNCTION, &e->m);
+	sample(e, fid, e->in->limit, ticks);
+}
+
 static void
 mapping(struct enc *e)
 {
-	static const char hex[] = "0123456789abcdef";
 	const struct pprof_info *in = e->in;
-	char id[2 * ID_MAX + 1];
-	size_t n = in->build_id_len < ID_MAX ? in->build_id_len :
-	    ID_MAX;
+	char id[BUILD_ID_HEX];
 
-	for (size_t i = 0; i < n; i++) {
-		id[2 * i] = hex[in->build_id[i] >> 4];
-		id[2 * i + 1] = hex[in->build_id[i] & 15];
-	}
+	build_id_hex(&in->build_id, id);
 	pb_int(&e->m, M_ID, 1);
 	pb_int(&e->m, M_MEMORY_START, in->start);
 	pb_int(&e->m, M_MEMORY_LIMIT, in->limit);
 	pb_int(&e->m, M_FILE_OFFSET, in->file_offset);
 	pb_int(&e->m, M_FILENAME, str_c(&e->t, in->map));
-	if (n)
-		pb_int(&e->m, M_BUILD_ID, str_add(&e->t, id, 2 * n));
+	if (in->build_id.n > 0)
+		pb_int(&e->m, M_BUILD_ID, str_c(&e->t, id));
 	pb_int(&e->m, M_HAS_FUNCTIONS, 1);
 	pb_msg(&e->out, P_MAPPING, &e->m);
 }
@@ -260,6 +267,8 @@ pprof_encode(const struct collect *k, const struct report_result *res,
 	for (size_t i = 0; i < k->n; i++)
 		if (k->v[i].ticks)
 			function(&e, ++fid, &k->v[i], res, c);
+	if (res->unknown)	/* as in --top: a share of all ticks counted */
+		unknown(&e, ++fid, res->unknown);
 	if (in->rate) {
 		value_type(&e.out, P_PERIOD_TYPE, &e.t, "cpu", "nanoseconds",
 		    &e.m);

@@ -22,12 +22,12 @@
 #include "core/collect.h"
 #include "core/report.h"
 #include "base/output.h"
+#include "sym/notes.h"
 
 struct pprof_info {
 	const char *map;		/* the Mapping's file name */
 	uint64_t start, limit, file_offset;
-	const unsigned char *build_id;	/* raw bytes, written as hex */
-	size_t build_id_len;		/* 0: none */
+	struct build_id build_id;	/* written as hex; n 0: none */
 	uint32_t rate;			/* ticks per second; 0: unknown */
 	int64_t time_nanos;		/* when the profile was taken */
 	const char *const *comments;

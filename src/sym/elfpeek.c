@@ -1,140 +1,255 @@
 /*
- * elfpeek.c - the headers of an ELF program, for its debug file.
+ * elfpeek.c - the headers of an ELF file: its symbol table's presence,
+ * build-id, debug link and executable segments.
+ *
+ * Read with pread (base/input): the ELF header, the section and program
+ * header tables, the section names, note sections or segments and the
+ * debug link, each only when it lies inside the file and is not larger
+ * than its bound.
  */
 #include <elf.h>
-#include <fcntl.h>
+#include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include "base/crc32.h"
+#include "base/input.h"
+#include "base/util.h"
 #include "sym/elfpeek.h"
 
+#define PART_MAX ((uint64_t)1 << 20)	/* a note, the section names */
+#define TABLE_MAX ((uint64_t)16 << 20)	/* a header table */
+#define LINK_MAX (sizeof ((struct elf_peek *)0)->link + 8)
+
 struct peek {
-	const unsigned char *d;
-	size_t size;
+	struct input in;
 	int is64, big;
+	unsigned char eh[64];
 };
 
+/* The LEN-byte word at B in the file's byte order. */
 static uint64_t
-rd(const struct peek *p, size_t off, size_t len)
+rd(const struct peek *p, const unsigned char *b, size_t len)
 {
 	uint64_t v = 0;
 
 	for (size_t i = 0; i < len; i++)
-		v |= (uint64_t)p->d[off + (p->big ? len - 1 - i : i)] << (8 * i);
+		v |= (uint64_t)b[p->big ? len - 1 - i : i] << (8 * i);
 	return v;
 }
 
-/* Section I's header fields (at offsets for ELF32 / ELF64). */
+/* An address-sized word: at OFF32 in an ELF32 structure, OFF64 in ELF64. */
+static uint64_t
+rda(const struct peek *p, const unsigned char *b, size_t off32, size_t off64)
+{
+	return p->is64 ? rd(p, b + off64, 8) : rd(p, b + off32, 4);
+}
+
+/* The N bytes at OFF, malloc'd; NULL when N is 0 or over MAX, or they lie
+ * outside the file. */
+static unsigned char *
+part(struct peek *p, uint64_t off, uint64_t n, uint64_t max)
+{
+	unsigned char *b;
+
+	if (n == 0 || n > max || off > p->in.size || n > p->in.size - off)
+		return NULL;
+	b = xmalloc((size_t)n);
+	input_pread(&p->in, b, (size_t)n, off);
+	return b;
+}
+
 struct sec {
 	uint64_t name, type, offset, size, align;
 };
 
-static int
-sec(const struct peek *p, uint64_t shoff, uint64_t shentsize, uint64_t i,
-    struct sec *s)
+static void
+sec(const struct peek *p, const unsigned char *h, struct sec *s)
 {
-	size_t h, a = p->is64 ? 8 : 4;
-
-	if (i * shentsize > p->size - shoff || shentsize > p->size - shoff -
-	    i * shentsize)
-		return -1;
-	h = (size_t)(shoff + i * shentsize);
 	s->name = rd(p, h, 4);
 	s->type = rd(p, h + 4, 4);
-	s->offset = rd(p, h + (p->is64 ? 24 : 16), a);
-	s->size = rd(p, h + (p->is64 ? 32 : 20), a);
-	s->align = rd(p, h + (p->is64 ? 48 : 32), a);
-	if (s->type != SHT_NOBITS &&
-	    (s->offset > p->size || s->size > p->size - s->offset))
-		return -1;
-	return 0;
+	s->offset = rda(p, h, 16, 24);
+	s->size = rda(p, h, 20, 32);
+	s->align = rda(p, h, 32, 48);
 }
 
+/* The build-id among the notes of SIZE bytes at OFF, unless one is known. */
 static void
-look(const struct peek *p, struct elf_peek *pk)
+notes_at(struct peek *p, uint64_t off, uint64_t size, uint64_t align,
+    struct elf_peek *pk)
 {
-	uint64_t shoff, shentsize, shnum, shstrndx;
-	struct sec names, s;
+	unsigned char *b;
 
-	if (p->size < (p->is64 ? 64u : 52u))
+	if (pk->bid.n > 0 || (b = part(p, off, size, PART_MAX)) == NULL)
 		return;
-	shoff = rd(p, p->is64 ? 40 : 32, p->is64 ? 8 : 4);
-	shentsize = rd(p, p->is64 ? 58 : 46, 2);
-	shnum = rd(p, p->is64 ? 60 : 48, 2);
-	shstrndx = rd(p, p->is64 ? 62 : 50, 2);
-	if (shoff == 0 || shoff > p->size || shentsize < (p->is64 ? 64u : 40u))
-		return;
-	if (shnum == 0 && sec(p, shoff, shentsize, 0, &s) == 0)
-		shnum = s.size;		/* extended numbering */
-	if (shnum > (p->size - shoff) / shentsize)
-		return;
-	if (sec(p, shoff, shentsize, shstrndx, &names) < 0 ||
-	    names.type != SHT_STRTAB)
-		names.size = 0;
-	for (uint64_t i = 1; i < shnum; i++) {
-		const char *n = "";
+	notes_build_id(b, (size_t)size, p->big, align == 8 ? 8 : 4, &pk->bid);
+	free(b);
+}
 
-		if (sec(p, shoff, shentsize, i, &s) < 0)
-			continue;
-		if (names.size > 0 && s.name < names.size &&
-		    memchr(p->d + names.offset + s.name, '\0',
-		    (size_t)(names.size - s.name)) != NULL)
-			n = (const char *)p->d + names.offset + s.name;
+/* .gnu_debuglink: a file name without '/', its NUL padded to 4, a CRC. */
+static void
+debuglink(struct peek *p, const struct sec *s, struct elf_peek *pk)
+{
+	uint64_t n = s->size < LINK_MAX ? s->size : LINK_MAX;
+	unsigned char *b = part(p, s->offset, n, LINK_MAX);
+	size_t len, at;
+
+	if (b == NULL)
+		return;
+	len = strnlen((const char *)b, (size_t)n);
+	at = (len + 4) & ~(size_t)3;
+	if (len > 0 && len < sizeof pk->link && at + 4 <= n &&
+	    memchr(b, '/', len) == NULL) {
+		memcpy(pk->link, b, len + 1);
+		pk->link_crc = (uint32_t)rd(p, b + at, 4);
+	}
+	free(b);
+}
+
+/* Whether the name at OFF of the SIZE bytes of NAMES (NULL: none) is WANT. */
+static int
+is_named(const unsigned char *names, uint64_t size, uint64_t off,
+    const char *want)
+{
+	return names != NULL && off < size &&
+	    memchr(names + off, '\0', (size_t)(size - off)) != NULL &&
+	    strcmp((const char *)names + off, want) == 0;
+}
+
+/* The section headers: .symtab, note sections, .gnu_debuglink. */
+static void
+sections(struct peek *p, struct elf_peek *pk)
+{
+	uint64_t shoff = rda(p, p->eh, 32, 40);
+	uint64_t ent = rd(p, p->eh + (p->is64 ? 58 : 46), 2);
+	uint64_t num = rd(p, p->eh + (p->is64 ? 60 : 48), 2);
+	uint64_t strndx = rd(p, p->eh + (p->is64 ? 62 : 50), 2);
+	unsigned char *t, *names = NULL;
+	struct sec s, ns = { 0 };
+
+	if (shoff == 0 || ent < (p->is64 ? 64u : 40u))
+		return;
+	if (num == 0) {		/* extended numbering: section 0's size */
+		if ((t = part(p, shoff, ent, ent)) == NULL)
+			return;
+		sec(p, t, &s);
+		num = s.size;
+		free(t);
+	}
+	if (num > TABLE_MAX / ent || (t = part(p, shoff, num * ent,
+	    TABLE_MAX)) == NULL)
+		return;
+	if (strndx < num) {
+		sec(p, t + strndx * ent, &ns);
+		if (ns.type == SHT_STRTAB)
+			names = part(p, ns.offset, ns.size, PART_MAX);
+	}
+	for (uint64_t i = 1; i < num; i++) {
+		sec(p, t + i * ent, &s);
 		if (s.type == SHT_SYMTAB && s.size > 0)
 			pk->symtab = 1;
-		else if (s.type == SHT_NOTE && pk->bid.n == 0)
-			notes_build_id(p->d + s.offset, (size_t)s.size, p->big,
-			    s.align == 8 ? 8 : 4, &pk->bid);
-		else if (strcmp(n, ".gnu_debuglink") == 0 &&
-		    s.type != SHT_NOBITS) {
-			const char *l = (const char *)p->d + s.offset;
-			size_t len = strnlen(l, (size_t)s.size), at;
+		else if (s.type == SHT_NOTE)
+			notes_at(p, s.offset, s.size, s.align, pk);
+		else if (s.type != SHT_NOBITS &&
+		    is_named(names, ns.size, s.name, ".gnu_debuglink"))
+			debuglink(p, &s, pk);
+	}
+	free(names);
+	free(t);
+}
 
-			at = (len + 4) & ~(size_t)3;	/* NUL, padded to 4 */
-			if (len == 0 || len >= sizeof pk->link ||
-			    at + 4 > s.size || strchr(l, '/') != NULL)
-				continue;
-			memcpy(pk->link, l, len + 1);
-			pk->link_crc = (uint32_t)rd(p, (size_t)s.offset + at, 4);
+/* The program headers: executable PT_LOAD segments, PT_NOTE segments. */
+static void
+programs(struct peek *p, struct elf_peek *pk)
+{
+	uint64_t phoff = rda(p, p->eh, 28, 32);
+	uint64_t ent = rd(p, p->eh + (p->is64 ? 54 : 42), 2);
+	uint64_t num = rd(p, p->eh + (p->is64 ? 56 : 44), 2);
+	unsigned char *t;
+
+	if (phoff == 0 || num == 0 || ent < (p->is64 ? 56u : 32u) ||
+	    (t = part(p, phoff, num * ent, TABLE_MAX)) == NULL)
+		return;
+	for (uint64_t i = 0; i < num; i++) {
+		const unsigned char *h = t + i * ent;
+		uint64_t type = rd(p, h, 4);
+		uint64_t flags = rd(p, h + (p->is64 ? 4 : 24), 4);
+		uint64_t offset = rda(p, h, 4, 8), vaddr = rda(p, h, 8, 16);
+		uint64_t filesz = rda(p, h, 16, 32), memsz = rda(p, h, 20, 40);
+
+		if (type == PT_NOTE)
+			notes_at(p, offset, filesz, rda(p, h, 28, 48), pk);
+		else if (type == PT_LOAD && (flags & PF_X) &&
+		    pk->ntext < ELF_PEEK_TEXT) {
+			pk->text[pk->ntext].vaddr = vaddr;
+			pk->text[pk->ntext].memsz = memsz;
+			pk->text[pk->ntext].offset = offset;
+			pk->ntext++;
 		}
 	}
+	free(t);
+}
+
+/* Open PATH when it is a non-empty regular file read as it is (no
+ * decompressor); 0, or -1. */
+static int
+open_plain(const char *path, struct input *in)
+{
+	struct stat sb;
+
+	if (strcmp(path, "-") == 0 || input_tool(path) != NULL ||
+	    stat(path, &sb) < 0 || !S_ISREG(sb.st_mode) ||
+	    input_open(in, path) < 0)
+		return -1;
+	if (!in->seekable) {
+		input_close(in);
+		return -1;
+	}
+	return 0;
 }
 
 int
 elf_peek(const char *path, struct elf_peek *pk)
 {
 	struct peek p;
-	struct stat st;
-	void *m;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int rc = -1;
 
 	memset(pk, 0, sizeof *pk);
-	if (fd < 0)
+	memset(&p, 0, sizeof p);
+	if (open_plain(path, &p.in) < 0)
 		return -1;
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size < 16 ||
-	    (uint64_t)st.st_size > SIZE_MAX) {
-		close(fd);
-		return -1;
+	if (p.in.size >= 64)
+		input_pread(&p.in, p.eh, 64, 0);
+	else if (p.in.size >= 52)
+		input_pread(&p.in, p.eh, 52, 0);
+	if (p.in.size >= 52 && memcmp(p.eh, ELFMAG, SELFMAG) == 0 &&
+	    (p.eh[EI_CLASS] == ELFCLASS64 ? p.in.size >= 64 :
+	    p.eh[EI_CLASS] == ELFCLASS32) &&
+	    (p.eh[EI_DATA] == ELFDATA2LSB || p.eh[EI_DATA] == ELFDATA2MSB)) {
+		p.is64 = p.eh[EI_CLASS] == ELFCLASS64;
+		p.big = p.eh[EI_DATA] == ELFDATA2MSB;
+		sections(&p, pk);
+		programs(&p, pk);
+		rc = 0;
 	}
-	m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-	close(fd);
-	if (m == MAP_FAILED)
+	input_check_size(&p.in);
+	input_close(&p.in);
+	return rc;
+}
+
+int
+elf_peek_offset(const struct elf_peek *pk, uint64_t addr, uint64_t *off)
+{
+	/* the executable segment holding ADDR, else the first one */
+	size_t i = 0;
+
+	for (size_t j = 0; j < pk->ntext; j++)
+		if (addr >= pk->text[j].vaddr &&
+		    addr - pk->text[j].vaddr < pk->text[j].memsz)
+			i = j;
+	if (pk->ntext == 0 || addr + pk->text[i].offset < pk->text[i].vaddr)
 		return -1;
-	p.d = m;
-	p.size = (size_t)st.st_size;
-	if (memcmp(p.d, ELFMAG, SELFMAG) != 0 ||
-	    (p.d[EI_CLASS] != ELFCLASS32 && p.d[EI_CLASS] != ELFCLASS64) ||
-	    (p.d[EI_DATA] != ELFDATA2LSB && p.d[EI_DATA] != ELFDATA2MSB)) {
-		munmap(m, p.size);
-		return -1;
-	}
-	p.is64 = p.d[EI_CLASS] == ELFCLASS64;
-	p.big = p.d[EI_DATA] == ELFDATA2MSB;
-	look(&p, pk);
-	munmap(m, p.size);
+	*off = addr + pk->text[i].offset - pk->text[i].vaddr;
 	return 0;
 }
 
@@ -142,14 +257,14 @@ int
 elf_file_crc32(const char *path, uint32_t *crc)
 {
 	unsigned char buf[65536];
-	ssize_t r;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct input in;
+	size_t r;
 
 	*crc = 0;
-	if (fd < 0)
+	if (open_plain(path, &in) < 0)
 		return -1;
-	while ((r = read(fd, buf, sizeof buf)) > 0)
-		*crc = crc32_update(*crc, buf, (size_t)r);
-	close(fd);
-	return r < 0 ? -1 : 0;
+	while ((r = input_read(&in, buf, sizeof buf)) > 0)
+		*crc = crc32_update(*crc, buf, r);
+	input_close(&in);
+	return 0;
 }

@@ -1,10 +1,14 @@
 /*
- * elfpeek.h - what an ELF program says of its separate debug file.
+ * elfpeek.h - what an ELF file's headers say, without its symbols.
  *
- * Without reading its symbols: whether it has a .symtab, its GNU
- * build-id, and its .gnu_debuglink (a file name, then the CRC-32 of that
- * file).  Never fatal: a file that is not a well-formed ELF file is just
- * "nothing known" (the symbol reader says what is wrong with it).
+ * Whether it has a .symtab, its GNU build-id (from its note sections,
+ * else its PT_NOTE segments), its .gnu_debuglink (a file name, then the
+ * CRC-32 of that file) and where its executable segments lie: what the
+ * debug-file search and the pprof Mapping need.  Everything is read with
+ * pread, each part bounded; a file that is not a well-formed ELF file is
+ * just "nothing known" (the symbol reader says what is wrong with it),
+ * but one that changes size while it is read is a fatal error naming it,
+ * as for every input.
  */
 #ifndef RP_ELFPEEK_H
 #define RP_ELFPEEK_H
@@ -14,19 +18,34 @@
 
 #include "sym/notes.h"
 
+#define ELF_PEEK_TEXT 8		/* executable segments kept */
+
 struct elf_peek {
-	int symtab;			/* has a SHT_SYMTAB section */
+	int symtab;			/* has a non-empty SHT_SYMTAB section */
 	struct build_id bid;		/* n 0: none */
 	char link[256];			/* .gnu_debuglink's file name; "" */
 	uint32_t link_crc;
+	struct { uint64_t vaddr, memsz, offset; } text[ELF_PEEK_TEXT];
+	size_t ntext;			/* PT_LOAD segments with PF_X */
 };
 
-/* Peek at the ELF file PATH; 0, or -1 when it is not one (or unreadable). */
+/*
+ * Peek at the ELF file PATH; 0, or -1 when it is not one (missing, not a
+ * regular file, compressed, not ELF).
+ */
 int elf_peek(const char *path, struct elf_peek *pk);
+
+/*
+ * The file offset of the address ADDR as the executable segment holding
+ * it (else the first executable segment) places it, in *OFF: what a
+ * process's memory map would show as the offset of a mapping starting at
+ * ADDR.  Returns 0, or -1 when there is no such segment or ADDR lies
+ * before the file's start.
+ */
+int elf_peek_offset(const struct elf_peek *pk, uint64_t addr, uint64_t *off);
 
 /* The CRC-32 of .gnu_debuglink (IEEE 802.3, as zlib's crc32()) of PATH's
  * contents into *CRC; 0, or -1 when it cannot be read. */
 int elf_file_crc32(const char *path, uint32_t *crc);
-
 
 #endif

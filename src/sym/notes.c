@@ -44,6 +44,10 @@ notes_build_id(const void *data, size_t n, int big, size_t align,
 		uint32_t type = word(p + off + 8, big);
 		size_t name = off + 12, desc, next;
 
+		/* checked before adding: where size_t is 32 bits wide the
+		 * sum could wrap back to this note, for ever */
+		if ((size_t)namesz > n - name)
+			return NOTES_BAD;
 		desc = up(name + namesz, align);
 		if (desc > n || (size_t)descsz > n - desc)
 			return NOTES_BAD;

@@ -526,7 +526,8 @@ for m in 1:"CPU ticks" 2:"schedule() calls" 3:"milliseconds of uninterruptible s
 	grep -Fqx "Counting: ${m#*:}" "$TMP/iv" || bad="$bad -i -v;"
 	grep -Fq "\"counting\":\"${m#*:}\"," "$TMP/js" || bad="$bad --json;"
 	[ "$(head -n 1 "$TMP/top")" = "Counting: ${m#*:}" ] || bad="$bad --top;"
-	[ "$(wc -l < "$TMP/top")" = 4 ] || bad="$bad --top lines;"
+	[ "$(wc -l < "$TMP/top")" = 5 ] || bad="$bad --top lines;"
+	sed -n 2p "$TMP/top" | grep -q "^ ticks function" || bad="$bad --top header;"
 	grep -q Counting "$TMP/ivsnap" && bad="$bad -i -v on a snapshot;"
 	grep -Fq '"counting":null,' "$TMP/jssnap" || bad="$bad --json on a snapshot;"
 	if [ -z "$bad" ]; then

@@ -27,6 +27,8 @@ import sys
 
 TOP_LINE = re.compile(rb'^ *(\d+) (.*?) +(\d+\.\d{4}) +(\d+\.\d\d)%$')
 TOTAL_LINE = re.compile(rb'^ *(\d+) total +\d+\.\d{4}$')
+# *unknown* ranks with the functions in --top, with a share but no load
+UNKNOWN_LINE = re.compile(rb'^ *(\d+) (\*unknown\*) +(\d+\.\d\d)%$')
 
 
 def ours_top(path):
@@ -40,9 +42,16 @@ def ours_top(path):
                 funcs[m.group(2)] = (t + int(m.group(1)),
                                      p + [float(m.group(4))])
                 continue
+            m = UNKNOWN_LINE.match(line)
+            if m:
+                funcs[m.group(2)] = (int(m.group(1)), [float(m.group(3))])
+                continue
             m = TOTAL_LINE.match(line)
             if m:
                 total = int(m.group(1))
+    # the total line is the functions'; pprof's total counts *unknown* too
+    if total is not None and b'*unknown*' in funcs:
+        total += funcs[b'*unknown*'][0]
     return funcs, total
 
 
@@ -143,7 +152,9 @@ def folded(ours_path, folded_path):
     got = {}
     for name, t in lines:
         got[name] = got.get(name, 0) + t
-    want = {name: t for name, (t, _) in funcs.items() if t}
+    # --folded has the functions' lines: *unknown* is no function
+    want = {name: t for name, (t, _) in funcs.items()
+            if t and name != b'*unknown*'}
     for name in sorted(set(got) | set(want)):
         if got.get(name) != want.get(name):
             bad.append('%r: --top %s, --folded %s' % (

@@ -14,6 +14,9 @@
 # gmon.out); with -s,
 # `-disasm` puts each counter's ticks on the instruction holding its
 # address and `-list -symbolize=force` on its source line (addr2line).
+# The live profile (under READPROFILE_TEST_ROOT) with a text map: its
+# Mapping has the running kernel's build-id (/sys/kernel/notes), a
+# snapshot's none.
 # protoc --decode_raw of a small fixture's profile is pinned
 # (golden/small.decode_raw); gzip -t accepts every file.  --folded is
 # parsed (check.py) against --top, and for hostile names (;, spaces,
@@ -225,6 +228,41 @@ if [ $have_go = 1 ]; then
 	if grep -q '^Period: 3333333$' "$TMP/raw" &&
 	    grep -q '^ *7 *23333333: ' "$TMP/raw"; then ok; else
 		cp "$TMP/raw" "$TMP/why"; bad "CONFIG_HZ=300: period and cpu time"
+	fi
+fi
+# the live profile with a text map: the Mapping carries the running
+# kernel's build-id (/sys/kernel/notes, a Xen note before the GNU one, in
+# this machine's byte order), said in a comment; a snapshot's does not
+KID=0123456789abcdef0123456789abcdef01234567
+mkdir -p "$root/sys/kernel" &&
+    python3 - "$root/sys/kernel/notes" "$KID" <<'PY'
+import struct, sys
+def note(name, typ, desc):
+    n = name + b"\0"
+    pad = lambda b: b + b"\0" * (-len(b) % 4)
+    return struct.pack("=III", len(n), len(desc), typ) + pad(n) + pad(desc)
+with open(sys.argv[1], "wb") as f:
+    f.write(note(b"Xen", 6, b"linux\0") +
+            note(b"GNU", 3, bytes.fromhex(sys.argv[2])))
+PY
+READPROFILE_TEST_ROOT=$root rp --pprof live.pb.gz -m map 2> /dev/null
+rp --pprof snap.pb.gz -p profile -m map 2> /dev/null
+gunzip -c live.pb.gz > "$TMP/live.pb"
+gunzip -c snap.pb.gz > "$TMP/snap.pb"
+if grep -aqF "build-id: $KID (the running kernel's, /sys/kernel/notes)" \
+    "$TMP/live.pb" && ! grep -aqF "$KID" "$TMP/snap.pb"; then ok
+else
+	cat "$TMP/live.pb" "$TMP/snap.pb" | tr -c '[:print:]' '\n' |
+	    grep . > "$TMP/why"
+	bad "the live profile's Mapping: the running kernel's build-id"
+fi
+if [ $have_go = 1 ]; then
+	pprof -raw live.pb.gz | sed -n '/^Mappings/{n;p;}' > "$TMP/mapping"
+	pprof -raw snap.pb.gz | sed -n '/^Mappings/{n;p;}' > "$TMP/smapping"
+	if grep -q " map $KID \[FN\]$" "$TMP/mapping" &&
+	    grep -q " map  *\[FN\]$" "$TMP/smapping"; then ok; else
+		cat "$TMP/mapping" "$TMP/smapping" > "$TMP/why"
+		bad "pprof -raw: the live Mapping's build-id"
 	fi
 fi
 

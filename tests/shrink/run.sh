@@ -15,7 +15,9 @@
 # changed, and an empty FILE (no report that looks complete), or, when
 # the change came after the input was read and checked for the last
 # time, with the same report as an undisturbed run.  A change at or
-# before the last read of the input must be an error.  Prints FAIL lines,
+# before the last read of the input must be an error.  With --pprof the
+# ELF map's headers are read once more after the report (its Mapping): a
+# change at that last read is an error too, leaving no file.  Prints FAIL lines,
 # then "shrink: N passed, N failed".  SHRINK_POINTS: moments per case
 # (default 24).  Skipped where ptrace is not permitted (qemu-user, some
 # containers) or python3 is missing.
@@ -158,6 +160,36 @@ if [ -n "$ELF" ]; then
 	sweep "ELF map cut to 4096 bytes" "$ELF" 4096 -p "$P" -m "$ELF"
 	sweep "ELF map cut in half, -a" "$ELF" $((esize / 2)) -a -p "$P" -m "$ELF"
 	sweep "ELF map grown" "$ELF" $((esize + 4096)) -p "$P" -m "$ELF"
+	# --pprof reads the ELF map's headers again after the report, for
+	# its Mapping (sym/elfpeek.c): a change at the last read of that is
+	# an error naming the map too, and leaves no --pprof file
+	cp "$ELF" "$ELF.orig"
+	for newsize in 4096 $((esize + 4096)); do
+		rm -f "$TMP/p.pb.gz"
+		# shellcheck disable=SC2086 # RP_WRAP: a command and its options
+		"$TRUNC_AT" 0 0 "$ELF" $RP_WRAP "$RP" --pprof "$TMP/p.pb.gz" \
+		    -p "$P" -m "$ELF" 2> "$TMP/err"
+		last=$(sed -n 's/^events [0-9]* first [0-9]* last \([0-9]*\)$/\1/p' \
+		    "$TMP/err")
+		if [ ! -s "$TMP/p.pb.gz" ] || [ -z "$last" ]; then
+			bad "--pprof, ELF map: the undisturbed run: $(head -c 300 "$TMP/err")"
+			continue
+		fi
+		rm -f "$TMP/p.pb.gz"
+		# shellcheck disable=SC2086
+		"$TRUNC_AT" "$last" "$newsize" "$ELF" $RP_WRAP "$RP" \
+		    --pprof "$TMP/p.pb.gz" -p "$P" -m "$ELF" 2> "$TMP/err"
+		rc=$?
+		sed -i '/^events [0-9]* first [0-9]* last [0-9]*$/d' "$TMP/err"
+		if [ "$rc" = 1 ] && [ ! -e "$TMP/p.pb.gz" ] &&
+		    [ "$(wc -l < "$TMP/err")" = 1 ] &&
+		    grep -q "^readprofile: $ELF: the file \(shrank\|grew\) while being read" "$TMP/err"
+		then ok; else
+			bad "--pprof, ELF map resized to $newsize at its last read (call $last): exit $rc, $(ls "$TMP" | grep -c '^p\.pb\.gz') file(s), stderr: $(head -c 300 "$TMP/err")"
+		fi
+		cp "$ELF.orig" "$ELF"
+	done
+	rm -f "$ELF.orig"
 fi
 echo "shrink: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

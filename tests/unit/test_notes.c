@@ -69,6 +69,24 @@ test_several_notes(void **state)
 		note(buf, &len, big, 4, "Linux", 0x101, "\0\0\0\0", 4);
 		expect_id(buf, len, big, 4,
 		    "6a2b4ac77585b8cf102cba771300e573c8489b69");
+		/* cut anywhere: never a wrong id, found only when the cut
+		 * leaves the whole id (the last note is 24 bytes) */
+		for (size_t cut = 0; cut < len; cut++) {
+			struct build_id id;
+
+			if (notes_build_id(buf, cut, big, 4, &id) != NOTES_FOUND)
+				continue;
+			assert_true(cut >= len - 24);
+			assert_int_equal(id.n, 20);
+			assert_memory_equal(id.b, ID, 20);
+		}
+		/* the other byte order never finds it */
+		{
+			struct build_id id;
+
+			assert_int_not_equal(notes_build_id(buf, len, !big, 4,
+			    &id), NOTES_FOUND);
+		}
 	}
 }
 
@@ -90,6 +108,13 @@ test_align8_and_odd_sizes(void **state)
 		assert_true(r != NOTES_FOUND || id.n != 16 ||
 		    memcmp(id.b, ID, 16) != 0);
 	}
+	/* a GNU note of another type first: a property note, as x86-64
+	 * programs' PT_NOTE segments (p_align 8) start with */
+	len = 0;
+	note(buf, &len, 0, 8, "GNU", 5, "\2\0\0\xc0\4\0\0\0\3\0\0\0\0\0\0\0",
+	    16);
+	note(buf, &len, 0, 8, "GNU", 3, ID, 20);
+	expect_id(buf, len, 0, 8, "6a2b4ac77585b8cf102cba771300e573c8489b69");
 	/* a 3-byte id, unpadded at the very end */
 	len = 0;
 	note(buf, &len, 1, 4, "GNU", 3, "\x01\x02\x03", 3);
@@ -127,6 +152,14 @@ test_none_and_truncated(void **state)
 	buf[5] = buf[6] = buf[7] = 0;
 	buf[0] = buf[1] = buf[2] = buf[3] = 0xff;
 	assert_int_equal(notes_build_id(buf, len, 0, 4, &id), NOTES_BAD);
+	/* a name size that, added to the offset of the name where size_t
+	 * is 32 bits wide, would wrap to 0: the next note at the same place
+	 * again, for ever */
+	buf[0] = 0xf4;
+	buf[1] = buf[2] = buf[3] = 0xff;
+	buf[4] = 0;
+	assert_int_equal(notes_build_id(buf, len, 0, 4, &id), NOTES_BAD);
+	buf[4] = 20;
 	/* the wrong byte order does not find it */
 	buf[0] = 4;
 	buf[1] = buf[2] = buf[3] = 0;

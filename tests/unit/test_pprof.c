@@ -1,11 +1,10 @@
 /*
- * test_pprof.c - the pieces of --pprof: CRC-32, gzip's stored blocks and
- * the ELF notes parser for the build-id.
+ * test_pprof.c - the pieces of --pprof: CRC-32 and gzip's stored blocks
+ * (the build-id's notes parser is test_notes.c's).
  */
 #include "unit.h"
 #include "out/pprof.h"
 #include "base/crc32.h"
-#include "sym/buildid.h"
 
 static void
 crc(void **state)
@@ -78,69 +77,12 @@ gzip(void **state)
 	}
 }
 
-/* A note: NAME (with its NUL), TYPE, DESC; words in BIG-endian order. */
-static size_t
-note(unsigned char *b, const char *name, uint32_t type, const char *desc,
-    size_t dlen, int big, size_t align)
-{
-	uint32_t w[3] = { (uint32_t)strlen(name) + 1, (uint32_t)dlen, type };
-	size_t at = 12, nlen = strlen(name) + 1;
-
-	for (int i = 0; i < 3; i++)
-		for (int k = 0; k < 4; k++)
-			b[i * 4 + k] = (unsigned char)(w[i] >>
-			    (big ? 24 - 8 * k : 8 * k));
-	memcpy(b + at, name, nlen);
-	at += nlen;
-	while (at % align)
-		b[at++] = 0;
-	memcpy(b + at, desc, dlen);
-	at += dlen;
-	while (at % align)
-		b[at++] = 0;
-	return at;
-}
-
-static void
-notes(void **state)
-{
-	unsigned char b[512], id[BUILD_ID_MAX];
-	size_t n;
-
-	(void)state;
-	for (int big = 0; big <= 1; big++) {
-		/* Xen notes first, as Debian's kernel has them */
-		n = note(b, "Xen", 6, "linux", 5, big, 4);
-		n += note(b + n, "Linux", 3, "abc", 3, big, 4);	/* not GNU */
-		n += note(b + n, "GNU", 3, "\x12\x34\x56\x78\x9a", 5, big, 4);
-		assert_int_equal(elf_notes_build_id(b, n, 4, big, id), 5);
-		assert_memory_equal(id, "\x12\x34\x56\x78\x9a", 5);
-		/* cut anywhere: never a wrong id, never past the end */
-		for (size_t cut = 0; cut < n; cut++) {
-			size_t r = elf_notes_build_id(b, cut, 4, big, id);
-			assert_true(r == 0 || (r == 5 && cut >= n - 8));
-		}
-		/* the other byte order finds nothing */
-		assert_int_equal(elf_notes_build_id(b, n, 4, !big, id), 0);
-	}
-	/* 8-byte alignment (PT_NOTE segments with p_align 8) */
-	n = note(b, "GNU", 5, "pppp", 4, 0, 8);		/* a property note */
-	n += note(b + n, "GNU", 3, "\x01\x02\x03\x04\x05\x06\x07\x08", 8, 0, 8);
-	assert_int_equal(elf_notes_build_id(b, n, 8, 0, id), 8);
-	assert_memory_equal(id, "\x01\x02\x03\x04\x05\x06\x07\x08", 8);
-	/* a size beyond the data */
-	n = note(b, "GNU", 3, "\x01\x02", 2, 0, 4);
-	b[4] = 200;
-	assert_int_equal(elf_notes_build_id(b, n, 4, 0, id), 0);
-}
-
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(crc),
 		cmocka_unit_test(gzip),
-		cmocka_unit_test(notes),
 	};
 
 	return cmocka_run_group_tests_name("pprof", tests, NULL, NULL);
