@@ -97,6 +97,14 @@ $(B)/tests/proftool: tests/ext/proftool.c | $(B)/tests
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $<
 $(B)/tests/gmontool: tests/gmon/gmontool.c | $(B)/tests
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $<
+# The program with a 1 MiB input cap (base/cap.c), for the cap's tests.
+$(B)/tests/readprofile-cap: $(B)/cli/main.o $(B)/librp.a src/base/cap.c | $(B)/tests
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -DINPUT_CAP='((uint64_t)1 << 20)' \
+	    -c -o $(B)/tests/cap.o src/base/cap.c
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(B)/cli/main.o $(B)/tests/cap.o \
+	    $(B)/librp.a $(LDLIBS)
+$(B)/tests/antiqsort: tests/adversarial/antiqsort.c | $(B)/tests
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $<
 # What this C library says (strerror, getopt), for the expected messages.
 $(B)/tests/libctext: tests/libctext.c $(B)/flags | $(B)/tests
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $<
@@ -134,7 +142,8 @@ RUN_RP = RP=$(abspath $(BIN)) $(TOOLS)
 
 check-run: $(BIN) $(if $(UNIT_SKIP),,$(UNIT_BINS)) $(B)/tests/gen $(B)/tests/model \
 	    $(B)/tests/proftool $(B)/tests/libctext $(B)/tests/symdump \
-	    $(B)/tests/gmontool $(B)/tests/trunc_at
+	    $(B)/tests/gmontool $(B)/tests/trunc_at $(B)/tests/antiqsort \
+	    $(B)/tests/readprofile-cap
 	@sh tests/check.sh \
 	    unit '$(if $(UNIT_SKIP),echo "unit: skipped: $(UNIT_SKIP)",$(CHECK_SIZES) sh tests/unit/run.sh $(UNIT_BINS))' \
 	    cli '$(RUN_RP) sh tests/cli/run.sh' \
@@ -148,6 +157,7 @@ check-run: $(BIN) $(if $(UNIT_SKIP),,$(UNIT_BINS)) $(B)/tests/gen $(B)/tests/mod
 	    elf '$(RUN_RP) SYMDUMP=$(abspath $(B)/tests/symdump) sh tests/elf/run.sh' \
 	    kernel '$(RUN_RP) sh tests/kernel/run.sh' \
 	    gmon '$(RUN_RP) sh tests/gmon/run.sh' \
+	    adversarial '$(RUN_RP) RP_CAP=$(abspath $(B)/tests/readprofile-cap) ANTIQSORT=$(abspath $(B)/tests/antiqsort) SYMDUMP=$(abspath $(B)/tests/symdump) sh tests/adversarial/run.sh' \
 	    shrink '$(RUN_RP) TRUNC_AT=$(abspath $(B)/tests/trunc_at) sh tests/shrink/run.sh' \
 	    pprof '$(RUN_RP) sh tests/pprof/run.sh' \
 	    debug '$(RUN_RP) sh tests/debug/run.sh' \
@@ -190,8 +200,10 @@ FUZZ_TIME ?= 60
 fuzz:
 	@sh fuzz/run.sh $(FUZZ_TIME)
 
-bench: $(BIN)
+bench: $(BIN) $(B)/tests/antiqsort $(B)/tests/gmontool
 	@sh bench/run.sh
+	@ANTIQSORT=$(abspath $(B)/tests/antiqsort) GMONTOOL=$(abspath $(B)/tests/gmontool) \
+	    sh bench/adversarial.sh
 
 check-vm:
 	@sh tests/vm/run.sh

@@ -3,6 +3,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -125,18 +126,42 @@ input_open(struct input *in, const char *name)
 	return 0;
 }
 
+/*
+ * Read what the decompressor wrote on stderr: the start is kept for a
+ * message, the rest dropped, so that it never blocks on a full pipe.  At
+ * its end the pipe is closed.
+ */
+static void
+drain_err(struct input *in)
+{
+	char scratch[4096];
+	size_t room = sizeof in->errmsg - 1 - in->errlen;
+	ssize_t r;
+
+	r = room > 0 ? read(in->errfd, in->errmsg + in->errlen, room) :
+	    read(in->errfd, scratch, sizeof scratch);
+	if (r < 0 && errno == EINTR)
+		return;
+	if (r <= 0) {
+		close(in->errfd);
+		in->errfd = -1;
+	} else if (room > 0) {
+		in->errlen += (size_t)r;
+	}
+}
+
 /* The first non-empty line the decompressor wrote on stderr. */
 static void
 child_message(struct input *in, char *msg, size_t n)
 {
-	ssize_t r;
 	char *p, *nl;
 
-	msg[0] = '\0';
-	if (in->errfd < 0)
-		return;
-	r = read(in->errfd, msg, n - 1);
-	msg[r > 0 ? r : 0] = '\0';
+	while (in->errfd >= 0)	/* it has exited: the rest is there */
+		drain_err(in);
+	if (in->errlen >= n)
+		in->errlen = n - 1;
+	memcpy(msg, in->errmsg, in->errlen);
+	msg[in->errlen] = '\0';
 	for (p = msg; *p == '\n' || *p == '\r' || *p == ' '; p++)
 		;
 	if ((nl = strchr(p, '\n')) != NULL)
@@ -214,6 +239,20 @@ input_read(struct input *in, void *buf, size_t n)
 	ssize_t r;
 
 	for (;;) {
+		if (in->errfd >= 0) {	/* its stderr too, as it comes */
+			struct pollfd p[2] = { { in->fd, POLLIN, 0 },
+			    { in->errfd, POLLIN, 0 } };
+
+			if (poll(p, 2, -1) < 0) {
+				if (errno == EINTR)
+					continue;
+				fatal("%s: poll", in->name);
+			}
+			if (p[1].revents != 0)
+				drain_err(in);
+			if (p[0].revents == 0)
+				continue;
+		}
 		r = read(in->fd, buf, n);
 		if (r >= 0)
 			break;

@@ -21,11 +21,21 @@ struct input {
 	int fd;
 	pid_t child;		/* decompressor, or -1 */
 	int errfd;		/* decompressor's stderr, or -1 */
+	char errmsg[512];	/* the start of what it wrote there */
+	size_t errlen;
 	const char *tool;	/* decompressor's name, or NULL */
 	int seekable;		/* a regular file of known size: pread works */
 	uint64_t size;		/* when seekable: its size when opened */
 	uint64_t off;		/* bytes read by input_read */
 };
+
+/*
+ * The most bytes an input read whole into memory from a pipe or a
+ * decompressor may have (as a profile: 1 GiB and a step word); the
+ * program's cap is input_cap (base/cap.c), which tests may lower.
+ */
+#define INPUT_MAX_BYTES ((uint64_t)1 << 30 | 4)
+extern const uint64_t input_cap;
 
 /*
  * Read N bytes into BUF at offset OFF (pread), or with OFF < 0 from the

@@ -18,36 +18,17 @@
 #define NAME_WIDTH 40
 
 /*
- * Where the report can be written as it comes: /dev/null, and the end of
- * a regular file, which an error truncates back to where it was
- * (*start).  Pipes and terminals get it whole or not at all, and so does
- * a file that standard error writes to as well (>log 2>&1): cutting it
- * back would cut the notices written meanwhile.
+ * Where the report can be written as it comes: /dev/null only.  Anything
+ * else gets it whole or not at all: a file is never cut back, as bytes
+ * written after ours (another writer of a log, a rotation) would go too.
  */
 static int
-can_write_directly(int fd, off_t *start)
+can_write_directly(int fd)
 {
-	struct stat sb, nb, eb;
-	off_t pos;
-	int fl;
+	struct stat sb, nb;
 
-	*start = -1;
-	if (fstat(fd, &sb) < 0)
-		return 0;
-	if (S_ISCHR(sb.st_mode))
-		return stat("/dev/null", &nb) == 0 && sb.st_rdev == nb.st_rdev;
-	if (!S_ISREG(sb.st_mode) || (fl = fcntl(fd, F_GETFL)) < 0)
-		return 0;
-	if (fstat(STDERR_FILENO, &eb) == 0 && eb.st_dev == sb.st_dev &&
-	    eb.st_ino == sb.st_ino)
-		return 0;
-	pos = lseek(fd, 0, SEEK_CUR);
-	if (fl & O_APPEND)
-		pos = sb.st_size;
-	if (pos < 0 || pos < sb.st_size)
-		return 0;	/* inside existing data: nothing to cut */
-	*start = pos;
-	return 1;
+	return fstat(fd, &sb) == 0 && S_ISCHR(sb.st_mode) &&
+	    stat("/dev/null", &nb) == 0 && sb.st_rdev == nb.st_rdev;
 }
 
 void
@@ -56,7 +37,8 @@ out_init(struct out *o, int fd)
 	o->fd = fd;
 	o->len = 0;
 	o->spill = -1;
-	o->direct = can_write_directly(fd, &o->start);
+	o->partial = 0;
+	o->direct = can_write_directly(fd);
 	/* written as it comes: a buffer of a few pages is enough */
 	o->cap = o->direct ? DIRECT : HOLD;
 	o->buf = xmalloc(o->cap);
@@ -77,24 +59,44 @@ write_all(int fd, const char *p, size_t n)
 	return 0;
 }
 
-/* N bytes at P out: written, or moved to the temporary file. */
+/*
+ * An unlinked temporary file in $TMPDIR (when absolute) or /tmp, or -1.
+ */
+static int
+temp_file(void)
+{
+	const char *dir = getenv("TMPDIR");
+	char path[4096];
+	int fd;
+
+	if (dir == NULL || dir[0] != '/' || strlen(dir) > sizeof path - 32)
+		dir = "/tmp";
+	fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+	if (fd >= 0)
+		return fd;
+	snprintf(path, sizeof path, "%s/readprofile.XXXXXX", dir);
+	fd = mkostemp(path, O_CLOEXEC);
+	if (fd >= 0)
+		unlink(path);
+	return fd;
+}
+
+/*
+ * N bytes at P out: written, or moved to the temporary file.  Without
+ * one, the report is written as it comes from here on: an error then
+ * leaves what was written (out_discard says so).
+ */
 static void
 put_out(struct out *o, const char *p, size_t n)
 {
+	if (!o->direct && o->spill < 0 && (o->spill = temp_file()) < 0) {
+		o->direct = 1;
+		o->partial = 1;
+	}
 	if (o->direct) {
 		if (write_all(o->fd, p, n) < 0)
 			fatal("write error");
 		return;
-	}
-	if (o->spill < 0) {
-		FILE *f = tmpfile();
-
-		if (f == NULL)
-			fatal("cannot create a temporary file for the report");
-		o->spill = dup(fileno(f));
-		fclose(f);
-		if (o->spill < 0)
-			fatal("dup");
 	}
 	if (write_all(o->spill, p, n) < 0)
 		fatal("writing the report to a temporary file");
@@ -360,11 +362,7 @@ out_finish(struct out *o)
 	if (write_all(o->fd, o->buf, o->len) < 0)
 		return -1;
 	o->len = 0;
-	if (o->direct && o->start >= 0) {	/* written: keep it on error */
-		off_t pos = lseek(o->fd, 0, SEEK_CUR);
-		if (pos >= 0)
-			o->start = pos;
-	}
+	o->partial = 0;
 	return 0;
 }
 
@@ -375,8 +373,8 @@ out_discard(struct out *o)
 		close(o->spill);
 	o->spill = -1;
 	o->len = 0;
-	/* the offset may be shared ({ ...; } > f): put it back too */
-	if (o->direct && o->start >= 0 && (ftruncate(o->fd, o->start) < 0 ||
-	    lseek(o->fd, o->start, SEEK_SET) < 0))
-		o->start = -1;	/* nothing more can be done */
+	if (o->partial)
+		warnx_("standard output: the report written so far is "
+		    "incomplete (no temporary file could hold it)");
+	o->partial = 0;
 }

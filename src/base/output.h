@@ -4,11 +4,12 @@
  * Every line is formatted by hand, byte for byte as the printf formats of
  * the classic tool would write it (fmt.h holds the number formatting).
  * The report is held back until it is complete, so that an error found
- * late leaves standard output empty: a small one in memory, a large one
- * in an unlinked temporary file.  Into a regular file (at its end) it is
- * written as it comes, and an error truncates the file back, unless
- * standard error writes to the same file: then it is held back too, so
- * that no message is cut off.
+ * late leaves none of its bytes on standard output: a small one in
+ * memory, a large one in an unlinked temporary file ($TMPDIR or /tmp).
+ * Nothing is ever cut back, as bytes after ours may be another writer's.
+ * Only /dev/null gets it as it comes, and, when no temporary file can be
+ * made, anything else: an error then leaves what was written, and
+ * out_discard says on standard error that it is incomplete.
  */
 #ifndef RP_OUTPUT_H
 #define RP_OUTPUT_H
@@ -22,8 +23,8 @@ struct out {
 	char *buf;
 	size_t len, cap;
 	int spill;		/* temporary file, or -1 */
-	int direct;		/* written as it comes (/dev/null, a file) */
-	off_t start;		/* a file's size before: cut back on error */
+	int direct;		/* written as it comes (/dev/null, no temp file) */
+	int partial;		/* part of an unfinished report is out */
 };
 
 void out_init(struct out *o, int fd);
@@ -67,7 +68,10 @@ void out_str(struct out *o, const char *s, size_t n);
  */
 int out_finish(struct out *o);
 
-/* Drop what is held (on a fatal error). */
+/*
+ * Drop what is held (on a fatal error); when part of the report was
+ * written already, say so on standard error.
+ */
 void out_discard(struct out *o);
 
 #endif

@@ -22,4 +22,12 @@ extern void (*fatal_hook)(void);
 void *xmalloc(size_t n);
 void *xrealloc(void *p, size_t n);
 
+/*
+ * Sort the N elements of SIZE bytes at BASE by CMP (given CTX), in place
+ * and in O(n log n) comparisons whatever the order (a heapsort: for
+ * inputs crafted against quicksort; not stable).
+ */
+void heap_sort(void *base, size_t n, size_t size,
+    int (*cmp)(const void *, const void *, void *), void *ctx);
+
 #endif

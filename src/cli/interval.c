@@ -361,6 +361,26 @@ sleep_until(struct timespec *t, double seconds)
 	return stop ? -1 : 0;
 }
 
+/*
+ * Whether the map NAME changed (size or modification time) since *LAST,
+ * which is updated; the first call says it changed.
+ */
+static int
+map_changed(const char *name, struct stat *last, int first)
+{
+	struct stat sb;
+	int changed;
+
+	if (stat(name, &sb) < 0)
+		return first;
+	changed = first || sb.st_size != last->st_size ||
+	    sb.st_mtim.tv_sec != last->st_mtim.tv_sec ||
+	    sb.st_mtim.tv_nsec != last->st_mtim.tv_nsec ||
+	    sb.st_ino != last->st_ino || sb.st_dev != last->st_dev;
+	*last = sb;
+	return changed;
+}
+
 static void
 open_map(struct symsrc *m, const char *name)
 {
@@ -378,8 +398,10 @@ interval_run(const struct options *o, struct out *out)
 	struct watch w;
 	struct symsrc m;
 	struct counters c;
+	struct stat map_st = { 0 };
 	const char *mapname;
 	uint32_t step;
+	int map_new;
 	char when[64], line[256];
 	struct tm tm;
 	time_t t;
@@ -429,11 +451,13 @@ interval_run(const struct options *o, struct out *out)
 			out_str(out, line, (size_t)n);
 		}
 		c = watch_counters(&w);
+		/* the fit is checked again whenever the map changed */
+		map_new = map_changed(mapname, &map_st, vi.number == 1);
 		open_map(&m, mapname);
 		run_report(o, &m, &c, step, &vi, &res, out);
 		symsrc_close(&m);
 		run_finish(out);
-		if (vi.number == 1)
+		if (map_new)
 			fit_warn(mapname, o->profile, res.origin, res.etext,
 			    res.have_etext, step, w.nwords - 1);
 		if (stop)

@@ -122,6 +122,17 @@ report_profile(const struct options *o)
 		profile_open(&base, o->baseline);
 	if (o->info)
 		prof.index_budget = 0;	/* -i sums no counter: no index */
+	/*
+	 * --top and --json with -s or -b read the buckets of their functions
+	 * after the pass: from one copy held in memory, not from the file
+	 * again, so that a profile changing meanwhile cannot give buckets
+	 * that do not add up.
+	 */
+	if ((o->top || o->json) && (o->counters || o->bins)) {
+		profile_bytes(&prof);
+		if (o->baseline)
+			profile_bytes(&base);
+	}
 	swapped = profile_setup(&prof, o->baseline ? &base : NULL, o->noauto);
 	if (swapped)
 		warnx_("Assuming reversed byte order. Use -n to force native "

@@ -1,6 +1,7 @@
 /*
  * options.c - parsing the command line, util-linux's spelling.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
@@ -58,6 +59,21 @@ static const struct option longopts[] = {
 	{ "enable",     optional_argument, NULL, OPT_ENABLE },
 	{ NULL, 0, NULL, 0 }
 };
+
+/*
+ * Whether S is a number by the one rule of every option, util-linux's for
+ * -M (strtol): blanks, at most one sign, then a digit; a minus sign is
+ * a number only where NEG allows it.
+ */
+static int
+number_starts(const char *s, int neg)
+{
+	while (isspace((unsigned char)*s))
+		s++;
+	if (*s == '+' || (neg && *s == '-'))
+		s++;
+	return *s >= '0' && *s <= '9';
+}
 
 /* util-linux's options alone: its messages about them (ambiguity). */
 static struct option util_linux_opts[N_UTIL_LINUX + 1];
@@ -196,7 +212,7 @@ options_multiplier(const char *s, int *out)
 
 	errno = 0;
 	v = strtol(s, &end, 10);
-	if (end == s || *end != '\0') {
+	if (!number_starts(s, 1) || *end != '\0') {
 		warnx_("failed to parse multiplier: '%s'", s);
 		return -1;
 	}
@@ -218,7 +234,7 @@ positive(const char *opt, const char *s, unsigned long long max,
 
 	errno = 0;
 	*out = strtoull(s, &end, 10);
-	if (*s < '0' || *s > '9' || *end != '\0' || errno == ERANGE ||
+	if (!number_starts(s, 0) || *end != '\0' || errno == ERANGE ||
 	    *out == 0 || *out > max) {
 		warnx_("%s: not a whole number from 1 to %llu: '%s'", opt, max,
 		    s);
@@ -235,7 +251,7 @@ seconds(const char *s, double *out)
 
 	errno = 0;
 	*out = strtod(s, &end);
-	if (*s < '0' || *s > '9' || *end != '\0' || errno == ERANGE ||
+	if (!number_starts(s, 0) || *end != '\0' || errno == ERANGE ||
 	    !(*out >= 0.001 && *out <= 86400)) {
 		warnx_("--interval: not a number of seconds from 0.001 to "
 		    "86400: '%s'", s);

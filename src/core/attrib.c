@@ -137,21 +137,26 @@ muldiv(uint64_t a, uint64_t b, uint64_t c, int *rem)
 static uint64_t
 bin_at_or_after(const struct attrib *a, uint64_t addr)
 {
+	const struct hist_range *r;
+	size_t lo = 0, hi = a->nranges;
 	uint64_t q;
 	int rem;
 
-	for (size_t i = 0; i < a->nranges; i++) {
-		const struct hist_range *r = &a->ranges[i];
-		uint64_t span = r->high - r->low;
+	while (lo < hi) {	/* the first range ending after ADDR */
+		size_t mid = lo + (hi - lo) / 2;
 
-		if (addr >= r->high)
-			continue;
-		if (addr <= r->low)
-			return r->first;
-		q = muldiv(addr - r->low, r->nbins, span, &rem);
-		return r->first + q + (rem != 0);
+		if (addr >= a->ranges[mid].high)
+			lo = mid + 1;
+		else
+			hi = mid;
 	}
-	return a->nwords;
+	if (lo == a->nranges)
+		return a->nwords;
+	r = &a->ranges[lo];
+	if (addr <= r->low)
+		return r->first;
+	q = muldiv(addr - r->low, r->nbins, r->high - r->low, &rem);
+	return r->first + q + (rem != 0);
 }
 
 static int
@@ -179,17 +184,23 @@ attrib_word_addr(const struct attrib *a, uint64_t k)
 {
 	int rem;
 
+	const struct hist_range *r;
+	size_t lo = 0, hi = a->nranges;
+
 	if (a->mode != ATTRIB_HIST)
 		return (k - 1) * a->step + a->origin;
-	for (size_t i = 0; i < a->nranges; i++) {
-		const struct hist_range *r = &a->ranges[i];
+	while (lo < hi) {	/* the first range whose bins go past K */
+		size_t mid = lo + (hi - lo) / 2;
 
-		if (k >= r->first + r->nbins)
-			continue;
-		return r->low + muldiv(k - r->first, r->high - r->low,
-		    r->nbins, &rem);
+		if (k >= a->ranges[mid].first + a->ranges[mid].nbins)
+			lo = mid + 1;
+		else
+			hi = mid;
 	}
-	return a->ranges[a->nranges - 1].high;
+	if (lo == a->nranges)
+		return a->ranges[a->nranges - 1].high;
+	r = &a->ranges[lo];
+	return r->low + muldiv(k - r->first, r->high - r->low, r->nbins, &rem);
 }
 
 double

@@ -166,24 +166,39 @@ out_of_range(struct run *r, const struct sym *at)
 {
 	struct sym s = *at;
 	uint64_t n = r->a.nwords - 1, step = r->a.step;
+	uint64_t end = r->a.origin + n * step;
 	int etext = sym_is_etext(&s);
-	char sizes[256];
+	char detail[512], where[64] = "";
 
 	warnx_("profile address out of range. Wrong map file?");
 	while (!etext && symsrc_next(r->m, &s))
 		etext = sym_is_etext(&s);
-	if (etext)
-		snprintf(sizes, sizeof sizes, "_etext - _stext is %llu bytes",
-		    (unsigned long long)(s.addr - r->a.origin));
-	else
-		snprintf(sizes, sizeof sizes, "no _etext");
+	if (etext && s.addr >= r->a.origin && s.addr <= end) {
+		/* the sizes agree: the symbol itself is what lies beyond */
+		if (r->m->elf == NULL)
+			snprintf(where, sizeof where, "(%llu)",
+			    (unsigned long long)at->lineno);
+		snprintf(detail, sizeof detail, "%s%s: %.*s at 0x%llx lies "
+		    "beyond the end of the profile's text (0x%llx)%s",
+		    r->m->name, where, (int)(at->namelen > 256 ? 256 :
+		    at->namelen), at->name, (unsigned long long)at->addr,
+		    (unsigned long long)end, at->addr == UINT64_MAX ?
+		    "; an address of more than 16 hex digits reads as the "
+		    "largest one" : "");
+	} else {
+		char sizes[64] = "no _etext";
+
+		if (etext)
+			snprintf(sizes, sizeof sizes, "_etext - _stext is %llu "
+			    "bytes", (unsigned long long)(s.addr - r->a.origin));
+		snprintf(detail, sizeof detail, "%s: %s, but the profile's %llu "
+		    "counters at step %llu cover %llu bytes", r->m->name, sizes,
+		    (unsigned long long)n, (unsigned long long)step,
+		    (unsigned long long)(n * step));
+	}
 	if (!r->opt->default_map)
-		fatalx("%s: %s, but the profile's %llu counters at step %llu "
-		    "cover %llu bytes", r->m->name, sizes, (unsigned long long)n,
-		    (unsigned long long)step, (unsigned long long)(n * step));
-	warnx_("%s: %s, but the profile's %llu counters at step %llu cover "
-	    "%llu bytes", r->m->name, sizes, (unsigned long long)n,
-	    (unsigned long long)step, (unsigned long long)(n * step));
+		fatalx("%s", detail);
+	warnx_("%s", detail);
 	fatalx("no -m: %s belongs to the running kernel; a profile copied "
 	    "from another machine or boot needs the map of the kernel it came "
 	    "from, given with -m", r->m->name);

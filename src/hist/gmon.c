@@ -21,6 +21,10 @@ struct rd {
 	int big, ptr;
 	char *err;
 	size_t errlen;
+	/* the ranges met so far: by (low, high, nbins) in an open-addressing
+	 * table of range index + 1; where each was made; capacities */
+	size_t *slot, nslot, *made_at, rcap;
+	uint64_t wcap;
 };
 
 static int
@@ -88,34 +92,144 @@ check_hist(struct rd *r, uint64_t low, uint64_t high, uint64_t nbins,
 	return 0;
 }
 
+static size_t
+hash_range(uint64_t low, uint64_t high, uint64_t nbins)
+{
+	uint64_t h = low * 0x9e3779b97f4a7c15ull ^ high * 0xc2b2ae3d27d4eb4full ^
+	    nbins * 0x165667b19e3779f9ull;
+
+	return (size_t)(h ^ h >> 29);
+}
+
+/* The table slot of [low, high) in NBINS bins: its range, or empty. */
+static size_t *
+range_slot(struct rd *r, const struct gmon *g, uint64_t low, uint64_t high,
+    uint64_t nbins)
+{
+	size_t i = hash_range(low, high, nbins) & (r->nslot - 1);
+
+	for (;; i = (i + 1) & (r->nslot - 1)) {
+		const struct hist_range *x;
+
+		if (r->slot[i] == 0)
+			return &r->slot[i];
+		x = &g->ranges[r->slot[i] - 1];
+		if (x->low == low && x->high == high && x->nbins == nbins)
+			return &r->slot[i];
+	}
+}
+
+/* Room for one more range in the table (kept at most half full). */
+static int
+grow_slots(struct rd *r, const struct gmon *g)
+{
+	size_t *old = r->slot, n = r->nslot;
+
+	if (g->nranges + 1 <= n / 2)
+		return 0;
+	r->nslot = n ? n * 2 : 64;
+	r->slot = calloc(r->nslot, sizeof *r->slot);
+	if (r->slot == NULL) {
+		r->slot = old;
+		r->nslot = n;
+		return fail(r, "out of memory for histogram ranges");
+	}
+	for (size_t i = 0; i < n; i++)
+		if (old[i] != 0) {
+			const struct hist_range *x = &g->ranges[old[i] - 1];
+
+			*range_slot(r, g, x->low, x->high, x->nbins) = old[i];
+		}
+	free(old);
+	return 0;
+}
+
+static int
+low_cmp(const void *x, const void *y, void *ctx)
+{
+	const struct hist_range *a = x, *b = y;
+
+	(void)ctx;
+	return (a->low > b->low) - (a->low < b->low);
+}
+
+/* Whether two of the N ranges at V overlap; sorts V by low. */
+static int
+any_overlap(struct hist_range *v, size_t n)
+{
+	heap_sort(v, n, sizeof *v, low_cmp, NULL);
+	for (size_t i = 1; i < n; i++)
+		if (v[i].low < v[i - 1].high)
+			return 1;
+	return 0;
+}
+
+/*
+ * Overlapping ranges are an error, found when all are in (O(n log n), not
+ * a scan of all ranges per record): the one reported is the first that
+ * the file order meets, with the first range it overlaps, as a scan would
+ * have found them.  Returns -1 with that message, or 0 when none do.
+ */
+static int
+check_overlap(struct rd *r, const struct gmon *g)
+{
+	struct hist_range *v;
+	const struct hist_range *x, *y;
+	size_t lo = 1, hi = g->nranges, c;
+
+	if (g->nranges < 2)
+		return 0;
+	v = malloc(g->nranges * sizeof *v);
+	if (v == NULL)
+		return fail(r, "out of memory for histogram ranges");
+	memcpy(v, g->ranges, g->nranges * sizeof *v);
+	if (!any_overlap(v, g->nranges)) {
+		free(v);
+		return 0;
+	}
+	while (lo + 1 < hi) {	/* the first lo ranges do not overlap; hi do */
+		size_t mid = lo + (hi - lo) / 2;
+
+		memcpy(v, g->ranges, mid * sizeof *v);
+		if (any_overlap(v, mid))
+			hi = mid;
+		else
+			lo = mid;
+	}
+	free(v);
+	c = hi - 1;		/* the range that overlaps an earlier one */
+	y = &g->ranges[c];
+	for (x = g->ranges; !(y->low < x->high && x->low < y->high); x++)
+		;
+	r->pos = r->made_at[c];
+	return fail(r, "histogram records overlap (0x%llx-0x%llx in %llu bins, "
+	    "0x%llx-0x%llx in %llu)", (unsigned long long)x->low,
+	    (unsigned long long)x->high, (unsigned long long)x->nbins,
+	    (unsigned long long)y->low, (unsigned long long)y->high,
+	    (unsigned long long)y->nbins);
+}
+
 /*
  * Where the range [low, high) of NBINS bins is among G's: 1 with *AT its
- * index, 0 when it is new, -1 when it overlaps another or disagrees.
+ * index, 0 when it is new (overlaps are checked at the end).
  */
 static int
 find_range(struct rd *r, const struct gmon *g, uint64_t low, uint64_t high,
     uint64_t nbins, size_t *at)
 {
-	for (size_t i = 0; i < g->nranges; i++) {
-		const struct hist_range *x = &g->ranges[i];
+	size_t *s;
 
-		if (x->low == low && x->high == high && x->nbins == nbins) {
-			*at = i;
-			return 1;
-		}
-		if (low < x->high && x->low < high)
-			return fail(r, "histogram records overlap (0x%llx-0x%llx "
-			    "in %llu bins, 0x%llx-0x%llx in %llu)",
-			    (unsigned long long)x->low,
-			    (unsigned long long)x->high,
-			    (unsigned long long)x->nbins,
-			    (unsigned long long)low, (unsigned long long)high,
-			    (unsigned long long)nbins);
-	}
-	return 0;
+	if (r->nslot == 0)
+		return 0;
+	s = range_slot(r, g, low, high, nbins);
+	*at = *s - 1;
+	return *s != 0;
 }
 
-/* A new range, its bins zero after the others' (in file order, for now). */
+/*
+ * A new range, its bins zero after the others' (in file order, for now);
+ * the arrays grow by doubling.
+ */
 static int
 new_range(struct rd *r, struct gmon *g, uint64_t low, uint64_t high,
     uint64_t nbins, size_t *at)
@@ -123,23 +237,42 @@ new_range(struct rd *r, struct gmon *g, uint64_t low, uint64_t high,
 	uint64_t used = g->nranges ? g->ranges[g->nranges - 1].first +
 	    g->ranges[g->nranges - 1].nbins : 1;
 	struct hist_range *x;
-	uint32_t *w;
 
-	x = realloc(g->ranges, (g->nranges + 1) * sizeof *x);
-	if (x == NULL)
-		return fail(r, "out of memory for histogram ranges");
-	g->ranges = x;
-	w = realloc(g->words, (size_t)(used + nbins) * sizeof *w);
-	if (w == NULL)
-		return fail(r, "out of memory for %llu bins",
-		    (unsigned long long)(used + nbins));
-	g->words = w;
-	w[0] = 0;
-	memset(w + used, 0, (size_t)nbins * sizeof *w);
-	x[g->nranges].low = low;
-	x[g->nranges].high = high;
-	x[g->nranges].nbins = nbins;
-	x[g->nranges].first = used;
+	if (grow_slots(r, g) < 0)
+		return -1;
+	if (g->nranges == r->rcap) {
+		size_t cap = r->rcap ? r->rcap * 2 : 16, *m;
+
+		x = realloc(g->ranges, cap * sizeof *x);
+		if (x == NULL)
+			return fail(r, "out of memory for histogram ranges");
+		g->ranges = x;
+		m = realloc(r->made_at, cap * sizeof *m);
+		if (m == NULL)
+			return fail(r, "out of memory for histogram ranges");
+		r->made_at = m;
+		r->rcap = cap;
+	}
+	if (used + nbins > r->wcap) {
+		uint64_t cap = r->wcap * 2 > used + nbins ? r->wcap * 2 :
+		    used + nbins;
+		uint32_t *w = realloc(g->words, (size_t)cap * sizeof *w);
+
+		if (w == NULL)
+			return fail(r, "out of memory for %llu bins",
+			    (unsigned long long)(used + nbins));
+		g->words = w;
+		r->wcap = cap;
+	}
+	g->words[0] = 0;
+	memset(g->words + used, 0, (size_t)nbins * sizeof *g->words);
+	x = &g->ranges[g->nranges];
+	x->low = low;
+	x->high = high;
+	x->nbins = nbins;
+	x->first = used;
+	r->made_at[g->nranges] = r->pos;
+	*range_slot(r, g, low, high, nbins) = g->nranges + 1;
 	*at = g->nranges++;
 	return 0;
 }
@@ -159,7 +292,7 @@ add_hist(struct rd *r, struct gmon *g, uint64_t low, uint64_t high,
 		return fail(r, "histogram records disagree on the profiling "
 		    "rate (%u and %u)", g->rate, rate);
 	found = find_range(r, g, low, high, nbins, &at);
-	if (found < 0 || (!found && new_range(r, g, low, high, nbins, &at) < 0))
+	if (!found && new_range(r, g, low, high, nbins, &at) < 0)
 		return -1;
 	w = g->words + g->ranges[at].first;
 	for (uint64_t k = 0; k < nbins; k++) {
@@ -173,14 +306,6 @@ add_hist(struct rd *r, struct gmon *g, uint64_t low, uint64_t high,
 	return 0;
 }
 
-static int
-range_cmp(const void *x, const void *y)
-{
-	const struct hist_range *a = x, *b = y;
-
-	return (a->low > b->low) - (a->low < b->low);
-}
-
 /* Put the ranges, and their bins, in address order. */
 static int
 order_ranges(struct rd *r, struct gmon *g)
@@ -188,7 +313,9 @@ order_ranges(struct rd *r, struct gmon *g)
 	uint64_t pos = 1;
 	uint32_t *w;
 
-	qsort(g->ranges, g->nranges, sizeof *g->ranges, range_cmp);
+	if (check_overlap(r, g) < 0)
+		return -1;
+	heap_sort(g->ranges, g->nranges, sizeof *g->ranges, low_cmp, NULL);
 	g->nbins = 0;
 	for (size_t i = 0; i < g->nranges; i++)
 		g->nbins += g->ranges[i].nbins;
@@ -304,7 +431,11 @@ parse_gnu(struct rd *r, struct gmon *g)
 	g->format = GMON_GNU;
 	g->version = (uint32_t)get(r, 4, 4);
 	r->pos = GNU_HDR;
-	return gnu_records(r, g);
+	if (gnu_records(r, g) == 0)
+		return 0;
+	/* an overlap the file met before this error is reported instead */
+	check_overlap(r, g);
+	return -1;
 }
 
 static size_t
@@ -403,13 +534,16 @@ static int
 try_parse(struct gmon *g, const unsigned char *b, size_t n, int big, int ptr,
     char *err, size_t errlen, size_t *reached, int *score)
 {
-	struct rd r = { b, n, 0, big, ptr, err, errlen };
+	struct rd r = { .b = b, .n = n, .big = big, .ptr = ptr, .err = err,
+	    .errlen = errlen };
 	int bsd = n < 4 || memcmp(b, "gmon", 4) != 0, rc;
 
 	memset(g, 0, sizeof *g);
 	g->ptrsize = ptr;
 	g->big_endian = big;
 	rc = bsd ? parse_bsd(&r, g) : parse_gnu(&r, g);
+	free(r.slot);
+	free(r.made_at);
 	*reached = r.pos;
 	/* the version is small in the right byte order; text; then 64-bit */
 	*score = (bsd || g->version <= 0xffff) * 4 + (bsd || dimen_is_text(g)) *

@@ -14,6 +14,7 @@
 
 #include "sym/elfsym.h"
 #include "sym/notes.h"
+#include "base/input.h"
 #include "base/util.h"
 
 /* One symbol: 16 bytes, names stay in the string table. */
@@ -800,13 +801,21 @@ swap_ent(struct ent *a, struct ent *b)
 	*b = t;
 }
 
+static int
+cmp_ent_heap(const void *a, const void *b, void *e)
+{
+	return cmp_ent(e, a, b);
+}
+
 /*
  * Sort in place (qsort may take a copy of the array, which would double
  * the memory): quicksort on the median of three, the smaller side first,
- * insertion sort for short runs.
+ * insertion sort for short runs; past DEPTH partitions (2 log2 n: a
+ * symbol table ordered against the pivot choice) a heapsort finishes the
+ * part, so that any order takes O(n log n).
  */
 static void
-sort_ents(const struct elf *e, struct ent *v, size_t n)
+sort_part(const struct elf *e, struct ent *v, size_t n, unsigned depth)
 {
 	while (n > 16) {
 		size_t m = n / 2, i = 0, j = n - 1;
@@ -819,6 +828,10 @@ sort_ents(const struct elf *e, struct ent *v, size_t n)
 			if (cmp_ent(e, &v[m], &v[0]) < 0)
 				swap_ent(&v[m], &v[0]);
 		}
+		if (depth-- == 0) {
+			heap_sort(v, n, sizeof *v, cmp_ent_heap, (void *)e);
+			return;
+		}
 		pivot = v[m];
 		for (;;) {	/* Hoare partition: v[0..j] <= pivot <= v[j+1..] */
 			while (cmp_ent(e, &v[i], &pivot) < 0)
@@ -830,17 +843,27 @@ sort_ents(const struct elf *e, struct ent *v, size_t n)
 			swap_ent(&v[i++], &v[j--]);
 		}
 		if (j + 1 < n - j - 1) {
-			sort_ents(e, v, j + 1);
+			sort_part(e, v, j + 1, depth);
 			v += j + 1;
 			n -= j + 1;
 		} else {
-			sort_ents(e, v + j + 1, n - j - 1);
+			sort_part(e, v + j + 1, n - j - 1, depth);
 			n = j + 1;
 		}
 	}
 	for (size_t i = 1; i < n; i++)
 		for (size_t k = i; k > 0 && cmp_ent(e, &v[k], &v[k - 1]) < 0; k--)
 			swap_ent(&v[k], &v[k - 1]);
+}
+
+static void
+sort_ents(const struct elf *e, struct ent *v, size_t n)
+{
+	unsigned depth = 0;
+
+	for (size_t k = n; k > 1; k /= 2)
+		depth += 2;
+	sort_part(e, v, n, depth);
 }
 
 /* ---- opening ---------------------------------------------------------- */
@@ -915,6 +938,10 @@ hold(struct elf *e, struct input *in, const void *head, size_t n)
 		if (got == 0)
 			break;
 		len += got;
+		if (len > input_cap)	/* as for a profile: refused */
+			fatalx("%s: too large for a symbol file read from a "
+			    "pipe or a decompressor (more than %llu bytes)",
+			    e->name, (unsigned long long)input_cap);
 	}
 	e->size = len;
 }

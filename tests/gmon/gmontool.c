@@ -8,6 +8,10 @@
  *       writes two each time, over the first and the last 40% of the
  *       range, in NBINS / 2 bins each: gprof wants one scale), random sparse bins,
  *       call arcs, and (GNU) a basic-block record.
+ *       FORMAT many: NHIST records over NHIST adjacent ranges that cut
+ *       [LOW, HIGH) in equal parts of NBINS bins each, in a random order
+ *       (one arc, no basic blocks); manyone: the same bins as one record
+ *       over [LOW, HIGH), which must read the same.
  *   gmontool mutate FILE SEED > OUT
  *       FILE with a few random changes: bytes overwritten (often in the
  *       headers, where the sizes are), cut short, or grown.
@@ -78,6 +82,52 @@ hist_record(uint64_t low, uint64_t high, uint64_t nbins, uint32_t rate)
 	bins(nbins);
 }
 
+/* Formats many and manyone (see the top). */
+static int
+write_many(int one, uint64_t low, uint64_t high, uint64_t nbins,
+    uint32_t rate, uint64_t nhist)
+{
+	uint64_t all = nbins * nhist, width = (high - low) / nhist;
+	uint16_t *v = malloc(all * sizeof *v);
+	uint64_t *order = malloc(nhist * sizeof *order);
+
+	if (v == NULL || order == NULL || width < nbins) {
+		fprintf(stderr, "gmontool: cannot write %llu ranges\n",
+		    (unsigned long long)nhist);
+		return 2;
+	}
+	for (uint64_t k = 0; k < all; k++)
+		v[k] = (uint16_t)(rnd() % 3 == 0 ? rnd() % 50 : 0);
+	for (uint64_t h = 0; h < nhist; h++)
+		order[h] = h;
+	for (uint64_t h = nhist - 1; h > 0; h--) {
+		uint64_t k = rnd() % (h + 1), t = order[h];
+
+		order[h] = order[k];
+		order[k] = t;
+	}
+	fwrite("gmon", 1, 4, stdout);
+	put(1, 4);
+	put(0, 4), put(0, 4), put(0, 4);
+	for (uint64_t i = 0; i < (one ? 1 : nhist); i++) {
+		uint64_t h = order[i], a = low + h * width;
+
+		put(0, 1);
+		put(one ? low : a, ptr);
+		put(one ? low + nhist * width : a + width, ptr);
+		put(one ? all : nbins, 4);
+		put(rate, 4);
+		fwrite("seconds\0\0\0\0\0\0\0\0s", 1, 16, stdout);
+		for (uint64_t k = 0; k < (one ? all : nbins); k++)
+			put(v[(one ? 0 : h * nbins) + k], 2);
+	}
+	put(1, 1);
+	put(low + 16, ptr), put(low + 32, ptr), put(3, 4);
+	free(v);
+	free(order);
+	return 0;
+}
+
 static int
 cmd_write(char **av)
 {
@@ -94,6 +144,8 @@ cmd_write(char **av)
 	rate = (uint32_t)strtoul(av[6], NULL, 0);
 	seed = strtoull(av[7], NULL, 0);
 	nhist = strtoull(av[8], NULL, 0);
+	if (strcmp(av[0], "many") == 0 || strcmp(av[0], "manyone") == 0)
+		return write_many(av[0][4] == 'o', low, high, nbins, rate, nhist);
 	if (bsd) {
 		put(low, ptr);
 		put(high, ptr);

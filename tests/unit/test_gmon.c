@@ -206,6 +206,20 @@ malformed(void **state)
 	gnu_hist(&f, 8, 0, 0x20, 2, 100, 0);
 	parse_fails(&f, "histogram records overlap (0x0-0x10 in 2 bins, "
 	    "0x0-0x20 in 2)");
+	/* the first overlap in file order, with the first range it meets */
+	gnu_header(&f, 0);
+	gnu_hist(&f, 8, 0x100, 0x200, 2, 100, 0);
+	gnu_hist(&f, 8, 0x0, 0x10, 2, 100, 0);
+	gnu_hist(&f, 8, 0x100, 0x200, 2, 100, 0);	/* the same: added */
+	gnu_hist(&f, 8, 0x400, 0x500, 2, 100, 0);
+	gnu_hist(&f, 8, 0x0, 0x1000, 2, 100, 0);	/* overlaps all */
+	gnu_hist(&f, 8, 0x180, 0x300, 2, 100, 0);
+	parse_fails(&f, "histogram records overlap (0x100-0x200 in 2 bins, "
+	    "0x0-0x1000 in 2)");
+	/* ... and before an error further on */
+	put(&f, 9, 1);
+	parse_fails(&f, "histogram records overlap (0x100-0x200 in 2 bins, "
+	    "0x0-0x1000 in 2)");
 	gnu_header(&f, 0);
 	gnu_hist(&f, 8, 0, 0x10, 2, 100, 0);
 	gnu_hist(&f, 8, 0, 0x10, 4, 100, 0);	/* same range, other bins */

@@ -1,7 +1,8 @@
 /*
  * test_output.c - each report line format against printf, and the
  * held-back output: nothing written before out_finish, large reports
- * spilled and written whole, dropped reports leave nothing.
+ * spilled and written whole, dropped reports leave nothing and never cut
+ * a file back.
  */
 #include "unit.h"
 #include <errno.h>
@@ -171,28 +172,46 @@ discarded(void **state)
 	fclose(f);
 }
 
-/* Into a regular file the report goes straight in; an error cuts it back. */
+/*
+ * A file opened for appending (>> log), another writer appending between
+ * our lines: a dropped report leaves none of our bytes and all of the
+ * other writer's; nothing is cut.  A finished one is written whole.
+ */
 static void
-file_cut_back_on_discard(void **state)
+file_never_cut_back(void **state)
 {
-	FILE *f = tmpfile();
+	char path[] = "/tmp/test_output.XXXXXX", *got;
+	int fd = mkstemp(path), ap, other;
 	struct out o;
-	struct stat sb;
 
 	(void)state;
-	fputs("earlier\n", f);
-	fflush(f);
-	out_init(&o, fileno(f));
-	assert_true(o.direct);
-	for (int i = 0; i < 100000; i++)
-		out_sym(&o, 1, "sym", 3, 1.0);
-	assert_int_equal(fstat(fileno(f), &sb), 0);
-	assert_true(sb.st_size > 8);		/* written as it came */
-	out_discard(&o);
-	assert_int_equal(fstat(fileno(f), &sb), 0);
-	assert_int_equal(sb.st_size, 8);	/* "earlier\n" only */
-	free(o.buf);
-	fclose(f);
+	assert_true(fd >= 0);
+	ap = open(path, O_WRONLY | O_APPEND);
+	other = open(path, O_WRONLY | O_APPEND);
+	unlink(path);
+	assert_true(ap >= 0 && other >= 0);
+	assert_int_equal(write(other, "earlier\n", 8), 8);
+	for (int round = 0; round < 2; round++) {
+		out_init(&o, ap);
+		assert_false(o.direct);
+		for (int i = 0; i < 100000; i++) {	/* past the memory hold */
+			out_sym(&o, 1, "sym", 3, 1.0);
+			if (i == 50000)
+				assert_int_equal(write(other, "OTHER\n", 6), 6);
+		}
+		if (round == 0)
+			out_discard(&o);
+		else
+			assert_int_equal(out_finish(&o), 0);
+		free(o.buf);
+	}
+	got = slurp_fd(fd);
+	assert_memory_equal(got, "earlier\nOTHER\nOTHER\n", 20);
+	assert_int_equal(strlen(got), 20 + 100000 * 57);
+	free(got);
+	close(other);
+	close(ap);
+	close(fd);
 }
 
 static void
@@ -266,7 +285,7 @@ main(void)
 		cmocka_unit_test(seconds_formats),
 		cmocka_unit_test(held_back_and_spilled),
 		cmocka_unit_test(discarded),
-		cmocka_unit_test(file_cut_back_on_discard),
+		cmocka_unit_test(file_never_cut_back),
 		cmocka_unit_test(write_errors_are_returned),
 		cmocka_unit_test(parts_in_order),
 	};

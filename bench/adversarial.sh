@@ -1,0 +1,94 @@
+#!/bin/sh
+# bench/adversarial.sh - inputs crafted to be slow: each must take under
+# 1 s (make bench runs it after bench/run.sh).
+#
+#   ANTIQSORT=build/tests/antiqsort GMONTOOL=build/tests/gmontool \
+#       sh bench/adversarial.sh
+#
+# Environment: BENCH_OURS (default ./readprofile), BENCH_RUNS (default 5),
+# BENCH_ADV_N (symbols and ranges, default 160000), BENCH_STRICT=1 (exit 1
+# when a goal is missed).
+#
+# Cases, each against its ordinary twin:
+#   antiqsort ELF:  -m an ELF file whose symbol table is ordered against
+#                   a quicksort (tests/adversarial/antiqsort.c; 5.6 MB);
+#                   twin: the same symbols shuffled
+#   gmon ranges:    -p a gmon.out of N histogram records over N ranges in
+#                   a random order (gmontool write many; 6.9 MB); twin:
+#                   the same bins as one record
+# Prints the median wall and CPU seconds of each; the goal is on CPU time
+# (the machine may be shared), under 1 s.  The reports of each pair must
+# be identical.  The antiqsort input is generated once (about 20 s: the
+# adversary runs the quadratic sort) and cached in
+# build/bench-data/adversarial/.
+set -eu
+cd "$(dirname "$0")/.."
+TOP=$(pwd)
+OURS=${BENCH_OURS:-$TOP/readprofile}
+RUNS=${BENCH_RUNS:-5}
+N=${BENCH_ADV_N:-160000}
+CC=${CC:-cc}
+: "${ANTIQSORT:?set ANTIQSORT to the tests/adversarial/antiqsort helper}"
+: "${GMONTOOL:?set GMONTOOL to the tests/gmon/gmontool helper}"
+D=$TOP/build/bench-data/adversarial
+TIMEIT=$TOP/build/bench/timeit
+mkdir -p "$D" "$TOP/build/bench"
+case $OURS in /*) ;; *) OURS=$TOP/$OURS ;; esac
+[ -x "$TIMEIT" ] || $CC -std=c11 -O2 -o "$TIMEIT" bench/timeit.c
+
+stamp="n $N $(cksum < tests/adversarial/antiqsort.c)"
+if [ ! -f "$D/stamp" ] || [ "$(cat "$D/stamp")" != "$stamp" ] ||
+   [ ! -f "$D/adv.profile" ]; then
+	echo "bench-adversarial: generating the antiqsort ELF ($N symbols) ..." >&2
+	"$ANTIQSORT" "$N" "$D/adv"
+	"$ANTIQSORT" "$N" "$D/twin" shuffled
+	echo "$stamp" > "$D/stamp"
+fi
+"$GMONTOOL" write many le 8 0x100000 $((0x100000 + N * 16)) 1 100 7 "$N" \
+    > "$D/many.gmon"
+"$GMONTOOL" write manyone le 8 0x100000 $((0x100000 + N * 16)) 1 100 7 "$N" \
+    > "$D/one.gmon"
+awk -v n="$N" 'BEGIN { printf "%016x T _stext\n", 1048576
+	for (i = 1; i < n / 4; i++) printf "%016x T f%d\n", 1048576 + 64 * i, i }' \
+    > "$D/many.map"
+
+# median FILE: the middle line of the numbers in FILE
+median() {
+	sort -n "$1" | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'
+}
+missed=0 differ=0
+# case NAME OUT ARGS...: RUNS timed runs of readprofile ARGS, output to OUT
+case_() {
+	_name=$1 _out=$2
+	shift 2
+	: > "$D/wall"
+	: > "$D/cpu"
+	_i=0
+	while [ $_i -lt "$RUNS" ]; do
+		"$TIMEIT" -o "$_out" "$OURS" "$@" > "$D/line"
+		read -r wall _rss rc cpu < "$D/line"
+		[ "$rc" = 0 ] || { echo "bench-adversarial: $_name: exit $rc" >&2; exit 1; }
+		echo "$wall" >> "$D/wall"
+		echo "$cpu" >> "$D/cpu"
+		_i=$((_i + 1))
+	done
+	w=$(median "$D/wall")
+	c=$(median "$D/cpu")
+	ok=$(awk -v c="$c" 'BEGIN { print (c < 1.0) ? "ok" : "MISSED" }')
+	[ "$ok" = ok ] || missed=1
+	printf '%-34s %8.3f s wall %8.3f s CPU   %s\n' "$_name" "$w" "$c" "$ok"
+}
+
+echo "adversarial inputs ($N symbols or ranges; median of $RUNS runs; goal: under 1 s CPU)"
+case_ "antiqsort ELF -m" "$D/adv.out" -m "$D/adv" -p "$D/adv.profile"
+case_ "  twin: shuffled symbols" "$D/twin.out" -m "$D/twin" -p "$D/twin.profile"
+cmp -s "$D/adv.out" "$D/twin.out" || { echo "  reports differ" ; differ=1; }
+case_ "gmon.out, $N ranges -p" "$D/many.out" -p "$D/many.gmon" -m "$D/many.map"
+case_ "  twin: one range" "$D/one.out" -p "$D/one.gmon" -m "$D/many.map"
+cmp -s "$D/many.out" "$D/one.out" || { echo "  reports differ" ; differ=1; }
+case_ "gmon.out, $N ranges -s" "$D/many.out" -s -p "$D/many.gmon" -m "$D/many.map"
+case_ "  twin: one range -s" "$D/one.out" -s -p "$D/one.gmon" -m "$D/many.map"
+cmp -s "$D/many.out" "$D/one.out" || { echo "  reports differ" ; differ=1; }
+[ $differ = 0 ] || exit 1
+[ $missed = 0 ] || [ "${BENCH_STRICT:-0}" != 1 ] || exit 1
+exit 0
