@@ -150,6 +150,7 @@ check-run: $(BIN) $(if $(UNIT_SKIP),,$(UNIT_BINS)) $(B)/tests/gen $(B)/tests/mod
 	    unit '$(if $(UNIT_SKIP),echo "unit: skipped: $(UNIT_SKIP)",$(CHECK_SIZES) sh tests/unit/run.sh $(UNIT_BINS))' \
 	    cli '$(RUN_RP) sh tests/cli/run.sh' \
 	    completion 'sh tests/completion.sh' \
+	    layout 'sh tests/layout.sh' \
 	    docs '$(RUN_RP) sh tests/docs.sh' \
 	    diff '$(CHECK_SIZES) $(RUN_RP) sh tests/diff/run.sh' \
 	    ext '$(CHECK_SIZES) $(RUN_RP) sh tests/ext/run.sh' \

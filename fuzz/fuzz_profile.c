@@ -38,7 +38,7 @@
 #include "core/attrib.h"
 #include "hist/gmon.h"
 #include "base/output.h"
-#include "cli/procprof.h"
+#include "cli/gmonrun.h"
 #include "hist/profile.h"
 #include "core/report.h"
 #include "base/sniff.h"
@@ -271,7 +271,7 @@ gmon_case(const uint8_t *data, size_t size, unsigned flags)
 		    g.nbins <= g.high - g.low && g.rate > 0);
 		CHECK(g.nranges >= 1 && g.ranges[0].first == 1);
 		for (size_t i = 0; i < g.nranges; i++) {
-			const struct attrib_range *x = &g.ranges[i];
+			const struct hist_range *x = &g.ranges[i];
 			CHECK(x->low < x->high && x->nbins >= 1 &&
 			    x->nbins <= x->high - x->low);
 			CHECK(i == 0 || (x->low >= x[-1].high &&
@@ -297,7 +297,7 @@ gmon_case(const uint8_t *data, size_t size, unsigned flags)
 
 		if (kind == GMON_SNIFF_BSD && gmon_maybe_kernel(b, n, n))
 			want = rc == 0;
-		CHECK(procprof_detect(&p) == want);
+		CHECK(gmonrun_detect(&p) == want);
 		CHECK(memcmp(profile_bytes(&p), b, n) == 0);
 	}
 	release(&p, 1);

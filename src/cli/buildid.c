@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "cli/buildid.h"
-#include "cli/kernel.h"
+#include "cli/kroot.h"
 #include "base/util.h"
 
 const struct build_id *

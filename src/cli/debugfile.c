@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "cli/debugfile.h"
-#include "cli/kernel.h"
+#include "cli/kroot.h"
 #include "sym/elfpeek.h"
 #include "base/util.h"
 

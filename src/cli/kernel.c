@@ -12,12 +12,10 @@
 #include "base/input.h"
 #include "cli/buildid.h"
 #include "cli/kernel.h"
+#include "cli/kroot.h"
 #include "cli/profiling.h"
 #include "sym/symsrc.h"
 #include "base/util.h"
-
-static uid_t saved_euid;
-static int setuid_install;
 
 static _Noreturn void profile_missing(const char *name);
 static const char *with_release(const char *fmt, const char *release);
@@ -29,50 +27,6 @@ static const char *with_release(const char *fmt, const char *release);
 #define DEBUG_MODULES_VMLINUX "/usr/lib/debug/lib/modules/%s/vmlinux"
 #define DEBUG_PLACES 4
 
-const char *
-kernel_path(const char *path)
-{
-	static char *kept[32];	/* the last paths made, still in use */
-	static size_t next;
-	const char *root = secure_getenv(KERNEL_ROOT_ENV);
-	char **p = &kept[next++ % (sizeof kept / sizeof kept[0])];
-	size_t n;
-
-	/* always a copy: PATH may be a caller's buffer, reused */
-	if (root == NULL || setuid_install)
-		root = "";
-	n = strlen(root) + strlen(path) + 1;
-	*p = xrealloc(*p, n);
-	snprintf(*p, n, "%s%s", root, path);
-	return *p;
-}
-
-void
-kernel_drop_privileges(void)
-{
-	saved_euid = geteuid();
-	setuid_install = saved_euid != getuid();
-	if (setegid(getgid()) < 0 || seteuid(getuid()) < 0)
-		fatal("cannot drop privileges");
-}
-
-int
-kernel_setuid_install(void)
-{
-	return setuid_install;
-}
-
-void
-kernel_drop_privileges_for_good(void)
-{
-	gid_t g = getgid();
-	uid_t u = getuid();
-
-	if (setuid_install &&
-	    (setresgid(g, g, g) < 0 || setresuid(u, u, u) < 0))
-		fatal("cannot drop privileges");
-}
-
 void
 kernel_write_profile(const int *multiplier)
 {
@@ -82,14 +36,8 @@ kernel_write_profile(const int *multiplier)
 
 	const char *name = kernel_path(PROC_PROFILE);
 
-	if (setuid_install && seteuid(saved_euid) < 0)
-		fatal("cannot regain privileges");
-	fd = open(name, O_WRONLY | O_CLOEXEC);
+	fd = kernel_open_installed(name, O_WRONLY | O_CLOEXEC);
 	e = errno;
-	if (setuid_install && seteuid(getuid()) < 0)
-		fatal("cannot drop privileges");
-	kernel_drop_privileges_for_good();
-	errno = e;
 	if (fd < 0 && e == ENOENT)
 		profile_missing(name);
 	if (fd < 0)
@@ -376,39 +324,6 @@ first_usable(struct place *pl, size_t n, size_t *other)
 			*other = i;
 	}
 	return n;
-}
-
-const char *
-kernel_release(char *buf, size_t n)
-{
-	struct utsname u;
-	const char *f = kernel_path("/proc/sys/kernel/osrelease");
-	int fd = secure_getenv(KERNEL_ROOT_ENV) && !setuid_install ?
-	    open(f, O_RDONLY | O_CLOEXEC) : -1;
-	ssize_t r = -1;
-
-	if (fd >= 0) {
-		r = read(fd, buf, n - 1);
-		close(fd);
-	}
-	if (r > 0) {
-		buf[r] = '\0';
-		buf[strcspn(buf, "\n")] = '\0';
-	} else
-		snprintf(buf, n, "%s", uname(&u) == 0 ? u.release : "");
-	return buf;
-}
-
-int
-kernel_last_counter_is_text(const char *profile)
-{
-	char rel[256];
-	unsigned maj, min;
-
-	if (strcmp(profile, kernel_path(PROC_PROFILE)) != 0 ||
-	    sscanf(kernel_release(rel, sizeof rel), "%u.%u", &maj, &min) != 2)
-		return -1;
-	return maj > 6 || (maj == 6 && min >= 11);
 }
 
 const char *

@@ -9,31 +9,26 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
-#include "core/collect.h"
-#include "core/fit.h"
-#include "cli/export.h"
+#include "base/output.h"
+#include "base/util.h"
 #include "cli/buildid.h"
+#include "cli/export.h"
+#include "cli/gmonrun.h"
+#include "cli/info.h"
+#include "cli/interval.h"
 #include "cli/kernel.h"
 #include "cli/options.h"
-#include "base/output.h"
-#include "cli/procprof.h"
 #include "cli/profiling.h"
+#include "cli/run.h"
+#include "core/fit.h"
 #include "hist/profile.h"
-#include "core/report.h"
-#include "hist/step.h"
-#include "sym/symsrc.h"
-#include "base/util.h"
-#include "out/view.h"
-#include "cli/watch.h"
 
 static struct out out;
-static volatile sig_atomic_t stop;
 
 static _Noreturn void usage(const char *name);
+static int report_profile(const struct options *o);
 
 /*
  * Descriptors 0-2 closed by the caller would be taken by the next open:
@@ -55,338 +50,12 @@ drop_output(void)
 	export_abort();
 }
 
-static void
-finish_output(void)
-{
-	if (out_finish(&out) == 0)
-		return;
-	if (errno == EPIPE)
-		exit(0);	/* the reader went away: nothing to say */
-	fatal("write error");
-}
-
-static const char *
-byte_order_name(int swapped)
-{
-	static const uint32_t one = 1;
-	int little = *(const unsigned char *)&one == 1;
-
-	if (swapped)
-		little = !little;
-	return little ? "little-endian" : "big-endian";
-}
-
-/*
- * A zero step word, as 64-bit big-endian kernels write it: the step from
- * the text of map M, whose bounds go to RES.  When it is unknown: fatal,
- * or with QUIET, 0.
- */
-static uint32_t
-step_from_map(struct symsrc *m, uint64_t counters, struct report_result *res,
-    int quiet)
-{
-	char why[512];
-	uint32_t step;
-	enum step_found r;
-
-	report_text_bounds(m, res);
-	r = step_infer(res->origin, res->etext, res->have_etext, counters,
-	    &step);
-	if (r == STEP_FOUND)
-		warnx_("the profile's step word is 0, as 64-bit big-endian "
-		    "kernels write it; using step %u from %s", step, m->name);
-	else if (!quiet) {
-		step_why(why, sizeof why, r, m->name, res->origin, res->etext,
-		    counters);
-		fatalx("%s", why);
-	}
-	return step;
-}
-
-/* -i -v: what the profile holds, and whether the map RES fits it. */
-static void
-print_info_verbose(const struct profile *p, uint32_t step, int swapped,
-    int noauto, const char *mapname, const struct report_result *res)
-{
-	char line[512];
-	uint64_t counters = p->nwords - 1;
-	int n;
-
-	n = snprintf(line, sizeof line, "Counters: %llu\nText_bytes: %llu\n"
-	    "Byte_order: %s (%s)\n", (unsigned long long)counters,
-	    (unsigned long long)(counters * step), byte_order_name(swapped),
-	    noauto ? "native, -n" : swapped ? "reversed" : "native");
-	out_str(&out, line, (size_t)n);
-	if (res == NULL)
-		return;
-	out_str(&out, line, fit_describe(line, sizeof line, mapname,
-	    res->origin, res->etext, res->have_etext, step, counters));
-}
-
-/*
- * -i.  The map is read for -v, and to infer a zero step: the one given
- * with -m or, for the running kernel's own /proc/profile, the default map
- * (a snapshot may come from another kernel than the running one).
- */
-static void
-print_info(const struct options *o, const struct profile *p, int swapped)
-{
-	char line[512];
-	const char *mapname = o->mapfile;
-	struct symsrc m;
-	struct report_result res;
-	struct build_id bid = { 0 };
-	uint32_t step = p->step;
-	int n, have_map = 0;
-
-	if (step == 0 && mapname == NULL &&
-	    strcmp(o->profile, PROC_PROFILE) == 0)
-		mapname = kernel_default_map_quiet();
-	if (mapname != NULL && (step == 0 || o->verbose)) {
-		if (symsrc_open(&m, mapname) < 0)
-			fatal("%s", mapname);
-		if (step == 0)
-			step = step_from_map(&m, p->nwords - 1, &res,
-			    o->mapfile == NULL);
-		else
-			report_text_bounds(&m, &res);
-		bid = *symsrc_build_id(&m);
-		symsrc_close(&m);
-		have_map = step != 0;
-	}
-	if (step == 0)
-		warnx_("this kernel does not report its sampling step: the "
-		    "profile's step word is 0, as 64-bit big-endian kernels "
-		    "write it; to infer the step from the kernel's map, run "
-		    "readprofile -i -m MAP");
-	n = snprintf(line, sizeof line, "Sampling_step: %u%s%s%s\n", step,
-	    o->verbose && step != p->step ? " (inferred from " : "",
-	    o->verbose && step != p->step ? mapname : "",
-	    o->verbose && step != p->step ? ")" : "");
-	out_str(&out, line, n < 0 ? 0 : (size_t)n < sizeof line ? (size_t)n :
-	    sizeof line - 1);
-	if (o->verbose) {
-		print_info_verbose(p, step, swapped, o->noauto, mapname,
-		    have_map ? &res : NULL);
-		profiling_info(&out, o->profile);
-		buildid_info(&out, o->profile, have_map ? &bid : NULL);
-	}
-}
-
-/* --pprof, --folded: a kernel profile's functions K. */
-static void
-kernel_export(const struct options *o, const struct symsrc *m,
-    const struct counters *c, uint32_t step, const struct view_inputs *vi,
-    const struct report_result *res, const struct report_opts *ro,
-    const struct collect *k)
-{
-	struct export_src s = { .profile = vi->profile, .map = m->name,
-	    .baseline = vi->baseline, .kernel = 1, .step = step,
-	    .format = "kernel" };
-
-	s.live = strcmp(vi->profile, kernel_path(PROC_PROFILE)) == 0;
-	if (o->hz) {
-		s.rate = (uint32_t)o->hz;
-		s.rate_from = "--hz";
-	} else if (s.live)	/* CONFIG_HZ of the running kernel's config */
-		s.rate = (uint32_t)kernel_config_hz(&s.rate_from);
-	export_run(o, &out, k, res, c, ro, &s);
-}
-
-/* One report of C against the open map M: the classic text, --top or
- * --json. */
-static void
-report(const struct options *o, struct symsrc *m, const struct counters *c,
-    uint32_t step, struct view_inputs *vi, struct report_result *res)
-{
-	struct report_opts ro = { .verbose = o->verbose, .all = o->all,
-	    .bins = o->bins, .counters = o->counters,
-	    .mode = o->exact ? ATTRIB_EXACT : ATTRIB_CLASSIC,
-	    .default_map = o->mapfile == NULL, .last_is_text = o->exact &&
-	    kernel_last_counter_is_text(o->profile) == 1 };
-	struct collect k;
-
-	if (o->top || o->json || export_wanted(o)) {
-		collect_init(&k, o->top ? o->top : SIZE_MAX);
-		ro.collect = &k;
-	}
-	report_run(m, c, step, &ro, &out, res);
-	if (ro.collect == NULL)
-		return;
-	collect_sort(&k);
-	if (export_wanted(o)) {
-		kernel_export(o, m, c, step, vi, res, &ro, &k);
-		collect_free(&k);
-		return;
-	}
-	vi->map = m->name;
-	vi->step = step;
-	vi->counters = c->n - 1;
-	vi->top = o->top;
-	if (o->json)
-		view_json(&out, &k, res, c, &ro, vi);
-	else
-		view_top(&out, &k, res, c, &ro, vi->counting);
-	collect_free(&k);
-}
-
-static void
-open_map(struct symsrc *m, const char *name)
-{
-	if (symsrc_open(m, name) < 0)
-		fatal("%s", name);
-}
-
-static void
-on_stop(int sig)
-{
-	(void)sig;
-	stop = 1;
-}
-
-static double
-elapsed(const struct timespec *a, const struct timespec *b)
-{
-	return (double)(b->tv_sec - a->tv_sec) +
-	    (double)(b->tv_nsec - a->tv_nsec) / 1e9;
-}
-
-/* Sleep until T; returns 0, or -1 when told to stop. */
-static int
-sleep_until(struct timespec *t, double seconds)
-{
-	struct timespec now;
-	long long ns = (long long)(seconds * 1e9 + 0.5);
-
-	t->tv_sec += (time_t)(ns / 1000000000);
-	t->tv_nsec += (long)(ns % 1000000000);
-	if (t->tv_nsec >= 1000000000) {
-		t->tv_sec++;
-		t->tv_nsec -= 1000000000;
-	}
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	if (elapsed(t, &now) > 0)
-		*t = now;	/* late: do not try to catch up */
-	while (!stop && clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, t,
-	    NULL) != 0)
-		;
-	return stop ? -1 : 0;
-}
-
-/*
- * Whether the map NAME changed (size or modification time) since *LAST,
- * which is updated; the first call says it changed.
- */
-static int
-map_changed(const char *name, struct stat *last, int first)
-{
-	struct stat sb;
-	int changed;
-
-	if (stat(name, &sb) < 0)
-		return first;
-	changed = first || sb.st_size != last->st_size ||
-	    sb.st_mtim.tv_sec != last->st_mtim.tv_sec ||
-	    sb.st_mtim.tv_nsec != last->st_mtim.tv_nsec ||
-	    sb.st_ino != last->st_ino || sb.st_dev != last->st_dev;
-	*last = sb;
-	return changed;
-}
-
-/* --interval: the ticks gained between reads, every O->interval seconds. */
-static int
-run_interval(const struct options *o)
-{
-	struct view_inputs vi = { .profile = o->profile, .interval = 1 };
-	struct report_result res;
-	struct sigaction sa;
-	struct timespec due, last, now;
-	struct watch w;
-	struct symsrc m;
-	struct counters c;
-	struct stat map_st = { 0 };
-	const char *mapname;
-	uint32_t step;
-	int map_new;
-	char when[64], line[256];
-	struct tm tm;
-	time_t t;
-	int n, redraw = isatty(STDOUT_FILENO);
-
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = on_stop;
-	sa.sa_flags = SA_RESTART;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	watch_start(&w, o->profile, o->noauto);
-	vi.byte_order = byte_order_name(w.swap);
-	vi.counting = profiling_counting(o->profile);
-	mapname = o->mapfile ? o->mapfile : kernel_default_map(o->profile);
-	step = w.step;
-	if (step == 0) {	/* 64-bit big-endian: the map tells the step */
-		open_map(&m, mapname);
-		step = step_from_map(&m, w.nwords - 1, &res, 0);
-		symsrc_close(&m);
-	}
-	clock_gettime(CLOCK_MONOTONIC, &last);
-	due = last;
-	for (vi.number = 1; !o->iterations || vi.number <= o->iterations;
-	    vi.number++) {
-		if (sleep_until(&due, o->interval) < 0)
-			break;
-		vi.reset = watch_next(&w);
-		clock_gettime(CLOCK_MONOTONIC, &now);
-		vi.seconds = elapsed(&last, &now);
-		last = now;
-		t = time(NULL);
-		if (localtime_r(&t, &tm) == NULL ||
-		    strftime(when, sizeof when, "%Y-%m-%d %H:%M:%S %z", &tm) == 0)
-			snprintf(when, sizeof when, "@%lld", (long long)t);
-		vi.time = when;
-		if (vi.reset)
-			warnx_("%s: counters went down: reset in interval %llu; "
-			    "reporting the ticks since the reset", o->profile,
-			    (unsigned long long)vi.number);
-		if (!o->json) {
-			if (redraw)	/* home, clear: each screen in place */
-				out_str(&out, "\033[H\033[2J", 7);
-			n = snprintf(line, sizeof line, "--- %s interval %llu: "
-			    "%.3f s%s\n", when, (unsigned long long)vi.number,
-			    vi.seconds, vi.reset ? " (counters were reset: "
-			    "ticks since the reset)" : "");
-			out_str(&out, line, (size_t)n);
-		}
-		c = watch_counters(&w);
-		/* the fit is checked again whenever the map changed */
-		map_new = map_changed(mapname, &map_st, vi.number == 1);
-		open_map(&m, mapname);
-		report(o, &m, &c, step, &vi, &res);
-		symsrc_close(&m);
-		finish_output();
-		if (map_new)
-			fit_warn(mapname, o->profile, res.origin, res.etext,
-			    res.have_etext, step, w.nwords - 1);
-		if (stop)
-			break;
-	}
-	watch_free(&w);
-	return 0;
-}
-
 int
 main(int argc, char **argv)
 {
 	struct options o;
-	struct profile prof, base;
-	struct symsrc m;
-	struct view_inputs vi;
-	struct report_result res;
-	struct counters c;
-	struct build_id bid;
-	const char *mapname;
 	static const char version[] = PROGNAME " from readprofile " RP_VERSION
 	    "\n";
-	int swapped;
 
 	sanitize_stdio();
 	kernel_drop_privileges();
@@ -401,7 +70,7 @@ main(int argc, char **argv)
 		usage(o.name);
 	case OPT_VERSION:
 		out_str(&out, version, sizeof version - 1);
-		finish_output();
+		run_finish(&out);
 		return 0;
 	case OPT_BAD_VALUE:
 		return 1;
@@ -417,25 +86,41 @@ main(int argc, char **argv)
 	kernel_drop_privileges_for_good();
 	if (o.enable) {		/* start the kernel's profiling, and say how */
 		profiling_enable(o.enable, kernel_setuid_install(), &out);
-		finish_output();
+		run_finish(&out);
 		return 0;
 	}
 	export_command(argc, argv);
 	export_prepare(&o);
 	o.profile = kernel_profile(o.profile);
 	if (o.interval > 0 && !o.info)
-		return run_interval(&o);
-	profile_load(&prof, o.profile);
-	if (procprof_detect(&prof)) {	/* a process's gmon.out */
-		procprof_run(&o, &prof, &out);
-		finish_output();
+		return interval_run(&o, &out);
+	return report_profile(&o);
+}
+
+/* The profile O names, as a gmon.out or a kernel profile: -i or a report. */
+static int
+report_profile(const struct options *o)
+{
+	struct profile prof, base;
+	struct symsrc m;
+	struct view_inputs vi;
+	struct report_result res;
+	struct counters c;
+	struct build_id bid;
+	const char *mapname;
+	int swapped;
+
+	profile_load(&prof, o->profile);
+	if (gmonrun_detect(&prof)) {	/* a process's gmon.out */
+		gmonrun_run(o, &prof, &out);
+		run_finish(&out);
 		profile_close(&prof);
 		return 0;
 	}
 	profile_check(&prof);
-	if (o.baseline)
-		profile_open(&base, o.baseline);
-	if (o.info)
+	if (o->baseline)
+		profile_open(&base, o->baseline);
+	if (o->info)
 		prof.index_budget = 0;	/* -i sums no counter: no index */
 	/*
 	 * --top and --json with -s or -b read the buckets of their functions
@@ -443,53 +128,53 @@ main(int argc, char **argv)
 	 * again, so that a profile changing meanwhile cannot give buckets
 	 * that do not add up.
 	 */
-	if ((o.top || o.json) && (o.counters || o.bins)) {
+	if ((o->top || o->json) && (o->counters || o->bins)) {
 		profile_bytes(&prof);
-		if (o.baseline)
+		if (o->baseline)
 			profile_bytes(&base);
 	}
-	swapped = profile_setup(&prof, o.baseline ? &base : NULL, o.noauto);
+	swapped = profile_setup(&prof, o->baseline ? &base : NULL, o->noauto);
 	if (swapped)
 		warnx_("Assuming reversed byte order. Use -n to force native "
 		    "byte order.");
 	profile_warn_step(&prof);
 	profile_warn_trailing(&prof);
-	if (o.baseline)
+	if (o->baseline)
 		profile_warn_trailing(&base);
-	if (o.info) {
-		print_info(&o, &prof, swapped);
-		finish_output();
+	if (o->info) {
+		info_print(o, &prof, swapped, &out);
+		run_finish(&out);
 		profile_close(&prof);
-		if (o.baseline)
+		if (o->baseline)
 			profile_close(&base);
 		return 0;
 	}
 
-	mapname = o.mapfile ? o.mapfile : kernel_default_map(o.profile);
+	mapname = o->mapfile ? o->mapfile : kernel_default_map(o->profile);
 	if (symsrc_open(&m, mapname) < 0)
 		fatal("%s", mapname);
 	if (prof.step == 0) {	/* read the map once: held for the report */
 		symsrc_hold(&m);
-		prof.step = step_from_map(&m, prof.nwords - 1, &res, 0);
+		prof.step = run_step_from_map(&m, prof.nwords - 1, &res, 0);
 		symsrc_rewind(&m);
 	}
 	memset(&vi, 0, sizeof vi);
-	vi.profile = o.profile;
-	vi.baseline = o.baseline;
-	vi.byte_order = byte_order_name(swapped);
-	vi.counting = profiling_counting(o.profile);
+	vi.profile = o->profile;
+	vi.baseline = o->baseline;
+	vi.byte_order = run_byte_order(swapped);
+	vi.counting = profiling_counting(o->profile);
 	c = profile_counters(&prof);
-	report(&o, &m, &c, prof.step, &vi, &res);
+	run_report(o, &m, &c, prof.step, &vi, &res, &out);
 	bid = *symsrc_build_id(&m);
 	symsrc_close(&m);
 	profile_close(&prof);	/* a file that changed size is an error */
-	if (o.baseline)
+	if (o->baseline)
 		profile_close(&base);
-	finish_output();
-	fit_warn(mapname, o.profile, res.origin, res.etext, res.have_etext,
+	run_finish(&out);
+	fit_warn(mapname, o->profile, res.origin, res.etext, res.have_etext,
 	    prof.step, prof.nwords - 1);
-	if (o.mapfile)	/* the default map's notice said it already */
-		buildid_warn(&bid, mapname, o.profile);
+	if (o->mapfile)	/* the default map's notice said it already */
+		buildid_warn(&bid, mapname, o->profile);
 	return 0;
 }
 
@@ -548,6 +233,6 @@ usage(const char *name)
 		out_str(&out, s, (size_t)(at - s));
 		out_str(&out, name, strlen(name));
 	}
-	finish_output();
+	run_finish(&out);
 	exit(0);
 }

@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cli/kernel.h"
+#include "cli/kroot.h"
 #include "cli/profiling.h"
 #include "base/util.h"
 
@@ -39,7 +39,12 @@ read_small(const char *path, char *buf, size_t n)
 	return r;
 }
 
-int
+/*
+ * The mode /sys/kernel/profiling reads (under the test root), or -1 with
+ * errno set when it cannot be read (ENOENT: no such file; EINVAL: not a
+ * number).
+ */
+static int
 profiling_mode(void)
 {
 	char buf[32], *end;
@@ -57,7 +62,8 @@ profiling_mode(void)
 	return (int)v;
 }
 
-const char *
+/* What the counters of MODE count ("CPU ticks", ...), or NULL. */
+static const char *
 profiling_counts(int mode)
 {
 	switch (mode) {
@@ -117,7 +123,12 @@ profiling_info(struct out *out, const char *profile)
 	    sizeof line - 1);
 }
 
-int
+/*
+ * ARG as profile= takes it: N, schedule[,N], sleep[,N] or kvm[,N], N a
+ * shift from 0 to 30.  Returns the mode it asks for, with the shift in
+ * *SHIFT (0 when not given, as the kernel's default), or -1.
+ */
+static int
 profiling_parse(const char *arg, unsigned *shift)
 {
 	static const struct {

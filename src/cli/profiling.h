@@ -24,16 +24,6 @@ enum prof_mode {
 	PROF_KVM = 4,		/* KVM exits */
 };
 
-/*
- * The mode /sys/kernel/profiling reads (under the test root), or -1 with
- * errno set when it cannot be read (ENOENT: no such file; EINVAL: not a
- * number).
- */
-int profiling_mode(void);
-
-/* What the counters of MODE count ("CPU ticks", ...), or NULL. */
-const char *profiling_counts(int mode);
-
 /* For PROFILE: what its counters count when it is the live /proc/profile
  * and the kernel says; else NULL. */
 const char *profiling_counting(const char *profile);
@@ -41,13 +31,6 @@ const char *profiling_counting(const char *profile);
 /* -i -v: a "Counting: ..." line on OUT when profiling_counting() knows,
  * and a "Last_counter: ..." line saying what the last counter holds. */
 void profiling_info(struct out *out, const char *profile);
-
-/*
- * ARG as profile= takes it: N, schedule[,N], sleep[,N] or kvm[,N], N a
- * shift from 0 to 30.  Returns the mode it asks for, with the shift in
- * *SHIFT (0 when not given, as the kernel's default), or -1.
- */
-int profiling_parse(const char *arg, unsigned *shift);
 
 /*
  * --enable=ARG: as the real root user only, write ARG to

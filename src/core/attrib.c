@@ -4,68 +4,6 @@
 #include "core/attrib.h"
 #include "base/wide.h"
 
-static const uint32_t *
-array_span(void *ctx, uint64_t from, uint64_t to, size_t *got)
-{
-	*got = (size_t)(to - from);
-	return (const uint32_t *)ctx + from;
-}
-
-struct counters
-counters_array(const uint32_t *w, uint64_t n)
-{
-	struct counters c = { n, array_span, NULL, (void *)(uintptr_t)w };
-
-	return c;
-}
-
-/*
- * Sixteen words at a time, summed in 64 bits: a loop of constant length,
- * which -O2 vectorises with no branch per word; then the rest.
- */
-static uint64_t
-sum_words(const uint32_t *w, size_t n)
-{
-	uint64_t s = 0;
-	size_t i = 0;
-
-	for (; i + 16 <= n; i += 16) {
-		uint64_t t = 0;
-
-		for (int j = 0; j < 16; j++)
-			t += w[i + j];
-		s += t;
-	}
-	for (; i < n; i++)
-		s += w[i];
-	return s;
-}
-
-uint64_t
-counters_sum(const struct counters *c, uint64_t from, uint64_t to)
-{
-	uint64_t sum = 0;
-
-	if (c->sum)
-		return c->sum(c->ctx, from, to);
-	while (from < to) {
-		size_t got;
-		const uint32_t *w = c->span(c->ctx, from, to, &got);
-
-		sum += sum_words(w, got);
-		from += got;
-	}
-	return sum;
-}
-
-uint32_t
-counters_get(const struct counters *c, uint64_t k)
-{
-	size_t got;
-
-	return *c->span(c->ctx, k, k + 1, &got);
-}
-
 void
 attrib_init(struct attrib *a, uint64_t origin, uint32_t step, uint64_t nwords,
     enum attrib_mode mode)
@@ -84,7 +22,7 @@ attrib_init(struct attrib *a, uint64_t origin, uint32_t step, uint64_t nwords,
 }
 
 void
-attrib_init_hist(struct attrib *a, const struct attrib_range *r, size_t n)
+attrib_init_hist(struct attrib *a, const struct hist_range *r, size_t n)
 {
 	a->origin = r[0].low;
 	a->step = 0;
@@ -199,7 +137,7 @@ muldiv(uint64_t a, uint64_t b, uint64_t c, int *rem)
 static uint64_t
 bin_at_or_after(const struct attrib *a, uint64_t addr)
 {
-	const struct attrib_range *r;
+	const struct hist_range *r;
 	size_t lo = 0, hi = a->nranges;
 	uint64_t q;
 	int rem;
@@ -246,7 +184,7 @@ attrib_word_addr(const struct attrib *a, uint64_t k)
 {
 	int rem;
 
-	const struct attrib_range *r;
+	const struct hist_range *r;
 	size_t lo = 0, hi = a->nranges;
 
 	if (a->mode != ATTRIB_HIST)

@@ -1,10 +1,10 @@
 /*
  * attrib.h - attribution of profile counters to symbols.
  *
- * Pure functions, no I/O.  The profile is seen through struct counters:
- * words 0..n-1 in host byte order, word 0 the sampling step, word k >= 1
- * the counter for [origin + (k-1)*step, origin + k*step), the last word
- * also collecting every tick outside the kernel text.
+ * Pure functions, no I/O.  The profile is seen through struct counters
+ * (hist/counters.h): word 0 the sampling step, word k >= 1 the counter for
+ * [origin + (k-1)*step, origin + k*step), the last word also collecting
+ * every tick outside the kernel text.
  *
  * A symbol [start, next) is closed when the line at NEXT is read; the
  * result is the range of words it is credited with and the range that -s
@@ -29,31 +29,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-struct counters {
-	uint64_t n;		/* words, step word included */
-	/* Words [from, from + *got) with 1 <= *got <= to - from, from < to <= n. */
-	const uint32_t *(*span)(void *ctx, uint64_t from, uint64_t to, size_t *got);
-	/* Optional: the sum of [from, to), when the source has a faster way. */
-	uint64_t (*sum)(void *ctx, uint64_t from, uint64_t to);
-	void *ctx;
-};
-
-/* Counters over an array in memory. */
-struct counters counters_array(const uint32_t *w, uint64_t n);
-
-/* Sum of words [from, to), 1 <= from: counters, never the step word. */
-uint64_t counters_sum(const struct counters *c, uint64_t from, uint64_t to);
-
-/* Word k; k < c->n. */
-uint32_t counters_get(const struct counters *c, uint64_t k);
+#include "hist/counters.h"
 
 enum attrib_mode { ATTRIB_CLASSIC, ATTRIB_EXACT, ATTRIB_HIST };
-
-struct attrib_range {
-	uint64_t low, high;	/* low < high */
-	uint64_t nbins;		/* 1 <= nbins <= high - low */
-	uint64_t first;		/* its first word */
-};
 
 struct attrib {
 	uint64_t origin;
@@ -64,7 +42,7 @@ struct attrib {
 	int shift;		/* log2(step) when a power of two, else -1 */
 	int last_is_text;	/* exact: the last word is an ordinary text
 				 * bucket (kernels 6.11 on), not *unknown* */
-	const struct attrib_range *ranges;	/* hist */
+	const struct hist_range *ranges;	/* hist */
 	size_t nranges;
 };
 
@@ -80,7 +58,7 @@ void attrib_init(struct attrib *a, uint64_t origin, uint32_t step,
  * Histograms over the N >= 1 ranges R, ascending and disjoint, their words
  * numbered from 1 on in that order (R must outlive A).
  */
-void attrib_init_hist(struct attrib *a, const struct attrib_range *r,
+void attrib_init_hist(struct attrib *a, const struct hist_range *r,
     size_t n);
 
 /*

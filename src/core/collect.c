@@ -14,7 +14,9 @@ collect_init(struct collect *k, size_t limit)
 	k->limit = limit;
 }
 
-int
+/* Whether A ranks before B: more ticks, then the lower address, then the
+ * one first in the map. */
+static int
 collect_before(const struct func_rec *a, const struct func_rec *b)
 {
 	if (a->ticks != b->ticks)

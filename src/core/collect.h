@@ -41,10 +41,6 @@ void collect_add(struct collect *k, uint64_t addr, uint64_t len,
     uint64_t ticks, uint64_t calls, const struct attrib_span *sp,
     const char *name, size_t namelen);
 
-/* Whether A ranks before B: more ticks, then the lower address, then the
- * one first in the map. */
-int collect_before(const struct func_rec *a, const struct func_rec *b);
-
 /* Put the kept functions in report order: by rank with a limit, else by
  * address (the order they came in). */
 void collect_sort(struct collect *k);

@@ -50,7 +50,7 @@ struct report_result {
  */
 struct report_hist {
 	uint64_t low, high, nbins;
-	const struct attrib_range *ranges;	/* ascending, disjoint */
+	const struct hist_range *ranges;	/* ascending, disjoint */
 	size_t nranges;
 	uint32_t rate;
 	uint64_t (*calls)(void *ctx, uint64_t start, uint64_t next);

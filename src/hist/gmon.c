@@ -109,7 +109,7 @@ range_slot(struct rd *r, const struct gmon *g, uint64_t low, uint64_t high,
 	size_t i = hash_range(low, high, nbins) & (r->nslot - 1);
 
 	for (;; i = (i + 1) & (r->nslot - 1)) {
-		const struct attrib_range *x;
+		const struct hist_range *x;
 
 		if (r->slot[i] == 0)
 			return &r->slot[i];
@@ -136,7 +136,7 @@ grow_slots(struct rd *r, const struct gmon *g)
 	}
 	for (size_t i = 0; i < n; i++)
 		if (old[i] != 0) {
-			const struct attrib_range *x = &g->ranges[old[i] - 1];
+			const struct hist_range *x = &g->ranges[old[i] - 1];
 
 			*range_slot(r, g, x->low, x->high, x->nbins) = old[i];
 		}
@@ -147,7 +147,7 @@ grow_slots(struct rd *r, const struct gmon *g)
 static int
 low_cmp(const void *x, const void *y, void *ctx)
 {
-	const struct attrib_range *a = x, *b = y;
+	const struct hist_range *a = x, *b = y;
 
 	(void)ctx;
 	return (a->low > b->low) - (a->low < b->low);
@@ -155,7 +155,7 @@ low_cmp(const void *x, const void *y, void *ctx)
 
 /* Whether two of the N ranges at V overlap; sorts V by low. */
 static int
-any_overlap(struct attrib_range *v, size_t n)
+any_overlap(struct hist_range *v, size_t n)
 {
 	heap_sort(v, n, sizeof *v, low_cmp, NULL);
 	for (size_t i = 1; i < n; i++)
@@ -173,8 +173,8 @@ any_overlap(struct attrib_range *v, size_t n)
 static int
 check_overlap(struct rd *r, const struct gmon *g)
 {
-	struct attrib_range *v;
-	const struct attrib_range *x, *y;
+	struct hist_range *v;
+	const struct hist_range *x, *y;
 	size_t lo = 1, hi = g->nranges, c;
 
 	if (g->nranges < 2)
@@ -236,7 +236,7 @@ new_range(struct rd *r, struct gmon *g, uint64_t low, uint64_t high,
 {
 	uint64_t used = g->nranges ? g->ranges[g->nranges - 1].first +
 	    g->ranges[g->nranges - 1].nbins : 1;
-	struct attrib_range *x;
+	struct hist_range *x;
 
 	if (grow_slots(r, g) < 0)
 		return -1;
@@ -325,7 +325,7 @@ order_ranges(struct rd *r, struct gmon *g)
 		    (unsigned long long)g->nbins);
 	w[0] = 0;
 	for (size_t i = 0; i < g->nranges; i++) {
-		struct attrib_range *x = &g->ranges[i];
+		struct hist_range *x = &g->ranges[i];
 
 		memcpy(w + pos, g->words + x->first, (size_t)x->nbins *
 		    sizeof *w);
@@ -605,7 +605,7 @@ gmon_subtract(struct gmon *g, const struct gmon *base, char *err,
     size_t errlen)
 {
 	for (size_t i = 0; i < g->nranges || i < base->nranges; i++) {
-		const struct attrib_range *x = i < base->nranges ?
+		const struct hist_range *x = i < base->nranges ?
 		    &base->ranges[i] : NULL, *y = i < g->nranges ?
 		    &g->ranges[i] : NULL;
 

@@ -27,7 +27,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "core/attrib.h"
+#include "hist/counters.h"
 
 #define GMON_BSD_VERSION 0x00051879u
 /* More bins than any text segment could need (2 bytes of file each). */
@@ -47,7 +47,7 @@ struct gmon {
 	int big_endian;
 	uint64_t low, high;	/* from the first range's low to the last's high */
 	uint64_t nbins;		/* of all ranges */
-	struct attrib_range *ranges;	/* ascending; their bins in words */
+	struct hist_range *ranges;	/* ascending; their bins in words */
 	size_t nranges;
 	uint32_t rate;		/* profiling ticks per second */
 	char dimen[16];		/* GNU: the dimension, NUL-terminated */

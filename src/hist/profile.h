@@ -14,7 +14,7 @@
 
 #include <stdint.h>
 
-#include "core/attrib.h"
+#include "hist/counters.h"
 #include "base/input.h"
 #include "hist/nzindex.h"
 

@@ -7,13 +7,16 @@
 #include "base/fmt.h"
 #include "out/view.h"
 
-uint64_t
+/* All the ticks counted: the functions' and *unknown*'s, the whole of
+ * which --top's shares and --json's percents are parts. */
+static uint64_t
 view_all(const struct report_result *res)
 {
 	return res->total + res->unknown;
 }
 
-double
+/* ticks * 100 / total, 0 for a total of 0. */
+static double
 view_percent(uint64_t ticks, uint64_t total)
 {
 	return total ? (double)ticks * 100.0 / (double)total : 0.0;
@@ -400,7 +403,7 @@ put_function(struct out *o, const struct func_rec *f,
 /* A bin width: the integer when whole, else rounded to six decimals
  * (the exact width is (high - low) / bins). */
 static void
-put_width(struct out *o, const struct attrib_range *r)
+put_width(struct out *o, const struct hist_range *r)
 {
 	uint64_t span = r->high - r->low;
 

@@ -54,10 +54,6 @@ void view_json(struct out *o, const struct collect *k,
  */
 void json_str(struct out *o, const char *s, size_t n);
 
-/* All the ticks counted: the functions' and *unknown*'s, the whole of
- * which --top's shares and --json's percents are parts. */
-uint64_t view_all(const struct report_result *res);
-
 /*
  * --folded: one line per function with ticks, "NAME TICKS", in address
  * order, NAME through RENAME when not NULL.  In NAME every byte that is
@@ -67,8 +63,5 @@ uint64_t view_all(const struct report_result *res);
  */
 void view_folded(struct out *o, const struct collect *k,
     const char *(*rename)(const char *, size_t, size_t *));
-
-/* ticks * 100 / total, 0 for a total of 0. */
-double view_percent(uint64_t ticks, uint64_t total);
 
 #endif

@@ -37,7 +37,13 @@ load(void)
 	*(void **)&cxa_demangle = dlsym(h, "__cxa_demangle");
 }
 
-const char *
+/*
+ * The demangled form of NAME (LEN bytes), its length in *OUTLEN; NULL when
+ * NAME is not a mangled C++ name (it does not begin with "_Z", or the
+ * demangler refuses it) or no demangler can be loaded.  Valid until the
+ * next call.
+ */
+static const char *
 demangle(const char *name, size_t len, size_t *outlen)
 {
 	int status = -1;

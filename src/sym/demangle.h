@@ -12,15 +12,12 @@
 #include <stddef.h>
 
 /*
- * The demangled form of NAME (LEN bytes), its length in *OUTLEN; NULL when
- * NAME is not a mangled C++ name (it does not begin with "_Z", or the
- * demangler refuses it) or no demangler can be loaded.  Valid until the
- * next call.  Call only once the program's installed rights are given up
- * for good: it may load a library.
+ * For struct report_opts's rename hook: NAME (LEN bytes) demangled, or NAME
+ * itself when it is not a mangled C++ name or no demangler can be loaded;
+ * its length in *OUTLEN.  Valid until the next call.  Call only once the
+ * program's installed rights are given up for good: it may load a
+ * library.
  */
-const char *demangle(const char *name, size_t len, size_t *outlen);
-
-/* For struct report_opts's rename hook: NAME demangled, or NAME itself. */
 const char *demangle_or_same(const char *name, size_t len, size_t *outlen);
 
 #endif

@@ -299,7 +299,7 @@ hist(struct report_opts *opt, struct report_result *res, char **text)
 	    "000000000000100c t b\n"
 	    "0000000000001010 T c\n";
 	/* static: RES keeps a pointer to H after the call */
-	static struct attrib_range r = { 0x1000, 0x1020, 8, 1 };
+	static struct hist_range r = { 0x1000, 0x1020, 8, 1 };
 	static uint64_t last;
 	static struct report_hist h = { 0x1000, 0x1020, 8, &r, 1, 100,
 	    fake_calls, &last };

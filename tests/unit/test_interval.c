@@ -1,10 +1,10 @@
 /*
- * test_watch.c - the --interval difference against plain subtraction:
+ * test_interval.c - the --interval difference against plain subtraction:
  * random reads (mostly zero, some counters growing, some reads reset),
  * folded in random chunk sizes, read back through span() and sum().
  */
 #include "unit.h"
-#include "cli/watch.h"
+#include "cli/interval.h"
 
 static uint64_t x = 0x2545f4914f6cdd1dull;
 

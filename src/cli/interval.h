@@ -1,21 +1,24 @@
 /*
- * watch.h - the histogram source of --interval: the ticks gained between
- * two reads of the same profile.
+ * interval.h - --interval: the ticks gained between two reads of the same
+ * profile, reported every interval.
  *
- * Keeps the previous read as the list of its non-zero counters (8 bytes
+ * The histogram source, struct watch, keeps the previous read as the list of its non-zero counters (8 bytes
  * each: on a real capture a fraction of a percent of them; a dense copy
  * would take 4 bytes for every counter), and the difference as the list
  * of the counters that changed (8 bytes each).  A counter that went down
  * means the counters were reset: the difference is then the new values,
- * the ticks since the reset.  Knows nothing of symbols.
+ * the ticks since the reset.  It knows nothing of symbols: interval_run()
+ * reports it against the map.
  */
-#ifndef RP_WATCH_H
-#define RP_WATCH_H
+#ifndef RP_INTERVAL_H
+#define RP_INTERVAL_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-#include "core/attrib.h"
+#include "base/output.h"
+#include "cli/options.h"
+#include "hist/counters.h"
 
 struct watch {
 	const char *name;
@@ -35,16 +38,6 @@ struct watch {
 };
 
 /*
- * The first read (NOAUTO: -n), with the notes a report's read gives (a
- * reversed byte order, an odd step, a trailing partial word).  Returns 1
- * when the byte order is reversed.
- */
-int watch_start(struct watch *w, const char *name, int noauto);
-
-/* Read again; returns 1 when the counters were reset since the last read. */
-int watch_next(struct watch *w);
-
-/*
  * One read, in three steps (the unit tests feed them arrays): begin,
  * fold the words CUR[0..n) (words FIRST.. of the read, in order, all of
  * words 1.. once), end.  watch_fold_end() returns 1 when a counter went
@@ -59,5 +52,11 @@ int watch_fold_end(struct watch *w);
 struct counters watch_counters(struct watch *w);
 
 void watch_free(struct watch *w);
+
+/*
+ * --interval: every O->interval seconds (O->iterations times, or until SIGINT
+ * or SIGTERM), the ticks gained since the last read, reported into OUT.
+ */
+int interval_run(const struct options *o, struct out *out);
 
 #endif

@@ -1,5 +1,5 @@
 /*
- * procprof.c - the gmon.out path from options to report.
+ * gmonrun.c - the gmon.out path from options to report.
  */
 #include <stdarg.h>
 #include <stdint.h>
@@ -10,7 +10,7 @@
 #include "hist/gmon.h"
 #include "sym/demangle.h"
 #include "cli/debugfile.h"
-#include "cli/procprof.h"
+#include "cli/gmonrun.h"
 #include "base/wide.h"
 #include "core/report.h"
 #include "sym/symsrc.h"
@@ -18,7 +18,7 @@
 #include "out/view.h"
 
 int
-procprof_detect(struct profile *p)
+gmonrun_detect(struct profile *p)
 {
 	unsigned char head[48];
 	size_t n = profile_peek(p, head, sizeof head);
@@ -65,7 +65,7 @@ put(struct out *o, const char *fmt, ...)
 
 /* One range's bin width: "4", or the fractional width with six decimals. */
 static void
-print_width(struct out *o, const struct attrib_range *r)
+print_width(struct out *o, const struct hist_range *r)
 {
 	uint64_t span = r->high - r->low;
 
@@ -77,7 +77,7 @@ print_width(struct out *o, const struct attrib_range *r)
 
 /* Whether ranges X and Y have bins of one width. */
 static int
-same_width(const struct attrib_range *x, const struct attrib_range *y)
+same_width(const struct hist_range *x, const struct hist_range *y)
 {
 	uint64_t ah, al, bh, bl;
 
@@ -116,7 +116,7 @@ print_info_verbose(struct out *o, const struct gmon *g)
 	put(o, "Byte_order: %s\n", g->big_endian ? "big-endian" :
 	    "little-endian");
 	for (size_t i = 0; i < g->nranges; i++) {
-		const struct attrib_range *r = &g->ranges[i];
+		const struct hist_range *r = &g->ranges[i];
 
 		put(o, "Range: 0x%llx-0x%llx (%llu bytes", (unsigned long long)
 		    r->low, (unsigned long long)r->high,
@@ -142,7 +142,7 @@ subtract_baseline(struct gmon *g, const struct options *opt)
 	char err[256];
 
 	profile_load(&bp, opt->baseline);
-	if (!procprof_detect(&bp))
+	if (!gmonrun_detect(&bp))
 		fatalx("%s: not a gmon.out, unlike %s", opt->baseline,
 		    opt->profile);
 	load(&base, &bp);
@@ -197,7 +197,7 @@ report_view(const struct options *opt, const struct gmon *g,
 }
 
 void
-procprof_run(const struct options *opt, struct profile *p, struct out *o)
+gmonrun_run(const struct options *opt, struct profile *p, struct out *o)
 {
 	struct gmon g;
 	struct symsrc m;

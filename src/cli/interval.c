@@ -1,16 +1,24 @@
 /*
- * watch.c - the difference between successive reads of a profile.
+ * interval.c - --interval: the difference between successive reads of a
+ * profile, and the loop that reports it.
  */
+#include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "base/input.h"
-#include "cli/procprof.h"
+#include "cli/gmonrun.h"
+#include "cli/kernel.h"
+#include "cli/profiling.h"
+#include "cli/run.h"
+#include "core/fit.h"
 #include "hist/profile.h"
 #include "base/util.h"
-#include "cli/watch.h"
+#include "cli/interval.h"
 
 #define WIN_WORDS ((size_t)1 << 16)
 
@@ -190,7 +198,12 @@ fold_all(struct watch *w, const struct counters *c)
 	return watch_fold_end(w);
 }
 
-int
+/*
+ * The first read (NOAUTO: -n), with the notes a report's read gives (a
+ * reversed byte order, an odd step, a trailing partial word).  Returns 1
+ * when the byte order is reversed.
+ */
+static int
 watch_start(struct watch *w, const char *name, int noauto)
 {
 	struct profile p;
@@ -199,7 +212,7 @@ watch_start(struct watch *w, const char *name, int noauto)
 	memset(w, 0, sizeof *w);
 	w->name = name;
 	profile_load(&p, name);
-	if (procprof_detect(&p))	/* it will not change: nothing to watch */
+	if (gmonrun_detect(&p))	/* it will not change: nothing to watch */
 		fatalx("%s is a gmon.out: --interval watches a kernel profile; "
 		    "a program writes its gmon.out once, when it exits", name);
 	profile_check(&p);
@@ -219,7 +232,8 @@ watch_start(struct watch *w, const char *name, int noauto)
 	return w->swap;
 }
 
-int
+/* Read again; returns 1 when the counters were reset since the last read. */
+static int
 watch_next(struct watch *w)
 {
 	struct profile p;
@@ -307,4 +321,148 @@ watch_free(struct watch *w)
 	list_free(&w->added);
 	free(w->win);
 	memset(w, 0, sizeof *w);
+}
+
+static volatile sig_atomic_t stop;
+
+static void
+on_stop(int sig)
+{
+	(void)sig;
+	stop = 1;
+}
+
+static double
+elapsed(const struct timespec *a, const struct timespec *b)
+{
+	return (double)(b->tv_sec - a->tv_sec) +
+	    (double)(b->tv_nsec - a->tv_nsec) / 1e9;
+}
+
+/* Sleep until T; returns 0, or -1 when told to stop. */
+static int
+sleep_until(struct timespec *t, double seconds)
+{
+	struct timespec now;
+	long long ns = (long long)(seconds * 1e9 + 0.5);
+
+	t->tv_sec += (time_t)(ns / 1000000000);
+	t->tv_nsec += (long)(ns % 1000000000);
+	if (t->tv_nsec >= 1000000000) {
+		t->tv_sec++;
+		t->tv_nsec -= 1000000000;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	if (elapsed(t, &now) > 0)
+		*t = now;	/* late: do not try to catch up */
+	while (!stop && clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, t,
+	    NULL) != 0)
+		;
+	return stop ? -1 : 0;
+}
+
+/*
+ * Whether the map NAME changed (size or modification time) since *LAST,
+ * which is updated; the first call says it changed.
+ */
+static int
+map_changed(const char *name, struct stat *last, int first)
+{
+	struct stat sb;
+	int changed;
+
+	if (stat(name, &sb) < 0)
+		return first;
+	changed = first || sb.st_size != last->st_size ||
+	    sb.st_mtim.tv_sec != last->st_mtim.tv_sec ||
+	    sb.st_mtim.tv_nsec != last->st_mtim.tv_nsec ||
+	    sb.st_ino != last->st_ino || sb.st_dev != last->st_dev;
+	*last = sb;
+	return changed;
+}
+
+static void
+open_map(struct symsrc *m, const char *name)
+{
+	if (symsrc_open(m, name) < 0)
+		fatal("%s", name);
+}
+
+int
+interval_run(const struct options *o, struct out *out)
+{
+	struct view_inputs vi = { .profile = o->profile, .interval = 1 };
+	struct report_result res;
+	struct sigaction sa;
+	struct timespec due, last, now;
+	struct watch w;
+	struct symsrc m;
+	struct counters c;
+	struct stat map_st = { 0 };
+	const char *mapname;
+	uint32_t step;
+	int map_new;
+	char when[64], line[256];
+	struct tm tm;
+	time_t t;
+	int n, redraw = isatty(STDOUT_FILENO);
+
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_stop;
+	sa.sa_flags = SA_RESTART;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	watch_start(&w, o->profile, o->noauto);
+	vi.byte_order = run_byte_order(w.swap);
+	vi.counting = profiling_counting(o->profile);
+	mapname = o->mapfile ? o->mapfile : kernel_default_map(o->profile);
+	step = w.step;
+	if (step == 0) {	/* 64-bit big-endian: the map tells the step */
+		open_map(&m, mapname);
+		step = run_step_from_map(&m, w.nwords - 1, &res, 0);
+		symsrc_close(&m);
+	}
+	clock_gettime(CLOCK_MONOTONIC, &last);
+	due = last;
+	for (vi.number = 1; !o->iterations || vi.number <= o->iterations;
+	    vi.number++) {
+		if (sleep_until(&due, o->interval) < 0)
+			break;
+		vi.reset = watch_next(&w);
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		vi.seconds = elapsed(&last, &now);
+		last = now;
+		t = time(NULL);
+		if (localtime_r(&t, &tm) == NULL ||
+		    strftime(when, sizeof when, "%Y-%m-%d %H:%M:%S %z", &tm) == 0)
+			snprintf(when, sizeof when, "@%lld", (long long)t);
+		vi.time = when;
+		if (vi.reset)
+			warnx_("%s: counters went down: reset in interval %llu; "
+			    "reporting the ticks since the reset", o->profile,
+			    (unsigned long long)vi.number);
+		if (!o->json) {
+			if (redraw)	/* home, clear: each screen in place */
+				out_str(out, "\033[H\033[2J", 7);
+			n = snprintf(line, sizeof line, "--- %s interval %llu: "
+			    "%.3f s%s\n", when, (unsigned long long)vi.number,
+			    vi.seconds, vi.reset ? " (counters were reset: "
+			    "ticks since the reset)" : "");
+			out_str(out, line, (size_t)n);
+		}
+		c = watch_counters(&w);
+		/* the fit is checked again whenever the map changed */
+		map_new = map_changed(mapname, &map_st, vi.number == 1);
+		open_map(&m, mapname);
+		run_report(o, &m, &c, step, &vi, &res, out);
+		symsrc_close(&m);
+		run_finish(out);
+		if (map_new)
+			fit_warn(mapname, o->profile, res.origin, res.etext,
+			    res.have_etext, step, w.nwords - 1);
+		if (stop)
+			break;
+	}
+	watch_free(&w);
+	return 0;
 }

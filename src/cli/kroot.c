@@ -1,0 +1,110 @@
+/*
+ * kroot.c - the running kernel's files, under the test root, and the
+ * rights to open them.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "base/util.h"
+#include "cli/kroot.h"
+
+static uid_t saved_euid;
+static int setuid_install;
+
+const char *
+kernel_path(const char *path)
+{
+	static char *kept[32];	/* the last paths made, still in use */
+	static size_t next;
+	const char *root = secure_getenv(KERNEL_ROOT_ENV);
+	char **p = &kept[next++ % (sizeof kept / sizeof kept[0])];
+	size_t n;
+
+	/* always a copy: PATH may be a caller's buffer, reused */
+	if (root == NULL || setuid_install)
+		root = "";
+	n = strlen(root) + strlen(path) + 1;
+	*p = xrealloc(*p, n);
+	snprintf(*p, n, "%s%s", root, path);
+	return *p;
+}
+
+void
+kernel_drop_privileges(void)
+{
+	saved_euid = geteuid();
+	setuid_install = saved_euid != getuid();
+	if (setegid(getgid()) < 0 || seteuid(getuid()) < 0)
+		fatal("cannot drop privileges");
+}
+
+int
+kernel_setuid_install(void)
+{
+	return setuid_install;
+}
+
+void
+kernel_drop_privileges_for_good(void)
+{
+	gid_t g = getgid();
+	uid_t u = getuid();
+
+	if (setuid_install &&
+	    (setresgid(g, g, g) < 0 || setresuid(u, u, u) < 0))
+		fatal("cannot drop privileges");
+}
+
+int
+kernel_open_installed(const char *name, int flags)
+{
+	int fd, e;
+
+	if (setuid_install && seteuid(saved_euid) < 0)
+		fatal("cannot regain privileges");
+	fd = open(name, flags);
+	e = errno;
+	if (setuid_install && seteuid(getuid()) < 0)
+		fatal("cannot drop privileges");
+	kernel_drop_privileges_for_good();
+	errno = e;
+	return fd;
+}
+
+const char *
+kernel_release(char *buf, size_t n)
+{
+	struct utsname u;
+	const char *f = kernel_path("/proc/sys/kernel/osrelease");
+	int fd = secure_getenv(KERNEL_ROOT_ENV) && !setuid_install ?
+	    open(f, O_RDONLY | O_CLOEXEC) : -1;
+	ssize_t r = -1;
+
+	if (fd >= 0) {
+		r = read(fd, buf, n - 1);
+		close(fd);
+	}
+	if (r > 0) {
+		buf[r] = '\0';
+		buf[strcspn(buf, "\n")] = '\0';
+	} else
+		snprintf(buf, n, "%s", uname(&u) == 0 ? u.release : "");
+	return buf;
+}
+
+int
+kernel_last_counter_is_text(const char *profile)
+{
+	char rel[256];
+	unsigned maj, min;
+
+	if (strcmp(profile, kernel_path(PROC_PROFILE)) != 0 ||
+	    sscanf(kernel_release(rel, sizeof rel), "%u.%u", &maj, &min) != 2)
+		return -1;
+	return maj > 6 || (maj == 6 && min >= 11);
+}
