@@ -246,11 +246,14 @@ void
 nz_decode(const struct nzindex *x, uint64_t w, int swap, uint32_t *out,
     size_t n)
 {
-	const unsigned char *b = x->buf + x->ck[w];
-	const unsigned char *e = x->buf + x->ck[w + 1];
+	const unsigned char *b, *e;
 	uint64_t k = 0;
 
 	memset(out, 0, n * 4);
+	if (x->ck[w] == x->ck[w + 1])	/* no entry (buf may be NULL) */
+		return;
+	b = x->buf + x->ck[w];
+	e = x->buf + x->ck[w + 1];
 	while (b < e) {
 		uint64_t c;
 
