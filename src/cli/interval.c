@@ -308,7 +308,7 @@ sum(void *ctx, uint64_t from, uint64_t to)
 struct counters
 watch_counters(struct watch *w)
 {
-	struct counters c = { w->nwords, span, sum, w };
+	struct counters c = { w->nwords, span, sum, w, NULL };
 
 	return c;
 }

@@ -57,11 +57,18 @@ min_u64(uint64_t x, uint64_t y)
 	return x < y ? x : y;
 }
 
+/* Classic: the word a symbol that ends at NEXT is credited up to. */
+static uint64_t
+classic_end(const struct attrib *a, uint64_t next)
+{
+	return a->step ? div_step(a, next - a->origin) : 0;
+}
+
 static int
 close_classic(struct attrib *a, uint64_t start, uint64_t next,
     struct attrib_span *sp)
 {
-	uint64_t j = a->step ? div_step(a, next - a->origin) : 0;
+	uint64_t j = classic_end(a, next);
 
 	if (a->cursor >= a->nwords || j > a->nwords)
 		return -1;
@@ -166,6 +173,21 @@ close_hist(struct attrib *a, uint64_t start, uint64_t next,
 	sp->first = sp->list_first = bin_at_or_after(a, start);
 	sp->end = sp->list_end = bin_at_or_after(a, next);
 	return 0;
+}
+
+int
+attrib_close_quiet(struct attrib *a, uint64_t next, uint64_t quiet)
+{
+	uint64_t j;
+
+	if (a->mode != ATTRIB_CLASSIC || a->cursor >= a->nwords)
+		return 0;
+	j = classic_end(a, next);
+	if (j > quiet || j > a->nwords)
+		return 0;
+	if (j > a->cursor)	/* words [cursor, j): all below QUIET */
+		a->cursor = j;
+	return 1;
 }
 
 int

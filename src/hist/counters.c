@@ -13,7 +13,8 @@ array_span(void *ctx, uint64_t from, uint64_t to, size_t *got)
 struct counters
 counters_array(const uint32_t *w, uint64_t n)
 {
-	struct counters c = { n, array_span, NULL, (void *)(uintptr_t)w };
+	struct counters c = { n, array_span, NULL, (void *)(uintptr_t)w,
+	    NULL };
 
 	return c;
 }

@@ -22,6 +22,12 @@ struct counters {
 	/* Optional: the sum of [from, to), when the source has a faster way. */
 	uint64_t (*sum)(void *ctx, uint64_t from, uint64_t to);
 	void *ctx;
+	/*
+	 * Optional, with sum: the first non-zero word at or after FROM, or n;
+	 * a source that knows it cheaply (the non-zero index) lets a report
+	 * pass over the symbols with no ticks.
+	 */
+	uint64_t (*nonzero)(void *ctx, uint64_t from);
 };
 
 /* Counters over an array in memory. */

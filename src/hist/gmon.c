@@ -648,7 +648,7 @@ struct counters
 gmon_counters(const struct gmon *g)
 {
 	struct counters c = { g->nbins + 1, words_span, NULL,
-	    (void *)(uintptr_t)g->words };
+	    (void *)(uintptr_t)g->words, NULL };
 
 	return c;
 }

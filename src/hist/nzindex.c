@@ -268,7 +268,8 @@ nz_decode(const struct nzindex *x, uint64_t w, int swap, uint32_t *out,
  * behind.  win is the window being decoded (UINT64_MAX: none), pos the
  * offset of the entry after the pending one, next the pending entry's
  * word (UINT64_MAX: none left in the window), code its value; every entry
- * below from was consumed.
+ * below from was consumed, and none lies in [from, next) (nz_next may
+ * leave from in a window before win, all of whose later words are zero).
  */
 static void
 nz_seek(struct nzindex *x, uint64_t w)
@@ -283,6 +284,15 @@ nz_seek(struct nzindex *x, uint64_t w)
 	x->pos = (size_t)(b - x->buf);
 }
 
+/* The decoder ready for a walk from FROM on: seeking only when it must. */
+static void
+nz_resume(struct nzindex *x, uint64_t from)
+{
+	if (x->win == UINT64_MAX || from < x->from ||
+	    from / NZ_WIN_WORDS > x->win)
+		nz_seek(x, from / NZ_WIN_WORDS);
+}
+
 uint64_t
 nz_sum(struct nzindex *x, int swap, uint64_t from, uint64_t to)
 {
@@ -290,8 +300,7 @@ nz_sum(struct nzindex *x, int swap, uint64_t from, uint64_t to)
 
 	if (from >= to)
 		return 0;
-	if (from / NZ_WIN_WORDS != x->win || from < x->from)
-		nz_seek(x, from / NZ_WIN_WORDS);
+	nz_resume(x, from);
 	for (;;) {
 		const unsigned char *b = x->buf + x->pos;
 		const unsigned char *e = x->buf + x->ck[x->win + 1];
@@ -316,6 +325,33 @@ nz_sum(struct nzindex *x, int swap, uint64_t from, uint64_t to)
 	}
 	x->from = to;
 	return sum;
+}
+
+uint64_t
+nz_next(struct nzindex *x, uint64_t from, uint64_t n)
+{
+	uint64_t nwin = (n + NZ_WIN_WORDS - 1) / NZ_WIN_WORDS;
+
+	if (from >= n)
+		return n;
+	nz_resume(x, from);
+	for (;;) {
+		const unsigned char *b = x->buf + x->pos;
+		const unsigned char *e = x->buf + x->ck[x->win + 1];
+
+		while (x->next < from) {	/* consumed: below FROM */
+			if (b < e)
+				x->next += 1 + nz_get(&b, &x->code);
+			else
+				x->next = UINT64_MAX;
+		}
+		x->pos = (size_t)(b - x->buf);
+		if (x->next != UINT64_MAX || x->win + 1 >= nwin)
+			break;
+		nz_seek(x, x->win + 1);
+	}
+	x->from = from;
+	return x->next < n ? x->next : n;
 }
 
 void

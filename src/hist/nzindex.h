@@ -64,6 +64,12 @@ void nz_decode(const struct nzindex *x, uint64_t w, int swap, uint32_t *out,
 /* The sum of words [from, to); moving forward is cheapest. */
 uint64_t nz_sum(struct nzindex *x, int swap, uint64_t from, uint64_t to);
 
+/*
+ * The first word at or after FROM with a non-zero counter, or N (the
+ * profile's words) when none is; like nz_sum, it moves the decoder on.
+ */
+uint64_t nz_next(struct nzindex *x, uint64_t from, uint64_t n);
+
 void nz_free(struct nzindex *x);
 
 #endif

@@ -410,11 +410,19 @@ index_sum(void *ctx, uint64_t from, uint64_t to)
 	return nz_sum(&p->nz, p->swap, from, to);
 }
 
+static uint64_t
+index_next(void *ctx, uint64_t from)
+{
+	struct profile *p = ctx;
+
+	return nz_next(&p->nz, from, p->nwords);
+}
+
 struct counters
 profile_counters(struct profile *p)
 {
 	struct counters c = { p->nwords, span, p->nz.ok ? index_sum : NULL,
-	    p };
+	    p, p->nz.ok ? index_next : NULL };
 
 	return c;
 }

@@ -291,6 +291,28 @@ dense_index_and_file_agree(void **state)
 	free(w);
 }
 
+/* prefix[k]: the sum of the counters below word k (the step word not). */
+static uint64_t *
+prefix_sums(const uint32_t *w, size_t n)
+{
+	uint64_t *prefix = malloc((n + 1) * sizeof *prefix);
+
+	prefix[0] = 0;
+	for (size_t k = 0; k < n; k++)
+		prefix[k + 1] = prefix[k] + (k ? w[k] : 0);
+	return prefix;
+}
+
+/* The sum of [from, to) agrees with the words' prefix sums. */
+static void
+from_was(const struct counters *c, uint64_t from, uint64_t to,
+    const uint64_t *prefix)
+{
+	if (counters_sum(c, from, to) != prefix[to] - prefix[from])
+		fail_msg("sum [%llu, %llu)", (unsigned long long)from,
+		    (unsigned long long)to);
+}
+
 /*
  * Sums from the index that jump ahead and back, the first of them in the
  * first window (a regression: the decoder once started from a zeroed
@@ -339,6 +361,73 @@ sums_jump_ahead_and_back(void **state)
 	unlink(path);
 	free(path);
 	free(prefix);
+	free(w);
+}
+
+/*
+ * The index's next non-zero word, asked as a report asks it (from where
+ * each sum stopped, the sums going on from below it), and at random,
+ * agrees with the words: over windows with no entry, to the end.
+ */
+static void
+next_nonzero_matches_the_words(void **state)
+{
+	const size_t n = 9 * 65536 + 3;
+	uint64_t r = 11, *prefix, *nz = malloc((n + 1) * sizeof *nz);
+	uint32_t *w = calloc(n, 4);
+	struct counters c;
+	struct profile p;
+	char *path;
+
+	(void)state;
+	w[0] = 4;
+	for (size_t k = 1; k < n; k++) {
+		r = r * 6364136223846793005ull + 1442695040888963407ull;
+		/* windows 2 to 4 empty, window 6 only from its middle */
+		if ((k / 65536 >= 2 && k / 65536 <= 4) ||
+		    (k / 65536 == 6 && k % 65536 < 30000) || k > n - 40)
+			continue;
+		if ((r >> 40) % 97 == 0)
+			w[k] = 1 + (uint32_t)(r >> 33) % 999;
+	}
+	w[n - 1] = 5;			/* the last word: *unknown* */
+	prefix = prefix_sums(w, n);
+	nz[n] = n;
+	for (size_t k = n; k-- > 0;)
+		nz[k] = w[k] ? k : nz[k + 1];
+	path = words_file(w, n, 0);
+	profile_open(&p, path);
+	assert_int_equal(profile_setup(&p, NULL, 0), 0);
+	assert_true(p.nz.ok);
+	c = profile_counters(&p);
+	assert_non_null(c.nonzero);
+	for (uint64_t at = 1; at < n;) {	/* a report's walk */
+		uint64_t q = c.nonzero(c.ctx, at), to;
+
+		assert_int_equal(q, nz[at]);
+		r = r * 6364136223846793005ull + 1442695040888963407ull;
+		to = q + 1 + (r >> 30) % 300;
+		if (to > n)
+			to = n;
+		/* the sum starts below the word found, where the walk was */
+		from_was(&c, at + (q - at) / 2, to, prefix);
+		at = to;
+	}
+	for (int i = 0; i < 2000; i++) {	/* anywhere, back and forth */
+		uint64_t a;
+
+		r = r * 6364136223846793005ull + 1442695040888963407ull;
+		a = 1 + (r >> 20) % (n + 10);
+		assert_int_equal(c.nonzero(c.ctx, a), a < n ? nz[a] : n);
+		if (i % 3 == 0 && a < n)
+			from_was(&c, a, a + (r >> 5) % 70000 < n ?
+			    a + (r >> 5) % 70000 : n, prefix);
+	}
+	profile_close(&p);
+	unlink(path);
+	free(path);
+	free(prefix);
+	free(nz);
 	free(w);
 }
 
@@ -441,6 +530,7 @@ main(void)
 		cmocka_unit_test(trailing_partial_word),
 		cmocka_unit_test(dense_index_and_file_agree),
 		cmocka_unit_test(sums_jump_ahead_and_back),
+		cmocka_unit_test(next_nonzero_matches_the_words),
 		cmocka_unit_test(baseline),
 	};
 
