@@ -2,7 +2,7 @@
 #
 #   make                 build ./readprofile
 #   make check           build and run every test suite (short random sweeps)
-#   make check-long      the long random sweeps (unit, differential, ext)
+#   make check-long      the long random sweeps (unit, differential, extensions)
 #   make check-sanitize  check and check-long on an ASan+UBSan build (build-san/)
 #   make check-valgrind  the golden CLI, hostile-input and kernel tests under valgrind
 #   make check-gen       util-linux under valgrind on the differential generator's inputs
@@ -90,11 +90,11 @@ $(B)/tests/%: tests/unit/%.c tests/unit/unit.h $(B)/librp.a $(HDRS) $(B)/flags |
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(UNIT_LDFLAGS) -o $@ $< $(B)/librp.a -lcmocka $(LDLIBS)
 
 # Helpers for the differential and golden tests.
-$(B)/tests/gen: tests/diff/gen.c | $(B)/tests
+$(B)/tests/gen: tests/differential/gen.c | $(B)/tests
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $<
-$(B)/tests/model: tests/diff/model.c | $(B)/tests
+$(B)/tests/model: tests/differential/model.c | $(B)/tests
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $<
-$(B)/tests/proftool: tests/ext/proftool.c | $(B)/tests
+$(B)/tests/proftool: tests/extensions/proftool.c | $(B)/tests
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $<
 $(B)/tests/gmontool: tests/gmon/gmontool.c | $(B)/tests
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $<
@@ -148,12 +148,12 @@ check-run: $(BIN) $(if $(UNIT_SKIP),,$(UNIT_BINS)) $(B)/tests/gen $(B)/tests/mod
 	@sh tests/check.sh \
 	    harness 'sh tests/harness/run.sh' \
 	    unit '$(if $(UNIT_SKIP),echo "unit: skipped: $(UNIT_SKIP)",$(CHECK_SIZES) sh tests/unit/run.sh $(UNIT_BINS))' \
-	    cli '$(RUN_RP) sh tests/cli/run.sh' \
+	    golden '$(RUN_RP) sh tests/golden/run.sh' \
 	    completion 'sh tests/completion.sh' \
 	    layout 'sh tests/layout.sh' \
 	    docs '$(RUN_RP) sh tests/docs.sh' \
-	    diff '$(CHECK_SIZES) $(RUN_RP) sh tests/diff/run.sh' \
-	    ext '$(CHECK_SIZES) $(RUN_RP) sh tests/ext/run.sh' \
+	    differential '$(CHECK_SIZES) $(RUN_RP) sh tests/differential/run.sh' \
+	    extensions '$(CHECK_SIZES) $(RUN_RP) sh tests/extensions/run.sh' \
 	    views '$(RUN_RP) sh tests/views/run.sh' \
 	    hostile '$(RUN_RP) sh tests/hostile/run.sh' \
 	    elf '$(RUN_RP) SYMDUMP=$(abspath $(B)/tests/symdump) sh tests/elf/run.sh' \
@@ -172,15 +172,15 @@ check-long-run: $(BIN) $(UNIT_BINS) $(B)/tests/gen $(B)/tests/model $(B)/tests/p
 	    $(B)/tests/libctext
 	@sh tests/check.sh \
 	    unit-long '$(LONG_SIZES) sh tests/unit/run.sh $(B)/tests/test_fmt' \
-	    diff-long '$(LONG_SIZES) $(RUN_RP) sh tests/diff/run.sh' \
-	    ext-long '$(LONG_SIZES) $(RUN_RP) sh tests/ext/run.sh'
+	    differential-long '$(LONG_SIZES) $(RUN_RP) sh tests/differential/run.sh' \
+	    extensions-long '$(LONG_SIZES) $(RUN_RP) sh tests/extensions/run.sh'
 
 # The generator's inputs are well defined for util-linux: util-linux run
 # under valgrind on GEN_CASES of them (CI runs it).
 GEN_CASES ?= 40
 check-gen: $(B)/tests/gen
 	@sh tests/check.sh check-gen \
-	    'GEN=$(abspath $(B)/tests/gen) GEN_CASES=$(GEN_CASES) sh tests/diff/check-gen.sh'
+	    'GEN=$(abspath $(B)/tests/gen) GEN_CASES=$(GEN_CASES) sh tests/differential/check-gen.sh'
 
 # Every ELF file of the system against nm (slow; CI runs it).
 check-elf-sweep: $(B)/tests/symdump
@@ -197,7 +197,7 @@ check-sanitize: check-deps
 VALGRIND = valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite
 check-valgrind: $(BIN) $(B)/tests/libctext $(B)/tests/model
 	@TIME_SCALE=10 sh tests/check.sh \
-	    cli-valgrind 'RP=$(abspath $(BIN)) MODEL=$(abspath $(B)/tests/model) RP_WRAP="$(VALGRIND)" sh tests/cli/run.sh' \
+	    golden-valgrind 'RP=$(abspath $(BIN)) MODEL=$(abspath $(B)/tests/model) RP_WRAP="$(VALGRIND)" sh tests/golden/run.sh' \
 	    hostile-valgrind 'RP=$(abspath $(BIN)) RP_WRAP="$(VALGRIND)" sh tests/hostile/run.sh' \
 	    kernel-valgrind 'RP=$(abspath $(BIN)) RP_WRAP="$(VALGRIND)" sh tests/kernel/run.sh'
 

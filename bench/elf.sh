@@ -74,7 +74,7 @@ if [ ! -f "$D/stamp" ] || [ "$(cat "$D/stamp")" != "$stamp" ]; then
 		for (i = 1; i < n; i++) printf " %d", rand() < 0.95 ? 0 : int(rand() * 100)
 		printf " 3\n"
 	}' > "$D/profile.words"
-	sh tests/cli/mkprof.sh "$D/profile.words" "$D/profile"
+	sh tests/golden/mkprof.sh "$D/profile.words" "$D/profile"
 	rm -f "$D/profile.words"
 	echo "$stamp" > "$D/stamp"
 fi

@@ -231,6 +231,9 @@ nz_end(struct nzindex *x, uint64_t nwin)
 	}
 	x->ck[nwin] = x->len;
 	x->win = UINT64_MAX;
+	if (x->buf == NULL)	/* no entry: a buffer all the same, as the
+				 * decoders offset it (NULL + 0 is undefined) */
+		x->buf = xmalloc(1);
 }
 
 /* The host-order value of a coded counter. */
@@ -246,14 +249,11 @@ void
 nz_decode(const struct nzindex *x, uint64_t w, int swap, uint32_t *out,
     size_t n)
 {
-	const unsigned char *b, *e;
+	const unsigned char *b = x->buf + x->ck[w];
+	const unsigned char *e = x->buf + x->ck[w + 1];
 	uint64_t k = 0;
 
 	memset(out, 0, n * 4);
-	if (x->ck[w] == x->ck[w + 1])	/* no entry (buf may be NULL) */
-		return;
-	b = x->buf + x->ck[w];
-	e = x->buf + x->ck[w + 1];
 	while (b < e) {
 		uint64_t c;
 

@@ -109,12 +109,12 @@ bg_done() {
 }
 
 cp "$TOP/fixtures/inputs/rich.map" "$W/" || exit 2
-sh "$TOP/tests/cli/mkprof.sh" "$TOP/fixtures/inputs/rich.words" "$W/rich" ||
+sh "$TOP/tests/golden/mkprof.sh" "$TOP/fixtures/inputs/rich.words" "$W/rich" ||
 	exit 2
 RICH=$TOP/fixtures/cases/rich/expected.out
 # Another shape: --interval refuses it at the next read.
 printf 'le 8 1 2 3\n' > "$TMP/short.words"
-sh "$TOP/tests/cli/mkprof.sh" "$TMP/short.words" "$W/short" || exit 2
+sh "$TOP/tests/golden/mkprof.sh" "$TMP/short.words" "$W/short" || exit 2
 mkfifo "$W/P" || exit 2
 # The report --interval prints for an unchanged profile: every count 0.
 "$RP" -p "$W/rich" --baseline "$W/rich" -m "$W/rich.map" > "$TMP/zero" ||

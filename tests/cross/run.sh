@@ -12,7 +12,7 @@
 # tests, when cmocka is installed for the target (libcmocka-dev:s390x,
 # libcmocka-dev:i386; there is no static cmocka, so they are linked
 # dynamically; skipped otherwise), the golden CLI tests and the
-# hostile-input tests, with TIME_SCALE (default 6) on their limits.  tests/cli/run.sh and
+# hostile-input tests, with TIME_SCALE (default 6) on their limits.  tests/golden/run.sh and
 # tests/hostile/run.sh know what differs on a big-endian host.
 set -u
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
@@ -88,5 +88,5 @@ TIME_SCALE=${TIME_SCALE:-6}
 export TIME_SCALE
 exec sh tests/check.sh \
     "unit-$1" "$UNIT" \
-    "cli-$1" "RP='$RP' PROFTOOL='$TOP/build/tests/proftool' sh tests/cli/run.sh" \
+    "golden-$1" "RP='$RP' PROFTOOL='$TOP/build/tests/proftool' sh tests/golden/run.sh" \
     "hostile-$1" "RP='$RP' sh tests/hostile/run.sh"

@@ -133,7 +133,7 @@ profile() {
 		}
 		printf " 7\n"
 	}' > "$2.words"
-	sh "$TOP/tests/cli/mkprof.sh" "$2.words" "$2"
+	sh "$TOP/tests/golden/mkprof.sh" "$2.words" "$2"
 }
 
 # same PREFIX WHAT: the ELF map's run (PREFIXout1, PREFIXerr1, PREFIXrc1)
@@ -160,7 +160,7 @@ reports() {
 		{ bad "cannot make a profile for $1"; return; }
 	# one counter too many: the wrong-map warning
 	printf '1\n' >> "$TMP/prof.words"
-	sh "$TOP/tests/cli/mkprof.sh" "$TMP/prof.words" "$TMP/prof2"
+	sh "$TOP/tests/golden/mkprof.sh" "$TMP/prof.words" "$TMP/prof2"
 	(cd "$TMP" && ln -sf "$1" elf)
 	IFS='|'
 	for opt in '' $OPTS; do
@@ -217,7 +217,7 @@ zerostep() {
 	"$nm" -n --defined-only "$f" | mksysmap > "$TMP/zmap" || { bad "$nm $f"; return; }
 	profile "$TMP/zmap" "$TMP/zprof" 0 || { bad "cannot make a profile for $f"; return; }
 	sed '1s/^4 /0 /' "$TMP/zprof.words" > "$TMP/zprof0.words"
-	sh "$TOP/tests/cli/mkprof.sh" "$TMP/zprof0.words" "$TMP/zprof0"
+	sh "$TOP/tests/golden/mkprof.sh" "$TMP/zprof0.words" "$TMP/zprof0"
 	for opt in '' -a -s -b -v --exact --top=3 --json -i -iv; do
 		for how in file xz stdin; do
 			# shellcheck disable=SC2086

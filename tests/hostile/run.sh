@@ -238,7 +238,7 @@ prof() {
 	_f=$1
 	shift
 	echo "$HOST $*" > "$TMP/words"
-	sh "$TOP/tests/cli/mkprof.sh" "$TMP/words" "$W/$_f" ||
+	sh "$TOP/tests/golden/mkprof.sh" "$TMP/words" "$W/$_f" ||
 		{ echo "cannot build profile $_f" >&2; exit 2; }
 }
 
@@ -951,7 +951,7 @@ mutate_bin() {
 		for (i = 0; i < n; i++) { s = s b[i]; if (length(s) >= 64) { print "raw:" s; s = "" } }
 		if (s != "") print "raw:" s
 	}' > "$TMP/mut.words"
-	sh "$TOP/tests/cli/mkprof.sh" "$TMP/mut.words" "$3"
+	sh "$TOP/tests/golden/mkprof.sh" "$TMP/mut.words" "$3"
 }
 
 SRCS=

@@ -274,7 +274,7 @@ if command -v as >/dev/null 2>&1 && command -v ld >/dev/null 2>&1 &&
     "$TMP/notes-a"; then
 	# 56 bytes of text, step 4: 14 counters
 	printf '4 1 2 3 4 5 6 7 8 9 10 11 12 13 14\n' > "$TMP/kprof.words"
-	sh "$TOP/tests/cli/mkprof.sh" "$TMP/kprof.words" "$TMP/kprof"
+	sh "$TOP/tests/golden/mkprof.sh" "$TMP/kprof.words" "$TMP/kprof"
 	nm -n "$TMP/vmlinux-a" | grep -v -e ' [aNUw] ' -e ' \$' -e ' \.L' \
 	    -e ' __crc_' -e ' __kstrtab_' -e ' __kstrtabns_' -e ' L0$' > "$TMP/kmap"
 	"$RP" -p "$TMP/kprof" -m "$TMP/vmlinux-a" > "$TMP/kref" 2>&1

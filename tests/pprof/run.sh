@@ -5,7 +5,7 @@
 #       sh tests/pprof/run.sh
 #
 # pprof (go tool pprof, Debian's golang-go): on the real captures
-# (fixtures/real, fixtures/arch), generated inputs (tests/diff's gen), the
+# (fixtures/real, fixtures/arch), generated inputs (tests/differential's gen), the
 # recorded gmon.out (fixtures/gmon) and programs built and run here with
 # -pg: `pprof -raw` parses every profile we write; `pprof -top` lists the
 # functions, ticks, percentages and total of our --top, classic, --exact,

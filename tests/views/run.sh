@@ -198,7 +198,7 @@ echo "== --json on every golden case"
 # Each case that prints a report: the JSON parses, its total and *unknown*
 # are those of the -v report, and its total that of the case's recorded
 # report when it has a total line (check.py golden: one check a case).
-. "$TOP/tests/cli/common.sh"
+. "$TOP/tests/golden/common.sh"
 G=$TMP/golden
 mkdir "$G"
 # golden CASE-DIR RUN-DIR LABEL

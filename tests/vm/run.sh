@@ -154,7 +154,7 @@ build() { # build WHAT MAKE-ARGS...: make, or report the failure and stop
 		exit 1
 	fi
 }
-# and the independent model of --exact (tests/diff/model.c), run on the host
+# and the independent model of --exact (tests/differential/model.c), run on the host
 MODEL=$ROOT/build-static/tests/model
 if [ -n "${RP:-}" ]; then
 	OURS=$RP

@@ -73,10 +73,10 @@ awk -v n="$n" 'BEGIN {
 		printf " %d", rand() < 0.97 ? 0 : int(rand() * rand() * 5000)
 	printf " 4242\n"
 }' > "$TMP/profile.words"
-sh "$ROOT/tests/cli/mkprof.sh" "$TMP/profile.words" "$TMP/profile" || die "mkprof failed"
+sh "$ROOT/tests/golden/mkprof.sh" "$TMP/profile.words" "$TMP/profile" || die "mkprof failed"
 awk '{ for (i = 1; i <= NF; i++) printf "%d ", i == 1 ? $i : int($i / 3); print "" }' \
     "$TMP/profile.words" > "$TMP/base.words"
-sh "$ROOT/tests/cli/mkprof.sh" "$TMP/base.words" "$TMP/base" || die "mkprof failed"
+sh "$ROOT/tests/golden/mkprof.sh" "$TMP/base.words" "$TMP/base" || die "mkprof failed"
 
 # --- the symbols: System.map line for line ---------------------------------------
 pass=0 fail=0

@@ -1,6 +1,6 @@
 #!/bin/sh
 # run.sh - checks for what this readprofile does beyond util-linux:
-# --exact (against the independent model in tests/diff/model.c), --baseline
+# --exact (against the independent model in tests/differential/model.c), --baseline
 # (against util-linux run on the difference snapshot), profile and map
 # sources (stdin, pipes, FIFOs, process substitution, compressed files),
 # the wrong-map warning, and -i -v.
@@ -8,7 +8,7 @@
 #   RP=/abs/readprofile MODEL=/abs/model GEN=/abs/gen [RP_WRAP='valgrind -q'] \
 #       [ORACLE=/usr/sbin/readprofile] [PROFTOOL=/abs/proftool] \
 #       [EXT_SEEDS=300] [EXT_BASE_SEEDS=40] \
-#       sh tests/ext/run.sh
+#       sh tests/extensions/run.sh
 #
 # Prints PASS or FAIL for each check (a failure with a reproducer and the
 # first lines of the difference), SKIP for what cannot run here, and
@@ -16,8 +16,8 @@
 set -u
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 : "${RP:?set RP to the readprofile binary to test}"
-: "${MODEL:?set MODEL to the compiled tests/diff/model.c}"
-: "${GEN:?set GEN to the compiled tests/diff/gen.c}"
+: "${MODEL:?set MODEL to the compiled tests/differential/model.c}"
+: "${GEN:?set GEN to the compiled tests/differential/gen.c}"
 RP_WRAP=${RP_WRAP:-}
 ORACLE=${ORACLE:-/usr/sbin/readprofile}
 SEEDS=${EXT_SEEDS:-300}
@@ -99,12 +99,12 @@ done
 have gzip || { echo "gzip is required" >&2; exit 2; }
 [ -f "$TOP/fixtures/real/profile.gz" ] && [ -f "$TOP/fixtures/real/kallsyms.gz" ] ||
 	{ echo "fixtures/real is missing" >&2; exit 2; }
-# PROFTOOL: a compiled tests/ext/proftool.c; built here when not given.
+# PROFTOOL: a compiled tests/extensions/proftool.c; built here when not given.
 PT=${PROFTOOL:-}
 if [ -z "$PT" ]; then
 	PT=$TMP/proftool
-	"$CC" -O2 -o "$PT" "$TOP/tests/ext/proftool.c" ||
-		{ echo "cannot build tests/ext/proftool.c" >&2; exit 2; }
+	"$CC" -O2 -o "$PT" "$TOP/tests/extensions/proftool.c" ||
+		{ echo "cannot build tests/extensions/proftool.c" >&2; exit 2; }
 fi
 HAVE_ORACLE=0
 [ -x "$ORACLE" ] && HAVE_ORACLE=1
@@ -318,7 +318,7 @@ fi
 
 echo "== --exact on the i386, arm64 and s390x captures against the model"
 
-. "$TOP/tests/cli/common.sh"
+. "$TOP/tests/golden/common.sh"
 # arch_exact NAME DIR PROFILE MAP OPTS STDERR-FILE MODEL-PROFILE: in DIR,
 # readprofile --exact OPTS on PROFILE prints what the model prints for
 # MODEL-PROFILE, exits 0, and its stderr is STDERR-FILE (the byte-order
@@ -530,10 +530,10 @@ fi
 
 # The figures the README and the man page give, from the command they
 # print beside them.
-sh "$TOP/tests/ext/exact-moved.sh" "$RP" "$PT" >"$TMP/moved" 2>&1
+sh "$TOP/tests/extensions/exact-moved.sh" "$RP" "$PT" >"$TMP/moved" 2>&1
 sed 's/^/      /' "$TMP/moved" >"$TMP/moved.readme"
 if [ "$(wc -l <"$TMP/moved")" = 8 ] &&
-    grep -Fqx "      \$ make readprofile build/tests/proftool && sh tests/ext/exact-moved.sh" "$TOP/README.md" &&
+    grep -Fqx "      \$ make readprofile build/tests/proftool && sh tests/extensions/exact-moved.sh" "$TOP/README.md" &&
     awk 'NR == FNR { want[FNR] = $0; n = FNR; next }
 	i < n && $0 == want[i + 1] { i++ } END { exit i == n ? 0 : 1 }' \
     "$TMP/moved.readme" "$TOP/README.md"; then
@@ -1017,5 +1017,5 @@ else
 	no "real byte-swapped -i -v -n (exit $RC)" "$TMP/r.out" "$TMP/r.err"
 fi
 
-summary ext "$pass" "$fail"
+summary extensions "$pass" "$fail"
 [ "$fail" = 0 ]

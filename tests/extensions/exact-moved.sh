@@ -7,7 +7,7 @@
 # README and the man page.
 #
 #   make readprofile build/tests/proftool
-#   sh tests/ext/exact-moved.sh [READPROFILE [PROFTOOL]]
+#   sh tests/extensions/exact-moved.sh [READPROFILE [PROFTOOL]]
 set -u
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 RP=${1:-$TOP/readprofile}

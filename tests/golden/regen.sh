@@ -3,9 +3,9 @@
 # *.words files and re-record expected.{out,err,rc} with the reference
 # readprofile (util-linux, default /usr/sbin/readprofile; override with ORACLE).
 #
-#   sh tests/cli/regen.sh            all of fixtures/cases, fixtures/real/golden
+#   sh tests/golden/regen.sh            all of fixtures/cases, fixtures/real/golden
 #                                    and fixtures/arch/*/golden
-#   sh tests/cli/regen.sh NAME...    only these cases of fixtures/cases
+#   sh tests/golden/regen.sh NAME...    only these cases of fixtures/cases
 #
 # fixtures/cases-ours is written by hand: only its profiles are rebuilt here.
 # A case may hold `oracle-args`: the command line util-linux runs instead of
@@ -16,7 +16,7 @@ set -u
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 ORACLE=${ORACLE:-/usr/sbin/readprofile}
 RP_WRAP=
-. "$TOP/tests/cli/common.sh"
+. "$TOP/tests/golden/common.sh"
 . "$TOP/tests/libc.sh"
 
 "$ORACLE" -V 2>/dev/null | grep -q util-linux ||

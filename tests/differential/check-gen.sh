@@ -4,7 +4,7 @@
 # with the options that read every counter, and fail on any memory error.
 # Each run is a check: `check-gen: N passed, M failed`.
 #
-#   [GEN=/path/to/gen] [ORACLE=/usr/sbin/readprofile] sh tests/diff/check-gen.sh
+#   [GEN=/path/to/gen] [ORACLE=/usr/sbin/readprofile] sh tests/differential/check-gen.sh
 set -u
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 . "$TOP/tests/summary.sh"
@@ -15,7 +15,7 @@ command -v valgrind >/dev/null 2>&1 || suite_skipped check-gen "no valgrind"
 if [ ! -x "$ORACLE" ] || ! "$ORACLE" -V 2>/dev/null | grep -q util-linux; then
 	suite_skipped check-gen "util-linux readprofile not found"
 fi
-. "$TOP/tests/diff/common.sh"
+. "$TOP/tests/differential/common.sh"
 pass=0 bad=0
 seed=$SEED
 while [ "$seed" -lt $((SEED + CASES)) ]; do

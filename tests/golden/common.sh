@@ -37,7 +37,7 @@ run_case() {
 build_profiles() {
 	for _w in "$1"/*.words; do
 		[ -f "$_w" ] || continue
-		sh "$TOP/tests/cli/mkprof.sh" "$_w" "${_w%.words}"
+		sh "$TOP/tests/golden/mkprof.sh" "$_w" "${_w%.words}"
 	done
 }
 

@@ -6,5 +6,5 @@ trap 'rm -rf "$TMP"' EXIT
 trap 'exit 1' HUP INT TERM
 if [ -z "${GEN:-}" ]; then
 	GEN=$TMP/gen
-	${CC:-cc} -std=c11 -O2 -o "$GEN" "$TOP/tests/diff/gen.c" || exit 1
+	${CC:-cc} -std=c11 -O2 -o "$GEN" "$TOP/tests/differential/gen.c" || exit 1
 fi

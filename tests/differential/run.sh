@@ -2,13 +2,13 @@
 # run.sh - differential test against util-linux readprofile.
 #
 #   RP=/abs/path/readprofile [GEN=/path/to/gen] [DIFF_CASES=N] [DIFF_SEED=S] \
-#       sh tests/diff/run.sh
+#       sh tests/differential/run.sh
 #
 # For each seed S, DIFF_SEED <= S < DIFF_SEED + DIFF_CASES, `gen S DIR`
 # writes a random profile and map (see gen.c); both readprofiles then run on
 # them with every combination of -v -a -b -s -n, and with -i and -i -n, and
 # stdout, stderr and the exit status must be the same. GEN defaults to a
-# build of tests/diff/gen.c with $CC; RP_WRAP (e.g. valgrind) prefixes RP.
+# build of tests/differential/gen.c with $CC; RP_WRAP (e.g. valgrind) prefixes RP.
 # Reproduce a failure:  gen S DIR && cd DIR && readprofile OPTS -p profile -m map
 #
 # Three deliberate differences are allowed: with -n on a big-endian profile
@@ -35,7 +35,7 @@ RP_WRAP=${RP_WRAP:-}
 SHOW=${DIFF_SHOW:-3}	# failures shown with a diff, per job
 JOBS=${DIFF_JOBS:-2}
 
-. "$TOP/tests/diff/common.sh"
+. "$TOP/tests/differential/common.sh"
 # Both binaries run as plain `readprofile`, so argv[0] is the same.
 mkdir "$TMP/o" "$TMP/r"
 ln -s "$ORACLE" "$TMP/o/readprofile"
@@ -137,6 +137,6 @@ while [ "$j" -lt "$JOBS" ]; do
 done
 echo "$CASES cases (seeds $SEED..$((END - 1))), $NOPTS option sets each"
 [ "$fail" -eq 0 ] ||
-	echo "reproduce: cc -o gen tests/diff/gen.c && ./gen SEED DIR && cd DIR && readprofile OPTIONS -p profile -m map"
-echo "diff: $pass passed, $fail failed"
+	echo "reproduce: cc -o gen tests/differential/gen.c && ./gen SEED DIR && cd DIR && readprofile OPTIONS -p profile -m map"
+echo "differential: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

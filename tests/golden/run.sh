@@ -2,7 +2,7 @@
 # run.sh - golden command-line tests.
 #
 #   RP=/abs/path/readprofile [RP_WRAP='valgrind -q --error-exitcode=99'] \
-#       sh tests/cli/run.sh
+#       sh tests/golden/run.sh
 #
 # Runs every case of fixtures/cases (recorded from util-linux readprofile),
 # fixtures/cases-ours (written by hand for where this readprofile differs on
@@ -11,7 +11,7 @@
 # captures, likewise), and compares stdout, stderr and the exit status.
 # A case with a file `stdout-nonempty` instead of expected.out only needs
 # some output; a case with a file `model-args` also has its expected.out
-# compared with tests/diff/model.c's output on those arguments (MODEL, or
+# compared with tests/differential/model.c's output on those arguments (MODEL, or
 # built here with HOST_CC or cc).  Prints each failure with a diff, then
 # `cli: N passed, N failed`.
 #
@@ -31,7 +31,7 @@
 #   ORDER in -i -v's Byte_order line, which names the file's order; the
 #   lines of `host-order` name inputs not built from words (a text or ELF
 #   file read as a profile), whose words are swapped with $PROFTOOL (a
-#   build of tests/ext/proftool.c for the machine running this script);
+#   build of tests/extensions/proftool.c for the machine running this script);
 #   the -n cases of the arch captures run on the capture's profile swapped
 #   the same way;
 # - a file read as a profile that is not one (an ELF file) has another
@@ -41,7 +41,7 @@ set -u
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 RP_WRAP=${RP_WRAP:-}
 : "${RP:?set RP to the readprofile binary to test}"
-. "$TOP/tests/cli/common.sh"
+. "$TOP/tests/golden/common.sh"
 . "$TOP/tests/libc.sh"
 . "$TOP/tests/summary.sh"
 
@@ -80,7 +80,7 @@ make_flipped() {
 			if ($i ~ /^#/) break
 			printf "%s ", $i == "le" ? "be" : $i == "be" ? "le" : $i
 		    } print "" }' "$_w" > "$TMP/flipped.words" &&
-		    sh "$TOP/tests/cli/mkprof.sh" "$TMP/flipped.words" \
+		    sh "$TOP/tests/golden/mkprof.sh" "$TMP/flipped.words" \
 		    "${_w%.words}" || exit 2
 	done
 	# inputs that are not built from words (a text or ELF file read as a
@@ -188,12 +188,12 @@ done
 
 # Expected reports not recorded from util-linux but from an independent
 # model: a case with a file `model-args` has its expected.out equal to
-# the output of tests/diff/model.c run on those arguments, in the case's
+# the output of tests/differential/model.c run on those arguments, in the case's
 # directory (MODEL, or a build of it for this machine).
 if [ -z "${MODEL:-}" ]; then
 	MODEL=$TMP/model
-	${HOST_CC:-cc} -std=c11 -O2 -o "$MODEL" "$TOP/tests/diff/model.c" ||
-		{ echo "cannot build tests/diff/model.c" >&2; exit 1; }
+	${HOST_CC:-cc} -std=c11 -O2 -o "$MODEL" "$TOP/tests/differential/model.c" ||
+		{ echo "cannot build tests/differential/model.c" >&2; exit 1; }
 fi
 for m in "$TOP"/fixtures/cases-ours/*/model-args; do
 	[ -f "$m" ] || continue
@@ -243,7 +243,7 @@ for a in "$TOP"/fixtures/arch/*/; do
 	rm -rf "$TMP/arch/${a##*/}" "$TMP/archflip"
 done
 
-. "$TOP/tests/cli/abbrev.sh"
+. "$TOP/tests/golden/abbrev.sh"
 
-summary cli "$pass" "$fail"
+summary golden "$pass" "$fail"
 [ "$fail" -eq 0 ]

@@ -1,5 +1,5 @@
 /*
- * proftool.c - small profile edits for tests/ext/run.sh.
+ * proftool.c - small profile edits for tests/extensions/run.sh.
  *
  * Profiles are handled as stored: no byte order guessing; ORDER is "le"
  * or "be" where a tool must know the value of a word.  A trailing partial
