@@ -49,15 +49,16 @@ static const char *
 by_build_id(struct search *s)
 {
 	char hex[BUILD_ID_HEX], two[3];
-	char *path;
+	char *dir, *path;
 
 	if (s->pk.bid.n < 2)
 		return NULL;
 	build_id_hex(&s->pk.bid, hex);
 	memcpy(two, hex, 2);
 	two[2] = '\0';
-	path = joined(kernel_path(DEBUG_DIR "/.build-id/"), two, "/");
-	path = joined(path, hex + 2, ".debug");
+	dir = joined(kernel_path(DEBUG_DIR "/.build-id/"), two, "/");
+	path = joined(dir, hex + 2, ".debug");
+	free(dir);
 	s->tried[s->ntried++] = path;
 	return usable(s, path) ? path : NULL;
 }
@@ -67,7 +68,7 @@ by_debuglink(struct search *s)
 {
 	char real[PATH_MAX], *slash;
 	const char *dir;
-	char *c[3];
+	char *c[3], *tmp;
 
 	if (s->pk.link[0] == '\0')
 		return NULL;
@@ -83,13 +84,16 @@ by_debuglink(struct search *s)
 	c[0] = joined(dir, "/", s->pk.link);
 	c[1] = joined(dir, "/.debug/", s->pk.link);
 	c[2] = joined(kernel_path(DEBUG_DIR), dir[0] == '/' ? dir : "/",
-	    "");
-	c[2] = joined(c[2], strcmp(dir, "/") ? "/" : "", s->pk.link);
+	    strcmp(dir, "/") ? "/" : "");
+	tmp = c[2];
+	c[2] = joined(tmp, s->pk.link, "");
+	free(tmp);
+	for (size_t i = 0; i < 3; i++)	/* freed with the others */
+		s->tried[s->ntried++] = c[i];
 	for (size_t i = 0; i < 3; i++) {
 		uint32_t crc;
 		char rc[PATH_MAX];
 
-		s->tried[s->ntried++] = c[i];
 		if (realpath(c[i], rc) != NULL && realpath(s->prog, real) &&
 		    strcmp(rc, real) == 0)
 			continue;	/* the program itself */
@@ -105,6 +109,23 @@ by_debuglink(struct search *s)
 	return NULL;
 }
 
+/* The debug file found last: kept until the next search (the symbol
+ * source opened on it names it in messages). */
+static char *found_kept;
+
+/* Free the paths tried, but FOUND (one of them, or NULL); return it. */
+static const char *
+done(struct search *s, const char *found)
+{
+	for (size_t i = 0; i < s->ntried; i++)
+		if (s->tried[i] == found)
+			found_kept = s->tried[i];
+		else
+			free(s->tried[i]);
+	s->ntried = 0;
+	return found;
+}
+
 const char *
 debugfile_resolve(const char *prog)
 {
@@ -113,6 +134,8 @@ debugfile_resolve(const char *prog)
 	char list[4 * PATH_MAX + 64];
 	size_t len = 0;
 
+	free(found_kept);
+	found_kept = NULL;
 	memset(&s, 0, sizeof s);
 	s.prog = prog;
 	if (strcmp(prog, "-") == 0 || elf_peek(prog, &s.pk) < 0 || s.pk.symtab)
@@ -120,12 +143,12 @@ debugfile_resolve(const char *prog)
 	if ((found = by_build_id(&s)) != NULL) {
 		warnx_("%s has no symbol table: using its debug file %s (by "
 		    "its build-id)", prog, found);
-		return found;
+		return done(&s, found);
 	}
 	if ((found = by_debuglink(&s)) != NULL) {
 		warnx_("%s has no symbol table: using its debug file %s (by "
 		    "its .gnu_debuglink, CRC-32 matched)", prog, found);
-		return found;
+		return done(&s, found);
 	}
 	list[0] = '\0';
 	for (size_t i = 0; i < s.ntried; i++) {
@@ -146,5 +169,5 @@ debugfile_resolve(const char *prog)
 		    "distribution's -dbgsym, -dbg or -debuginfo package) was "
 		    "looked for as %s%s", prog, list, s.crc_bad ?
 		    " (one there has another CRC-32: not this build's)" : "");
-	return prog;
+	return done(&s, prog);
 }
