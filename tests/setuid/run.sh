@@ -313,7 +313,15 @@ if command -v g++ >/dev/null 2>&1 &&
     gcc -shared -fPIC -o "$D/evil/libstdc++.so.6" "$D/evil/evil.c" 2>/dev/null
 then
 	chmod -R a+rX "$D/evil" "$D/names" "$D/names.gmon"
-	for b in "$RP" "$D/bin/readprofile-plain"; do
+	plain="$D/bin/readprofile-plain"
+	# A sanitizer's runtime is itself linked with libstdc++.so.6: a
+	# plain copy cannot start with another one first in its path.
+	if readelf -d "$plain" 2>/dev/null | grep -q 'lib[at]san\|libubsan'
+	then
+		skipped "(g) control: the sanitizer runtime needs the real libstdc++.so.6"
+		plain=
+	fi
+	for b in "$RP" $plain; do
 		rm -f "$D/tmp/evil-mark"
 		(cd "$D" && LD_LIBRARY_PATH="$D/evil" EVIL_MARK="$D/tmp/evil-mark" \
 		    as_nobody "$b" -p names.gmon -m names </dev/null >"$D/out" \
