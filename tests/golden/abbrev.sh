@@ -37,6 +37,21 @@ else
 		_l=$1 _first=$2
 		shift 2
 		ab_run "$TMP/ab-ul" "$UL" "$@"
+		if [ "$_first" = 2 ] && [ "$ORDER" = big ]; then
+			# -n on a big-endian host: ours reads the profile
+			# rebuilt in the other order (run.sh, make_flipped),
+			# as util-linux's native order reads the original
+			_n=$#
+			while [ "$_n" -gt 0 ]; do
+				_a=$1
+				shift
+				case $_a in
+				"$V"/*) _a=$TMP/flip/fixtures/cases/reversed/${_a#"$V"/} ;;
+				esac
+				set -- "$@" "$_a"
+				_n=$((_n - 1))
+			done
+		fi
 		ab_run "$TMP/ab-rp" $RP_WRAP "$RP" "$@"
 		if [ "$_first" = 1 ]; then
 			for f in out err; do
