@@ -28,6 +28,11 @@ done
 T=$(mktemp -d) || exit 1
 trap 'rm -rf "$T"' EXIT
 trap 'exit 1' HUP INT TERM
+# The tools' own scratch files go with ours: lintian leaves one in TMPDIR
+# when readelf cannot parse a file of the source (the fuzzers' corpus).
+mkdir "$T/tmp"
+TMPDIR=$T/tmp
+export TMPDIR
 
 if [ $# -gt 0 ]; then
 	TGZ=$1

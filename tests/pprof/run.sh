@@ -293,7 +293,7 @@ while [ $i -lt 100 ] && ! ls "$TMP/e" | grep -q '^sig\.pb\.gz\.tmp'; do
 done
 tmpseen=$(ls "$TMP/e" | grep -c '^sig\.pb\.gz\.tmp')
 kill -TERM "$pid" 2> /dev/null
-wait "$pid"
+wait "$pid" 2> /dev/null	# not the shell's own "Terminated" in the log
 rc=$?
 if [ "$tmpseen" = 1 ] && [ $rc = 143 ] &&
     [ "$(ls "$TMP/e")" = "$(printf 'fifo\nold.pb.gz')" ]; then ok; else
