@@ -1,5 +1,9 @@
-// names.cc - C++ functions whose names gprof prints demangled.
+// names.cc - C++ functions whose names gprof prints demangled.  Each runs
+// for a share of CPU time, not a count of turns, so that profil's 100 Hz
+// sampling sees it however fast the machine is: `./names [SECONDS]`
+// (default 0.2 for spin, a quarter of it for each of the others).
 #include <cstdlib>
+#include <ctime>
 
 volatile unsigned long sink;
 
@@ -33,15 +37,28 @@ plain_c(unsigned long n)
 		sink += i;
 }
 
+// Has SECONDS of the process's CPU time gone by since START?
+static bool
+spent(std::clock_t start, double seconds)
+{
+	return std::clock() - start >= (std::clock_t)(seconds * CLOCKS_PER_SEC);
+}
+
 int
 main(int argc, char **argv)
 {
-	long n = argc > 1 ? std::strtol(argv[1], 0, 0) : 20000000L;
+	double s = argc > 1 ? std::strtod(argv[1], 0) : 0.2;
+	const long n = 1000000;
 	ns::Widget w;
+	std::clock_t t;
 
-	ns::Widget::spin(n);
-	w.twist(2 * (unsigned long)n, "x");
-	ns::turn<int>((int)(n / 2));
-	plain_c((unsigned long)n / 2);
+	for (t = std::clock(); !spent(t, s);)
+		ns::Widget::spin(n);
+	for (t = std::clock(); !spent(t, s / 4);)
+		w.twist(n, "x");
+	for (t = std::clock(); !spent(t, s / 4);)
+		ns::turn<int>((int)n);
+	for (t = std::clock(); !spent(t, s / 4);)
+		plain_c((unsigned long)n);
 	return 0;
 }
