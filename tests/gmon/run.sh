@@ -7,7 +7,7 @@
 # s390x).  Real programs: fixtures/gmon/hot.c (three functions of known weight) built
 # with -pg as PIE -O0, -no-pie -O2, -m32 -O2 (run under qemu-i386-static)
 # and s390x -O2 (big-endian, under qemu-s390x-static), run at test time
-# (about 0.25 s of CPU each) to write a fresh gmon.out.  Synthetic files:
+# (under a second of CPU each) to write a fresh gmon.out.  Synthetic files:
 # GNU and BSD, both byte orders, 4- and 8-byte addresses, fractional bin
 # widths, several histogram records, over those programs' text (a 4-byte
 # big-endian file is checked against its byte-swapped twin: no program).
@@ -311,11 +311,12 @@ real() {
 	$(nm_for "$name") -n "$name" > "$name.map"
 	compare "$name" "$B/$name" "$B/$name.gmon" "$order" "$ptr" "$B/$name.map"
 	elf_map "$name" "$B/$name" "$B/$name.gmon" "$B/$name.map"
-	# the hot functions were seen; natively, in their order of weight
-	# (under qemu the emulator's own time blurs it)
-	awk -v emu="$emu" 'NF >= 5 && $2 ~ /^spin_/ { t[$2] = $3 }
-	    END { exit !(t["spin_a"] > 0 && t["spin_b"] > 0 &&
-		(emu != "-" || t["spin_b"] > t["spin_a"])) }' \
+	# the hot functions were seen (their ticks are checked against gprof's
+	# above).  Not their order of weight: profil counts CPU time, which on
+	# a shared machine is not a measure of work (seen on a busy 2-CPU
+	# machine: spin_b 25 ticks for twice the turns of spin_a's 23).
+	awk 'NF >= 5 && $2 ~ /^spin_/ { t[$2] = $3 }
+	    END { exit !(t["spin_a"] > 0 && t["spin_b"] > 0) }' \
 	    "$TMP/c/v" && ok || bad "$name: hot functions not seen as expected:" \
 	    "$(grep spin_ "$TMP/c/v" | awk '{ printf "%s %s; ", $2, $3 }')"
 }
