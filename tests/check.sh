@@ -38,6 +38,14 @@ case ${READPROFILE_CHECK_NO_SKIP:-0} in
 ""|0) NOSKIP=0 ;;
 *) NOSKIP=1 ;;
 esac
+# The suites run python3 hundreds of times: resolve it once to the
+# interpreter itself, so that a version manager's shim (pyenv's is a shell
+# script that runs pyenv: about 0.2 s a call) runs once, not per check.
+# Suites take PYTHON, or python3 when it is unset.
+if [ -z "${PYTHON:-}" ] && command -v python3 >/dev/null 2>&1; then
+	PYTHON=$(python3 -c 'import sys; print(sys.executable)' 2>/dev/null)
+	if [ -n "$PYTHON" ]; then export PYTHON; else unset PYTHON; fi
+fi
 now() { date +%s; }
 tpass=0 tfail=0 tskip=0 nsuite=0 bad=0 start=$(now)
 tstrict=0	# skips that are failures under READPROFILE_CHECK_NO_SKIP

@@ -13,6 +13,7 @@
 #
 #   RP=/abs/readprofile sh tests/docs.sh
 set -u
+PYTHON=${PYTHON:-python3}	# tests/check.sh gives the interpreter itself
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 . "$TOP/tests/summary.sh"
 : "${RP:?set RP to the readprofile binary to test}"
@@ -90,14 +91,14 @@ done
 # (fixtures/real) and gmon.out and prog the bundled program
 # (fixtures/gmon/hot); "..." in the figure stands for any text, and then
 # the lines are joined (a JSON document is shown over several lines).
-if command -v python3 >/dev/null 2>&1; then
+if command -v "$PYTHON" >/dev/null 2>&1; then
 	W=$TMP/man
 	mkdir "$W"
 	gzip -dc "$TOP/fixtures/real/profile.gz" >"$W/profile"
 	gzip -dc "$TOP/fixtures/real/kallsyms.gz" >"$W/kallsyms"
 	cp "$TOP/fixtures/gmon/hot.gmon" "$W/gmon.out"
 	cp "$TOP/fixtures/gmon/hot" "$W/prog"
-	python3 - "$MAN" "$W" "$TMP/bin" >"$TMP/why" 2>&1 <<'PY'
+	"$PYTHON" - "$MAN" "$W" "$TMP/bin" >"$TMP/why" 2>&1 <<'PY'
 import os, re, subprocess, sys
 man, work, bindir = sys.argv[1:4]
 def plain(t):

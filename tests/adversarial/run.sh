@@ -19,6 +19,7 @@
 # Profiles come through FIFOs where the order of events matters: a read of
 # the profile then happens exactly when the test writes it.
 set -u
+PYTHON=${PYTHON:-python3}	# tests/check.sh gives the interpreter itself
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 : "${RP:?set RP to the readprofile binary to test}"
 RP_WRAP=${RP_WRAP:-}
@@ -432,8 +433,8 @@ fi
 # the counters come from the file); the map comes through a FIFO, and the
 # profile is rewritten in place while readprofile waits for the map's
 # last lines, after it has summed the hot function.
-if command -v python3 >/dev/null 2>&1; then
-	python3 - "$W/big" "$W/big.map" "$W/big.new" <<'EOF'
+if command -v "$PYTHON" >/dev/null 2>&1; then
+	"$PYTHON" - "$W/big" "$W/big.map" "$W/big.new" <<'EOF'
 import struct, sys
 n = 3000000
 w = [4] + [1 + (k % 3) for k in range(n)]

@@ -35,6 +35,7 @@
 # nothing on stdout; GMON_MUTATIONS (default 90) random mutations of the
 # files end in a report or in messages and exit 1, never a crash.
 set -u
+PYTHON=${PYTHON:-python3}	# tests/check.sh gives the interpreter itself
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 : "${RP:?set RP to the readprofile binary to test}"
 : "${GMONTOOL:?set GMONTOOL to the gmontool binary}"
@@ -169,8 +170,8 @@ compare() {
 	fi
 	[ -z "$nogprof" ] || skipped "against gprof: gprof not installed"
 	# --top and --json against the text reports (tests/views/check.py)
-	if command -v python3 > /dev/null 2>&1; then
-		chk="python3 $TOP/tests/views/check.py"
+	if command -v "$PYTHON" > /dev/null 2>&1; then
+		chk="$PYTHON $TOP/tests/views/check.py"
 		rp -p "$gmon" -m "$map" > "$d/plain"
 		rp -s -v -p "$gmon" -m "$map" > "$d/sv"
 		rp -i -v -p "$gmon" > "$d/iv"

@@ -31,6 +31,7 @@
 # skipped, and said so.  go runs with HOME, GOCACHE and GOPATH in a
 # temporary directory, GOPROXY=off, GOTOOLCHAIN=local: no network.
 set -u
+PYTHON=${PYTHON:-python3}	# tests/check.sh gives the interpreter itself
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 : "${RP:?set RP to the readprofile binary to test}"
 : "${PROFTOOL:?set PROFTOOL to the proftool binary}"
@@ -39,14 +40,14 @@ RP_WRAP=${RP_WRAP:-}
 LC_ALL=C
 export LC_ALL
 
-if ! command -v python3 >/dev/null 2>&1; then
+if ! command -v "$PYTHON" >/dev/null 2>&1; then
 	echo "pprof: skipped: python3 not installed"
 	exit 0
 fi
 TMP=$(mktemp -d) || exit 1
 trap 'rm -rf "$TMP"' EXIT
 trap 'exit 1' HUP INT TERM
-CHECK="python3 $TOP/tests/pprof/check.py"
+CHECK="$PYTHON $TOP/tests/pprof/check.py"
 F=$TOP/fixtures
 HOME=$TMP/home GOCACHE=$TMP/gocache GOPATH=$TMP/gopath GOPROXY=off
 GOTOOLCHAIN=local GOFLAGS= GOTELEMETRY=off
@@ -234,7 +235,7 @@ fi
 # this machine's byte order), said in a comment; a snapshot's does not
 KID=0123456789abcdef0123456789abcdef01234567
 mkdir -p "$root/sys/kernel" &&
-    python3 - "$root/sys/kernel/notes" "$KID" <<'PY'
+    "$PYTHON" - "$root/sys/kernel/notes" "$KID" <<'PY'
 import struct, sys
 def note(name, typ, desc):
     n = name + b"\0"
@@ -335,7 +336,7 @@ else
 	agree "lines -s" -s -p lines.gmon -m lines
 	agree "lines -b" -b -p lines.gmon -m lines
 	# a gmon.out's --baseline (every bin halved) against -diff_base
-	python3 "$TOP/tests/views/halve.py" lines.gmon half.gmon
+	"$PYTHON" "$TOP/tests/views/halve.py" lines.gmon half.gmon
 	agree "lines --baseline" --baseline half.gmon -p lines.gmon -m lines
 	if [ $have_go = 1 ]; then
 		rp --pprof half.pb.gz -p half.gmon -m lines
@@ -447,7 +448,7 @@ else
 		skipped "gprof(not installed)"
 	fi
 	rp -J -p names.gmon -m names > "$TMP/json"
-	if python3 -c 'import json, sys
+	if "$PYTHON" -c 'import json, sys
 d = json.load(open(sys.argv[1]))
 f = {x["mangled"]: x["name"] for x in d["functions"]}
 sys.exit(f.get("_ZN2ns6Widget4spinEl") != "ns::Widget::spin(long)")' "$TMP/json"

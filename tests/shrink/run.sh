@@ -22,6 +22,7 @@
 # (default 24).  Skipped where ptrace is not permitted (qemu-user, some
 # containers) or python3 is missing.
 set -u
+PYTHON=${PYTHON:-python3}	# tests/check.sh gives the interpreter itself
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 . "$TOP/tests/summary.sh"
 : "${RP:?set RP to the readprofile binary}"
@@ -45,7 +46,7 @@ if ! "$TRUNC_AT" 0 0 /dev/null true 2>/dev/null; then
 	echo "shrink: skipped: ptrace is not permitted here"
 	exit 0
 fi
-if ! have python3; then
+if ! have "$PYTHON"; then
 	echo "shrink: skipped: no python3 to make the inputs"
 	exit 0
 fi
@@ -55,7 +56,7 @@ fi
 # some 40 bytes: a text map of about 4 MB, a profile at step 4 of about as
 # much (15 windows of 256 KiB), one counter in three hit.
 NSYM=60000
-python3 - "$TMP" "$NSYM" <<'PY' || { echo "shrink: cannot make the inputs"; exit 1; }
+"$PYTHON" - "$TMP" "$NSYM" <<'PY' || { echo "shrink: cannot make the inputs"; exit 1; }
 import struct, sys
 d, n = sys.argv[1], int(sys.argv[2])
 base = 0xffffffff81000000

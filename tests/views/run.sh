@@ -12,16 +12,17 @@
 #
 # Needs python3 (skipped without it); jq, when present, parses too.
 set -u
+PYTHON=${PYTHON:-python3}	# tests/check.sh gives the interpreter itself
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 : "${RP:?set RP to the readprofile binary to test}"
 RP_WRAP=${RP_WRAP:-}
-CHECK="python3 $TOP/tests/views/check.py"
+CHECK="$PYTHON $TOP/tests/views/check.py"
 # Bounds on the waits below (polls of 50 ms), times TIME_SCALE (slower
 # builds: sanitizers, valgrind, emulators).
 TS=${TIME_SCALE:-1}
 POLLS=$((400 * TS))
 
-if ! command -v python3 >/dev/null 2>&1; then
+if ! command -v "$PYTHON" >/dev/null 2>&1; then
 	echo "views: skipped: needs python3"
 	exit 0
 fi
@@ -66,7 +67,7 @@ mkdir "$R"
 gzip -dc "$TOP/fixtures/real/profile.gz" >"$R/profile"
 gzip -dc "$TOP/fixtures/real/kallsyms.gz" >"$R/map"
 # An earlier snapshot for --baseline: every counter halved.
-python3 - "$R/profile" "$R/half" <<'PY'
+"$PYTHON" - "$R/profile" "$R/half" <<'PY'
 import struct, sys
 d = open(sys.argv[1], "rb").read()
 w = list(struct.unpack("<%dI" % (len(d) // 4), d))
@@ -145,7 +146,7 @@ echo "== gmon.out: --top and --json"
 GM=$TOP/fixtures/gmon
 for a in "" -m32 -s390x; do
 	g=$GM/hot$a.gmon
-	python3 "$TOP/tests/views/halve.py" "$g" "$TMP/half.gmon" \
+	"$PYTHON" "$TOP/tests/views/halve.py" "$g" "$TMP/half.gmon" \
 	    >"$TMP/why" 2>&1 || { no "halve hot$a.gmon"; continue; }
 	rp "$TMP/iv" -i -v -p "$g" || no "hot$a: -i -v"
 	for map in "$GM/hot$a.map" "$GM/hot$a"; do
@@ -269,7 +270,7 @@ fi
 echo "== hostile symbol names"
 H=$TMP/hostile
 mkdir "$H"
-python3 - "$H" <<'PY'
+"$PYTHON" - "$H" <<'PY'
 import struct, sys
 d = sys.argv[1]
 names = [b"ctl\x01\x02\x1f\x7fname", b"tab\tin\tname", b"cr\rvt\x0bff\x0c",
@@ -334,7 +335,7 @@ W=$TMP/watch
 mkdir "$W"
 # snap N: the profile's Nth version; versions 0-1-2 go up, 3 is a reset,
 # 4 goes up again.
-python3 - "$W" <<'PY'
+"$PYTHON" - "$W" <<'PY'
 import struct, sys
 d = sys.argv[1]
 lines = [b"0000000000001000 T _stext"]
@@ -502,7 +503,7 @@ else
 	ok
 fi
 cp "$W/v0" "$W/cur"
-python3 - "$RP" "$W/cur" "$TMP/tty" $P >"$TMP/why" 2>&1 <<'PY'
+"$PYTHON" - "$RP" "$W/cur" "$TMP/tty" $P >"$TMP/why" 2>&1 <<'PY'
 import os, pty, sys
 try:
     pid, fd = pty.fork()
