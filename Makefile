@@ -130,6 +130,10 @@ check:
 TOOLS = GEN=$(abspath $(B)/tests/gen) MODEL=$(abspath $(B)/tests/model) \
 	PROFTOOL=$(abspath $(B)/tests/proftool) \
 	GMONTOOL=$(abspath $(B)/tests/gmontool)
+# Suites that tests/check.sh runs at once (CHECK_JOBS=1: one after the
+# other, each one's output as it comes).
+CHECK_JOBS ?= 2
+export CHECK_JOBS
 # Expected texts that depend on the build: the version, the C library's.
 export RP_VERSION := $(VERSION)
 export LIBCTEXT = $(abspath $(B)/tests/libctext)
@@ -197,15 +201,10 @@ check-sanitize: check-deps
 	    check-run check-long-run
 
 VALGRIND = valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite
-# In two halves of about the same time (each run pays valgrind's start),
-# which `make -j2 -Otarget check-valgrind` runs side by side.
-check-valgrind: check-valgrind-hostile check-valgrind-golden
-check-valgrind-hostile: $(BIN) $(B)/tests/libctext
-	@TIME_SCALE=10 sh tests/check.sh \
-	    hostile-valgrind 'RP=$(abspath $(BIN)) RP_WRAP="$(VALGRIND)" sh tests/hostile/run.sh'
-check-valgrind-golden: $(BIN) $(B)/tests/libctext $(B)/tests/model
+check-valgrind: $(BIN) $(B)/tests/libctext $(B)/tests/model
 	@TIME_SCALE=10 sh tests/check.sh \
 	    golden-valgrind 'RP=$(abspath $(BIN)) MODEL=$(abspath $(B)/tests/model) RP_WRAP="$(VALGRIND)" sh tests/golden/run.sh' \
+	    hostile-valgrind 'RP=$(abspath $(BIN)) RP_WRAP="$(VALGRIND)" sh tests/hostile/run.sh' \
 	    kernel-valgrind 'RP=$(abspath $(BIN)) RP_WRAP="$(VALGRIND)" sh tests/kernel/run.sh'
 
 check-hostile: $(BIN) $(B)/tests/libctext
@@ -289,7 +288,6 @@ clean:
 	rm -rf build build-san build-fuzz build-static build-o3 build-s390x build-m32 build-musl \
 	    readprofile readprofile-*.tar.gz
 
-.PHONY: all check check-deps check-run check-long check-long-run check-sanitize check-valgrind \
-	check-valgrind-hostile check-valgrind-golden check-hostile check-gen \
+.PHONY: all check check-deps check-run check-long check-long-run check-sanitize check-valgrind check-hostile check-gen \
 	check-setuid check-elf-sweep check-vmlinux fuzz bench \
 	check-vm check-cross check-m32 demo install uninstall check-install dist distcheck check-repro clean

@@ -2,8 +2,11 @@
 # check.sh - run test suites, each with a labelled summary line, then the
 # total.
 #
-#   [READPROFILE_CHECK_NO_SKIP=1] sh tests/check.sh NAME 'COMMAND' [NAME 'COMMAND']...
+#   [READPROFILE_CHECK_NO_SKIP=1] [CHECK_JOBS=J] sh tests/check.sh NAME 'COMMAND' [NAME 'COMMAND']...
 #
+# CHECK_JOBS=J (default 1; the Makefile gives 2) runs up to J suites at
+# once; each suite's output is then shown whole, in the order given, once
+# it has ended.
 # Each COMMAND (run by sh, in the current directory) is a suite.  Its
 # output is shown as it comes; its last line must be one of
 #
@@ -58,16 +61,12 @@ counted() {
 	tskip=$((tskip + $2))
 }
 : > "$TMP/skips"
-while [ $# -ge 2 ]; do
-	name=$1 cmd=$2
-	shift 2
-	nsuite=$((nsuite + 1))
-	t0=$(now)
-	# The suite's output as it comes, but its last line, which is
-	# parsed into $TMP/sum: "run P F K\tREASONS", "skip\tREASON" or
-	# "none\tLAST LINE".
-	{ sh -c "$cmd" 2>&1; echo $? > "$TMP/rc"; } |
-	    awk -v sum="$TMP/sum" '
+
+# summarize: a suite's output on stdin, shown but its last line, which is
+# parsed into $TMP/sum: "run P F K\tREASONS", "skip\tREASON" or
+# "none\tLAST LINE".
+summarize() {
+	awk -v sum="$TMP/sum" '
 		NR > 1 { print last; fflush() }
 		{ last = $0 }
 		END {
@@ -91,10 +90,59 @@ while [ $# -ge 2 ]; do
 				printf "none\t%s\n", last > sum
 			}
 		}'
-	rc=$(cat "$TMP/rc")
-	t=$(( $(now) - t0 ))
+}
+
+# The suites, numbered: name_I and cmd_I.
+n=0
+while [ $# -ge 2 ]; do
+	n=$((n + 1))
+	eval "name_$n=\$1 cmd_$n=\$2"
+	shift 2
+done
+
+# CHECK_JOBS=J runs up to J suites at once (default 1: one after the
+# other, the output shown as it comes).  With J > 1 each suite writes to
+# $TMP/I.out, and is shown whole, in order, once it and those before it
+# have ended; $TMP/I.end holds its exit status and end time.
+JOBS=${CHECK_JOBS:-1}
+case $JOBS in
+''|*[!0-9]*|0*) echo "check: CHECK_JOBS must be a number from 1: '$JOBS'" >&2; exit 2 ;;
+esac
+started=0
+# start I: suite I in the background
+start() {
+	eval "_cmd=\$cmd_$1"
+	now > "$TMP/$1.t0"
+	(
+		sh -c "$_cmd" > "$TMP/$1.out" 2>&1 < /dev/null
+		_rc=$?
+		echo "$_rc $(now)" > "$TMP/$1.end"
+	) &
+	eval "pid_$1=\$!"
+}
+
+i=0
+while [ $i -lt $n ]; do
+	i=$((i + 1))
+	eval "name=\$name_$i cmd=\$cmd_$i"
+	nsuite=$((nsuite + 1))
+	if [ "$JOBS" = 1 ]; then
+		t0=$(now)
+		{ sh -c "$cmd" 2>&1; echo $? > "$TMP/rc"; } | summarize
+		rc=$(cat "$TMP/rc") t1=$(now)
+	else
+		while [ $started -lt $n ] && [ $started -lt $((i + JOBS - 1)) ]; do
+			started=$((started + 1))
+			start $started
+		done
+		eval "wait \$pid_$i"
+		read -r rc t1 < "$TMP/$i.end" || { rc=1 t1=$(now); }
+		t0=$(cat "$TMP/$i.t0")
+		summarize < "$TMP/$i.out"
+	fi
+	t=$((t1 - t0))
 	IFS='	' read -r head why < "$TMP/sum"
-	set -- $head "$@"
+	set -- $head
 	kind=$1
 	shift
 	case $kind in

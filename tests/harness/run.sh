@@ -11,13 +11,16 @@
 # listed, `check: 43 passed, 0 failed, 4 skipped`.  With it: the same
 # list and exit 1.  Then suites that must fail: no summary line (exit 0),
 # a summary that is not the last line, a non-zero exit status with no
-# failure counted, no check run at all.  And tests/unit/run.sh's counts.
+# failure counted, no check run at all, each with CHECK_JOBS=1 and 2; two
+# suites that pass only when run side by side (CHECK_JOBS=2), shown in
+# order.  And tests/unit/run.sh's counts.
 set -u
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 . "$TOP/tests/summary.sh"
 TMP=$(mktemp -d) || exit 1
 trap 'rm -rf "$TMP"' EXIT
 trap 'exit 1' HUP INT TERM
+unset CHECK_JOBS	# each experiment says how many suites run at once
 pass=0
 fail=0
 
@@ -62,6 +65,7 @@ partial: 3 passed, 0 failed, 2 skipped (0s)
   skipped: partial (2): gprof(not installed); m32-O2(no gcc -m32)
 check: 43 passed, 0 failed, 4 skipped
 EOF
+cp "$TMP/want" "$TMP/want0"
 # the seconds are not the point: compared as 0
 check_at() {
 	check
@@ -88,17 +92,58 @@ echo "check: 43 passed, 0 failed, 4 skipped" > "$TMP/want"
 expect "READPROFILE_CHECK_MAY_SKIP names all three: exit 0" 0
 unset READPROFILE_CHECK_NO_SKIP
 
+# CHECK_JOBS=2: the same experiment, the same lines in the same order
+cp "$TMP/want0" "$TMP/want"
+CHECK_JOBS=2 check_at
+expect "CHECK_JOBS=2: the experiment, the same lines in the same order" 0
+
+# Two suites that pass only side by side: each marks its start, then waits
+# for the other's mark (up to 20 s).  The first then outlasts the second,
+# whose lines must still come after its own.
+M=$TMP/meet
+meet() {	# meet ME OTHER EXTRA-SLEEP [TENTHS-OF-A-SECOND-TO-WAIT]
+	echo "touch '$M/$1'; i=0
+	while [ ! -e '$M/$2' ] && [ \$i -lt ${4:-200} ]; do sleep 0.1; i=\$((i + 1)); done
+	if [ -e '$M/$2' ]; then sleep $3; echo '$1: 1 passed, 0 failed'
+	else echo '$1: 0 passed, 1 failed'; fi"
+}
+printf '%s\n' "a: 1 passed, 0 failed, 0 skipped (0s)" \
+    "b: 1 passed, 0 failed, 0 skipped (0s)" \
+    "check: 2 passed, 0 failed, 0 skipped" > "$TMP/want"
+mkdir "$M"
+CHECK_JOBS=2 sh "$TOP/tests/check.sh" a "$(meet a b 0.5)" b "$(meet b a 0)" \
+    > "$TMP/out" 2>&1
+rc=$?
+sed -i 's/ ([0-9]*s)$/ (0s)/' "$TMP/out"
+expect "CHECK_JOBS=2: two suites at once, shown in order" 0
+# one at a time they cannot meet (a waits 1 s for b): the proof that the
+# check above can fail
+rm -rf "$M" && mkdir "$M"
+printf '%s\n' "a: 0 passed, 1 failed, 0 skipped (0s)" > "$TMP/want"
+CHECK_JOBS=1 sh "$TOP/tests/check.sh" a "$(meet a b 0 10)" b "$(meet b a 0 10)" \
+    > "$TMP/out" 2>&1
+rc=$?
+sed -i 's/ ([0-9]*s)$/ (0s)/' "$TMP/out"
+expect "CHECK_JOBS=1: one suite at a time" 1
+echo "check: CHECK_JOBS must be a number from 1: '0'" > "$TMP/want"
+CHECK_JOBS=0 sh "$TOP/tests/check.sh" a 'echo "1 passed, 0 failed"' \
+    > "$TMP/out" 2>&1
+rc=$?
+expect "CHECK_JOBS=0: refused" 2
+
 # one SUITE-COMMAND WANTED-LINE...: a real suite and SUITE-COMMAND; exit
 # 1, and the wanted lines
 one() {
 	_c=$1
 	shift
 	printf '%s\n' "$@" > "$TMP/want"
-	sh "$TOP/tests/check.sh" good 'echo "5 passed, 0 failed"' bad "$_c" \
-	    > "$TMP/out" 2>&1
-	rc=$?
-	sed -i 's/ ([0-9]*s)$/ (0s)/' "$TMP/out"
-	expect "$_c" 1
+	for _j in 1 2; do
+		CHECK_JOBS=$_j sh "$TOP/tests/check.sh" \
+		    good 'echo "5 passed, 0 failed"' bad "$_c" > "$TMP/out" 2>&1
+		rc=$?
+		sed -i 's/ ([0-9]*s)$/ (0s)/' "$TMP/out"
+		expect "CHECK_JOBS=$_j: $_c" 1
+	done
 }
 one 'echo "diff: util-linux not found"' \
     "diff: util-linux not found" \
