@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "base/output.h"
-#include "out/view.h"
+#include "views/view.h"
 
 #define CHECK(c) do { if (!(c)) { \
 	fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #c); \

@@ -5,11 +5,11 @@
 #   sh tests/layout.sh DIR          check DIR instead of src/, no self-tests
 #
 # Over every .c and .h file:
-#   folders   each lies in one of base hist sym core out cli, none directly
+#   folders   each lies in one of base hist sym core views cli, none directly
 #             in src/ and none deeper;
 #   includes  a quoted include names "folder/name.h", a file that exists,
 #             in the includer's own folder or one below it:
-#                 base <- hist, sym <- core <- out <- cli
+#                 base <- hist, sym <- core <- views <- cli
 #             (hist and sym never include each other); no header of ours
 #             is included as <folder/name.h>;
 #   circles   no circle of includes between modules (a module is name.c
@@ -42,9 +42,9 @@ check_folders() {
 	files "$1" | awk '
 		{
 			n = split($0, p, "/")
-			if (n != 2 || p[1] !~ /^(base|hist|sym|core|out|cli)$/)
+			if (n != 2 || p[1] !~ /^(base|hist|sym|core|views|cli)$/)
 				print $0 ": not in one of the folders " \
-				    "base hist sym core out cli"
+				    "base hist sym core views cli"
 		}'
 }
 
@@ -54,7 +54,7 @@ check_includes() {
 	(cd "$1" && files . | xargs awk -v edges="$2" '
 		BEGIN {
 			lv["base"] = 0; lv["hist"] = 1; lv["sym"] = 1
-			lv["core"] = 2; lv["out"] = 3; lv["cli"] = 4
+			lv["core"] = 2; lv["views"] = 3; lv["cli"] = 4
 			printf "" > edges
 		}
 		FNR == 1 {
@@ -184,15 +184,15 @@ body() {
 # function of exactly MAXLEN lines.
 clean() {
 	rm -rf "$1"
-	for d in base hist sym core out cli; do
+	for d in base hist sym core views cli; do
 		plant "$1" "$d/$d.h" "/* $d */\n"
 	done
 	plant "$1" base/base.c '#include <stdio.h>\n#include "base/base.h"\n'
 	plant "$1" hist/hist.c '#include "base/base.h"\n#include "hist/hist.h"\n'
 	plant "$1" sym/sym.c '#include "base/base.h"\n#include "sym/sym.h"\n'
 	plant "$1" core/core.c '#include "hist/hist.h"\n#include "sym/sym.h"\n'
-	plant "$1" out/out.c '#include "core/core.h"\n#include "base/base.h"\n'
-	plant "$1" cli/cli.c '#include "out/out.h"\n#include "hist/hist.h"\n'
+	plant "$1" views/views.c '#include "core/core.h"\n#include "base/base.h"\n'
+	plant "$1" cli/cli.c '#include "views/views.h"\n#include "hist/hist.h"\n'
 	body "$MAXLEN" >> "$1/cli/cli.c"
 }
 
@@ -226,9 +226,9 @@ if [ $# = 0 ]; then
 	selftest "an upward include (base/ including core/)" \
 	    'base/base.c:3: "core/core.h": core/ is not below base/' \
 	    base/base.c '#include "core/core.h"\n'
-	selftest "an include from out/ up to cli/" \
-	    'out/out.c:3: "cli/cli.h": cli/ is not below out/' \
-	    out/out.c '#include "cli/cli.h"\n'
+	selftest "an include from views/ up to cli/" \
+	    'views/views.c:3: "cli/cli.h": cli/ is not below views/' \
+	    views/views.c '#include "cli/cli.h"\n'
 	selftest "a sideways include (hist/ including sym/)" \
 	    'hist/hist.c:3: "sym/sym.h": sym/ is not below hist/' \
 	    hist/hist.c '#include "sym/sym.h"\n'

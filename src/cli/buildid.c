@@ -15,7 +15,7 @@ kernel_build_id(void)
 	static int done;
 
 	if (!done) {
-		notes_file_build_id(kernel_path(SYS_NOTES), &id);
+		notes_file_build_id(kroot_path(SYS_NOTES), &id);
 		done = 1;
 	}
 	return &id;
@@ -24,7 +24,7 @@ kernel_build_id(void)
 static int
 live(const char *profile)
 {
-	return strcmp(profile, kernel_path(PROC_PROFILE)) == 0;
+	return strcmp(profile, kroot_path(PROC_PROFILE)) == 0;
 }
 
 void

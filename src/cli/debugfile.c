@@ -56,7 +56,7 @@ by_build_id(struct search *s)
 	build_id_hex(&s->pk.bid, hex);
 	memcpy(two, hex, 2);
 	two[2] = '\0';
-	dir = joined(kernel_path(DEBUG_DIR "/.build-id/"), two, "/");
+	dir = joined(kroot_path(DEBUG_DIR "/.build-id/"), two, "/");
 	path = joined(dir, hex + 2, ".debug");
 	free(dir);
 	s->tried[s->ntried++] = path;
@@ -83,7 +83,7 @@ by_debuglink(struct search *s)
 	}
 	c[0] = joined(dir, "/", s->pk.link);
 	c[1] = joined(dir, "/.debug/", s->pk.link);
-	c[2] = joined(kernel_path(DEBUG_DIR), dir[0] == '/' ? dir : "/",
+	c[2] = joined(kroot_path(DEBUG_DIR), dir[0] == '/' ? dir : "/",
 	    strcmp(dir, "/") ? "/" : "");
 	tmp = c[2];
 	c[2] = joined(tmp, s->pk.link, "");

@@ -10,8 +10,8 @@
 
 #include "cli/buildid.h"
 #include "cli/export.h"
-#include "out/pprof.h"
-#include "out/view.h"
+#include "views/pprof.h"
+#include "views/view.h"
 #include "sym/elfpeek.h"
 
 static int cmd_argc;

@@ -15,7 +15,7 @@
 #include "core/report.h"
 #include "sym/symsrc.h"
 #include "base/util.h"
-#include "out/view.h"
+#include "views/view.h"
 
 int
 gmonrun_detect(struct profile *p)

@@ -34,9 +34,9 @@ kernel_write_profile(const int *multiplier)
 	ssize_t r;
 	char byte = 0;
 
-	const char *name = kernel_path(PROC_PROFILE);
+	const char *name = kroot_path(PROC_PROFILE);
 
-	fd = kernel_open_installed(name, O_WRONLY | O_CLOEXEC);
+	fd = kroot_open_installed(name, O_WRONLY | O_CLOEXEC);
 	e = errno;
 	if (fd < 0 && e == ENOENT)
 		profile_missing(name);
@@ -125,7 +125,7 @@ static _Noreturn void
 profile_missing(const char *name)
 {
 	struct utsname u;
-	const char *cmdline = kernel_path("/proc/cmdline"), *config;
+	const char *cmdline = kroot_path("/proc/cmdline"), *config;
 	int cmd, cfg;
 
 	profiling_hint(name);	/* /sys/kernel/profiling knows better */
@@ -164,7 +164,7 @@ kernel_profile(const char *name)
 {
 	if (strcmp(name, "/proc/profile") != 0)
 		return name;
-	name = kernel_path(name);
+	name = kroot_path(name);
 	if (access(name, F_OK) < 0 && errno == ENOENT)
 		profile_missing(name);
 	return name;
@@ -280,7 +280,7 @@ with_release(const char *fmt, const char *release)
 	char *buf = ring[next++ % (sizeof ring / sizeof ring[0])];
 
 	snprintf(buf, sizeof ring[0], fmt, release);
-	return kernel_path(buf);
+	return kroot_path(buf);
 }
 
 /* The places of the default map chain, in order; returns how many. */
@@ -292,13 +292,13 @@ default_places(struct place *pl)
 	size_t n = 0;
 
 	memset(pl, 0, MAX_PLACES * sizeof *pl);
-	pl[n++].path = kernel_path(BOOT_MAP);
+	pl[n++].path = kroot_path(BOOT_MAP);
 	pl[n++].path = with_release(BOOT_MAP "-%s", rel);
 	pl[n++].path = with_release("/usr/lib/debug/boot/System.map-%s", rel);
 	pl[n++].path = with_release("/lib/modules/%s/System.map", rel);
 	pl[n++].path = with_release(DEBUG_VMLINUX, rel);
 	pl[n++].path = with_release(DEBUG_MODULES_VMLINUX, rel);
-	pl[n++].path = kernel_path(PROC_KALLSYMS);
+	pl[n++].path = kroot_path(PROC_KALLSYMS);
 	return n;
 }
 
@@ -386,7 +386,7 @@ kernel_default_map(const char *profile)
 	warnx_("no usable symbol map:");
 	for (i = 0; i < n; i++)
 		tell(&pl[i]);
-	if (strcmp(profile, kernel_path("/proc/profile")) != 0)
+	if (strcmp(profile, kroot_path("/proc/profile")) != 0)
 		fatalx("%s is not this kernel's /proc/profile: pass the map of "
 		    "the kernel it came from with -m", profile);
 	if (pl[n - 1].what == FOUND_HIDDEN)

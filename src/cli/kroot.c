@@ -17,7 +17,7 @@ static uid_t saved_euid;
 static int setuid_install;
 
 const char *
-kernel_path(const char *path)
+kroot_path(const char *path)
 {
 	static char *kept[32];	/* the last paths made, still in use */
 	static size_t next;
@@ -35,7 +35,7 @@ kernel_path(const char *path)
 }
 
 void
-kernel_drop_privileges(void)
+kroot_drop_privileges(void)
 {
 	saved_euid = geteuid();
 	setuid_install = saved_euid != getuid();
@@ -44,13 +44,13 @@ kernel_drop_privileges(void)
 }
 
 int
-kernel_setuid_install(void)
+kroot_setuid_install(void)
 {
 	return setuid_install;
 }
 
 void
-kernel_drop_privileges_for_good(void)
+kroot_drop_privileges_for_good(void)
 {
 	gid_t g = getgid();
 	uid_t u = getuid();
@@ -61,7 +61,7 @@ kernel_drop_privileges_for_good(void)
 }
 
 int
-kernel_open_installed(const char *name, int flags)
+kroot_open_installed(const char *name, int flags)
 {
 	int fd, e;
 
@@ -71,16 +71,16 @@ kernel_open_installed(const char *name, int flags)
 	e = errno;
 	if (setuid_install && seteuid(getuid()) < 0)
 		fatal("cannot drop privileges");
-	kernel_drop_privileges_for_good();
+	kroot_drop_privileges_for_good();
 	errno = e;
 	return fd;
 }
 
 const char *
-kernel_release(char *buf, size_t n)
+kroot_release(char *buf, size_t n)
 {
 	struct utsname u;
-	const char *f = kernel_path("/proc/sys/kernel/osrelease");
+	const char *f = kroot_path("/proc/sys/kernel/osrelease");
 	int fd = secure_getenv(KERNEL_ROOT_ENV) && !setuid_install ?
 	    open(f, O_RDONLY | O_CLOEXEC) : -1;
 	ssize_t r = -1;
@@ -98,13 +98,13 @@ kernel_release(char *buf, size_t n)
 }
 
 int
-kernel_last_counter_is_text(const char *profile)
+kroot_last_counter_is_text(const char *profile)
 {
 	char rel[256];
 	unsigned maj, min;
 
-	if (strcmp(profile, kernel_path(PROC_PROFILE)) != 0 ||
-	    sscanf(kernel_release(rel, sizeof rel), "%u.%u", &maj, &min) != 2)
+	if (strcmp(profile, kroot_path(PROC_PROFILE)) != 0 ||
+	    sscanf(kroot_release(rel, sizeof rel), "%u.%u", &maj, &min) != 2)
 		return -1;
 	return maj > 6 || (maj == 6 && min >= 11);
 }

@@ -27,29 +27,29 @@
 #define KERNEL_ROOT_ENV "READPROFILE_TEST_ROOT"
 
 /* A copy of PATH, under the test root if there is one. */
-const char *kernel_path(const char *path);
+const char *kroot_path(const char *path);
 
 /* At start: act as the caller, keeping the right to come back once. */
-void kernel_drop_privileges(void);
+void kroot_drop_privileges(void);
 
 /* Whether this is a set-user-ID (or set-group-ID) install run by
  * another user. */
-int kernel_setuid_install(void);
+int kroot_setuid_install(void);
 
 /* Give the installed rights up for good. */
-void kernel_drop_privileges_for_good(void);
+void kroot_drop_privileges_for_good(void);
 
 /*
  * NAME opened with FLAGS with the installed rights, which are then given
  * up for good; errno as open(2) left it.
  */
-int kernel_open_installed(const char *name, int flags);
+int kroot_open_installed(const char *name, int flags);
 
 /*
  * The running kernel's release (uname -r; under the test root, its
  * /proc/sys/kernel/osrelease), into BUF of N bytes; returns BUF.
  */
-const char *kernel_release(char *buf, size_t n);
+const char *kroot_release(char *buf, size_t n);
 
 /*
  * What the last counter of PROFILE holds: 1 text ticks only (the live
@@ -57,6 +57,6 @@ const char *kernel_release(char *buf, size_t n);
  * 0 also every tick outside the text (an older live kernel clamps them
  * into it), -1 unknown (a snapshot, or an unreadable release).
  */
-int kernel_last_counter_is_text(const char *profile);
+int kroot_last_counter_is_text(const char *profile);
 
 #endif

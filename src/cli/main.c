@@ -58,7 +58,7 @@ main(int argc, char **argv)
 	    "\n";
 
 	sanitize_stdio();
-	kernel_drop_privileges();
+	kroot_drop_privileges();
 	signal(SIGPIPE, SIG_IGN);
 	out_init(&out, STDOUT_FILENO);
 	fatal_hook = drop_output;
@@ -83,9 +83,9 @@ main(int argc, char **argv)
 	}
 	if (o.reset || o.multiplier_set)
 		kernel_write_profile(o.multiplier_set ? &o.multiplier : NULL);
-	kernel_drop_privileges_for_good();
+	kroot_drop_privileges_for_good();
 	if (o.enable) {		/* start the kernel's profiling, and say how */
-		profiling_enable(o.enable, kernel_setuid_install(), &out);
+		profiling_enable(o.enable, kroot_setuid_install(), &out);
 		run_finish(&out);
 		return 0;
 	}

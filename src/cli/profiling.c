@@ -50,7 +50,7 @@ profiling_mode(void)
 	char buf[32], *end;
 	long v;
 
-	if (read_small(kernel_path(SYS_PROFILING), buf, sizeof buf) < 0)
+	if (read_small(kroot_path(SYS_PROFILING), buf, sizeof buf) < 0)
 		return -1;
 	errno = 0;
 	v = strtol(buf, &end, 10);
@@ -83,7 +83,7 @@ profiling_counts(int mode)
 const char *
 profiling_counting(const char *profile)
 {
-	if (strcmp(profile, kernel_path(PROC_PROFILE)) != 0)
+	if (strcmp(profile, kroot_path(PROC_PROFILE)) != 0)
 		return NULL;
 	return profiling_counts(profiling_mode());
 }
@@ -100,17 +100,17 @@ profiling_info(struct out *out, const char *profile)
 		out_str(out, what, strlen(what));
 		out_str(out, "\n", 1);
 	}
-	switch (kernel_last_counter_is_text(profile)) {
+	switch (kroot_last_counter_is_text(profile)) {
 	case 1:
 		n = snprintf(line, sizeof line, "Last_counter: text (kernel "
 		    "%s: from 6.11 ticks outside the text are dropped; "
 		    "--exact credits it to its function)\n",
-		    kernel_release(rel, sizeof rel));
+		    kroot_release(rel, sizeof rel));
 		break;
 	case 0:
 		n = snprintf(line, sizeof line, "Last_counter: text and every "
 		    "tick outside it (kernel %s: up to 6.10 they are clamped "
-		    "into it; *unknown*)\n", kernel_release(rel, sizeof rel));
+		    "into it; *unknown*)\n", kroot_release(rel, sizeof rel));
 		break;
 	default:
 		n = snprintf(line, sizeof line, "Last_counter: unknown (not "
@@ -182,7 +182,7 @@ already_on(int mode)
 static int
 live_profile(uint32_t *step, long long *bytes)
 {
-	const char *name = kernel_path(PROC_PROFILE);
+	const char *name = kroot_path(PROC_PROFILE);
 	struct stat st = { .st_size = 0 };
 	int fd = open(name, O_RDONLY | O_CLOEXEC);
 	ssize_t r;
@@ -200,7 +200,7 @@ live_profile(uint32_t *step, long long *bytes)
 void
 profiling_enable(const char *arg, int setuid_install, struct out *out)
 {
-	const char *name = kernel_path(SYS_PROFILING);
+	const char *name = kroot_path(SYS_PROFILING);
 	char line[512];
 	unsigned shift;
 	uint32_t step;

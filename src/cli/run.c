@@ -67,7 +67,7 @@ kernel_export(const struct options *o, const struct symsrc *m,
 	    .baseline = vi->baseline, .kernel = 1, .step = step,
 	    .format = "kernel" };
 
-	s.live = strcmp(vi->profile, kernel_path(PROC_PROFILE)) == 0;
+	s.live = strcmp(vi->profile, kroot_path(PROC_PROFILE)) == 0;
 	if (o->hz) {
 		s.rate = (uint32_t)o->hz;
 		s.rate_from = "--hz";
@@ -85,7 +85,7 @@ run_report(const struct options *o, struct symsrc *m, const struct counters *c,
 	    .bins = o->bins, .counters = o->counters,
 	    .mode = o->exact ? ATTRIB_EXACT : ATTRIB_CLASSIC,
 	    .default_map = o->mapfile == NULL, .last_is_text = o->exact &&
-	    kernel_last_counter_is_text(o->profile) == 1 };
+	    kroot_last_counter_is_text(o->profile) == 1 };
 	struct collect k;
 
 	if (o->top || o->json || export_wanted(o)) {

@@ -12,7 +12,7 @@
 #include "base/output.h"
 #include "cli/options.h"
 #include "core/report.h"
-#include "out/view.h"
+#include "views/view.h"
 #include "sym/symsrc.h"
 
 /*

@@ -19,7 +19,7 @@ static size_t incap;
 /*
  * The library is named by its soname, never by a path: the dynamic
  * loader's own search.  A set-user-ID install reaches this only after
- * giving its rights up for good (kernel_drop_privileges_for_good), and
+ * giving its rights up for good (kroot_drop_privileges_for_good), and
  * the process stays AT_SECURE for its life, so glibc's and musl's loaders
  * still ignore LD_LIBRARY_PATH and LD_PRELOAD from the caller's
  * environment: only the system's libstdc++ can be loaded.

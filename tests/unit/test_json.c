@@ -6,7 +6,7 @@
 #include "unit.h"
 #include <fcntl.h>
 
-#include "out/view.h"
+#include "views/view.h"
 
 /* json_str() of S, as a C string (the buffer is read before any flush). */
 static char *

@@ -3,7 +3,7 @@
  * (the build-id's notes parser is test_notes.c's).
  */
 #include "unit.h"
-#include "out/pprof.h"
+#include "views/pprof.h"
 #include "base/crc32.h"
 
 static void

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "base/fmt.h"
-#include "out/view.h"
+#include "views/view.h"
 
 /* All the ticks counted: the functions' and *unknown*'s, the whole of
  * which --top's shares and --json's percents are parts. */

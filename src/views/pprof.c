@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #include "base/crc32.h"
-#include "out/pprof.h"
+#include "views/pprof.h"
 #include "base/util.h"
 
 
