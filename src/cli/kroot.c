@@ -16,22 +16,34 @@
 static uid_t saved_euid;
 static int setuid_install;
 
+/*
+ * Each path is made once and kept for the whole run: a caller may hold
+ * it as long as it likes.  The paths asked for are a few fixed names and
+ * those of one kernel's files, so the list stays short.
+ */
 const char *
 kroot_path(const char *path)
 {
-	static char *kept[32];	/* the last paths made, still in use */
-	static size_t next;
+	static struct made {
+		struct made *next;
+		char path[];
+	} *made;
 	const char *root = secure_getenv(KERNEL_ROOT_ENV);
-	char **p = &kept[next++ % (sizeof kept / sizeof kept[0])];
+	struct made *p;
 	size_t n;
 
-	/* always a copy: PATH may be a caller's buffer, reused */
 	if (root == NULL || setuid_install)
 		root = "";
 	n = strlen(root) + strlen(path) + 1;
-	*p = xrealloc(*p, n);
-	snprintf(*p, n, "%s%s", root, path);
-	return *p;
+	for (p = made; p; p = p->next)
+		if (strncmp(p->path, root, strlen(root)) == 0 &&
+		    strcmp(p->path + strlen(root), path) == 0)
+			return p->path;
+	p = xmalloc(sizeof *p + n);
+	snprintf(p->path, n, "%s%s", root, path);
+	p->next = made;
+	made = p;
+	return p->path;
 }
 
 void

@@ -26,7 +26,8 @@
  */
 #define KERNEL_ROOT_ENV "READPROFILE_TEST_ROOT"
 
-/* A copy of PATH, under the test root if there is one. */
+/* PATH under the test root if there is one: made once, valid for the
+ * whole run. */
 const char *kroot_path(const char *path);
 
 /* At start: act as the caller, keeping the right to come back once. */

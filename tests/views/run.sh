@@ -403,6 +403,22 @@ watch "$W/out" -J
     "$W/out" 5 "$W/j1" "$W/j2" "$W/j3" "$W/j4.reset" "$W/j5" json ||
     no "--interval -J: exit $RC"
 
+# The live profile under the test root, --exact (the kernel release read
+# for each report): 1,000 reports, each with its total, and no path of
+# the run's start lost on the way.
+mkdir -p "$TMP/root/proc/sys/kernel"
+cp "$W/v0" "$TMP/root/proc/profile"
+echo 6.12.0 >"$TMP/root/proc/sys/kernel/osrelease"
+READPROFILE_TEST_ROOT=$TMP/root $RP_WRAP "$RP" -m "$W/map" --exact --top 1 \
+    --interval 0.001 --iterations 1000 >"$W/out" 2>"$W/err"
+RC=$?
+if [ $RC = 0 ] && [ "$(grep -c ' total ' "$W/out")" = 1000 ] &&
+    ! grep -q 'No such file' "$W/err"; then
+	ok
+else
+	no "--interval --exact on the test root's live profile: exit $RC, $(grep -c ' total ' "$W/out") reports, $(head -c 200 "$W/err")"
+fi
+
 # A profile rewritten in place, caught empty at a read: the read waits
 # for it to be whole again (up to a second, in sleeps of 20 ms).  Once the
 # first report is out, the file is emptied; readprofile sleeps out the
