@@ -19,6 +19,8 @@
 #   CRLF_SAME=1        a CRLF map must give the LF report (not an error)
 # Prints each failure, then `N passed, N failed`.
 set -u
+# names of this suite, never the caller's (build scripts export OUT, IN)
+unset IN OUT TRAIL
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 : "${RP:?set RP to the readprofile binary to test}"
 case $RP in /*) ;; *) RP=$(pwd)/$RP ;; esac
