@@ -30,14 +30,14 @@ kroot_path(const char *path)
 	} *made;
 	const char *root = secure_getenv(KERNEL_ROOT_ENV);
 	struct made *p;
-	size_t n;
+	size_t r, n;
 
 	if (root == NULL || setuid_install)
 		root = "";
-	n = strlen(root) + strlen(path) + 1;
-	for (p = made; p; p = p->next)
-		if (strncmp(p->path, root, strlen(root)) == 0 &&
-		    strcmp(p->path + strlen(root), path) == 0)
+	r = strlen(root);
+	n = r + strlen(path) + 1;
+	for (p = made; p; p = p->next)	/* the root is the same all run */
+		if (strcmp(p->path + r, path) == 0)
 			return p->path;
 	p = xmalloc(sizeof *p + n);
 	snprintf(p->path, n, "%s%s", root, path);
