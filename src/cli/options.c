@@ -61,18 +61,32 @@ static const struct option longopts[] = {
 };
 
 /*
- * Whether S is a number by the one rule of every option, util-linux's for
- * -M (strtol): blanks, at most one sign, then a digit; a minus sign is
- * a number only where NEG allows it.
+ * The one rule is util-linux's for -M (strtol, base 10), stated in
+ * options.h; checked before strtoull and strtod, which take more (a minus
+ * sign, hexadecimal, exponents, inf).
  */
-static int
-number_starts(const char *s, int neg)
+int
+options_number(const char *s, int neg, int frac)
 {
+	const char *d;
+
 	while (isspace((unsigned char)*s))
 		s++;
 	if (*s == '+' || (neg && *s == '-'))
 		s++;
-	return *s >= '0' && *s <= '9';
+	d = s;
+	while (*s >= '0' && *s <= '9')
+		s++;
+	if (s == d)
+		return 0;
+	if (frac && *s == '.') {
+		d = ++s;
+		while (*s >= '0' && *s <= '9')
+			s++;
+		if (s == d)
+			return 0;
+	}
+	return *s == '\0';
 }
 
 /* util-linux's options alone: its messages about them (ambiguity). */
@@ -212,7 +226,7 @@ options_multiplier(const char *s, int *out)
 
 	errno = 0;
 	v = strtol(s, &end, 10);
-	if (!number_starts(s, 1) || *end != '\0') {
+	if (!options_number(s, 1, 0) || *end != '\0') {
 		warnx_("failed to parse multiplier: '%s'", s);
 		return -1;
 	}
@@ -234,7 +248,7 @@ positive(const char *opt, const char *s, unsigned long long max,
 
 	errno = 0;
 	*out = strtoull(s, &end, 10);
-	if (!number_starts(s, 0) || *end != '\0' || errno == ERANGE ||
+	if (!options_number(s, 0, 0) || *end != '\0' || errno == ERANGE ||
 	    *out == 0 || *out > max) {
 		warnx_("%s: not a whole number from 1 to %llu: '%s'", opt, max,
 		    s);
@@ -243,15 +257,18 @@ positive(const char *opt, const char *s, unsigned long long max,
 	return 0;
 }
 
-/* Seconds: a decimal number from 0.001 to a day. */
+/*
+ * Seconds: a decimal number from 0.001 to a day, a fraction allowed.  The
+ * rule is checked first: strtod alone takes hexadecimal and exponents.
+ */
 static int
 seconds(const char *s, double *out)
 {
-	char *end;
+	char *end = NULL;
 
 	errno = 0;
-	*out = strtod(s, &end);
-	if (!number_starts(s, 0) || *end != '\0' || errno == ERANGE ||
+	*out = options_number(s, 0, 1) ? strtod(s, &end) : 0;
+	if (end == NULL || *end != '\0' || errno == ERANGE ||
 	    !(*out >= 0.001 && *out <= 86400)) {
 		warnx_("--interval: not a number of seconds from 0.001 to "
 		    "86400: '%s'", s);

@@ -51,6 +51,15 @@ enum opt_result options_check(const struct options *o);
  * lines; "readprofile" when it is not one make install could give. */
 const char *options_name(const char *argv0);
 
+/*
+ * Whether S is a number by the one rule of every option taking one (the
+ * man page, NUMBERS): blanks, at most one sign, then decimal digits and
+ * nothing else; a minus sign only where NEG allows it (-M), a point and
+ * more digits only where FRAC does (--interval).  No hexadecimal, no
+ * octal (010 is ten), no exponent, inf or nan.
+ */
+int options_number(const char *s, int neg, int frac);
+
 /* A multiplier that fits an int; returns 0, or -1 with a message printed. */
 int options_multiplier(const char *s, int *out);
 

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "cli/kroot.h"
+#include "cli/options.h"
 #include "cli/profiling.h"
 #include "base/util.h"
 
@@ -125,11 +126,14 @@ profiling_info(struct out *out, const char *profile)
 
 /*
  * ARG as profile= takes it: N, schedule[,N], sleep[,N] or kvm[,N], N a
- * shift from 0 to 30.  Returns the mode it asks for, with the shift in
- * *SHIFT (0 when not given, as the kernel's default), or -1.
+ * shift from 0 to 30, decimal by the rule of every number (options.h).
+ * Returns the mode it asks for, with the shift in *SHIFT (0 when not
+ * given, as the kernel's default) and ARG as the kernel is to read it in
+ * CANON (N without leading zeros: the kernel reads 010 as octal, 08 as 0),
+ * or -1.
  */
 static int
-profiling_parse(const char *arg, unsigned *shift)
+profiling_parse(const char *arg, unsigned *shift, char *canon, size_t n)
 {
 	static const struct {
 		const char *name;
@@ -138,32 +142,37 @@ profiling_parse(const char *arg, unsigned *shift)
 		{ "schedule", PROF_SCHED }, { "sleep", PROF_SLEEP },
 		{ "kvm", PROF_KVM },
 	};
-	const char *p = arg;
-	int mode = PROF_CPU;
-	unsigned long v = 0;
+	const char *p = arg, *kind = NULL;
+	int mode = PROF_CPU, k;
+	unsigned long v;
 
 	*shift = 0;
 	for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
-		size_t n = strlen(kinds[i].name);
+		size_t len = strlen(kinds[i].name);
 
-		if (strncmp(p, kinds[i].name, n) == 0 &&
-		    (p[n] == '\0' || p[n] == ',')) {
+		if (strncmp(p, kinds[i].name, len) == 0 &&
+		    (p[len] == '\0' || p[len] == ',')) {
 			mode = kinds[i].mode;
-			p += n;
-			if (*p == '\0')
+			kind = kinds[i].name;
+			p += len;
+			if (*p == '\0') {
+				snprintf(canon, n, "%s", kind);
 				return mode;
+			}
 			p++;
 			break;
 		}
 	}
-	if (*p < '0' || *p > '9')
+	if (!options_number(p, 0, 0))
 		return -1;
-	for (; *p >= '0' && *p <= '9' && v <= 30; p++)
-		v = v * 10 + (unsigned long)(*p - '0');
-	if (*p != '\0' || v > 30)
+	errno = 0;
+	v = strtoul(p, NULL, 10);
+	if (errno == ERANGE || v > 30)
 		return -1;
 	*shift = (unsigned)v;
-	return mode;
+	k = snprintf(canon, n, "%s%s%u", kind ? kind : "", kind ? "," : "",
+	    *shift);
+	return k < 0 || (size_t)k >= n ? -1 : mode;
 }
 
 /* The message for a kernel already profiling in MODE. */
@@ -201,17 +210,20 @@ void
 profiling_enable(const char *arg, int setuid_install, struct out *out)
 {
 	const char *name = kroot_path(SYS_PROFILING);
-	char line[512];
+	char line[512], canon[32];
 	unsigned shift;
 	uint32_t step;
 	long long bytes;
-	int want = profiling_parse(arg, &shift), mode, fd, n;
+	int want = profiling_parse(arg, &shift, canon, sizeof canon), mode, fd;
+	int n;
 	ssize_t r;
 
 	if (want < 0)
 		fatalx("--enable=%s: not what the kernel's profile= takes: N, "
-		    "schedule[,N], sleep[,N] or kvm[,N], N from 0 to 30 (each "
-		    "counter covers 2^N bytes of kernel text)", arg);
+		    "schedule[,N], sleep[,N] or kvm[,N], N a decimal number "
+		    "from 0 to 30 (each counter covers 2^N bytes of kernel "
+		    "text)", arg);
+	arg = canon;	/* from here on, as the kernel is to read it */
 	if (setuid_install)
 		fatalx("--enable is refused by a set-user-ID install: starting "
 		    "profiling takes kernel memory until the next boot, so "

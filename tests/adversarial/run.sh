@@ -481,8 +481,9 @@ EOF
 fi
 
 # --- one rule for numbers -------------------------------------------------------
-# As util-linux reads -M (strtol): leading blanks and a plus sign are
-# taken, by --top, --iterations and --interval too; a minus sign is refused.
+# As util-linux reads -M (strtol, base 10): leading blanks and a plus sign
+# are taken, by --top, --iterations, --interval and --hz too; a minus sign
+# is refused.
 "$RP" --top 5 -p "$W/rich" -m "$W/rich.map" > "$TMP/want" 2>/dev/null
 for v in ' 5' '+5' '	 +5'; do
 	$RP_WRAP "$RP" --top "$v" -p "$W/rich" -m "$W/rich.map" > "$TMP/out" \
@@ -507,6 +508,32 @@ $RP_WRAP "$RP" --interval ' nan' -p "$W/rich" -m "$W/rich.map" > "$TMP/out" \
     2>"$TMP/err"
 [ $? = 1 ] || bad="$bad not refused;"
 verdict "--interval ' nan' refused"
+# Decimal only, for every one of them: what strtod alone would take
+# (hexadecimal, exponents) is refused by --interval as by --top and -M.
+for v in 0x10 0x0.2 0x1p-3 1e-2 .5 5. inf; do
+	$RP_WRAP "$RP" --interval "$v" -p "$W/rich" -m "$W/rich.map" \
+	    > "$TMP/out" 2>"$TMP/err"
+	rc=$?
+	[ $rc = 1 ] || bad="$bad exit $rc;"
+	[ "$(cat "$TMP/err")" = "readprofile: --interval: not a number of seconds from 0.001 to 86400: '$v'" ] ||
+		bad="$bad not the message;"
+	[ -s "$TMP/out" ] && bad="$bad output;"
+	verdict "--interval '$v' refused"
+done
+for o in --top --iterations --hz; do
+	$RP_WRAP "$RP" $o 0x10 -p "$W/rich" -m "$W/rich.map" > "$TMP/out" \
+	    2>"$TMP/err"
+	rc=$?
+	[ $rc = 1 ] || bad="$bad exit $rc;"
+	grep -q "^readprofile: $o: not a whole number from 1 to [0-9]*: '0x10'\$" \
+	    "$TMP/err" || bad="$bad not the message;"
+	verdict "$o 0x10 refused"
+done
+$RP_WRAP "$RP" -M 0x10 > "$TMP/out" 2>"$TMP/err"
+[ $? = 1 ] || bad="$bad not refused;"
+[ "$(cat "$TMP/err")" = "readprofile: failed to parse multiplier: '0x10'" ] ||
+	bad="$bad not the message;"
+verdict "-M 0x10 refused"
 
 # --- a symbol of 17 hex digits --------------------------------------------------
 # It reads as the largest address (as util-linux reads it): beyond the

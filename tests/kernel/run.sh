@@ -464,9 +464,10 @@ sysroot() {
 	[ -z "$1" ] || printf '%s' "$1" > "$ROOT$SYS"
 }
 sysroot 0
-for a in fast 2x schedule2 ,2 'schedule,' kvm,31 sleep,-1 -1 ''; do
+for a in fast 2x schedule2 ,2 'schedule,' kvm,31 sleep,-1 -1 '' 0x4 \
+    schedule,0x2 4.0 1e1 '4 ' 0031 ' -1'; do
 	expect "--enable='$a' refused" 1 - "--enable=$a" <<EOF
-readprofile: --enable=$a: not what the kernel's profile= takes: N, schedule[,N], sleep[,N] or kvm[,N], N from 0 to 30 (each counter covers 2^N bytes of kernel text)
+readprofile: --enable=$a: not what the kernel's profile= takes: N, schedule[,N], sleep[,N] or kvm[,N], N a decimal number from 0 to 30 (each counter covers 2^N bytes of kernel text)
 EOF
 done
 [ "$(cat "$ROOT$SYS")" = 0 ] && pass=$((pass + 1)) ||
@@ -505,6 +506,24 @@ EOF
 		w=${a#=}
 		[ "$(cat "$ROOT$SYS")" = "${w:-2}" ] && pass=$((pass + 1)) ||
 			{ fail=$((fail + 1)); echo "FAIL --enable$a wrote '$(cat "$ROOT$SYS")'"; }
+	done
+	# Numbers are decimal (man page, NUMBERS), and written as the kernel
+	# reads them in decimal: it takes 010 for octal 8, and 08 for 0.
+	for a in 08:8 030:30 schedule,08:schedule,8 ' +4':4 kvm,00:kvm,0 \
+	    sleep,012:sleep,12; do
+		sysroot 0
+		live
+		(cd "$TMP" && READPROFILE_TEST_ROOT=$ROOT $RP_WRAP "$RP" \
+		    "--enable=${a%%:*}" </dev/null >"$TMP/enable.out" 2>&1)
+		# the made-up switch reads back what was written: only a
+		# number reads as a mode, and gets as far as "Started:"
+		case ${a#*:} in
+		*,*) said="Started: ${a#*:}" ;;
+		*) said=$(head -n 1 "$TMP/enable.out") ;;
+		esac
+		[ "$(cat "$ROOT$SYS")" = "${a#*:}" ] &&
+		    [ "$said" = "Started: ${a#*:}" ] && pass=$((pass + 1)) ||
+			{ fail=$((fail + 1)); echo "FAIL --enable=${a%%:*} wrote '$(cat "$ROOT$SYS")', said '$(head -n 1 "$TMP/enable.out")'"; }
 	done
 else
 	echo "SKIP --enable as root: not root"

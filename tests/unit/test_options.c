@@ -369,6 +369,92 @@ export_options(void **state)
 	assert_true(o.no_demangle && o.noauto);
 }
 
+/* The command line "x OPT VAL" parsed into O. */
+static enum opt_result
+parse_args(struct options *o, const char *opt, const char *val)
+{
+	char *argv[] = { "x", (char *)opt, (char *)val, NULL };
+
+	return parse(o, 3, argv);
+}
+
+/*
+ * The one rule of every number (man page, NUMBERS): blanks, a plus sign
+ * (a minus for -M), decimal digits; --interval also a point and digits.
+ * No hexadecimal, octal, exponent, inf or nan, for any of them.
+ */
+static void
+numbers(void **state)
+{
+	static const char *const whole[] = { "--top", "--iterations", "--hz" };
+	static const char *const bad[] = { "0x10", "0X10", "1e3", "1.5", "5 ",
+	    "", " ", "+", "-5", "++5", "+ 5", "5x", "inf", "nan", "0x1p-3",
+	    "\xef\xbc\x95" };
+	struct options o;
+	int m = 0;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof whole / sizeof whole[0]; i++) {
+		const char *opt = whole[i];
+		char *iv[] = { "x", (char *)opt, "010", "--interval", "1",
+		    NULL };
+
+		assert_int_equal(parse(&o, strcmp(opt, "--iterations") ? 3 : 5,
+		    iv), OPT_RUN);
+		if (strcmp(opt, "--top") == 0)
+			assert_int_equal(o.top, 10);	/* decimal: 010 is ten */
+		else if (strcmp(opt, "--hz") == 0)
+			assert_int_equal(o.hz, 10);
+		else
+			assert_int_equal(o.iterations, 10);
+		fprintf(stderr, "(%s messages expected below)\n", opt);
+		for (size_t j = 0; j < sizeof bad / sizeof bad[0]; j++)
+			assert_int_equal(parse_args(&o, opt, bad[j]),
+			    OPT_BAD_VALUE);
+	}
+	assert_int_equal(parse_args(&o, "--top", " +7"), OPT_RUN);
+	assert_int_equal(o.top, 7);
+	assert_int_equal(parse_args(&o, "--hz", "1000000000"), OPT_RUN);
+	assert_int_equal(parse_args(&o, "--hz", "1000000001"), OPT_BAD_VALUE);
+	/* -M: the same rule, with a minus sign */
+	assert_int_equal(options_multiplier("010", &m), 0);
+	assert_int_equal(m, 10);
+	assert_int_equal(options_multiplier(" +3", &m), 0);
+	assert_int_equal(m, 3);
+	fprintf(stderr, "(-M messages expected below)\n");
+	for (size_t j = 0; j < sizeof bad / sizeof bad[0]; j++)
+		if (strcmp(bad[j], "-5") != 0)
+			assert_int_equal(options_multiplier(bad[j], &m), -1);
+	assert_int_equal(parse_args(&o, "-M", "0x10"), OPT_BAD_MULTIPLIER);
+}
+
+/* --interval: decimal seconds, a fraction allowed, 0.001 to 86400. */
+static void
+intervals(void **state)
+{
+	static const struct {
+		const char *s;
+		double v;
+	} good[] = { { "2", 2.0 }, { "0.5", 0.5 }, { "0.001", 0.001 },
+	    { "86400", 86400.0 }, { "86400.000", 86400.0 }, { " +0.25", 0.25 },
+	    { "010", 10.0 }, { "1.000000000000000000001", 1.0 } };
+	static const char *const bad[] = { "0x10", "0x0.2", "0x1p-3", "1e1",
+	    "1E1", ".5", "5.", "1..2", "1.2.3", "inf", "nan", " nan", "-1",
+	    "0", "0.0009", "86400.001", "", "2 ", "2s", "1,5" };
+	struct options o;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
+		assert_int_equal(parse_args(&o, "--interval", good[i].s),
+		    OPT_RUN);
+		assert_true(o.interval == good[i].v);
+	}
+	fprintf(stderr, "(--interval messages expected below)\n");
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+		assert_int_equal(parse_args(&o, "--interval", bad[i]),
+		    OPT_BAD_VALUE);
+}
+
 int
 main(void)
 {
@@ -383,6 +469,8 @@ main(void)
 		cmocka_unit_test(our_abbreviations),
 		cmocka_unit_test(names),
 		cmocka_unit_test(export_options),
+		cmocka_unit_test(numbers),
+		cmocka_unit_test(intervals),
 	};
 
 	return cmocka_run_group_tests_name("options", tests, NULL, NULL);
