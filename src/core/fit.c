@@ -37,6 +37,20 @@ fit_describe(char *buf, size_t n, const char *map, uint64_t stext,
 	return k < 0 ? 0 : (size_t)k < n ? (size_t)k : n - 1;
 }
 
+size_t
+fit_short(char *buf, size_t n, const char *map, uint64_t text, uint32_t step,
+    uint64_t counters)
+{
+	int k = snprintf(buf, n, "the profile is shorter than the map's text: "
+	    "its %llu counters at step %u cover %llu bytes, but _etext - "
+	    "_stext in %s is %llu bytes (a cut copy of the profile, or the map "
+	    "of another kernel)", (unsigned long long)counters, step,
+	    (unsigned long long)(counters * step), map,
+	    (unsigned long long)text);
+
+	return k < 0 ? 0 : (size_t)k < n ? (size_t)k : n - 1;
+}
+
 void
 fit_warn(const char *map, const char *profile, uint64_t stext,
     uint64_t etext, int have_etext, uint32_t step, uint64_t counters)

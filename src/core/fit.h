@@ -24,6 +24,14 @@ enum fit fit_check(uint64_t stext, uint64_t etext, int have_etext,
 size_t fit_describe(char *buf, size_t n, const char *map, uint64_t stext,
     uint64_t etext, int have_etext, uint32_t step, uint64_t counters);
 
+/*
+ * The profile's COUNTERS at STEP cover fewer bytes than the TEXT bytes of
+ * MAP's _etext - _stext: the line that says so first, no newline, into
+ * BUF (its length, cut to N - 1).
+ */
+size_t fit_short(char *buf, size_t n, const char *map, uint64_t text,
+    uint32_t step, uint64_t counters);
+
 /* Warn on stderr when MAP does not fit PROFILE; nothing otherwise. */
 void fit_warn(const char *map, const char *profile, uint64_t stext,
     uint64_t etext, int have_etext, uint32_t step, uint64_t counters);

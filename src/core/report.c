@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/fit.h"
 #include "core/report.h"
 #include "base/util.h"
 
@@ -161,21 +162,27 @@ out_hist_verbose(struct run *r, uint64_t addr, const char *name, size_t len,
 /*
  * Symbol AT lies beyond the profile: util-linux's line, then the sizes
  * that do not fit (the rest of the map is read for _etext), and, when the
- * map was not chosen with -m, that a copied profile needs its own.
+ * map was not chosen with -m, that a copied profile needs its own.  A
+ * profile shorter than the map's text says so first, then util-linux's
+ * line.
  */
+#define OUT_OF_RANGE "profile address out of range. Wrong map file?"
 static _Noreturn void
 out_of_range(struct run *r, const struct sym *at)
 {
 	struct sym s = *at;
 	uint64_t n = r->a.nwords - 1, step = r->a.step;
 	uint64_t end = r->a.origin + n * step;
-	int etext = sym_is_etext(&s);
+	int etext = sym_is_etext(&s), short_profile;
 	char detail[512], where[64] = "";
 
-	warnx_("profile address out of range. Wrong map file?");
 	while (!etext && symsrc_next(r->m, &s))
 		etext = sym_is_etext(&s);
-	if (etext && s.addr >= r->a.origin && s.addr <= end) {
+	short_profile = etext && s.addr > end;
+	if (short_profile) {
+		fit_short(detail, sizeof detail, r->m->name,
+		    s.addr - r->a.origin, (uint32_t)step, n);
+	} else if (etext && s.addr >= r->a.origin) {
 		/* the sizes agree: the symbol itself is what lies beyond */
 		if (r->m->elf == NULL)
 			snprintf(where, sizeof where, "(%llu)",
@@ -198,9 +205,11 @@ out_of_range(struct run *r, const struct sym *at)
 		    (unsigned long long)n, (unsigned long long)step,
 		    (unsigned long long)(n * step));
 	}
+	/* a short profile is the cause: said first, then util-linux's line */
+	warnx_("%s", short_profile ? detail : OUT_OF_RANGE);
 	if (!r->opt->default_map)
-		fatalx("%s", detail);
-	warnx_("%s", detail);
+		fatalx("%s", short_profile ? OUT_OF_RANGE : detail);
+	warnx_("%s", short_profile ? OUT_OF_RANGE : detail);
 	fatalx("no -m: %s belongs to the running kernel; a profile copied "
 	    "from another machine or boot needs the map of the kernel it came "
 	    "from, given with -m", r->m->name);

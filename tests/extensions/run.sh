@@ -828,9 +828,9 @@ for o in --exact "--exact -a"; do
 done
 # The classic rule needs the counters up to _etext: an error, no warning.
 run "$TMP/r" -p p8 -m wide
-fails "map with more text than the profile (classic): out of range, with the sizes" "$TMP/r" \
-    "readprofile: profile address out of range. Wrong map file?
-readprofile: wide: _etext - _stext is 48 bytes, but the profile's 8 counters at step 4 cover 32 bytes"
+fails "map with more text than the profile (classic): the short profile first, then out of range" "$TMP/r" \
+    "readprofile: the profile is shorter than the map's text: its 8 counters at step 4 cover 32 bytes, but _etext - _stext in wide is 48 bytes (a cut copy of the profile, or the map of another kernel)
+readprofile: profile address out of range. Wrong map file?"
 cd "$TOP" || exit 2
 
 # The real profile with 4 more counters than the map's text.

@@ -391,13 +391,13 @@ printf '%s\n' '0000000000001000 T _stext' '0000000000001000 T f' \
     '0000000000001008 T g' '0000000000001010 t h' '0000000000001030 T _etext' \
     > "$ROOT$M1"
 expect "out of range with the default map: sizes and -m" 1 - <<EOF
+readprofile: the profile is shorter than the map's text: its 8 counters at step 4 cover 32 bytes, but _etext - _stext in $M1 is 48 bytes (a cut copy of the profile, or the map of another kernel)
 readprofile: profile address out of range. Wrong map file?
-readprofile: $M1: _etext - _stext is 48 bytes, but the profile's 8 counters at step 4 cover 32 bytes
 readprofile: no -m: $M1 belongs to the running kernel; a profile copied from another machine or boot needs the map of the kernel it came from, given with -m
 EOF
 expect "out of range with -m: only the sizes" 1 - -m "$ROOT$M1" <<EOF
+readprofile: the profile is shorter than the map's text: its 8 counters at step 4 cover 32 bytes, but _etext - _stext in $M1 is 48 bytes (a cut copy of the profile, or the map of another kernel)
 readprofile: profile address out of range. Wrong map file?
-readprofile: $M1: _etext - _stext is 48 bytes, but the profile's 8 counters at step 4 cover 32 bytes
 EOF
 
 # --- no /proc/profile: util-linux's line, then a hint -----------------

@@ -249,9 +249,11 @@ errors(void **state)
 	    "step 4 cover 40 bytes\n");
 	expect_fatal(run_beyond, "1000 T _stext\n1030 T a\n1034 T b\n"
 	    "1038 T _etext\n",
-	    "readprofile: profile address out of range. Wrong map file?\n"
-	    "readprofile: map: _etext - _stext is 56 bytes, but the profile's "
-	    "10 counters at step 4 cover 40 bytes\n");
+	    "readprofile: the profile is shorter than the map's text: its 10 "
+	    "counters at step 4 cover 40 bytes, but _etext - _stext in map is "
+	    "56 bytes (a cut copy of the profile, or the map of another "
+	    "kernel)\n"
+	    "readprofile: profile address out of range. Wrong map file?\n");
 	expect_fatal(run_beyond, "1000 T _stext\n1010 T a\n1008 T b\n",
 	    "map(3): address goes backwards (0x1008 after 0x1010)");
 	expect_fatal(run_beyond, "1000 T _stext\n0ff0 T below\n",
