@@ -58,6 +58,83 @@ warnx_(const char *fmt, ...)
 	va_end(ap);
 }
 
+/*
+ * "readprofile: hint: " and TEXT cut at spaces into lines of at most
+ * HINT_COLUMNS columns, each further line indented under the first's text
+ * ("readprofile:       "); a word longer than a line stays whole.
+ */
+#define HINT_COLUMNS 80
+static void
+hint_lines(const char *text)
+{
+	static const char first[] = PROGNAME ": hint: ";
+	static const char next[] = PROGNAME ":       ";
+	const size_t width = HINT_COLUMNS - (sizeof first - 1);
+	const char *lead = first;
+
+	while (*text == ' ')
+		text++;
+	while (*text != '\0') {
+		size_t n = strlen(text);
+
+		if (n > width) {
+			n = width;
+			while (n > 0 && text[n] != ' ')
+				n--;
+			if (n == 0)
+				n = strcspn(text, " ");
+		}
+		fputs(lead, stderr);
+		fwrite(text, 1, n, stderr);
+		fputc('\n', stderr);
+		text += n;
+		while (*text == ' ')
+			text++;
+		lead = next;
+	}
+}
+
+static void
+vhint(const char *fmt, va_list ap)
+{
+	va_list aq;
+	char *text;
+	int n;
+
+	va_copy(aq, ap);
+	n = vsnprintf(NULL, 0, fmt, aq);
+	va_end(aq);
+	if (n < 0)
+		return;
+	text = xmalloc((size_t)n + 1);
+	vsnprintf(text, (size_t)n + 1, fmt, ap);
+	hint_lines(text);
+	free(text);
+}
+
+void
+warnx_hint(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vhint(fmt, ap);
+	va_end(ap);
+}
+
+void
+fatalx_hint(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (fatal_hook)
+		fatal_hook();
+	va_start(ap, fmt);
+	vhint(fmt, ap);
+	va_end(ap);
+	exit(1);
+}
+
 void *
 xmalloc(size_t n)
 {

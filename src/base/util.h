@@ -16,6 +16,15 @@ _Noreturn void fatal(const char *fmt, ...) __attribute__((format(printf, 1, 2)))
 /* Print "readprofile: MSG" and go on. */
 void warnx_(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/*
+ * Print "readprofile: hint: MSG" wrapped at 80 columns, each further line
+ * "readprofile: " and blanks under the first's text; then go on, or, for
+ * fatalx_hint, exit(1).
+ */
+void warnx_hint(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+_Noreturn void fatalx_hint(const char *fmt, ...)
+    __attribute__((format(printf, 1, 2)));
+
 /* Hook run by fatal()/fatalx() before exiting (drops held-back output). */
 extern void (*fatal_hook)(void);
 

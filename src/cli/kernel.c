@@ -135,26 +135,26 @@ profile_missing(const char *name)
 	cfg = config_has_profiling(config);
 	warnx_("%s: %s", name, strerror(ENOENT));
 	if (cfg == 0)
-		fatalx("hint: this kernel was built without CONFIG_PROFILING "
+		fatalx_hint("this kernel was built without CONFIG_PROFILING "
 		    "(%s): /proc/profile needs a kernel built with it and booted "
 		    "with profile=N", config);
 	if (cmd == 0 && cfg == 1)
-		fatalx("hint: the kernel has CONFIG_PROFILING=y (%s) but was "
+		fatalx_hint("the kernel has CONFIG_PROFILING=y (%s) but was "
 		    "booted without profile=N (%s): %s", config, cmdline,
 		    ADD_PROFILE);
 	if (cmd == 0)
-		fatalx("hint: the kernel was booted without profile=N (%s), and "
+		fatalx_hint("the kernel was booted without profile=N (%s), and "
 		    "must have CONFIG_PROFILING=y (%s cannot be read to check): "
 		    "%s", cmdline, config, ADD_PROFILE);
 	if (cmd == 1 && cfg == 1)
-		fatalx("hint: the kernel has CONFIG_PROFILING=y (%s) and profile= "
+		fatalx_hint("the kernel has CONFIG_PROFILING=y (%s) and profile= "
 		    "on its command line (%s): is /proc mounted?", config,
 		    cmdline);
 	if (cmd == 1)
-		fatalx("hint: the kernel was booted with profile= (%s), so it "
+		fatalx_hint("the kernel was booted with profile= (%s), so it "
 		    "lacks CONFIG_PROFILING (%s cannot be read to check)",
 		    cmdline, config);
-	fatalx("hint: /proc/profile needs a kernel built with "
+	fatalx_hint("/proc/profile needs a kernel built with "
 	    "CONFIG_PROFILING=y and booted with profile=N (for example "
 	    "profile=2 on its command line)");
 }

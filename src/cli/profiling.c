@@ -273,10 +273,10 @@ profiling_hint(const char *name)
 		return;	/* no such file: kernel.c's hints */
 	warnx_("%s: %s", name, strerror(ENOENT));
 	if (mode == PROF_OFF)
-		fatalx("hint: profiling is off (%s reads 0); start it now, "
+		fatalx_hint("profiling is off (%s reads 0); start it now, "
 		    "as root, with %s: no reboot is needed; it works once per "
 		    "boot, and " MEMORY_NOTE, SYS_PROFILING, START_HOW);
-	fatalx("hint: %s reads %d (profiling is on%s%s), yet %s is missing: "
+	fatalx_hint("%s reads %d (profiling is on%s%s), yet %s is missing: "
 	    "is /proc mounted?", SYS_PROFILING, mode, profiling_counts(mode) ?
 	    ", counting " : "", profiling_counts(mode) ?
 	    profiling_counts(mode) : "", name);

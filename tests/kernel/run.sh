@@ -50,6 +50,7 @@ expect() {
 	rc=$?
 	sed "s|$ROOT||g" "$TMP/err.raw" > "$TMP/err"
 	bad=
+	[ -z "${UNWRAP:-}" ] || unwrap
 	[ "$rc" = "$_rc" ] || bad="$bad exit $rc, expected $_rc;"
 	if [ "$_out" = - ]; then
 		[ -s "$TMP/out" ] && bad="$bad stdout not empty;"
@@ -64,6 +65,22 @@ expect() {
 	fail=$((fail + 1))
 	echo "FAIL $_n:$bad"
 	diff -u "$TMP/exp.err" "$TMP/err" | sed -n '3,20p'
+}
+
+# unwrap: a hint is wrapped at 80 columns, each line after the first
+# indented under its text: no line of $TMP/err.raw is wider (but one that
+# holds the root's path, a file name), and $TMP/err gets each hint joined
+# back into one line, to be compared whole.
+unwrap() {
+	awk -v root="$ROOT" 'index($0, root) == 0 && length($0) > 80 {
+		printf " line %d is %d columns;", NR, length($0) }' \
+	    "$TMP/err.raw" > "$TMP/wide"
+	[ -s "$TMP/wide" ] && bad="$bad$(cat "$TMP/wide")"
+	awk '/^readprofile:       [^ ]/ { sub(/^readprofile:       /, "")
+		line = line " " $0; next }
+	     { if (NR > 1) print line; line = $0 }
+	     END { if (NR) print line }' "$TMP/err" > "$TMP/err.joined"
+	mv "$TMP/err.joined" "$TMP/err"
 }
 
 # run_root OUT ARGS...: readprofile ARGS under $ROOT, stdout and stderr to OUT
@@ -412,7 +429,7 @@ hint() {
 	root hint
 	eval "$2"
 	for _o in "" -i -r "-M 2" "-a -v"; do
-		expect "no /proc/profile, $_hn${_o:+, $_o}" 1 - $_o <<EOF
+		UNWRAP=1 expect "no /proc/profile, $_hn${_o:+, $_o}" 1 - $_o <<EOF
 $NOPROF
 readprofile: hint: $_hh
 EOF

@@ -53,7 +53,9 @@ check "$SYS reads 0" test "$(cat $SYS)" = 0
 run hint "$OURS" -i
 if [ "$(rc hint)" = 1 ] && [ ! -s "$W/hint.out" ] &&
 	grep -q '^readprofile: /proc/profile: No such file or directory$' "$W/hint.err" &&
-	grep -q "^readprofile: hint: profiling is off ($SYS reads 0); start it now, as root, with readprofile --enable (or: echo 2 > $SYS): no reboot is needed" "$W/hint.err" &&
+	! awk 'length($0) > 80 { bad = 1 } END { exit !bad }' "$W/hint.err" &&
+	sed 's/^readprofile:       / /' "$W/hint.err" | tr -d '\n' |
+	    grep -q "readprofile: hint: profiling is off ($SYS reads 0); start it now, as root, with readprofile --enable (or: echo 2 > $SYS): no reboot is needed" &&
 	! grep -q reboot\) "$W/hint.err" && ! grep -q GRUB "$W/hint.err"; then
 	pass "ours: -i without /proc/profile: the hint says how to start profiling now, not to reboot"
 else
