@@ -8,7 +8,8 @@
 #   run (from the top of the tree, `readprofile` being $RP; a leading
 #   "make ... && " is left out: make check built it) and must print those
 #   lines exactly; a command that needs root (sudo) or the network is not
-#   written so;
+#   written so; one of go tool pprof is skipped without go, and where it
+#   merges profiles (-proto) its last total must be the sum of the others;
 # - packaging/debian/changelog's version is VERSION-1.
 #
 #   RP=/abs/readprofile sh tests/docs.sh
@@ -79,11 +80,28 @@ for f in "$TMP"/fig.*; do
 	cmd=$(head -n 1 "$f" | sed 's/^make [^&]*&& //; s|^\./readprofile |readprofile |')
 	tail -n +2 "$f" >"$TMP/want"
 	[ -s "$TMP/want" ] || continue		# a command shown, no figure
+	case $cmd in
+	*"go tool pprof"*)
+		if ! command -v go >/dev/null 2>&1; then
+			skipped "a figure of go tool pprof: go is not installed"
+			continue
+		fi ;;
+	esac
 	(cd "$TOP" && PATH="$TMP/bin:$PATH" sh -c "$cmd") >"$TMP/got" 2>&1
 	if cmp -s "$TMP/want" "$TMP/got"; then ok; else
 		diff "$TMP/want" "$TMP/got" >"$TMP/why"
 		no "figure: \$ $cmd"
 	fi
+	# merged snapshots: the last total is the sum of the others
+	case $cmd in
+	*"go tool pprof -proto"*)
+		if awk '$2 == "total" { t[++n] = $1 }
+		    END { for (i = 1; i < n; i++) s += t[i]
+			exit !(n > 2 && s == t[n]) }' "$TMP/got"; then ok; else
+			cp "$TMP/got" "$TMP/why"
+			no "figure: \$ $cmd: the merged total is not the sum"
+		fi ;;
+	esac
 done
 
 # The man page's figures: each .EX block whose first line is "$ COMMAND",
