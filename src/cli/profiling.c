@@ -124,15 +124,7 @@ profiling_info(struct out *out, const char *profile)
 	    sizeof line - 1);
 }
 
-/*
- * ARG as profile= takes it: N, schedule[,N], sleep[,N] or kvm[,N], N a
- * shift from 0 to 30, decimal by the rule of every number (options.h).
- * Returns the mode it asks for, with the shift in *SHIFT (0 when not
- * given, as the kernel's default) and ARG as the kernel is to read it in
- * CANON (N without leading zeros: the kernel reads 010 as octal, 08 as 0),
- * or -1.
- */
-static int
+int
 profiling_parse(const char *arg, unsigned *shift, char *canon, size_t n)
 {
 	static const struct {

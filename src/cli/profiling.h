@@ -9,6 +9,8 @@
 #ifndef RP_PROFILING_H
 #define RP_PROFILING_H
 
+#include <stddef.h>
+
 #include "base/output.h"
 
 #ifndef SYS_PROFILING
@@ -31,6 +33,16 @@ const char *profiling_counting(const char *profile);
 /* -i -v: a "Counting: ..." line on OUT when profiling_counting() knows,
  * and a "Last_counter: ..." line saying what the last counter holds. */
 void profiling_info(struct out *out, const char *profile);
+
+/*
+ * ARG as profile= takes it: N, schedule[,N], sleep[,N] or kvm[,N], N a
+ * shift from 0 to 30, decimal by the rule of every number (options.h).
+ * Returns the mode it asks for, with the shift in *SHIFT (0 when not
+ * given, as the kernel's default) and ARG as the kernel is to read it in
+ * CANON, N bytes (N without leading zeros or sign: the kernel reads 010 as
+ * octal, 08 as 0), or -1.
+ */
+int profiling_parse(const char *arg, unsigned *shift, char *canon, size_t n);
 
 /*
  * --enable=ARG: as the real root user only, write ARG to
