@@ -60,6 +60,18 @@ fit_warn(const char *map, const char *profile, uint64_t stext,
 	if (fit_check(stext, etext, have_etext, step, counters, &mc) !=
 	    FIT_MISMATCH)
 		return;
+	if (counters < mc) {	/* the profile is short: named first */
+		warnx_("warning: %s is shorter than the text of %s, which it "
+		    "does not match: its %llu counters at step %u cover %llu "
+		    "bytes, but _etext - _stext is %llu bytes (%llu counters): "
+		    "a cut copy of the profile, or else pass the map of the "
+		    "kernel that wrote the profile with -m", profile, map,
+		    (unsigned long long)counters, step,
+		    (unsigned long long)(counters * step),
+		    (unsigned long long)(etext - stext),
+		    (unsigned long long)mc);
+		return;
+	}
 	warnx_("warning: %s does not match %s: _etext - _stext is %llu bytes, "
 	    "%llu counters at step %u, but the profile has %llu counters; "
 	    "pass the map of the kernel that wrote the profile with -m",

@@ -32,7 +32,8 @@ size_t fit_describe(char *buf, size_t n, const char *map, uint64_t stext,
 size_t fit_short(char *buf, size_t n, const char *map, uint64_t text,
     uint32_t step, uint64_t counters);
 
-/* Warn on stderr when MAP does not fit PROFILE; nothing otherwise. */
+/* Warn on stderr when MAP does not fit PROFILE, naming PROFILE first when
+ * it has fewer counters than MAP's text; nothing otherwise. */
 void fit_warn(const char *map, const char *profile, uint64_t stext,
     uint64_t etext, int have_etext, uint32_t step, uint64_t counters);
 

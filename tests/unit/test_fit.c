@@ -61,6 +61,71 @@ short_profile(void **state)
 	assert_string_equal(buf, "the prof");
 }
 
+/* FN's stderr, run in a child that must exit 0, is exactly WANT. */
+static void
+expect_stderr(void (*fn)(void), const char *want)
+{
+	FILE *err = tmpfile();
+	pid_t pid;
+	int status;
+	char *msg;
+
+	assert_non_null(err);
+	fflush(NULL);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		dup2(fileno(err), 2);
+		fn();
+		fflush(NULL);
+		_exit(0);
+	}
+	waitpid(pid, &status, 0);
+	msg = slurp_fd(fileno(err));
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 ||
+	    strcmp(msg, want) != 0)
+		fail_msg("wanted exit 0 and \"%s\", got status %d and \"%s\"",
+		    want, status, msg);
+	free(msg);
+	fclose(err);
+}
+
+/* Step 4, 8 counters (32 bytes) against text of 48, 24 and 32 bytes. */
+static void
+fit_warn_run_short(void)
+{
+	fit_warn("map", "prof", 0x1000, 0x1030, 1, 4, 8);
+}
+
+static void
+fit_warn_run_long(void)
+{
+	fit_warn("map", "prof", 0x1000, 0x1018, 1, 4, 8);
+}
+
+static void
+fit_warn_run_fits(void)
+{
+	fit_warn("map", "prof", 0x1000, 0x1020, 1, 4, 8);
+}
+
+/* The warning of a map that does not fit: a short profile named first. */
+static void
+warnings(void **state)
+{
+	(void)state;
+	expect_stderr(fit_warn_run_short, "readprofile: warning: prof is "
+	    "shorter than the text of map, which it does not match: its 8 "
+	    "counters at step 4 cover 32 bytes, but _etext - _stext is 48 "
+	    "bytes (12 counters): a cut copy of the profile, or else pass the "
+	    "map of the kernel that wrote the profile with -m\n");
+	expect_stderr(fit_warn_run_long, "readprofile: warning: map does not "
+	    "match prof: _etext - _stext is 24 bytes, 6 counters at step 4, "
+	    "but the profile has 8 counters; pass the map of the kernel that "
+	    "wrote the profile with -m\n");
+	expect_stderr(fit_warn_run_fits, "");
+}
+
 int
 main(void)
 {
@@ -68,6 +133,7 @@ main(void)
 		cmocka_unit_test(check),
 		cmocka_unit_test(describe),
 		cmocka_unit_test(short_profile),
+		cmocka_unit_test(warnings),
 	};
 
 	return cmocka_run_group_tests_name("fit", tests, NULL, NULL);
