@@ -835,6 +835,29 @@ run "$TMP/r" -p p8 -m wide
 fails "map with more text than the profile (classic): the short profile first, then out of range" "$TMP/r" \
     "readprofile: the profile is shorter than the map's text: its 8 counters at step 4 cover 32 bytes, but _etext - _stext in wide is 48 bytes (a cut copy of the profile, or the map of another kernel)
 readprofile: profile address out of range. Wrong map file?"
+# The real capture cut short, against its full map: the short profile is
+# named first; util-linux's one line follows, word for word, and the exit
+# status is util-linux's.
+head -c 4000000 "$R/profile" >"$S/cut"
+run "$TMP/r" -p "$S/cut" -m "$R/map"
+if [ "$RC" = 1 ] && [ ! -s "$TMP/r.out" ] && [ "$(wc -l <"$TMP/r.err")" = 2 ] &&
+    head -n 1 "$TMP/r.err" | grep -q "^readprofile: the profile is shorter than the map's text: its 999999 counters at step 4 cover 3999996 bytes, but _etext - _stext in $R/map is 14687538 bytes (a cut copy of the profile, or the map of another kernel)\$"; then
+	ok "a cut real profile: named first"
+else
+	no "a cut real profile: named first (exit $RC)" "$TMP/r.err"
+fi
+if [ $HAVE_ORACLE = 1 ]; then
+	"$ORACLE" -p "$S/cut" -m "$R/map" >/dev/null 2>"$TMP/o.err"
+	orc=$?
+	if [ "$orc" = "$RC" ] && [ "$(sed -n 2p "$TMP/r.err")" = "$(cat "$TMP/o.err")" ]; then
+		ok "a cut real profile: util-linux's line and exit status follow"
+	else
+		echo "util-linux: exit $orc, stderr: $(cat "$TMP/o.err")" >"$TMP/why"
+		no "a cut real profile: util-linux's line and exit status follow" "$TMP/why" "$TMP/r.err"
+	fi
+else
+	skip "a cut profile against util-linux: $ORACLE not found"
+fi
 cd "$TOP" || exit 2
 
 # The real profile with 4 more counters than the map's text.
