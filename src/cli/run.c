@@ -43,16 +43,20 @@ run_step_from_map(struct symsrc *m, uint64_t counters,
 	char why[512];
 	uint32_t step;
 	enum step_found r;
+	struct step_text t;
 
 	report_text_bounds(m, res);
-	r = step_infer(res->origin, res->etext, res->have_etext, counters,
-	    &step);
+	t.map = m->name;
+	t.stext = res->origin;
+	t.etext = res->etext;
+	t.have_etext = res->have_etext;
+	t.counters = counters;
+	r = step_infer(&t, &step);
 	if (r == STEP_FOUND)
 		warnx_("the profile's step word is 0, as 64-bit big-endian "
 		    "kernels write it; using step %u from %s", step, m->name);
 	else if (!quiet) {
-		step_why(why, sizeof why, r, m->name, res->origin, res->etext,
-		    counters);
+		step_why(why, sizeof why, r, &t);
 		fatalx("%s", why);
 	}
 	return step;
