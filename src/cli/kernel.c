@@ -17,8 +17,7 @@
 #include "sym/symsrc.h"
 #include "base/util.h"
 
-static _Noreturn void profile_missing(const struct kfiles *k,
-    const char *name);
+static _Noreturn void profile_missing(const struct kfiles *k);
 
 /* The ELF images with symbols that debug packages install (Debian's and
  * Ubuntu's linux-image-*-dbg, Fedora's kernel-debuginfo), tried after the
@@ -36,7 +35,7 @@ kernel_write_profile(const struct kfiles *k, const int *multiplier)
 	fd = kroot_open_installed(name, O_WRONLY | O_CLOEXEC);
 	e = errno;
 	if (fd < 0 && e == ENOENT)
-		profile_missing(k, name);
+		profile_missing(k);
 	if (fd < 0)
 		fatal("%s", name);
 	if (multiplier)
@@ -116,9 +115,9 @@ kernel_config_hz(const struct kfiles *k)
 	"update-grub) and reboot"
 
 static _Noreturn void
-profile_missing(const struct kfiles *k, const char *name)
+profile_missing(const struct kfiles *k)
 {
-	const char *cmdline = k->cmdline;
+	const char *name = k->profile, *cmdline = k->cmdline;
 	const char *config = k->config;
 	int cmd, cfg;
 
@@ -152,10 +151,10 @@ profile_missing(const struct kfiles *k, const char *name)
 }
 
 void
-kernel_profile_check(const struct kfiles *k, const char *name)
+kernel_profile_check(const struct kfiles *k)
 {
-	if (access(name, F_OK) < 0 && errno == ENOENT)
-		profile_missing(k, name);
+	if (access(k->profile, F_OK) < 0 && errno == ENOENT)
+		profile_missing(k);
 }
 
 /* What a place of the default map chain holds. */

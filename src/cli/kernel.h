@@ -8,9 +8,9 @@
 
 #include "cli/kroot.h"
 
-/* The kernel's profile NAME is to be read: fatal, saying why, when it is
- * missing. */
-void kernel_profile_check(const struct kfiles *k, const char *name);
+/* The kernel's profile K->profile is to be read: fatal, saying why, when
+ * it is missing. */
+void kernel_profile_check(const struct kfiles *k);
 
 /*
  * Write to /proc/profile and exit: *MULTIPLIER as an int (multiplier and

@@ -96,8 +96,8 @@ main(int argc, char **argv)
 		return 0;
 	}
 	export_prepare(&o);
-	if (strcmp(o.profile, "/proc/profile") == 0)
-		kernel_profile_check(&r.k, r.profile);
+	if (r.source == RUN_LIVE)
+		kernel_profile_check(&r.k);
 	if (o.interval > 0 && !o.info)
 		return interval_run(&r);
 	return report_profile(&r);

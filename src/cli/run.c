@@ -143,8 +143,9 @@ run_init(struct run *r, const struct options *o, struct out *out)
 	r->o = o;
 	r->out = out;
 	kroot_files(&r->k);
-	r->profile = strcmp(o->profile, "/proc/profile") == 0 ?
-	    kroot_path(o->profile) : o->profile;
+	/* the one place that tells the live profile from a snapshot */
+	r->profile = strcmp(o->profile, "/proc/profile") == 0 ? r->k.profile :
+	    o->profile;
 	r->source = strcmp(r->profile, r->k.profile) == 0 ? RUN_LIVE :
 	    RUN_SNAPSHOT;
 	r->counting = profiling_counting(r->source == RUN_LIVE);
