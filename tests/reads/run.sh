@@ -123,6 +123,9 @@ if command -v strace >/dev/null 2>&1; then
 	echo "$VIEWS" | while IFS= read -r v; do
 		[ -n "$v" ] || continue
 		# shellcheck disable=SC2046 # the options are words
+		# (LeakSanitizer cannot run under ptrace: a sanitized build
+		# is checked for leaks by the other runs)
+		ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
 		strace -f -qq -s 0 -e trace=open,openat,read,pread64,close \
 		    -o "$TMP/log" "$RP" -p "$P" -m "$M" $(opts "$v" "$B") \
 		    > "$TMP/out" 2> "$TMP/err"
@@ -167,7 +170,8 @@ PYEOF
 printf '0000000000001000 T _stext\n0000000000001800 T f\n0000000000002000 T _etext\n' > "$ROOT/map"
 RSIZE=$(wc -c < "$ROOT/proc/profile")
 if command -v strace >/dev/null 2>&1; then
-	READPROFILE_TEST_ROOT=$ROOT strace -f -qq -s 0 \
+	ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
+	    READPROFILE_TEST_ROOT=$ROOT strace -f -qq -s 0 \
 	    -e trace=open,openat,read,pread64,close -o "$TMP/log" "$RP" \
 	    -m "$ROOT/map" --interval 0.01 --iterations 3 --exact --top 1 \
 	    > "$TMP/out" 2> "$TMP/err"
