@@ -389,6 +389,8 @@ grown_while_read(void **state)
 	assert_int_equal(fwrite(w, 4, 1, f), 1);
 	fclose(f);
 	expect_fatal(close_path, &p, "the file grew while being read");
+	free(profile_take(&p));	/* the error was the child's */
+	input_close(&p.in);
 	unlink(path);
 	free(path);
 }
