@@ -5,8 +5,7 @@
 #include "core/attrib.h"
 
 /* step 4, origin 0x1000, 11 words: step word, 9 counters, last word. */
-static const uint32_t W[] = { 4, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 };
-#define NW (sizeof W / sizeof W[0])
+#define NW ((uint64_t)11)
 
 static void
 close_ok(struct attrib *a, uint64_t start, uint64_t next,
