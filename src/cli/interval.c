@@ -1,6 +1,6 @@
 /*
- * interval.c - --interval: the difference between successive reads of a
- * profile, and the loop that reports it.
+ * interval.c - --interval: the reads of a profile, each whole (their
+ * difference: hist/watch.c), and the loop that reports it.
  */
 #include <signal.h>
 #include <stdio.h>
@@ -12,8 +12,6 @@
 
 #include "base/input.h"
 #include "cli/gmonrun.h"
-#include "cli/kernel.h"
-#include "cli/profiling.h"
 #include "cli/run.h"
 #include "core/fit.h"
 #include "hist/profile.h"
