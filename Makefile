@@ -167,6 +167,7 @@ check-run: $(BIN) $(if $(UNIT_SKIP),,$(UNIT_BINS)) $(B)/tests/gen $(B)/tests/mod
 	    shrink '$(RUN_RP) TRUNC_AT=$(abspath $(B)/tests/trunc_at) sh tests/shrink/run.sh' \
 	    pprof '$(RUN_RP) sh tests/pprof/run.sh' \
 	    debug '$(RUN_RP) sh tests/debug/run.sh' \
+	    reads '$(RUN_RP) sh tests/reads/run.sh' \
 	    setuid 'sh tests/setuid/run.sh'
 
 check-long: check-deps

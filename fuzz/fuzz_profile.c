@@ -3,17 +3,14 @@
  *
  * Input: one flag byte, then (with a baseline) two bytes giving the
  * baseline's length, then the profile bytes and the baseline bytes.
- *   bit 0  the profile comes through a pipe (read whole), else a memfd
- *          (a regular file: read a window at a time with pread)
+ *   bit 0  the profile comes through a pipe, else a memfd (a regular
+ *          file); either is read whole
  *   bit 1  the same for the baseline
  *   bit 2  -n (no byte-order guess)
  *   bit 3  a baseline is given
- *   bit 4  stretch: the bytes are repeated up to a few hundred KiB, so
- *          that the 64 Ki-word windows are crossed
- *   bit 5  no non-zero index (as with -i): the report reads the file
+ *   bit 4  stretch: the bytes are repeated up to a few hundred KiB
  *   bit 6  the baseline is the profile itself
- *   bit 7  a tiny budget for the non-zero index: it is dropped on the way
- *          and the report reads the file again
+ *   bits 5 and 7 are unused
  * Bytes that look like a gmon.out (the "gmon" magic, or the BSD version
  * word at byte 12 or 20: gmon_sniff) take the process-profile path, as in
  * the program: parsed from memory and through a pipe or memfd (bit 0); a
@@ -127,8 +124,8 @@ release(struct profile *p, int opened)
 {
 	if (!opened)
 		return;
-	if (p->rd.in.fd <= 2)
-		p->rd.in.fd = -1;	/* never opened: do not close stdin */
+	if (p->in.fd <= 2)
+		p->in.fd = -1;	/* never opened: do not close stdin */
 	profile_close(p);
 }
 
@@ -413,10 +410,6 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 		prof_opened = 1;
 		profile_open(&prof, ppath);
-		if (flags & 32)
-			prof.index_budget = 0;
-		if (flags & 128)
-			prof.index_budget = 64;
 		if (withbase) {
 			base_opened = 1;
 			profile_open(&base, bpath);

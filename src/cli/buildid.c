@@ -21,20 +21,13 @@ kernel_build_id(void)
 	return &id;
 }
 
-static int
-live(const char *profile)
-{
-	return strcmp(profile, kroot_path(PROC_PROFILE)) == 0;
-}
-
 void
-buildid_warn(const struct build_id *map, const char *mapname,
-    const char *profile)
+buildid_warn(const struct build_id *map, const char *mapname, int live)
 {
 	const struct build_id *k;
 	char a[BUILD_ID_HEX], b[BUILD_ID_HEX];
 
-	if (map->n == 0 || !live(profile))
+	if (map->n == 0 || !live)
 		return;
 	k = kernel_build_id();
 	if (k->n == 0 || build_id_equal(map, k))
@@ -45,10 +38,9 @@ buildid_warn(const struct build_id *map, const char *mapname,
 }
 
 void
-buildid_info(struct out *out, const char *profile,
-    const struct build_id *map)
+buildid_info(struct out *out, int live, const struct build_id *map)
 {
-	const struct build_id *k = live(profile) ? kernel_build_id() : NULL;
+	const struct build_id *k = live ? kernel_build_id() : NULL;
 	char line[BUILD_ID_HEX + 128], hex[BUILD_ID_HEX];
 	int n;
 

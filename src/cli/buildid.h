@@ -17,19 +17,18 @@
 const struct build_id *kernel_build_id(void);
 
 /*
- * After a report of PROFILE with the map MAPNAME given with -m: when
- * PROFILE is the live one and both build-ids are known and differ, a
+ * After a report with the map MAPNAME given with -m: when the profile is
+ * the LIVE one and both build-ids are known and differ, a
  * warning naming both.
  */
 void buildid_warn(const struct build_id *map, const char *mapname,
-    const char *profile);
+    int live);
 
 /*
- * -i -v: "Kernel_build_id: ..." for the live profile, and
+ * -i -v: "Kernel_build_id: ..." for the LIVE profile, and
  * "Map_build_id: ..." when MAP (NULL: no map read) has one, with whether
  * the two match.
  */
-void buildid_info(struct out *out, const char *profile,
-    const struct build_id *map);
+void buildid_info(struct out *out, int live, const struct build_id *map);
 
 #endif

@@ -14,21 +14,13 @@
 #include "views/view.h"
 #include "sym/elfpeek.h"
 
-static int cmd_argc;
-static char **cmd_argv;
-
-void
-export_command(int argc, char **argv)
-{
-	cmd_argc = argc;
-	cmd_argv = argv;
-}
-
-/* The command line as one string, words with other than [-+=.,/:@%_A-Za-z0-9]
- * in single quotes (malloc'd). */
+/* The command line of O as one string, words with other than
+ * [-+=.,/:@%_A-Za-z0-9] in single quotes (malloc'd). */
 static char *
-command_line(void)
+command_line(const struct options *o)
 {
+	int cmd_argc = o->argc;
+	char *const *cmd_argv = o->argv;
 	static const char plain[] = "-+=.,/:@%_abcdefghijklmnopqrstuvwxyz"
 	    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
 	size_t n = 1;
@@ -167,7 +159,7 @@ write_pprof(const struct options *o, struct out *out,
 	in.time_nanos = taken_at(s);
 	in.buckets = o->counters || o->bins;
 	in.rename = ro->rename;
-	char *cmd = command_line();
+	char *cmd = command_line(o);
 
 	comment(com, &ncom, "readprofile %s", RP_VERSION);
 	if (cmd != NULL)

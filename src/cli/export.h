@@ -25,9 +25,6 @@ struct export_src {
 	const char *format;	/* "kernel", "gmon.out (GNU)", ... */
 };
 
-/* The command line, for a comment of the profile (ARGV stays valid). */
-void export_command(int argc, char **argv);
-
 /* Whether O asks for --pprof or --folded. */
 int export_wanted(const struct options *o);
 

@@ -14,10 +14,11 @@
 
 /* -i -v: what the profile holds, and whether the map RES fits it. */
 static void
-print_info_verbose(const struct profile *p, uint32_t step, int swapped,
-    int noauto, const char *mapname, const struct report_result *res,
-    struct out *out)
+print_info_verbose(const struct run *r, const struct profile *p,
+    uint32_t step, const char *mapname, const struct report_result *res)
 {
+	struct out *out = r->out;
+	int swapped = r->swapped, noauto = r->o->noauto;
 	char line[512];
 	uint64_t counters = p->nwords - 1;
 	int n;
@@ -39,9 +40,11 @@ print_info_verbose(const struct profile *p, uint32_t step, int swapped,
  * snapshot may come from another kernel than the running one).
  */
 void
-info_print(const struct options *o, const struct profile *p, int swapped,
-    struct out *out)
+info_print(const struct run *r, const struct profile *p)
 {
+	const struct options *o = r->o;
+	struct out *out = r->out;
+	int live = r->source == RUN_LIVE;
 	char line[512];
 	const char *mapname = o->mapfile;
 	struct symsrc m;
@@ -50,9 +53,8 @@ info_print(const struct options *o, const struct profile *p, int swapped,
 	uint32_t step = p->step;
 	int n, have_map = 0;
 
-	if (step == 0 && mapname == NULL &&
-	    strcmp(o->profile, PROC_PROFILE) == 0)
-		mapname = kernel_default_map_quiet();
+	if (step == 0 && mapname == NULL && live)
+		mapname = kernel_default_map_quiet(&r->k);
 	if (mapname != NULL && (step == 0 || o->verbose)) {
 		if (symsrc_open(&m, mapname) < 0)
 			fatal("%s", mapname);
@@ -77,9 +79,9 @@ info_print(const struct options *o, const struct profile *p, int swapped,
 	out_str(out, line, n < 0 ? 0 : (size_t)n < sizeof line ? (size_t)n :
 	    sizeof line - 1);
 	if (o->verbose) {
-		print_info_verbose(p, step, swapped, o->noauto, mapname,
-		    have_map ? &res : NULL, out);
-		profiling_info(out, o->profile);
-		buildid_info(out, o->profile, have_map ? &bid : NULL);
+		print_info_verbose(r, p, step, mapname, have_map ? &res :
+		    NULL);
+		profiling_info(out, live);
+		buildid_info(out, live, have_map ? &bid : NULL);
 	}
 }

@@ -5,15 +5,10 @@
 #ifndef RP_INFO_H
 #define RP_INFO_H
 
-#include "base/output.h"
-#include "cli/options.h"
+#include "cli/run.h"
 #include "hist/profile.h"
 
-/*
- * -i for the kernel profile P, set up (SWAPPED: its byte order was found
- * reversed), written into OUT.
- */
-void info_print(const struct options *o, const struct profile *p,
-    int swapped, struct out *out);
+/* -i for the run R's kernel profile P, set up. */
+void info_print(const struct run *r, const struct profile *p);
 
 #endif

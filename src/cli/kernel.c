@@ -17,29 +17,25 @@
 #include "sym/symsrc.h"
 #include "base/util.h"
 
-static _Noreturn void profile_missing(const char *name);
-static const char *with_release(const char *fmt, const char *release);
+static _Noreturn void profile_missing(const struct kfiles *k);
 
 /* The ELF images with symbols that debug packages install (Debian's and
  * Ubuntu's linux-image-*-dbg, Fedora's kernel-debuginfo), tried after the
  * first DEBUG_PLACES places, the System.map files. */
-#define DEBUG_VMLINUX "/usr/lib/debug/boot/vmlinux-%s"
-#define DEBUG_MODULES_VMLINUX "/usr/lib/debug/lib/modules/%s/vmlinux"
 #define DEBUG_PLACES 4
 
 void
-kernel_write_profile(const int *multiplier)
+kernel_write_profile(const struct kfiles *k, const int *multiplier)
 {
 	int fd, e;
 	ssize_t r;
 	char byte = 0;
-
-	const char *name = kroot_path(PROC_PROFILE);
+	const char *name = k->profile;
 
 	fd = kroot_open_installed(name, O_WRONLY | O_CLOEXEC);
 	e = errno;
 	if (fd < 0 && e == ENOENT)
-		profile_missing(name);
+		profile_missing(k);
 	if (fd < 0)
 		fatal("%s", name);
 	if (multiplier)
@@ -92,16 +88,13 @@ config_has_profiling(const char *path)
 }
 
 unsigned long
-kernel_config_hz(const char **from)
+kernel_config_hz(const struct kfiles *k)
 {
-	struct utsname u;
 	char line[256], *end;
 	unsigned long hz = 0;
 	FILE *f;
 
-	*from = with_release("/boot/config-%s", uname(&u) == 0 ? u.release :
-	    "unknown");
-	if ((f = fopen(*from, "re")) == NULL)
+	if ((f = fopen(k->config, "re")) == NULL)
 		return 0;
 	while (hz == 0 && fgets(line, sizeof line, f) != NULL)
 		if (strncmp(line, "CONFIG_HZ=", 10) == 0) {
@@ -122,15 +115,13 @@ kernel_config_hz(const char **from)
 	"update-grub) and reboot"
 
 static _Noreturn void
-profile_missing(const char *name)
+profile_missing(const struct kfiles *k)
 {
-	struct utsname u;
-	const char *cmdline = kroot_path("/proc/cmdline"), *config;
+	const char *name = k->profile, *cmdline = k->cmdline;
+	const char *config = k->config;
 	int cmd, cfg;
 
 	profiling_hint(name);	/* /sys/kernel/profiling knows better */
-	config = with_release("/boot/config-%s", uname(&u) == 0 ? u.release :
-	    "unknown");
 	cmd = cmdline_has_profile(cmdline);
 	cfg = config_has_profiling(config);
 	warnx_("%s: %s", name, strerror(ENOENT));
@@ -159,15 +150,11 @@ profile_missing(const char *name)
 	    "profile=2 on its command line)");
 }
 
-const char *
-kernel_profile(const char *name)
+void
+kernel_profile_check(const struct kfiles *k)
 {
-	if (strcmp(name, "/proc/profile") != 0)
-		return name;
-	name = kroot_path(name);
-	if (access(name, F_OK) < 0 && errno == ENOENT)
-		profile_missing(name);
-	return name;
+	if (access(k->profile, F_OK) < 0 && errno == ENOENT)
+		profile_missing(k);
 }
 
 /* What a place of the default map chain holds. */
@@ -189,7 +176,7 @@ struct place {
 	struct build_id bid;	/* an ELF map's; n 0: none */
 };
 
-#define MAX_PLACES 7
+#define MAX_PLACES KFILES_MAPS
 
 /*
  * Debian's and Ubuntu's /boot/System.map-* without the -dbg package is one
@@ -271,35 +258,14 @@ tell(const struct place *pl)
 	}
 }
 
-/* FMT with the kernel release, under the test root if any. */
-static const char *
-with_release(const char *fmt, const char *release)
-{
-	static char ring[8][512];	/* the paths stay in use after return */
-	static size_t next;
-	char *buf = ring[next++ % (sizeof ring / sizeof ring[0])];
-
-	snprintf(buf, sizeof ring[0], fmt, release);
-	return kroot_path(buf);
-}
-
 /* The places of the default map chain, in order; returns how many. */
 static size_t
-default_places(struct place *pl)
+default_places(const struct kfiles *k, struct place *pl)
 {
-	struct utsname u;
-	const char *rel = uname(&u) == 0 ? u.release : "unknown";
-	size_t n = 0;
-
 	memset(pl, 0, MAX_PLACES * sizeof *pl);
-	pl[n++].path = kroot_path(BOOT_MAP);
-	pl[n++].path = with_release(BOOT_MAP "-%s", rel);
-	pl[n++].path = with_release("/usr/lib/debug/boot/System.map-%s", rel);
-	pl[n++].path = with_release("/lib/modules/%s/System.map", rel);
-	pl[n++].path = with_release(DEBUG_VMLINUX, rel);
-	pl[n++].path = with_release(DEBUG_MODULES_VMLINUX, rel);
-	pl[n++].path = kroot_path(PROC_KALLSYMS);
-	return n;
+	for (size_t i = 0; i < KFILES_MAPS; i++)
+		pl[i].path = k->maps[i];
+	return KFILES_MAPS;
 }
 
 /*
@@ -327,10 +293,10 @@ first_usable(struct place *pl, size_t n, size_t *other)
 }
 
 const char *
-kernel_default_map_quiet(void)
+kernel_default_map_quiet(const struct kfiles *k)
 {
 	struct place pl[MAX_PLACES];
-	size_t other, n = default_places(pl), i = first_usable(pl, n, &other);
+	size_t other, n = default_places(k, pl), i = first_usable(pl, n, &other);
 
 	return i < n ? pl[i].path : other < n ? pl[other].path : NULL;
 }
@@ -350,11 +316,11 @@ bid_note(const struct place *pl)
 }
 
 const char *
-kernel_default_map(const char *profile)
+kernel_default_map(const struct kfiles *k, const char *profile, int live)
 {
 	struct place pl[MAX_PLACES];
 	const char *stub = NULL;
-	size_t n = default_places(pl), i, j, other;
+	size_t n = default_places(k, pl), i, j, other;
 
 	i = first_usable(pl, n, &other);
 	for (j = 0; j < i && j < n; j++)
@@ -386,7 +352,7 @@ kernel_default_map(const char *profile)
 	warnx_("no usable symbol map:");
 	for (i = 0; i < n; i++)
 		tell(&pl[i]);
-	if (strcmp(profile, kroot_path("/proc/profile")) != 0)
+	if (!live)
 		fatalx("%s is not this kernel's /proc/profile: pass the map of "
 		    "the kernel it came from with -m", profile);
 	if (pl[n - 1].what == FOUND_HIDDEN)

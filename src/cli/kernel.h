@@ -8,17 +8,20 @@
 
 #include "cli/kroot.h"
 
-/* The profile to read for NAME: the kernel's under the test root. */
-const char *kernel_profile(const char *name);
+/* The kernel's profile K->profile is to be read: fatal, saying why, when
+ * it is missing. */
+void kernel_profile_check(const struct kfiles *k);
 
 /*
  * Write to /proc/profile and exit: *MULTIPLIER as an int (multiplier and
  * reset), or, with NULL, one byte (a reset).
  */
-_Noreturn void kernel_write_profile(const int *multiplier);
+_Noreturn void kernel_write_profile(const struct kfiles *k,
+    const int *multiplier);
 
 /*
- * The map to use without -m, for PROFILE: the first with a non-zero _stext
+ * The map to use without -m, for PROFILE (LIVE: the running kernel's),
+ * from the places of K: the first with a non-zero _stext
  * of /boot/System.map, /boot/System.map-R, /usr/lib/debug/boot/System.map-R,
  * /lib/modules/R/System.map (R: uname -r), /usr/lib/debug/boot/vmlinux-R,
  * /usr/lib/debug/lib/modules/R/vmlinux, then /proc/kallsyms; an ELF file
@@ -27,16 +30,17 @@ _Noreturn void kernel_write_profile(const int *multiplier);
  * for an ELF file, whether its build-id matched).  When none will do,
  * says so place by place, and what to do, and exits.
  */
-const char *kernel_default_map(const char *profile);
+const char *kernel_default_map(const struct kfiles *k, const char *profile,
+    int live);
 
 /*
- * The running kernel's tick rate: CONFIG_HZ of its config,
- * /boot/config-R (R: uname -r), whose path goes to *FROM; 0 when it cannot
- * be read.  Each CPU's timer tick is one count of /proc/profile.
+ * The running kernel's tick rate: CONFIG_HZ of its config, K->config
+ * (/boot/config-R, R: uname -r); 0 when it cannot be read.  Each CPU's
+ * timer tick is one count of /proc/profile.
  */
-unsigned long kernel_config_hz(const char **from);
+unsigned long kernel_config_hz(const struct kfiles *k);
 
 /* The same map, or NULL when there is none; silent. */
-const char *kernel_default_map_quiet(void);
+const char *kernel_default_map_quiet(const struct kfiles *k);
 
 #endif

@@ -110,13 +110,40 @@ kroot_release(char *buf, size_t n)
 }
 
 int
-kroot_last_counter_is_text(const char *profile)
+kroot_last_counter_is_text(int live)
 {
 	char rel[256];
 	unsigned maj, min;
 
-	if (strcmp(profile, kroot_path(PROC_PROFILE)) != 0 ||
+	if (!live ||
 	    sscanf(kroot_release(rel, sizeof rel), "%u.%u", &maj, &min) != 2)
 		return -1;
 	return maj > 6 || (maj == 6 && min >= 11);
+}
+
+/* FMT with the release R, under the test root if any. */
+static const char *
+with_release(const char *fmt, const char *r)
+{
+	char buf[512];
+
+	snprintf(buf, sizeof buf, fmt, r);
+	return kroot_path(buf);
+}
+
+void
+kroot_files(struct kfiles *k)
+{
+	struct utsname u;
+	const char *r = uname(&u) == 0 ? u.release : "unknown";
+	static const char *const maps[KFILES_MAPS] = { BOOT_MAP,
+	    BOOT_MAP "-%s", "/usr/lib/debug/boot/System.map-%s",
+	    "/lib/modules/%s/System.map", "/usr/lib/debug/boot/vmlinux-%s",
+	    "/usr/lib/debug/lib/modules/%s/vmlinux", PROC_KALLSYMS };
+
+	k->profile = kroot_path(PROC_PROFILE);
+	k->cmdline = kroot_path("/proc/cmdline");
+	k->config = with_release("/boot/config-%s", r);
+	for (size_t i = 0; i < KFILES_MAPS; i++)
+		k->maps[i] = with_release(maps[i], r);
 }

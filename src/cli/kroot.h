@@ -30,6 +30,22 @@
  * whole run. */
 const char *kroot_path(const char *path);
 
+/* The places of the default map chain (kernel.h), in order. */
+#define KFILES_MAPS 7
+
+/*
+ * The running kernel's files a run may read or write, under the test
+ * root: resolved once, at start (R below is uname -r).
+ */
+struct kfiles {
+	const char *profile;	/* /proc/profile */
+	const char *cmdline;	/* /proc/cmdline */
+	const char *config;	/* /boot/config-R */
+	const char *maps[KFILES_MAPS];	/* /boot/System.map ... kallsyms */
+};
+
+void kroot_files(struct kfiles *k);
+
 /* At start: act as the caller, keeping the right to come back once. */
 void kroot_drop_privileges(void);
 
@@ -53,11 +69,11 @@ int kroot_open_installed(const char *name, int flags);
 const char *kroot_release(char *buf, size_t n);
 
 /*
- * What the last counter of PROFILE holds: 1 text ticks only (the live
+ * What the last counter of a profile holds: 1 text ticks only (the LIVE
  * profile of a kernel 6.11 or later, which drops ticks outside the text),
  * 0 also every tick outside the text (an older live kernel clamps them
  * into it), -1 unknown (a snapshot, or an unreadable release).
  */
-int kroot_last_counter_is_text(const char *profile);
+int kroot_last_counter_is_text(int live);
 
 #endif

@@ -24,11 +24,12 @@
 #include "cli/run.h"
 #include "core/fit.h"
 #include "hist/profile.h"
+#include "sym/symsrc.h"
 
 static struct out out;
 
 static _Noreturn void usage(const char *name);
-static int report_profile(const struct options *o);
+static int report_profile(struct run *r);
 
 /*
  * Descriptors 0-2 closed by the caller would be taken by the next open:
@@ -54,6 +55,7 @@ int
 main(int argc, char **argv)
 {
 	struct options o;
+	struct run r;
 	static const char version[] = PROGNAME " from readprofile " RP_VERSION
 	    "\n";
 
@@ -81,100 +83,98 @@ main(int argc, char **argv)
 	default:
 		return 1;
 	}
+	o.argc = argc;
+	o.argv = argv;
+	run_init(&r, &o, &out);
 	if (o.reset || o.multiplier_set)
-		kernel_write_profile(o.multiplier_set ? &o.multiplier : NULL);
+		kernel_write_profile(&r.k, o.multiplier_set ? &o.multiplier :
+		    NULL);
 	kroot_drop_privileges_for_good();
 	if (o.enable) {		/* start the kernel's profiling, and say how */
 		profiling_enable(o.enable, kroot_setuid_install(), &out);
 		run_finish(&out);
 		return 0;
 	}
-	export_command(argc, argv);
 	export_prepare(&o);
-	o.profile = kernel_profile(o.profile);
+	if (r.source == RUN_LIVE)
+		kernel_profile_check(&r.k);
 	if (o.interval > 0 && !o.info)
-		return interval_run(&o, &out);
-	return report_profile(&o);
+		return interval_run(&r);
+	return report_profile(&r);
 }
 
-/* The profile O names, as a gmon.out or a kernel profile: -i or a report. */
-static int
-report_profile(const struct options *o)
+/* -i, or the notes a profile's read gives, baseline B (or NULL). */
+static void
+setup_notes(struct run *r, struct profile *p, struct profile *b)
 {
-	struct profile prof, base;
-	struct symsrc m;
-	struct view_inputs vi;
-	struct report_result res;
-	struct counters c;
-	struct build_id bid;
-	const char *mapname;
-	int swapped;
+	if (r->swapped)
+		warnx_("Assuming reversed byte order. Use -n to force native "
+		    "byte order.");
+	profile_warn_step(p);
+	profile_warn_trailing(p);
+	if (b)
+		profile_warn_trailing(b);
+}
 
-	profile_load(&prof, o->profile);
+/* The kernel profile P, read and set up: -i, or the report. */
+static void
+report_kernel(struct run *r, struct profile *p)
+{
+	struct symsrc m;
+	struct report_result res;
+	struct counters c = profile_counters(p);
+	struct build_id bid;
+
+	r->map = run_map(r);
+	if (symsrc_open(&m, r->map) < 0)
+		fatal("%s", r->map);
+	r->step = p->step;
+	if (r->step == 0) {	/* read the map once: held for the report */
+		symsrc_hold(&m);
+		r->step = run_step_from_map(&m, p->nwords - 1, &res, 0);
+		symsrc_rewind(&m);
+	}
+	run_report(r, &m, &c, &res);
+	bid = *symsrc_build_id(&m);
+	symsrc_close(&m);
+	profile_close(p);	/* a file that changed size is an error */
+	run_finish(r->out);
+	fit_warn(r->map, r->profile, res.origin, res.etext, res.have_etext,
+	    r->step, p->nwords - 1);
+	if (r->o->mapfile)	/* the default map's notice said it already */
+		buildid_warn(&bid, r->map, r->source == RUN_LIVE);
+}
+
+/* The profile of R, as a gmon.out or a kernel profile, read once. */
+static int
+report_profile(struct run *r)
+{
+	const struct options *o = r->o;
+	struct profile prof, base;
+
+	profile_load(&prof, r->profile);
 	if (gmonrun_detect(&prof)) {	/* a process's gmon.out */
-		gmonrun_run(o, &prof, &out);
-		run_finish(&out);
+		r->source = RUN_GMON;
+		gmonrun_run(o, &prof, r->out);
+		run_finish(r->out);
 		profile_close(&prof);
 		return 0;
 	}
 	profile_check(&prof);
 	if (o->baseline)
 		profile_open(&base, o->baseline);
-	if (o->info)
-		prof.index_budget = 0;	/* -i sums no counter: no index */
-	/*
-	 * --top and --json with -s or -b read the buckets of their functions
-	 * after the pass: from one copy held in memory, not from the file
-	 * again, so that a profile changing meanwhile cannot give buckets
-	 * that do not add up.
-	 */
-	if ((o->top || o->json) && (o->counters || o->bins)) {
-		profile_bytes(&prof);
-		if (o->baseline)
-			profile_bytes(&base);
-	}
-	swapped = profile_setup(&prof, o->baseline ? &base : NULL, o->noauto);
-	if (swapped)
-		warnx_("Assuming reversed byte order. Use -n to force native "
-		    "byte order.");
-	profile_warn_step(&prof);
-	profile_warn_trailing(&prof);
+	r->swapped = profile_setup(&prof, o->baseline ? &base : NULL,
+	    o->noauto);
+	setup_notes(r, &prof, o->baseline ? &base : NULL);
 	if (o->baseline)
-		profile_warn_trailing(&base);
+		profile_close(&base);	/* subtracted: no longer needed */
 	if (o->info) {
-		info_print(o, &prof, swapped, &out);
-		run_finish(&out);
+		info_print(r, &prof);
+		run_finish(r->out);
 		profile_close(&prof);
-		if (o->baseline)
-			profile_close(&base);
 		return 0;
 	}
-
-	mapname = o->mapfile ? o->mapfile : kernel_default_map(o->profile);
-	if (symsrc_open(&m, mapname) < 0)
-		fatal("%s", mapname);
-	if (prof.step == 0) {	/* read the map once: held for the report */
-		symsrc_hold(&m);
-		prof.step = run_step_from_map(&m, prof.nwords - 1, &res, 0);
-		symsrc_rewind(&m);
-	}
-	memset(&vi, 0, sizeof vi);
-	vi.profile = o->profile;
-	vi.baseline = o->baseline;
-	vi.byte_order = run_byte_order(swapped);
-	vi.counting = profiling_counting(o->profile);
-	c = profile_counters(&prof);
-	run_report(o, &m, &c, prof.step, &vi, &res, &out);
-	bid = *symsrc_build_id(&m);
-	symsrc_close(&m);
-	profile_close(&prof);	/* a file that changed size is an error */
-	if (o->baseline)
-		profile_close(&base);
-	run_finish(&out);
-	fit_warn(mapname, o->profile, res.origin, res.etext, res.have_etext,
-	    prof.step, prof.nwords - 1);
-	if (o->mapfile)	/* the default map's notice said it already */
-		buildid_warn(&bid, mapname, o->profile);
+	report_kernel(r, &prof);
 	return 0;
 }
 

@@ -23,6 +23,8 @@ struct options {
 	int folded;		/* --folded */
 	int no_demangle;	/* --no-demangle */
 	unsigned long hz;	/* --hz N: ticks per second; 0: unknown */
+	int argc;		/* the command line, for --pprof's comment */
+	char *const *argv;
 };
 
 enum opt_result {

@@ -82,17 +82,17 @@ profiling_counts(int mode)
 }
 
 const char *
-profiling_counting(const char *profile)
+profiling_counting(int live)
 {
-	if (strcmp(profile, kroot_path(PROC_PROFILE)) != 0)
+	if (!live)
 		return NULL;
 	return profiling_counts(profiling_mode());
 }
 
 void
-profiling_info(struct out *out, const char *profile)
+profiling_info(struct out *out, int live)
 {
-	const char *what = profiling_counting(profile);
+	const char *what = profiling_counting(live);
 	char rel[256], line[512];
 	int n;
 
@@ -101,7 +101,7 @@ profiling_info(struct out *out, const char *profile)
 		out_str(out, what, strlen(what));
 		out_str(out, "\n", 1);
 	}
-	switch (kroot_last_counter_is_text(profile)) {
+	switch (kroot_last_counter_is_text(live)) {
 	case 1:
 		n = snprintf(line, sizeof line, "Last_counter: text (kernel "
 		    "%s: from 6.11 ticks outside the text are dropped; "

@@ -26,13 +26,13 @@ enum prof_mode {
 	PROF_KVM = 4,		/* KVM exits */
 };
 
-/* For PROFILE: what its counters count when it is the live /proc/profile
+/* What the profile's counters count when it is the LIVE /proc/profile
  * and the kernel says; else NULL. */
-const char *profiling_counting(const char *profile);
+const char *profiling_counting(int live);
 
 /* -i -v: a "Counting: ..." line on OUT when profiling_counting() knows,
  * and a "Last_counter: ..." line saying what the last counter holds. */
-void profiling_info(struct out *out, const char *profile);
+void profiling_info(struct out *out, int live);
 
 /*
  * ARG as profile= takes it: N, schedule[,N], sleep[,N] or kvm[,N], N a

@@ -9,7 +9,9 @@
 #include "base/util.h"
 #include "cli/export.h"
 #include "cli/kernel.h"
+#include "cli/profiling.h"
 #include "cli/run.h"
+#include "views/view.h"
 #include "core/collect.h"
 #include "hist/step.h"
 
@@ -41,16 +43,20 @@ run_step_from_map(struct symsrc *m, uint64_t counters,
 	char why[512];
 	uint32_t step;
 	enum step_found r;
+	struct step_text t;
 
 	report_text_bounds(m, res);
-	r = step_infer(res->origin, res->etext, res->have_etext, counters,
-	    &step);
+	t.map = m->name;
+	t.stext = res->origin;
+	t.etext = res->etext;
+	t.have_etext = res->have_etext;
+	t.counters = counters;
+	r = step_infer(&t, &step);
 	if (r == STEP_FOUND)
 		warnx_("the profile's step word is 0, as 64-bit big-endian "
 		    "kernels write it; using step %u from %s", step, m->name);
 	else if (!quiet) {
-		step_why(why, sizeof why, r, m->name, res->origin, res->etext,
-		    counters);
+		step_why(why, sizeof why, r, &t);
 		fatalx("%s", why);
 	}
 	return step;
@@ -58,56 +64,96 @@ run_step_from_map(struct symsrc *m, uint64_t counters,
 
 /* --pprof, --folded: a kernel profile's functions K. */
 static void
-kernel_export(const struct options *o, const struct symsrc *m,
-    const struct counters *c, uint32_t step, const struct view_inputs *vi,
+kernel_export(const struct run *r, const struct counters *c,
     const struct report_result *res, const struct report_opts *ro,
-    const struct collect *k, struct out *out)
+    const struct collect *k)
 {
-	struct export_src s = { .profile = vi->profile, .map = m->name,
-	    .baseline = vi->baseline, .kernel = 1, .step = step,
-	    .format = "kernel" };
+	struct export_src s = { .profile = r->profile, .map = r->map,
+	    .baseline = r->o->baseline, .kernel = 1, .step = r->step,
+	    .format = "kernel", .live = r->source == RUN_LIVE };
 
-	s.live = strcmp(vi->profile, kroot_path(PROC_PROFILE)) == 0;
-	if (o->hz) {
-		s.rate = (uint32_t)o->hz;
+	if (r->o->hz) {
+		s.rate = (uint32_t)r->o->hz;
 		s.rate_from = "--hz";
-	} else if (s.live)	/* CONFIG_HZ of the running kernel's config */
-		s.rate = (uint32_t)kernel_config_hz(&s.rate_from);
-	export_run(o, out, k, res, c, ro, &s);
+	} else if (s.live) {	/* CONFIG_HZ of the running kernel's config */
+		s.rate = (uint32_t)kernel_config_hz(&r->k);
+		s.rate_from = r->k.config;
+	}
+	export_run(r->o, r->out, k, res, c, ro, &s);
+}
+
+/* What --json says of the run's inputs: from R alone. */
+static void
+inputs_of(const struct run *r, const struct counters *c,
+    struct view_inputs *vi)
+{
+	memset(vi, 0, sizeof *vi);
+	vi->profile = r->profile;
+	vi->map = r->map;
+	vi->baseline = r->o->baseline;
+	vi->step = r->step;
+	vi->counters = c->n - 1;
+	vi->byte_order = run_byte_order(r->swapped);
+	vi->top = r->o->top;
+	vi->counting = r->counting;
+	if (r->read) {
+		vi->interval = 1;
+		vi->number = r->read->number;
+		vi->time = r->read->time;
+		vi->seconds = r->read->seconds;
+		vi->reset = r->read->reset;
+	}
 }
 
 void
-run_report(const struct options *o, struct symsrc *m, const struct counters *c,
-    uint32_t step, struct view_inputs *vi, struct report_result *res,
-    struct out *out)
+run_report(const struct run *r, struct symsrc *m, const struct counters *c,
+    struct report_result *res)
 {
+	const struct options *o = r->o;
 	struct report_opts ro = { .verbose = o->verbose, .all = o->all,
 	    .bins = o->bins, .counters = o->counters,
 	    .mode = o->exact ? ATTRIB_EXACT : ATTRIB_CLASSIC,
 	    .default_map = o->mapfile == NULL, .last_is_text = o->exact &&
-	    kroot_last_counter_is_text(o->profile) == 1 };
+	    kroot_last_counter_is_text(r->source == RUN_LIVE) == 1 };
 	struct collect k;
+	struct view_inputs vi;
 
 	if (o->top || o->json || export_wanted(o)) {
 		collect_init(&k, o->top ? o->top : SIZE_MAX);
 		ro.collect = &k;
 	}
-	report_run(m, c, step, &ro, out, res);
+	report_run(m, c, r->step, &ro, r->out, res);
 	if (ro.collect == NULL)
 		return;
 	collect_sort(&k);
-	if (export_wanted(o)) {
-		kernel_export(o, m, c, step, vi, res, &ro, &k, out);
-		collect_free(&k);
-		return;
-	}
-	vi->map = m->name;
-	vi->step = step;
-	vi->counters = c->n - 1;
-	vi->top = o->top;
-	if (o->json)
-		view_json(out, &k, res, c, &ro, vi);
+	inputs_of(r, c, &vi);
+	if (export_wanted(o))
+		kernel_export(r, c, res, &ro, &k);
+	else if (o->json)
+		view_json(r->out, &k, res, c, &ro, &vi);
 	else
-		view_top(out, &k, res, c, &ro, vi->counting);
+		view_top(r->out, &k, res, c, &ro, r->counting);
 	collect_free(&k);
+}
+
+void
+run_init(struct run *r, const struct options *o, struct out *out)
+{
+	memset(r, 0, sizeof *r);
+	r->o = o;
+	r->out = out;
+	kroot_files(&r->k);
+	/* the one place that tells the live profile from a snapshot */
+	r->profile = strcmp(o->profile, "/proc/profile") == 0 ? r->k.profile :
+	    o->profile;
+	r->source = strcmp(r->profile, r->k.profile) == 0 ? RUN_LIVE :
+	    RUN_SNAPSHOT;
+	r->counting = profiling_counting(r->source == RUN_LIVE);
+}
+
+const char *
+run_map(const struct run *r)
+{
+	return r->o->mapfile ? r->o->mapfile : kernel_default_map(&r->k,
+	    r->profile, r->source == RUN_LIVE);
 }

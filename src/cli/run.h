@@ -1,8 +1,9 @@
 /*
- * run.h - what a single run (main.c) and --interval (interval.c) share
- * when they report a kernel profile: the options made into one report,
- * the step a zero step word stands for, the byte order as -i -v and
- * --json name it, and the end of the output.
+ * run.h - one run of the program, described once at start and passed
+ * down: what the profile is, the running kernel's files, the map, the
+ * step, the byte order, the options and the output.  A single report
+ * (main.c) and --interval (interval.c) report a kernel profile through
+ * run_report().
  */
 #ifndef RP_RUN_H
 #define RP_RUN_H
@@ -10,18 +11,52 @@
 #include <stdint.h>
 
 #include "base/output.h"
+#include "cli/kroot.h"
 #include "cli/options.h"
 #include "core/report.h"
-#include "views/view.h"
 #include "sym/symsrc.h"
 
+/* What the profile is. */
+enum run_source {
+	RUN_LIVE,		/* the running kernel's /proc/profile */
+	RUN_SNAPSHOT,		/* a copy of one: a file or a pipe */
+	RUN_GMON,		/* a program's gmon.out */
+};
+
+/* --interval: the read a report is of. */
+struct run_read {
+	uint64_t number;	/* 1, 2, ... */
+	const char *time;	/* when it was read */
+	double seconds;		/* since the previous read */
+	int reset;		/* a counter went down */
+};
+
+struct run {
+	const struct options *o;
+	struct out *out;	/* standard output; dropped on a fatal error */
+	struct kfiles k;	/* the running kernel's files */
+	enum run_source source;	/* decided by run_init; RUN_GMON once read */
+	const char *profile;	/* the file read: K's when the live one */
+	const char *map;	/* the map, once chosen */
+	uint32_t step;		/* once read (or inferred from the map) */
+	int swapped;		/* the byte order was found reversed */
+	const char *counting;	/* what the live counters count; else NULL */
+	const struct run_read *read;	/* --interval's; else NULL */
+};
+
+/* R for the options O, written into OUT: the kernel's files resolved,
+ * and whether the profile is the live one. */
+void run_init(struct run *r, const struct options *o, struct out *out);
+
+/* R's map: -m's, or the default chain's (which may say why). */
+const char *run_map(const struct run *r);
+
 /*
- * One report of C against the open map M into OUT: the classic text,
- * --top, --json, --pprof or --folded.
+ * One report of C against the open map M: the classic text, --top,
+ * --json, --pprof or --folded; the text's bounds go to RES.
  */
-void run_report(const struct options *o, struct symsrc *m,
-    const struct counters *c, uint32_t step, struct view_inputs *vi,
-    struct report_result *res, struct out *out);
+void run_report(const struct run *r, struct symsrc *m,
+    const struct counters *c, struct report_result *res);
 
 /*
  * A zero step word, as 64-bit big-endian kernels write it: the step from

@@ -176,21 +176,6 @@ close_hist(struct attrib *a, uint64_t start, uint64_t next,
 }
 
 int
-attrib_close_quiet(struct attrib *a, uint64_t next, uint64_t quiet)
-{
-	uint64_t j;
-
-	if (a->mode != ATTRIB_CLASSIC || a->cursor >= a->nwords)
-		return 0;
-	j = classic_end(a, next);
-	if (j > quiet || j > a->nwords)
-		return 0;
-	if (j > a->cursor)	/* words [cursor, j): all below QUIET */
-		a->cursor = j;
-	return 1;
-}
-
-int
 attrib_close(struct attrib *a, uint64_t start, uint64_t next,
     struct attrib_span *sp)
 {

@@ -68,14 +68,6 @@ void attrib_init_hist(struct attrib *a, const struct hist_range *r,
 int attrib_close(struct attrib *a, uint64_t start, uint64_t next,
     struct attrib_span *sp);
 
-/*
- * Classic: close the symbol that ends at NEXT without its span when every
- * word it is credited with lies below QUIET, the first word that may be
- * non-zero: returns 1 (it has no ticks), else 0 with A unchanged, and
- * attrib_close is to be called.
- */
-int attrib_close_quiet(struct attrib *a, uint64_t next, uint64_t quiet);
-
 /* Address of word k >= 1 (hist: its bin's; the last range's end past it). */
 uint64_t attrib_word_addr(const struct attrib *a, uint64_t k);
 

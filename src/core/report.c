@@ -30,8 +30,6 @@ struct run {
 	uint32_t rate;		/* histogram: ticks per second, else 0 */
 	const struct report_hist *h;	/* histogram, else NULL */
 	uint64_t calls;		/* histogram: total of the calls column */
-	int quick;		/* a symbol with no ticks prints nothing */
-	uint64_t quiet;		/* quick: the first word that may be non-zero */
 };
 
 /* S is the pending symbol: its name copied. */
@@ -276,10 +274,6 @@ close_pending(struct run *r, const struct sym *s)
 		fatalx("%s(%llu): address goes backwards (0x%llx after 0x%llx)",
 		    r->m->name, (unsigned long long)s->lineno,
 		    (unsigned long long)s->addr, (unsigned long long)p->addr);
-	if (r->quick && attrib_close_quiet(&r->a, s->addr, r->quiet)) {
-		pending_set(p, s);
-		return;
-	}
 	if (attrib_close(&r->a, p->addr, s->addr, &sp) < 0)
 		out_of_range(r, s);
 	ticks = counters_sum(r->c, sp.first, sp.end);
@@ -292,8 +286,6 @@ close_pending(struct run *r, const struct sym *s)
 		    take_calls(r, p->addr, s->addr), &sp, p->name, p->len);
 	else if (opt->bins)	/* its calls count in the total, as with -b -v */
 		take_calls(r, p->addr, s->addr);
-	if (r->quick)
-		r->quiet = r->c->nonzero(r->c->ctx, r->a.cursor);
 	pending_set(p, s);
 }
 
@@ -330,15 +322,6 @@ report_run(struct symsrc *m, const struct counters *c, uint32_t step,
 	res->origin = need_stext(m, &s);
 	attrib_init(&r.a, res->origin, step, c->n, opt->mode);
 	r.a.last_is_text = opt->last_is_text && opt->mode == ATTRIB_EXACT;
-	/*
-	 * The classic report, without -a or -v, prints nothing for a symbol
-	 * with no ticks (-s and -b list only a symbol's non-zero ones): with
-	 * the next non-zero word known, such a symbol is passed over.
-	 */
-	r.quick = c->nonzero && opt->mode == ATTRIB_CLASSIC && !opt->all &&
-	    !opt->verbose;
-	if (r.quick)
-		r.quiet = c->nonzero(c->ctx, 1);
 	pending_set(&r.p, &s);
 	while (symsrc_next(m, &s))
 		if (take_line(&r, &s, res) == LINE_END)

@@ -25,7 +25,6 @@ struct report_opts {
 	 * The result is valid until the next call. */
 	const char *(*rename)(const char *name, size_t len, size_t *outlen);
 	int last_is_text;	/* exact: the last counter is a text bucket */
-	const struct report_par *par;	/* NULL: one thread */
 };
 
 struct report_hist;

@@ -19,15 +19,7 @@ struct counters {
 	uint64_t n;		/* words, step word included */
 	/* Words [from, from + *got) with 1 <= *got <= to - from, from < to <= n. */
 	const uint32_t *(*span)(void *ctx, uint64_t from, uint64_t to, size_t *got);
-	/* Optional: the sum of [from, to), when the source has a faster way. */
-	uint64_t (*sum)(void *ctx, uint64_t from, uint64_t to);
 	void *ctx;
-	/*
-	 * Optional, with sum: the first non-zero word at or after FROM, or n;
-	 * a source that knows it cheaply (the non-zero index) lets a report
-	 * pass over the symbols with no ticks.
-	 */
-	uint64_t (*nonzero)(void *ctx, uint64_t from);
 };
 
 /* Counters over an array in memory. */

@@ -647,8 +647,8 @@ words_span(void *ctx, uint64_t from, uint64_t to, size_t *got)
 struct counters
 gmon_counters(const struct gmon *g)
 {
-	struct counters c = { g->nbins + 1, words_span, NULL,
-	    (void *)(uintptr_t)g->words, NULL };
+	struct counters c = { g->nbins + 1, words_span,
+	    (void *)(uintptr_t)g->words };
 
 	return c;
 }

@@ -6,19 +6,18 @@
 #include "hist/step.h"
 
 enum step_found
-step_infer(uint64_t stext, uint64_t etext, int have_etext, uint64_t counters,
-    uint32_t *step)
+step_infer(const struct step_text *t, uint32_t *step)
 {
 	uint64_t size;
 
 	*step = 0;
-	if (!have_etext)
+	if (!t->have_etext)
 		return STEP_NO_ETEXT;
-	if (etext < stext || counters == 0)
+	if (t->etext < t->stext || t->counters == 0)
 		return STEP_NO_FIT;
-	size = etext - stext;
+	size = t->etext - t->stext;
 	for (int k = 0; k <= 31; k++)
-		if (size >> k == counters) {
+		if (size >> k == t->counters) {
 			*step = (uint32_t)1 << k;
 			return STEP_FOUND;
 		}
@@ -26,9 +25,10 @@ step_infer(uint64_t stext, uint64_t etext, int have_etext, uint64_t counters,
 }
 
 size_t
-step_why(char *buf, size_t n, enum step_found r, const char *map,
-    uint64_t stext, uint64_t etext, uint64_t counters)
+step_why(char *buf, size_t n, enum step_found r, const struct step_text *t)
 {
+	const char *map = t->map;
+	uint64_t stext = t->stext, etext = t->etext, counters = t->counters;
 	int k;
 
 	if (r == STEP_NO_ETEXT)

@@ -19,19 +19,25 @@ enum step_found {
 	STEP_NO_FIT,		/* no power of two up to 2^31 fits */
 };
 
+/* A map's text and the profile it is to fit. */
+struct step_text {
+	const char *map;	/* its name, for messages */
+	uint64_t stext, etext;
+	int have_etext;		/* _etext was found */
+	uint64_t counters;	/* the profile's */
+};
+
 /*
- * The step 2^k (k <= 31) with (ETEXT - STEXT) >> k == COUNTERS, into
- * *STEP.  HAVE_ETEXT: ETEXT was found.  At most one k fits a non-zero
- * COUNTERS; none fits 0 counters.
+ * The step 2^k (k <= 31) with (etext - stext) >> k == counters, into
+ * *STEP.  At most one k fits a non-zero number of counters; none fits 0.
  */
-enum step_found step_infer(uint64_t stext, uint64_t etext, int have_etext,
-    uint64_t counters, uint32_t *step);
+enum step_found step_infer(const struct step_text *t, uint32_t *step);
 
 /*
  * Why the step of a zero step word is unknown (R is not STEP_FOUND), as a
  * message without prefix or newline, into BUF (cut to N bytes).
  */
-size_t step_why(char *buf, size_t n, enum step_found r, const char *map,
-    uint64_t stext, uint64_t etext, uint64_t counters);
+size_t step_why(char *buf, size_t n, enum step_found r,
+    const struct step_text *t);
 
 #endif

@@ -5,8 +5,7 @@
 #include "core/attrib.h"
 
 /* step 4, origin 0x1000, 11 words: step word, 9 counters, last word. */
-static const uint32_t W[] = { 4, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 };
-#define NW (sizeof W / sizeof W[0])
+#define NW ((uint64_t)11)
 
 static void
 close_ok(struct attrib *a, uint64_t start, uint64_t next,
@@ -74,46 +73,6 @@ classic_step_zero_reads_nothing(void **state)
 	attrib_init(&a, 0x1000, 0, NW, ATTRIB_CLASSIC);
 	close_ok(&a, 0x1000, 0x1010, 1, 1, 0, 0);
 	close_ok(&a, 0x1010, 0x9000, 1, 1, 0, 0);
-}
-
-/*
- * A symbol credited with words below the first that may be non-zero is
- * closed as attrib_close would, the cursor moved alike; one that reaches
- * that word, or lies beyond the profile, or any exact symbol, is left to
- * attrib_close, A unchanged.
- */
-static void
-classic_quiet_close(void **state)
-{
-	struct attrib a, b;
-	struct attrib_span sp;
-
-	(void)state;
-	attrib_init(&a, 0x1000, 4, NW, ATTRIB_CLASSIC);
-	attrib_init(&b, 0x1000, 4, NW, ATTRIB_CLASSIC);
-	assert_int_equal(attrib_close_quiet(&a, 0x1004, 3), 1);
-	assert_int_equal(attrib_close_quiet(&a, 0x100f, 3), 1);	/* word 3 */
-	assert_int_equal(attrib_close(&b, 0x1000, 0x100f, &sp), 0);
-	assert_int_equal(a.cursor, b.cursor);
-	assert_int_equal(a.cursor, 3);
-	/* 0x1010 would be credited with word 3: not quiet */
-	assert_int_equal(attrib_close_quiet(&a, 0x1010, 3), 0);
-	assert_int_equal(a.cursor, 3);
-	assert_int_equal(attrib_close_quiet(&a, 0x1008, 3), 1);	/* behind */
-	assert_int_equal(a.cursor, 3);
-	/* the cursor at the end: attrib_close reports it out of range */
-	assert_int_equal(attrib_close(&a, 0x100f, 0x1000 + 4 * NW, &sp), 0);
-	assert_int_equal(a.cursor, NW);
-	assert_int_equal(attrib_close_quiet(&a, 0x1000 + 4 * NW, NW), 0);
-	assert_int_equal(attrib_close(&a, 0x1000 + 4 * NW, 0x1000 + 4 * NW,
-	    &sp), -1);
-	/* next beyond the profile, quiet past it */
-	attrib_init(&a, 0x1000, 4, NW, ATTRIB_CLASSIC);
-	assert_int_equal(attrib_close_quiet(&a, 0x1000 + 4 * NW + 4, NW + 5),
-	    0);
-	assert_int_equal(a.cursor, 1);
-	attrib_init(&a, 0x1000, 4, NW, ATTRIB_EXACT);
-	assert_int_equal(attrib_close_quiet(&a, 0x1004, NW), 0);
 }
 
 static void
@@ -266,7 +225,6 @@ main(void)
 		cmocka_unit_test(classic_unaligned_and_zero_length),
 		cmocka_unit_test(classic_out_of_range),
 		cmocka_unit_test(classic_step_zero_reads_nothing),
-		cmocka_unit_test(classic_quiet_close),
 		cmocka_unit_test(exact_buckets_by_start_address),
 		cmocka_unit_test(exact_last_is_text),
 		cmocka_unit_test(exact_out_of_range),

@@ -1,10 +1,10 @@
 /*
- * test_interval.c - the --interval difference against plain subtraction:
- * random reads (mostly zero, some counters growing, some reads reset),
- * folded in random chunk sizes, read back through span() and sum().
+ * test_interval.c - the --interval difference (hist/watch.c) against
+ * plain subtraction: random reads (mostly zero, some counters growing,
+ * some reads reset), read back through span() and sums.
  */
 #include "unit.h"
-#include "cli/interval.h"
+#include "hist/watch.h"
 
 static uint64_t x = 0x2545f4914f6cdd1dull;
 
@@ -17,27 +17,13 @@ rnd(void)
 	return x;
 }
 
-/* Fold CUR (N words, word 0 the step) in random chunks; return reset. */
-static int
-fold(struct watch *w, const uint32_t *cur, size_t n)
-{
-	watch_fold_begin(w);
-	for (size_t k = 1; k < n;) {
-		size_t got = 1 + (size_t)(rnd() % 40);
-		if (got > n - k)
-			got = n - k;
-		watch_fold(w, cur + k, k, got);
-		k += got;
-	}
-	return watch_fold_end(w);
-}
-
 static void
-check_diff(struct watch *w, const uint32_t *want, size_t n)
+check_diff(const struct watch *w, const uint32_t *want, size_t n)
 {
 	struct counters c = watch_counters(w);
 
 	assert_int_equal(c.n, n);
+	assert_int_equal(counters_get(&c, 0), want[0]);	/* the step */
 	for (size_t k = 1; k < n;) {
 		size_t got;
 		const uint32_t *d = c.span(c.ctx, k, n, &got);
@@ -55,6 +41,15 @@ check_diff(struct watch *w, const uint32_t *want, size_t n)
 	}
 }
 
+static uint32_t *
+copy(const uint32_t *w, size_t n)
+{
+	uint32_t *c = malloc(n * 4);
+
+	memcpy(c, w, n * 4);
+	return c;
+}
+
 static void
 random_reads(void **state)
 {
@@ -65,13 +60,10 @@ random_reads(void **state)
 		uint32_t *want = calloc(n, 4);
 		struct watch w;
 
-		memset(&w, 0, sizeof w);
-		w.step = 4;
-		w.nwords = n;
-		prev[0] = cur[0] = 4;
+		prev[0] = cur[0] = want[0] = 4;
 		for (size_t k = 1; k < n; k++)
 			prev[k] = rnd() % 4 == 0 ? (uint32_t)(rnd() % 1000) : 0;
-		fold(&w, prev, n);
+		watch_start(&w, copy(prev, n), n);
 		for (int read = 0; read < 12; read++) {
 			int reset = rnd() % 5 == 0, got;
 			for (size_t k = 1; k < n; k++) {
@@ -86,9 +78,11 @@ random_reads(void **state)
 			}
 			for (size_t k = 1; k < n; k++)
 				want[k] = reset ? cur[k] : cur[k] - prev[k];
-			got = fold(&w, cur, n);
+			got = watch_update(&w, copy(cur, n));
 			assert_int_equal(got, reset);
 			check_diff(&w, want, n);
+			if (read % 2)
+				watch_forget(&w);
 			memcpy(prev, cur, n * 4);
 		}
 		watch_free(&w);

@@ -110,7 +110,7 @@ large_file_across_chunks(void **state)
 	free(w);
 }
 
-/* Few non-zero counters: sums come from the list the first pass kept. */
+/* Few non-zero counters: sums over random ranges agree with the words. */
 static void
 sparse_sums_match_the_words(void **state)
 {
@@ -135,7 +135,6 @@ sparse_sums_match_the_words(void **state)
 		profile_open(&p, path);
 		profile_setup(&p, NULL, 0);
 		c = profile_counters(&p);
-		assert_non_null(c.sum);		/* the list is in use */
 		for (int i = 0; i < 20000; i++) {
 			uint64_t a, b;
 			r = r * 6364136223846793005ull + 1442695040888963407ull;
@@ -173,7 +172,7 @@ from_a_pipe(void **state)
 	profile_open(&p, "-");
 	dup2(saved, 0);
 	close(saved);
-	assert_null(p.rd.in.seekable ? "seekable" : NULL);
+	assert_null(p.in.seekable ? "seekable" : NULL);
 	profile_setup(&p, NULL, 0);
 	check_counters(&p, w, 4);
 	profile_close(&p);
@@ -229,18 +228,15 @@ trailing_partial_word(void **state)
 }
 
 /*
- * A dense profile (one counter in 3 non-zero, values of every size) over
- * several windows: the sums and the words are the same from the non-zero
- * index, from an index dropped on the way (small budget) and from no
- * index at all (-n), in both byte orders.
+ * A dense profile (one counter in 3 non-zero, values of every size): the
+ * sums and the words are right in both byte orders.
  */
 static void
-dense_index_and_file_agree(void **state)
+dense_words_and_sums(void **state)
 {
 	size_t n = 5 * 65536 + 77;
 	uint32_t *w = calloc(n, 4);
 	uint64_t r = 99, *prefix = malloc((n + 1) * sizeof *prefix);
-	static const size_t budgets[] = { NZ_MAX_BYTES, 40000, 0 };
 	char *path;
 	struct profile p;
 	struct counters c;
@@ -257,13 +253,10 @@ dense_index_and_file_agree(void **state)
 	prefix[0] = 0;
 	for (size_t k = 0; k < n; k++)
 		prefix[k + 1] = prefix[k] + (k ? w[k] : 0);
-	for (int swapped = 0; swapped < 2; swapped++)
-	for (size_t bi = 0; bi < 3; bi++) {
+	for (int swapped = 0; swapped < 2; swapped++) {
 		path = words_file(w, n, swapped);
 		profile_open(&p, path);
-		p.index_budget = budgets[bi];
 		assert_int_equal(profile_setup(&p, NULL, 0), swapped);
-		assert_int_equal(p.nz.ok, bi == 0);
 		c = profile_counters(&p);
 		check_counters(&p, w, n);
 		for (int i = 0; i < 3000; i++) {
@@ -274,9 +267,8 @@ dense_index_and_file_agree(void **state)
 			if (b > n)
 				b = n;
 			if (counters_sum(&c, a, b) != prefix[b] - prefix[a])
-				fail_msg("sum [%llu, %llu), budget %zu",
-				    (unsigned long long)a, (unsigned long long)b,
-				    budgets[bi]);
+				fail_msg("sum [%llu, %llu)",
+				    (unsigned long long)a, (unsigned long long)b);
 		}
 		/* forward in small steps, as a report goes */
 		for (uint64_t a = 1; a < n; a += 37) {
@@ -291,32 +283,9 @@ dense_index_and_file_agree(void **state)
 	free(w);
 }
 
-/* prefix[k]: the sum of the counters below word k (the step word not). */
-static uint64_t *
-prefix_sums(const uint32_t *w, size_t n)
-{
-	uint64_t *prefix = malloc((n + 1) * sizeof *prefix);
-
-	prefix[0] = 0;
-	for (size_t k = 0; k < n; k++)
-		prefix[k + 1] = prefix[k] + (k ? w[k] : 0);
-	return prefix;
-}
-
-/* The sum of [from, to) agrees with the words' prefix sums. */
-static void
-from_was(const struct counters *c, uint64_t from, uint64_t to,
-    const uint64_t *prefix)
-{
-	if (counters_sum(c, from, to) != prefix[to] - prefix[from])
-		fail_msg("sum [%llu, %llu)", (unsigned long long)from,
-		    (unsigned long long)to);
-}
-
 /*
- * Sums from the index that jump ahead and back, the first of them in the
- * first window (a regression: the decoder once started from a zeroed
- * state there), and single words between them, agree with the words.
+ * Sums that jump ahead and back, and single words between them, agree
+ * with the words.
  */
 static void
 sums_jump_ahead_and_back(void **state)
@@ -340,7 +309,6 @@ sums_jump_ahead_and_back(void **state)
 	path = words_file(w, n, 0);
 	profile_open(&p, path);
 	assert_int_equal(profile_setup(&p, NULL, 0), 0);
-	assert_true(p.nz.ok);
 	for (int i = 0; i < 200; i++) {
 		struct counters c = profile_counters(&p);
 		uint64_t a, b;
@@ -365,70 +333,66 @@ sums_jump_ahead_and_back(void **state)
 }
 
 /*
- * The index's next non-zero word, asked as a report asks it (from where
- * each sum stopped, the sums going on from below it), and at random,
- * agrees with the words: over windows with no entry, to the end.
+ * The first bytes are kept as read, for what a profile looks like: the
+ * same after the words were put in host order and a baseline subtracted.
  */
 static void
-next_nonzero_matches_the_words(void **state)
+head_as_read(void **state)
 {
-	const size_t n = 9 * 65536 + 3;
-	uint64_t r = 11, *prefix, *nz = malloc((n + 1) * sizeof *nz);
-	uint32_t *w = calloc(n, 4);
-	struct counters c;
-	struct profile p;
-	char *path;
+	static const uint32_t now[] = { 4, 10, 20, 30, 40 };
+	static const uint32_t before[] = { 4, 1, 2, 3, 4 };
+	unsigned char raw[20], got[20];
+	struct profile p, b;
 
 	(void)state;
-	w[0] = 4;
-	for (size_t k = 1; k < n; k++) {
-		r = r * 6364136223846793005ull + 1442695040888963407ull;
-		/* windows 2 to 4 empty, window 6 only from its middle */
-		if ((k / 65536 >= 2 && k / 65536 <= 4) ||
-		    (k / 65536 == 6 && k % 65536 < 30000) || k > n - 40)
-			continue;
-		if ((r >> 40) % 97 == 0)
-			w[k] = 1 + (uint32_t)(r >> 33) % 999;
+	for (int swapped = 0; swapped < 2; swapped++) {
+		char *pp = words_file(now, 5, swapped);
+		char *bp = words_file(before, 5, swapped);
+		FILE *f = fopen(pp, "rb");
+
+		assert_int_equal(fread(raw, 1, 20, f), 20);
+		fclose(f);
+		profile_open(&p, pp);
+		profile_open(&b, bp);
+		profile_setup(&p, &b, 0);
+		profile_close(&b);
+		assert_int_equal(profile_peek(&p, got, sizeof got), 20);
+		assert_memory_equal(got, raw, 20);
+		profile_close(&p);
+		unlink(pp);
+		unlink(bp);
+		free(pp);
+		free(bp);
 	}
-	w[n - 1] = 5;			/* the last word: *unknown* */
-	prefix = prefix_sums(w, n);
-	nz[n] = n;
-	for (size_t k = n; k-- > 0;)
-		nz[k] = w[k] ? k : nz[k + 1];
-	path = words_file(w, n, 0);
+}
+
+static void
+close_path(void *arg)
+{
+	struct profile *p = arg;
+
+	profile_close(p);
+}
+
+/* A file that grew after it was read whole is an error when closed. */
+static void
+grown_while_read(void **state)
+{
+	static const uint32_t w[] = { 4, 1, 2, 3 };
+	char *path = words_file(w, 4, 0);
+	struct profile p;
+	FILE *f;
+
+	(void)state;
 	profile_open(&p, path);
-	assert_int_equal(profile_setup(&p, NULL, 0), 0);
-	assert_true(p.nz.ok);
-	c = profile_counters(&p);
-	assert_non_null(c.nonzero);
-	for (uint64_t at = 1; at < n;) {	/* a report's walk */
-		uint64_t q = c.nonzero(c.ctx, at), to;
-
-		assert_int_equal(q, nz[at]);
-		r = r * 6364136223846793005ull + 1442695040888963407ull;
-		to = q + 1 + (r >> 30) % 300;
-		if (to > n)
-			to = n;
-		/* the sum starts below the word found, where the walk was */
-		from_was(&c, at + (q - at) / 2, to, prefix);
-		at = to;
-	}
-	for (int i = 0; i < 2000; i++) {	/* anywhere, back and forth */
-		uint64_t a;
-
-		r = r * 6364136223846793005ull + 1442695040888963407ull;
-		a = 1 + (r >> 20) % (n + 10);
-		assert_int_equal(c.nonzero(c.ctx, a), a < n ? nz[a] : n);
-		if (i % 3 == 0 && a < n)
-			from_was(&c, a, a + (r >> 5) % 70000 < n ?
-			    a + (r >> 5) % 70000 : n, prefix);
-	}
-	profile_close(&p);
+	f = fopen(path, "ab");
+	assert_int_equal(fwrite(w, 4, 1, f), 1);
+	fclose(f);
+	expect_fatal(close_path, &p, "the file grew while being read");
+	free(profile_take(&p));	/* the error was the child's */
+	input_close(&p.in);
 	unlink(path);
 	free(path);
-	free(prefix);
-	free(nz);
-	free(w);
 }
 
 static void
@@ -528,9 +492,10 @@ main(void)
 		cmocka_unit_test(from_a_pipe),
 		cmocka_unit_test(bad_sizes),
 		cmocka_unit_test(trailing_partial_word),
-		cmocka_unit_test(dense_index_and_file_agree),
+		cmocka_unit_test(dense_words_and_sums),
 		cmocka_unit_test(sums_jump_ahead_and_back),
-		cmocka_unit_test(next_nonzero_matches_the_words),
+		cmocka_unit_test(head_as_read),
+		cmocka_unit_test(grown_while_read),
 		cmocka_unit_test(baseline),
 	};
 

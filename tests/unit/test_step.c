@@ -4,10 +4,27 @@
 #include "unit.h"
 #include "hist/step.h"
 
+static struct step_text
+text(uint64_t stext, uint64_t etext, int have_etext, uint64_t counters)
+{
+	struct step_text t = { "map", stext, etext, have_etext, counters };
+
+	return t;
+}
+
 static enum step_found
 infer(uint64_t stext, uint64_t etext, uint64_t counters, uint32_t *step)
 {
-	return step_infer(stext, etext, 1, counters, step);
+	struct step_text t = text(stext, etext, 1, counters);
+
+	return step_infer(&t, step);
+}
+
+/* step_why of R for the text T. */
+static size_t
+why_of(char *buf, size_t n, enum step_found r, struct step_text t)
+{
+	return step_why(buf, n, r, &t);
 }
 
 static void
@@ -35,10 +52,11 @@ static void
 not_found(void **state)
 {
 	uint32_t s = 99;
+	struct step_text t;
 
 	(void)state;
-	assert_int_equal(step_infer(0x1000, 0x2000, 0, 1024, &s),
-	    STEP_NO_ETEXT);
+	t = text(0x1000, 0x2000, 0, 1024);
+	assert_int_equal(step_infer(&t, &s), STEP_NO_ETEXT);
 	assert_int_equal(s, 0);
 	/* 100 bytes: 100, 50, 25, 12, ... counters; never 30 */
 	assert_int_equal(infer(0x1000, 0x1064, 30, &s), STEP_NO_FIT);
@@ -88,20 +106,20 @@ why(void **state)
 	size_t n;
 
 	(void)state;
-	n = step_why(buf, sizeof buf, STEP_NO_ETEXT, "map", 0x1000, 0, 8);
+	n = why_of(buf, sizeof buf, STEP_NO_ETEXT, text(0x1000, 0, 0, 8));
 	assert_string_equal(buf, "the profile's step word is 0 and map has no "
 	    "_etext: the sampling step is unknown (give the map of the "
 	    "profiled kernel with -m)");
 	assert_int_equal(n, strlen(buf));
-	step_why(buf, sizeof buf, STEP_NO_FIT, "map", 0x1000, 0x1064, 30);
+	why_of(buf, sizeof buf, STEP_NO_FIT, text(0x1000, 0x1064, 1, 30));
 	assert_string_equal(buf, "the profile's step word is 0 and no power "
 	    "of two fits map: _etext - _stext is 100 bytes, but the profile "
 	    "has 30 counters; the sampling step is unknown (wrong map file?)");
-	step_why(buf, sizeof buf, STEP_NO_FIT, "map", 0x2000, 0x1000, 30);
+	why_of(buf, sizeof buf, STEP_NO_FIT, text(0x2000, 0x1000, 1, 30));
 	assert_string_equal(buf, "the profile's step word is 0 and map has "
 	    "_etext below _stext: the sampling step is unknown");
 	/* cut to the buffer, never past it */
-	n = step_why(buf, 8, STEP_NO_ETEXT, "map", 0x1000, 0, 8);
+	n = why_of(buf, 8, STEP_NO_ETEXT, text(0x1000, 0, 0, 8));
 	assert_int_equal(n, 7);
 	assert_string_equal(buf, "the pro");
 }
