@@ -42,6 +42,32 @@ heuristic(void **state)
 	assert_false(profile_guess_swapped(0, 0));
 }
 
+/* The halves counted 64 words at a time agree with a word at a time, at
+ * every length around the block size. */
+static void
+heuristic_in_blocks(void **state)
+{
+	uint32_t w[300];
+	uint32_t x = 12345;
+
+	(void)state;
+	for (size_t i = 0; i < 300; i++) {
+		x = x * 1103515245u + 12345u;
+		w[i] = (i % 3 == 0) ? x : (i % 3 == 1) ? (x & 0xffff) : x & 0xffff0000u;
+	}
+	for (size_t n = 0; n <= 300; n += n < 130 ? 1 : 17) {
+		uint64_t big = 0, small = 0, b = 0, s = 0;
+
+		for (size_t i = 0; i < n; i++) {
+			b += w[i] > 0xffffu;
+			s += (w[i] & 0xffffu) != 0;
+		}
+		profile_count_halves(w, n, &big, &small);
+		assert_int_equal(big, b);
+		assert_int_equal(small, s);
+	}
+}
+
 static void
 check_counters(struct profile *p, const uint32_t *w, size_t n)
 {
@@ -486,6 +512,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(heuristic),
+		cmocka_unit_test(heuristic_in_blocks),
 		cmocka_unit_test(native_and_reversed_files),
 		cmocka_unit_test(large_file_across_chunks),
 		cmocka_unit_test(sparse_sums_match_the_words),
