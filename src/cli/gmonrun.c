@@ -134,22 +134,25 @@ print_info_verbose(struct out *o, const struct gmon *g)
 		    (unsigned long long)g->nblocks);
 }
 
+/* A baseline gmon.out: its bytes are read until the report is done. */
+struct baseline {
+	struct profile p;
+	struct gmon g;
+};
+
 static void
-subtract_baseline(struct gmon *g, const struct options *opt)
+subtract_baseline(struct gmon *g, const struct options *opt,
+    struct baseline *b)
 {
-	struct profile bp;
-	struct gmon base;
 	char err[256];
 
-	profile_load(&bp, opt->baseline);
-	if (!gmonrun_detect(&bp))
+	profile_load(&b->p, opt->baseline);
+	if (!gmonrun_detect(&b->p))
 		fatalx("%s: not a gmon.out, unlike %s", opt->baseline,
 		    opt->profile);
-	load(&base, &bp);
-	if (gmon_subtract(g, &base, err, sizeof err) < 0)
+	load(&b->g, &b->p);
+	if (gmon_subtract(g, &b->g, err, sizeof err) < 0)
 		fatalx("%s: %s", opt->profile, err);
-	gmon_free(&base);
-	profile_close(&bp);
 }
 
 /* The calls column: the arcs of a gmon.out, read in one pass. */
@@ -208,6 +211,7 @@ gmonrun_run(const struct options *opt, struct profile *p, struct out *o)
 	struct report_hist h;
 	struct report_result res;
 	struct calls calls = { &g, 0 };
+	struct baseline base;
 
 	load(&g, p);
 	if (opt->info) {	/* the file's shape: no baseline (a warning says so) */
@@ -218,7 +222,7 @@ gmonrun_run(const struct options *opt, struct profile *p, struct out *o)
 		return;
 	}
 	if (opt->baseline)
-		subtract_baseline(&g, opt);
+		subtract_baseline(&g, opt, &base);
 	if (opt->mapfile == NULL)
 		fatalx("%s is a gmon.out: name the program with -m (the "
 		    "program itself, or its nm -n output)", p->name);
@@ -246,4 +250,8 @@ gmonrun_run(const struct options *opt, struct profile *p, struct out *o)
 		    p->name, (unsigned long long)g.low,
 		    (unsigned long long)g.high);
 	gmon_free(&g);
+	if (opt->baseline) {
+		gmon_free(&base.g);
+		profile_close(&base.p);
+	}
 }
