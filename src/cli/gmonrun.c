@@ -4,9 +4,11 @@
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli/export.h"
+#include "sym/elfpeek.h"
 #include "hist/gmon.h"
 #include "sym/demangle.h"
 #include "cli/debugfile.h"
@@ -155,6 +157,118 @@ subtract_baseline(struct gmon *g, const struct options *opt,
 		fatalx("%s: %s", opt->profile, err);
 }
 
+/*
+ * A histogram's end may lie past its program's text by the rounding of
+ * its writer: glibc and the BSDs round etext up to 4 bytes.
+ */
+#define TEXT_SLACK 16
+
+/*
+ * The histogram of G (from GMON) must cover the text of the ELF program
+ * PROG: no lower than its first loaded address (glibc's lies at
+ * __executable_start, the BSDs' at the text), and ending at the end of
+ * its executable sections (etext), rounded up by at most TEXT_SLACK.
+ * Fatal when not, naming both.  A map that is not an ELF file, or one
+ * without section headers, is not checked.
+ */
+static void
+check_program(const struct gmon *g, const char *gmon, const char *prog)
+{
+	struct elf_peek pk;
+	uint64_t lo;
+
+	if (elf_peek(prog, &pk) < 0 || !pk.have_exec)
+		return;
+	lo = pk.have_load && pk.load_lo < pk.exec_lo ? pk.load_lo : pk.exec_lo;
+	if (g->low >= lo && g->high >= pk.exec_hi &&
+	    g->high - pk.exec_hi < TEXT_SLACK)
+		return;
+	fatalx("%s: the histogram 0x%llx-0x%llx does not match the text of "
+	    "%s, 0x%llx-0x%llx: it is the profile of another program, or of "
+	    "another build of it", gmon, (unsigned long long)g->low,
+	    (unsigned long long)g->high, prog, (unsigned long long)lo,
+	    (unsigned long long)pk.exec_hi);
+}
+
+#define WRAP 80
+#define PREFIX_LEN 13		/* "readprofile: " */
+
+/*
+ * TEXT on stderr in lines of at most WRAP columns (a word longer than a
+ * line has one of its own), each "readprofile: ", the second on indented
+ * by two spaces; with FATAL, exit 1 after it (as fatalx: the held-back
+ * report is dropped).
+ */
+static void
+say_wrapped(const char *text, int fatal_)
+{
+	size_t len = strlen(text), at = 0;
+	int first = 1;
+
+	while (at < len) {
+		size_t room = WRAP - PREFIX_LEN - (first ? 0 : 2), n = len - at;
+		const char *sp;
+
+		if (n > room) {	/* the last space that leaves a line in room */
+			for (n = room; n > 0 && text[at + n] != ' '; n--)
+				;
+			if (n == 0) {	/* one word longer than the room */
+				sp = strchr(text + at, ' ');
+				n = sp ? (size_t)(sp - text - at) : len - at;
+			}
+		}
+		if (at + n >= len && fatal_)
+			fatalx("%s%.*s", first ? "" : "  ", (int)n, text + at);
+		warnx_("%s%.*s", first ? "" : "  ", (int)n, text + at);
+		at += n;
+		while (at < len && text[at] == ' ')
+			at++;
+		first = 0;
+	}
+}
+
+/*
+ * Ticks that no function holds are counted on stderr with their likely
+ * cause; when no function holds any, it is an error.
+ */
+static void
+tell_unattributed(const struct report_result *res, const char *gmon,
+    const char *prog, const struct debugfile *d)
+{
+	uint64_t all = res->total + res->unknown;
+	char head[512], *cause, *text;
+	size_t len;
+
+	if (res->unknown == 0)
+		return;
+	if (res->total == 0)
+		snprintf(head, sizeof head, "none of the %llu ticks in %s lies in "
+		    "a function of %s:", (unsigned long long)all, gmon, prog);
+	else
+		snprintf(head, sizeof head, "warning: %llu of the %llu ticks in "
+		    "%s lie in no function of %s (*unknown* in the report):",
+		    (unsigned long long)res->unknown, (unsigned long long)all,
+		    gmon, prog);
+	if (d->stripped) {
+		cause = debugfile_cause(d, prog);
+	} else {
+		len = strlen(prog) + 160;
+		cause = xmalloc(len);
+		snprintf(cause, len, "%s 0x%llx-0x%llx: is %s the profiled "
+		    "program, and whole?", res->nsyms ? "they lie before its "
+		    "first text symbol in the histogram's range" : "no text "
+		    "symbol of it lies in the histogram's range",
+		    (unsigned long long)res->origin,
+		    (unsigned long long)res->etext, prog);
+	}
+	len = strlen(head) + strlen(cause) + 2;
+	text = xmalloc(len);
+	snprintf(text, len, "%s %s", head, cause);
+	free(cause);
+	say_wrapped(text, res->total == 0);
+	free(text);
+}
+
 /* The calls column: the arcs of a gmon.out, read in one pass. */
 struct calls {
 	const struct gmon *g;
@@ -212,6 +326,7 @@ gmonrun_run(const struct options *opt, struct profile *p, struct out *o)
 	struct report_result res;
 	struct calls calls = { &g, 0 };
 	struct baseline base;
+	struct debugfile d;
 
 	load(&g, p);
 	if (opt->info) {	/* the file's shape: no baseline (a warning says so) */
@@ -226,7 +341,9 @@ gmonrun_run(const struct options *opt, struct profile *p, struct out *o)
 	if (opt->mapfile == NULL)
 		fatalx("%s is a gmon.out: name the program with -m (the "
 		    "program itself, or its nm -n output)", p->name);
-	if (symsrc_open(&m, debugfile_resolve(opt->mapfile)) < 0)
+	check_program(&g, p->name, opt->mapfile);
+	debugfile_resolve(&d, opt->mapfile);
+	if (symsrc_open(&m, d.use) < 0)
 		fatal("%s", m.name);
 	m.map.skip_undefined = 1;	/* plain `nm -n PROGRAM` output */
 	h.low = g.low;
@@ -244,11 +361,13 @@ gmonrun_run(const struct options *opt, struct profile *p, struct out *o)
 	else
 		report_hist_run(&m, &c, &h, &ro, o, &res);
 	symsrc_close(&m);
-	if (res.nsyms == 0)
+	if (res.nsyms == 0 && res.unknown == 0)
 		warnx_("warning: no text symbol of %s lies in %s's range "
 		    "0x%llx-0x%llx: is it the profiled program?", opt->mapfile,
 		    p->name, (unsigned long long)g.low,
 		    (unsigned long long)g.high);
+	tell_unattributed(&res, p->name, opt->mapfile, &d);
+	debugfile_free(&d);
 	gmon_free(&g);
 	if (opt->baseline) {
 		gmon_free(&base.g);
