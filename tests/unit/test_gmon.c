@@ -384,6 +384,7 @@ subtract(void **state)
 	gnu_header(&fw, 0);
 	gnu_hist(&fw, 8, 0, 0x20, 2, 100, 0);
 	gmon_free(&g);
+	gmon_free(&base);
 	parse_ok(&g, &f);
 	parse_ok(&base, &fw);
 	assert_int_equal(gmon_subtract(&g, &base, err, sizeof err), -1);
