@@ -164,12 +164,69 @@ subtract_baseline(struct gmon *g, const struct options *opt,
 #define TEXT_SLACK 16
 
 /*
- * The histogram of G (from GMON) must cover the text of the ELF program
- * PROG: no lower than its first loaded address (glibc's lies at
+ * The histogram of G (from GMON) must cover the text of PROG, [LO, HI):
+ * no lower than its first loaded address (glibc's histogram starts at
  * __executable_start, the BSDs' at the text), and ending at the end of
- * its executable sections (etext), rounded up by at most TEXT_SLACK.
- * Fatal when not, naming both.  A map that is not an ELF file, or one
- * without section headers, is not checked.
+ * its text (etext), rounded up by less than TEXT_SLACK.  Fatal when not,
+ * naming both.
+ */
+static void
+text_fits(const struct gmon *g, const char *gmon, const char *prog,
+    uint64_t lo, uint64_t hi)
+{
+	if (g->low >= lo && g->high >= hi && g->high - hi < TEXT_SLACK)
+		return;
+	fatalx("%s: the histogram 0x%llx-0x%llx does not match the text of "
+	    "%s, 0x%llx-0x%llx: it is the profile of another program, or of "
+	    "another build of it", gmon, (unsigned long long)g->low,
+	    (unsigned long long)g->high, prog, (unsigned long long)lo,
+	    (unsigned long long)hi);
+}
+
+/*
+ * A map given as nm -n text, read once ahead when it is a file (not
+ * standard input, nor compressed): its etext (or _etext, __etext) and,
+ * when it has one, its __executable_start.  Lines that are no symbol are
+ * passed over (the report says what is wrong with those it reads); a map
+ * without etext is not checked.
+ */
+static void
+check_nm_text(const struct gmon *g, const char *gmon, const char *map)
+{
+	FILE *f;
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t n;
+	uint64_t lo = 0, hi = 0;
+	int have_hi = 0;
+
+	if (strcmp(map, "-") == 0 || (f = fopen(map, "r")) == NULL)
+		return;		/* the report says why it cannot be opened */
+	while ((n = getline(&line, &cap, f)) > 0) {
+		struct sym s;
+
+		if (map_parse_line(line, line + n - (line[n - 1] == '\n'),
+		    &s) < 0)
+			continue;
+		if (sym_is(&s, "__executable_start"))
+			lo = s.addr;
+		else if (!have_hi && (sym_is(&s, "etext") ||
+		    sym_is(&s, "_etext") || sym_is(&s, "__etext"))) {
+			hi = s.addr;
+			have_hi = 1;
+		}
+	}
+	free(line);
+	fclose(f);
+	if (have_hi)
+		text_fits(g, gmon, map, lo, hi);
+}
+
+/*
+ * The program given with -m must be the profiled one: for an ELF file,
+ * from its first loaded address to the end of its executable sections
+ * (one without section headers is not checked); for nm text, from its
+ * symbols.
  */
 static void
 check_program(const struct gmon *g, const char *gmon, const char *prog)
@@ -177,17 +234,14 @@ check_program(const struct gmon *g, const char *gmon, const char *prog)
 	struct elf_peek pk;
 	uint64_t lo;
 
-	if (elf_peek(prog, &pk) < 0 || !pk.have_exec)
+	if (elf_peek(prog, &pk) < 0) {
+		check_nm_text(g, gmon, prog);
+		return;
+	}
+	if (!pk.have_exec)
 		return;
 	lo = pk.have_load && pk.load_lo < pk.exec_lo ? pk.load_lo : pk.exec_lo;
-	if (g->low >= lo && g->high >= pk.exec_hi &&
-	    g->high - pk.exec_hi < TEXT_SLACK)
-		return;
-	fatalx("%s: the histogram 0x%llx-0x%llx does not match the text of "
-	    "%s, 0x%llx-0x%llx: it is the profile of another program, or of "
-	    "another build of it", gmon, (unsigned long long)g->low,
-	    (unsigned long long)g->high, prog, (unsigned long long)lo,
-	    (unsigned long long)pk.exec_hi);
+	text_fits(g, gmon, prog, lo, pk.exec_hi);
 }
 
 #define WRAP 80

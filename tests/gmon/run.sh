@@ -359,10 +359,12 @@ real s390x-O2 be 8 "qemu-s390x-static|qemu-s390x-static -L /usr/s390x-linux-gnu"
 # PT_LOAD address, the end of its executable sections
 text_of() {
 	lo=$(readelf -lW "$1" | awk '$1 == "LOAD" { print $3; exit }')
-	hi=$(readelf -SW "$1" | sed 's/^ *\[ *[0-9]*\]//' | awk '$7 ~ /X/ &&
-	    $7 ~ /A/ { e = sprintf("%d", "0x" $3) + sprintf("%d", "0x" $5)
-	    if (e > m) m = e } END { printf "0x%x\n", m }')
-	printf '0x%x %s\n' "$lo" "$hi"
+	hi=0
+	for e in $(readelf -SW "$1" | sed 's/^ *\[ *[0-9]*\]//' |
+	    awk '$7 ~ /X/ && $7 ~ /A/ { print "0x" $3 "+0x" $5 }'); do
+		[ $(($e)) -gt $((hi)) ] && hi=$(($e))
+	done
+	printf '0x%x 0x%x\n' "$lo" "$hi"
 }
 # another -pg program, of other functions and size
 printf '%s\n' '#include <stdio.h>' '#include <stdlib.h>' \
@@ -380,11 +382,18 @@ else
 	nm -n other > other.map
 	compare other "$B/other" "$B/other.gmon" le 8 "$B/other.map"
 	elf_map other "$B/other" "$B/other.gmon" "$B/other.map"
-	# each profile against the other program: exit 1, both ranges named
-	for pair in "pie-O0.gmon other" "other.gmon pie-O0"; do
+	# each profile against the other program, or its nm -n output: exit 1,
+	# both ranges named (the map's from its __executable_start and etext)
+	for pair in "pie-O0.gmon other" "other.gmon pie-O0" \
+	    "pie-O0.gmon other.map" "other.gmon pie-O0.map"; do
 		set -- $pair
 		r=$(range_of "$B/$1" | tr ' ' -)
-		t=$(text_of "$B/$2" | tr ' ' -)
+		case $2 in
+		*.map) t=$(printf '0x%x-0x%x' \
+		    "0x$(awk '$3 == "__executable_start" { print $1 }' "$B/$2")" \
+		    "0x$(awk '$3 == "etext" { print $1 }' "$B/$2")") ;;
+		*) t=$(text_of "$B/$2" | tr ' ' -) ;;
+		esac
 		rp -p "$B/$1" -m "$B/$2" > "$B/out" 2> "$B/err"
 		rc=$?
 		if [ $rc -eq 1 ] && [ ! -s "$B/out" ] && [ "$(cat "$B/err")" = \
