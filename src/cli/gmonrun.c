@@ -337,50 +337,104 @@ calls_in(void *ctx, uint64_t start, uint64_t next)
 	return gmon_calls(k->g, start, next, &k->cursor);
 }
 
-/* --top and --json: collect the reported functions, then print them. */
+/* One report of a gmon.out against its program. */
+struct run {
+	const struct options *opt;
+	const struct gmon *g;
+	const char *name;	/* the gmon.out's */
+	struct symsrc *m;
+	const struct debugfile *d;
+	const struct counters *c;
+	const struct report_hist *h;
+	struct report_opts *ro;
+	struct out *o;
+	struct report_result *res;
+};
+
+/* The ticks no function holds, and a map with no symbol in the range. */
 static void
-report_view(const struct options *opt, const struct gmon *g,
-    struct symsrc *m, const struct counters *c, const struct report_hist *h,
-    struct report_opts *ro, struct out *o, struct report_result *res)
+tell(const struct run *x)
 {
-	struct view_inputs vi = { .profile = opt->profile, .map = m->name,
+	const struct report_result *res = x->res;
+
+	if (res->nsyms == 0 && res->unknown == 0)
+		warnx_("warning: no text symbol of %s lies in %s's range "
+		    "0x%llx-0x%llx: is it the profiled program?",
+		    x->opt->mapfile, x->name, (unsigned long long)x->g->low,
+		    (unsigned long long)x->g->high);
+	tell_unattributed(res, x->name, x->opt->mapfile, x->d);
+}
+
+/*
+ * --top, --json, --pprof and --folded: collect the reported functions,
+ * then print them; an error about the ticks comes before a file is
+ * written.
+ */
+static void
+report_view(const struct run *x)
+{
+	const struct options *opt = x->opt;
+	const struct gmon *g = x->g;
+	struct view_inputs vi = { .profile = opt->profile, .map = x->m->name,
 	    .baseline = opt->baseline, .byte_order = g->big_endian ?
 	    "big-endian" : "little-endian", .gmon_format = g->format == GMON_GNU ?
 	    "GNU" : "BSD", .gmon_version = g->version,
 	    .pointer_size = g->ptrsize, .top = opt->top };
 	struct collect k;
-	struct export_src s = { .profile = opt->profile, .map = m->name,
+	struct export_src s = { .profile = opt->profile, .map = x->m->name,
 	    .baseline = opt->baseline, .rate = g->rate, .rate_from = "gmon.out",
 	    .format = g->format == GMON_GNU ? "gmon.out (GNU)" :
 	    "gmon.out (BSD)" };
 
 	collect_init(&k, opt->top ? opt->top : SIZE_MAX);
-	ro->collect = &k;
-	report_hist_run(m, c, h, ro, o, res);
+	x->ro->collect = &k;
+	report_hist_run(x->m, x->c, x->h, x->ro, x->o, x->res);
+	tell(x);
 	collect_sort(&k);
 	if (export_wanted(opt))
-		export_run(opt, o, &k, res, c, ro, &s);
+		export_run(opt, x->o, &k, x->res, x->c, x->ro, &s);
 	else if (opt->json)
-		view_json(o, &k, res, c, ro, &vi);
+		view_json(x->o, &k, x->res, x->c, x->ro, &vi);
 	else
-		view_top(o, &k, res, c, ro, NULL);
+		view_top(x->o, &k, x->res, x->c, x->ro, NULL);
 	collect_free(&k);
+}
+
+/* The symbols of -m, the histogram H, the report and what is told. */
+static void
+report(const struct options *opt, const struct gmon *g, const char *name,
+    struct report_hist *h, struct out *o)
+{
+	struct report_opts ro = { .verbose = opt->verbose, .all = opt->all,
+	    .bins = opt->bins, .counters = opt->counters, .mode = ATTRIB_HIST,
+	    .rename = opt->no_demangle ? NULL : demangle_or_same };
+	struct report_result res;
+	struct counters c = gmon_counters(g);
+	struct debugfile d;
+	struct symsrc m;
+	struct run x = { opt, g, name, &m, &d, &c, h, &ro, o, &res };
+
+	debugfile_resolve(&d, opt->mapfile);
+	if (symsrc_open(&m, d.use) < 0)
+		fatal("%s", m.name);
+	m.map.skip_undefined = 1;	/* plain `nm -n PROGRAM` output */
+	if (opt->top || opt->json || export_wanted(opt)) {
+		report_view(&x);
+	} else {
+		report_hist_run(&m, &c, h, &ro, o, &res);
+		tell(&x);
+	}
+	symsrc_close(&m);
+	debugfile_free(&d);
 }
 
 void
 gmonrun_run(const struct options *opt, struct profile *p, struct out *o)
 {
 	struct gmon g;
-	struct symsrc m;
-	struct counters c;
-	struct report_opts ro = { .verbose = opt->verbose, .all = opt->all,
-	    .bins = opt->bins, .counters = opt->counters, .mode = ATTRIB_HIST,
-	    .rename = opt->no_demangle ? NULL : demangle_or_same };
 	struct report_hist h;
-	struct report_result res;
 	struct calls calls = { &g, 0 };
 	struct baseline base;
-	struct debugfile d;
 
 	load(&g, p);
 	if (opt->info) {	/* the file's shape: no baseline (a warning says so) */
@@ -396,10 +450,6 @@ gmonrun_run(const struct options *opt, struct profile *p, struct out *o)
 		fatalx("%s is a gmon.out: name the program with -m (the "
 		    "program itself, or its nm -n output)", p->name);
 	check_program(&g, p->name, opt->mapfile);
-	debugfile_resolve(&d, opt->mapfile);
-	if (symsrc_open(&m, d.use) < 0)
-		fatal("%s", m.name);
-	m.map.skip_undefined = 1;	/* plain `nm -n PROGRAM` output */
 	h.low = g.low;
 	h.high = g.high;
 	h.nbins = g.nbins;
@@ -409,19 +459,7 @@ gmonrun_run(const struct options *opt, struct profile *p, struct out *o)
 	/* call counts when there are arcs; a difference has none */
 	h.calls = g.narcs && !opt->baseline ? calls_in : NULL;
 	h.calls_ctx = &calls;
-	c = gmon_counters(&g);
-	if (opt->top || opt->json || export_wanted(opt))
-		report_view(opt, &g, &m, &c, &h, &ro, o, &res);
-	else
-		report_hist_run(&m, &c, &h, &ro, o, &res);
-	symsrc_close(&m);
-	if (res.nsyms == 0 && res.unknown == 0)
-		warnx_("warning: no text symbol of %s lies in %s's range "
-		    "0x%llx-0x%llx: is it the profiled program?", opt->mapfile,
-		    p->name, (unsigned long long)g.low,
-		    (unsigned long long)g.high);
-	tell_unattributed(&res, p->name, opt->mapfile, &d);
-	debugfile_free(&d);
+	report(opt, &g, p->name, &h, o);
 	gmon_free(&g);
 	if (opt->baseline) {
 		gmon_free(&base.g);

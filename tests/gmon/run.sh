@@ -426,6 +426,18 @@ stripped() {
 			bad "$1 stripped $o: exit $rc, stderr: $(cat "$B/err")"
 		fi
 	done
+	# --pprof FILE and --folded FILE: the error comes first, FILE stays
+	for o in --pprof --folded; do
+		echo old > "$B/keep"
+		rp $o "$B/keep" -p "$3" -m "$2.s" > "$B/out" 2> "$B/err"
+		rc=$?
+		if [ $rc -eq 1 ] && [ "$(cat "$B/keep")" = old ] &&
+		    grep -q "^readprofile: none of the $n ticks" "$B/err"; then
+			ok
+		else
+			bad "$1 stripped $o FILE: exit $rc, FILE: $(head -c 20 "$B/keep")"
+		fi
+	done
 }
 if [ -f "$B/pie-O0.gmon" ] && command -v strip > /dev/null 2>&1; then
 	stripped pie-O0 "$B/pie-O0" "$B/pie-O0.gmon"
