@@ -106,6 +106,7 @@ struct rd {
 	size_t *slot, nslot, *made_at, rcap;
 	/* the histogram records: range index (in file order) and bin offset */
 	size_t *rec_range, *rec_off, reccap;
+	uint64_t arccap;	/* call arcs kept: 0, they are only counted */
 };
 
 static int
@@ -483,17 +484,23 @@ order_ranges(struct rd *r, struct gmon *g)
 	return 0;
 }
 
-/* Keep one arc; the array grows by doubling (its size is bounded by n). */
+/*
+ * One arc: counted, and kept when the guess is the one taken (a second
+ * pass, into an array of the arcs counted by the first).
+ */
 static int
 add_arc(struct rd *r, struct gmon *g, uint64_t self_pc, uint64_t count)
 {
-	if ((g->narcs & (g->narcs - 1)) == 0) {
-		size_t cap = g->narcs ? (size_t)g->narcs * 2 : 16;
-		struct gmon_arc *a = realloc(g->arcs, cap * sizeof *a);
-		if (a == NULL)
-			return fail(r, "out of memory for %zu call arcs", cap);
-		g->arcs = a;
+	if (r->arccap == 0) {
+		g->narcs++;
+		return 0;
 	}
+	if (g->arcs == NULL && (g->arcs = malloc((size_t)r->arccap *
+	    sizeof *g->arcs)) == NULL)
+		return fail(r, "out of memory for %llu call arcs",
+		    (unsigned long long)r->arccap);
+	if (g->narcs == r->arccap)
+		return fail(r, "more call arcs than counted");
 	g->arcs[g->narcs].self_pc = self_pc;
 	g->arcs[g->narcs++].count = count;
 	return 0;
@@ -673,27 +680,34 @@ gmon_maybe_kernel(const unsigned char *b, size_t n, uint64_t total)
 	    (be && be <= 1024 && (be & (be - 1)) == 0);
 }
 
-/* One guess: byte order BIG, address size PTR.  *score ranks successes. */
+/* A guess of byte order and address size, and how far it read. */
+struct guess {
+	int big, ptr;
+	uint64_t keep;		/* call arcs to keep (0: count them only) */
+	size_t reached;
+	int score;		/* ranks successes */
+};
+
 static int
-try_parse(struct gmon *g, const unsigned char *b, size_t n, int big, int ptr,
-    char *err, size_t errlen, size_t *reached, int *score)
+try_parse(struct gmon *g, const unsigned char *b, size_t n, struct guess *x,
+    char *err, size_t errlen)
 {
-	struct rd r = { .b = b, .n = n, .big = big, .ptr = ptr, .err = err,
-	    .errlen = errlen };
+	struct rd r = { .b = b, .n = n, .big = x->big, .ptr = x->ptr,
+	    .err = err, .errlen = errlen, .arccap = x->keep };
 	int bsd = n < 4 || memcmp(b, "gmon", 4) != 0, rc;
 
 	memset(g, 0, sizeof *g);
-	g->ptrsize = ptr;
-	g->big_endian = big;
+	g->ptrsize = x->ptr;
+	g->big_endian = x->big;
 	rc = bsd ? parse_bsd(&r, g) : parse_gnu(&r, g);
 	free(r.slot);
 	free(r.made_at);
 	free(r.rec_range);
 	free(r.rec_off);
-	*reached = r.pos;
+	x->reached = r.pos;
 	/* the version is small in the right byte order; text; then 64-bit */
-	*score = (bsd || g->version <= 0xffff) * 4 + (bsd || dimen_is_text(g)) *
-	    2 + (ptr == 8);
+	x->score = (bsd || g->version <= 0xffff) * 4 +
+	    (bsd || dimen_is_text(g)) * 2 + (x->ptr == 8);
 	if (rc < 0)
 		gmon_free(g);
 	return rc;
@@ -707,39 +721,45 @@ arc_cmp(const void *x, const void *y)
 	return (a->self_pc > b->self_pc) - (a->self_pc < b->self_pc);
 }
 
+/*
+ * Every guess is read with its call arcs counted; the one taken is read
+ * again to keep them, so that one array of the right size holds them.
+ */
 int
 gmon_parse(struct gmon *g, const unsigned char *b, size_t n, char *err,
     size_t errlen)
 {
 	struct gmon cand;
+	struct guess x, best = { 0 };
 	char msg[256];
-	size_t reached, best_reach = 0;
-	int score, best = -1, best_fail = -1;
+	size_t best_reach = 0;
+	int found = 0, best_fail = -1;
 
 	memset(g, 0, sizeof *g);
 	snprintf(err, errlen, "not a gmon.out");
-	for (int big = 0; big <= 1; big++)
-		for (int ptr = 8; ptr >= 4; ptr -= 4) {
-			if (try_parse(&cand, b, n, big, ptr, msg, sizeof msg,
-			    &reached, &score) == 0) {
-				if (score > best) {
-					gmon_free(g);
-					*g = cand;
-					best = score;
-				} else {
-					gmon_free(&cand);
+	for (x.big = 0; x.big <= 1; x.big++)
+		for (x.ptr = 8; x.ptr >= 4; x.ptr -= 4) {
+			x.keep = 0;
+			if (try_parse(&cand, b, n, &x, msg, sizeof msg) == 0) {
+				if (!found || x.score > best.score) {
+					best = x;
+					best.keep = cand.narcs;
+					found = 1;
 				}
+				gmon_free(&cand);
 				continue;
 			}
 			/* the guess that read furthest names the error */
-			if (best_fail < 0 || reached > best_reach ||
-			    (reached == best_reach && score > best_fail)) {
-				best_reach = reached;
-				best_fail = score;
+			if (best_fail < 0 || x.reached > best_reach ||
+			    (x.reached == best_reach && x.score > best_fail)) {
+				best_reach = x.reached;
+				best_fail = x.score;
 				snprintf(err, errlen, "%s", msg);
 			}
 		}
-	if (best < 0)
+	if (!found)
+		return -1;
+	if (try_parse(g, b, n, &best, err, errlen) < 0)
 		return -1;
 	if (g->narcs > 1)
 		qsort(g->arcs, (size_t)g->narcs, sizeof *g->arcs, arc_cmp);

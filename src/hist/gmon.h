@@ -22,7 +22,8 @@
  * served behind struct counters as words 1..nbins (word 0 unused, 0),
  * read from the parsed bytes, which must outlive G: they are not copied,
  * but converted a window of 4096 words at a time.  Memory beyond the
- * bytes: the ranges, 8 bytes per histogram record, 16 per call arc.
+ * bytes: the ranges, 8 bytes per histogram record, 16 per call arc (in
+ * one array, counted first; sorting may copy it once more).
  */
 #ifndef RP_GMON_H
 #define RP_GMON_H
