@@ -347,8 +347,8 @@ report_run(struct symsrc *m, const struct counters *c, uint32_t step,
 }
 
 /*
- * Histogram: where the bytes S is credited with end, UINT64_MAX when they
- * reach its successor.  A symbol of a stripped program's .dynsym is only
+ * Histogram: the end of the bytes that S is credited with; UINT64_MAX:
+ * up to its successor.  A symbol of a stripped program's .dynsym names
  * what the program exports, not every function: it is credited with its
  * own bytes (its ELF size) and no more.
  */
