@@ -222,6 +222,7 @@ bench: $(BIN) $(B)/tests/antiqsort $(B)/tests/gmontool
 	@sh bench/run.sh
 	@ANTIQSORT=$(abspath $(B)/tests/antiqsort) GMONTOOL=$(abspath $(B)/tests/gmontool) \
 	    sh bench/adversarial.sh
+	@sh bench/gmon.sh
 
 check-vm:
 	@sh tests/vm/run.sh

@@ -261,7 +261,7 @@ gmon_case(const uint8_t *data, size_t size, unsigned flags)
 	rc = gmon_parse(&g, b, n, err, sizeof err);
 	if (rc != 0) {
 		CHECK(err[0] != '\0');
-		CHECK(g.words == NULL);
+		CHECK(g.bins == NULL);
 	} else {
 		CHECK(gmon_sniff(b, n));
 		CHECK(g.low < g.high && g.nbins >= 1 &&
@@ -275,9 +275,13 @@ gmon_case(const uint8_t *data, size_t size, unsigned flags)
 			    x->first == x[-1].first + x[-1].nbins));
 		}
 		CHECK(g.ptrsize == 4 || g.ptrsize == 8);
-		CHECK(g.words != NULL && g.words[0] == 0);
-		for (uint64_t k = 1; k <= g.nbins; k++)
-			sum += g.words[k];
+		{
+			struct counters c = gmon_counters(&g);
+
+			CHECK(g.bins != NULL && counters_get(&c, 0) == 0);
+			for (uint64_t k = 1; k <= g.nbins; k++)
+				sum += counters_get(&c, k);
+		}
 		CHECK(sum == gmon_total(&g));
 		ns = draw_symbols(&g, b, n, sym, 64);
 		check_attribution(&g, sym, ns);

@@ -12,14 +12,11 @@
 #include "base/util.h"
 
 #define DEBUG_DIR "/usr/lib/debug"
-#define MAX_TRIED 4
 
 struct search {
 	const char *prog;
 	struct elf_peek pk;
-	char *tried[MAX_TRIED];
-	size_t ntried;
-	int crc_bad;		/* a debuglink candidate had another CRC */
+	struct debugfile *d;	/* the places tried, the CRC-32 seen */
 };
 
 static char *
@@ -59,7 +56,7 @@ by_build_id(struct search *s)
 	dir = joined(kroot_path(DEBUG_DIR "/.build-id/"), two, "/");
 	path = joined(dir, hex + 2, ".debug");
 	free(dir);
-	s->tried[s->ntried++] = path;
+	s->d->tried[s->d->ntried++] = path;
 	return usable(s, path) ? path : NULL;
 }
 
@@ -89,7 +86,7 @@ by_debuglink(struct search *s)
 	c[2] = joined(tmp, s->pk.link, "");
 	free(tmp);
 	for (size_t i = 0; i < 3; i++)	/* freed with the others */
-		s->tried[s->ntried++] = c[i];
+		s->d->tried[s->d->ntried++] = c[i];
 	for (size_t i = 0; i < 3; i++) {
 		uint32_t crc;
 		char rc[PATH_MAX];
@@ -100,7 +97,7 @@ by_debuglink(struct search *s)
 		if (elf_file_crc32(c[i], &crc) < 0)
 			continue;
 		if (crc != s->pk.link_crc) {
-			s->crc_bad = 1;
+			s->d->crc_bad = 1;
 			continue;
 		}
 		if (usable(s, c[i]))
@@ -109,65 +106,68 @@ by_debuglink(struct search *s)
 	return NULL;
 }
 
-/* The debug file found last: kept until the next search (the symbol
- * source opened on it names it in messages). */
-static char *found_kept;
-
-/* Free the paths tried, but FOUND (one of them, or NULL); return it. */
-static const char *
-done(struct search *s, const char *found)
-{
-	for (size_t i = 0; i < s->ntried; i++)
-		if (s->tried[i] == found)
-			found_kept = s->tried[i];
-		else
-			free(s->tried[i]);
-	s->ntried = 0;
-	return found;
-}
-
-const char *
-debugfile_resolve(const char *prog)
+void
+debugfile_resolve(struct debugfile *d, const char *prog)
 {
 	struct search s;
 	const char *found;
-	char list[4 * PATH_MAX + 64];
-	size_t len = 0;
 
-	free(found_kept);
-	found_kept = NULL;
+	memset(d, 0, sizeof *d);
 	memset(&s, 0, sizeof s);
 	s.prog = prog;
+	s.d = d;
+	d->use = prog;
 	if (strcmp(prog, "-") == 0 || elf_peek(prog, &s.pk) < 0 || s.pk.symtab)
-		return prog;
+		return;
 	if ((found = by_build_id(&s)) != NULL) {
 		warnx_("%s has no symbol table: using its debug file %s (by "
 		    "its build-id)", prog, found);
-		return done(&s, found);
+		d->use = found;
+		return;
 	}
 	if ((found = by_debuglink(&s)) != NULL) {
 		warnx_("%s has no symbol table: using its debug file %s (by "
 		    "its .gnu_debuglink, CRC-32 matched)", prog, found);
-		return done(&s, found);
+		d->use = found;
+		return;
 	}
-	list[0] = '\0';
-	for (size_t i = 0; i < s.ntried; i++) {
-		int w = snprintf(list + len, sizeof list - len, "%s%s",
-		    i ? ", " : "", s.tried[i]);
+	d->stripped = 1;
+	d->no_id = d->ntried == 0;
+}
 
-		if (w < 0 || (size_t)w >= sizeof list - len)
-			break;
-		len += (size_t)w;
+char *
+debugfile_cause(const struct debugfile *d, const char *prog)
+{
+	size_t len = strlen(prog) + 256;
+	char *s;
+	int n;
+
+	for (size_t i = 0; i < d->ntried; i++)
+		len += strlen(d->tried[i]) + 2;
+	s = xmalloc(len);
+	if (d->no_id) {
+		snprintf(s, len, "%s has no symbol table (stripped), nor a "
+		    "build-id or .gnu_debuglink to find its debug file by: only "
+		    "its dynamic symbols are known.", prog);
+		return s;
 	}
-	if (s.ntried == 0)
-		warnx_("hint: %s has no symbol table (stripped), nor a build-id "
-		    "or .gnu_debuglink to find its debug file by: only its "
-		    "dynamic symbols are used", prog);
-	else
-		warnx_("hint: %s has no symbol table (stripped): only its "
-		    "dynamic symbols are used; its debug file (from the "
-		    "distribution's -dbgsym, -dbg or -debuginfo package) was "
-		    "looked for as %s%s", prog, list, s.crc_bad ?
-		    " (one there has another CRC-32: not this build's)" : "");
-	return done(&s, prog);
+	n = snprintf(s, len, "%s has no symbol table (stripped): only its "
+	    "dynamic symbols are known. Its debug file (from the "
+	    "distribution's -dbgsym, -dbg or -debuginfo package) was looked "
+	    "for as", prog);
+	for (size_t i = 0; i < d->ntried && n > 0 && (size_t)n < len; i++)
+		n += snprintf(s + n, len - (size_t)n, "%s %s", i ? "," : "",
+		    d->tried[i]);
+	if (n > 0 && (size_t)n < len && d->crc_bad)
+		snprintf(s + n, len - (size_t)n, " (one there has another "
+		    "CRC-32: not this build's)");
+	return s;
+}
+
+void
+debugfile_free(struct debugfile *d)
+{
+	for (size_t i = 0; i < d->ntried; i++)
+		free(d->tried[i]);
+	d->ntried = 0;
 }

@@ -11,12 +11,35 @@
 #ifndef RP_DEBUGFILE_H
 #define RP_DEBUGFILE_H
 
+#include <stddef.h>
+
+#define DEBUGFILE_TRIED 4
+
+/* The outcome of one search. */
+struct debugfile {
+	const char *use;	/* the symbol source to read: PROG or its debug file */
+	int stripped;		/* PROG has no .symtab, and no debug file was found */
+	char *tried[DEBUGFILE_TRIED];	/* the places looked at */
+	size_t ntried;
+	int crc_bad;		/* a debuglink candidate had another CRC-32 */
+	int no_id;		/* PROG has neither a build-id nor a debuglink */
+};
+
 /*
- * The symbol source to read for PROG (-m of a gmon.out report): PROG
- * itself when it has a .symtab, is no ELF file or is standard input;
- * else its debug file, said on stderr; else PROG (its .dynsym), with a
- * hint on stderr naming the places looked at.
+ * The symbol source to read for PROG (-m of a gmon.out report), in
+ * D->use: PROG itself when it has a .symtab, is no ELF file or is
+ * standard input; else its debug file, said on stderr; else PROG (its
+ * .dynsym), D->stripped set.  D is freed with debugfile_free.
  */
-const char *debugfile_resolve(const char *prog);
+void debugfile_resolve(struct debugfile *d, const char *prog);
+
+/*
+ * Why a stripped program's symbols are only its dynamic ones (D from
+ * debugfile_resolve, stripped): one sentence naming the places looked at,
+ * malloc'd.
+ */
+char *debugfile_cause(const struct debugfile *d, const char *prog);
+
+void debugfile_free(struct debugfile *d);
 
 #endif

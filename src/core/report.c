@@ -338,6 +338,40 @@ report_run(struct symsrc *m, const struct counters *c, uint32_t step,
 	pending_free(&r.p);
 }
 
+/*
+ * Histogram: the end of the bytes that S is credited with; UINT64_MAX:
+ * up to its successor.  A symbol of a stripped program's .dynsym names
+ * what the program exports, not every function: it is credited with its
+ * own bytes (its ELF size) and no more.
+ */
+static uint64_t
+own_end(const struct sym *s)
+{
+	if (!s->dynamic)
+		return UINT64_MAX;
+	return s->size > UINT64_MAX - s->addr ? UINT64_MAX : s->addr + s->size;
+}
+
+/*
+ * Histogram: close the pending symbol, whose bytes end at *END, at S, and
+ * make S pending.  One that ends before S is closed at its end: the bins
+ * from there to S are no symbol's.
+ */
+static void
+close_hist(struct run *r, const struct sym *s, uint64_t *end)
+{
+	if (*end < s->addr) {
+		struct sym e = *s;
+
+		e.addr = *end;
+		close_pending(r, &e);
+		pending_set(&r->p, s);
+	} else {
+		close_pending(r, s);
+	}
+	*end = own_end(s);
+}
+
 void
 report_hist_run(struct symsrc *m, const struct counters *c,
     const struct report_hist *h, const struct report_opts *opt, struct out *o,
@@ -346,7 +380,7 @@ report_hist_run(struct symsrc *m, const struct counters *c,
 	struct run r = { .m = m, .c = c, .opt = opt, .o = o, .rate = h->rate,
 	    .h = h };
 	struct sym s;
-	uint64_t all = counters_sum(c, 1, c->n);
+	uint64_t all = counters_sum(c, 1, c->n), end = UINT64_MAX;
 	int below = 0;
 
 	memset(res, 0, sizeof *res);
@@ -358,21 +392,24 @@ report_hist_run(struct symsrc *m, const struct counters *c,
 			continue;
 		if (s.addr < h->low) {	/* may reach into the range */
 			pending_set(&r.p, &s);
+			end = own_end(&s);
 			below = 1;
 			continue;
 		}
 		if (s.addr >= h->high)
 			break;
-		if (res->nsyms++ == 0 && !below)
+		if (res->nsyms++ == 0 && !below) {
 			pending_set(&r.p, &s);
-		else
-			close_pending(&r, &s);
+			end = own_end(&s);
+		} else {
+			close_hist(&r, &s, &end);
+		}
 	}
 	if (res->nsyms || below) {
 		memset(&s, 0, sizeof s);
 		s.addr = h->high;
 		s.name = "";
-		close_pending(&r, &s);
+		close_hist(&r, &s, &end);
 	}
 	res->total = r.total;
 	res->unknown = all - r.total;

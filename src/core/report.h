@@ -76,8 +76,11 @@ void report_list_counters(struct out *o, const struct counters *c,
  * (T, t, W, w) inside [low, high) in address order, each extending to the
  * next one or to high, and the last one before low, which reaches into
  * the range when no symbol starts at low; other lines are passed over.
- * Bins before the first of them are *unknown*.  -v adds each symbol's seconds, and its
- * calls when H has them.
+ * A symbol of a stripped program's .dynsym (struct sym's dynamic) is only
+ * credited with its own bytes, its ELF size.  Bins that no symbol is
+ * credited with (before the first, or past such a symbol's end) are
+ * *unknown*.  -v adds each symbol's seconds, and its calls when H has
+ * them.
  */
 void report_hist_run(struct symsrc *m, const struct counters *c,
     const struct report_hist *h, const struct report_opts *opt, struct out *o,

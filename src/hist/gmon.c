@@ -13,6 +13,86 @@
 #define TAG_HIST 0
 #define TAG_ARC 1
 #define TAG_BB 2
+/* Bins converted to host-order words at a time. */
+#define WINDOW 4096
+
+/*
+ * The bins as served: read from the file's bytes, where they stay (no
+ * copy), a window at a time; the records of one range added up, a
+ * baseline's subtracted.
+ */
+struct gmon_bins {
+	const unsigned char *b;	/* the file */
+	int big;
+	const struct hist_range *ranges;
+	size_t nranges;
+	size_t *recs;		/* the records' bin offsets, by range */
+	size_t *rfirst;		/* range i's: recs[rfirst[i]..rfirst[i + 1]) */
+	const struct gmon_bins *base;	/* subtracted, or NULL */
+	uint32_t win[WINDOW];
+};
+
+/* Bin K of the record whose bins start at OFF. */
+static uint32_t
+bin16(const struct gmon_bins *v, size_t off, uint64_t k)
+{
+	const unsigned char *p = v->b + off + 2 * (size_t)k;
+
+	return v->big ? (uint32_t)p[0] << 8 | p[1] : (uint32_t)p[1] << 8 | p[0];
+}
+
+/* Bins [k, k + n) of range I, added up over its records, into W. */
+static void
+range_bins(const struct gmon_bins *v, size_t i, uint64_t k, size_t n,
+    uint32_t *w)
+{
+	memset(w, 0, n * sizeof *w);
+	for (size_t j = v->rfirst[i]; j < v->rfirst[i + 1]; j++)
+		for (size_t x = 0; x < n; x++)
+			w[x] += bin16(v, v->recs[j], k + x);
+}
+
+/* The range that holds word K >= 1 (K at most the last word). */
+static size_t
+range_of_word(const struct gmon_bins *v, uint64_t k)
+{
+	size_t lo = 0, hi = v->nranges;
+
+	while (lo + 1 < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (k >= v->ranges[mid].first)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/*
+ * Words [k, k + *got) into W: at most WINDOW, within one range, at most
+ * TO - K (word 0 alone: 0).  Not less a baseline's.
+ */
+static void
+window(const struct gmon_bins *v, uint64_t k, uint64_t to, uint32_t *w,
+    size_t *got)
+{
+	size_t i, n;
+	const struct hist_range *x;
+
+	if (k == 0) {
+		w[0] = 0;
+		*got = 1;
+		return;
+	}
+	i = range_of_word(v, k);
+	x = &v->ranges[i];
+	n = to - k < WINDOW ? (size_t)(to - k) : WINDOW;
+	if (x->first + x->nbins - k < n)
+		n = (size_t)(x->first + x->nbins - k);
+	range_bins(v, i, k - x->first, n, w);
+	*got = n;
+}
 
 /* A cursor over the file under one guess of byte order and address size. */
 struct rd {
@@ -24,7 +104,9 @@ struct rd {
 	/* the ranges met so far: by (low, high, nbins) in an open-addressing
 	 * table of range index + 1; where each was made; capacities */
 	size_t *slot, nslot, *made_at, rcap;
-	uint64_t wcap;
+	/* the histogram records: range index (in file order) and bin offset */
+	size_t *rec_range, *rec_off, reccap;
+	uint64_t arccap;	/* call arcs kept: 0, they are only counted */
 };
 
 static int
@@ -226,16 +308,11 @@ find_range(struct rd *r, const struct gmon *g, uint64_t low, uint64_t high,
 	return *s != 0;
 }
 
-/*
- * A new range, its bins zero after the others' (in file order, for now);
- * the arrays grow by doubling.
- */
+/* A new range (in file order, for now); the arrays grow by doubling. */
 static int
 new_range(struct rd *r, struct gmon *g, uint64_t low, uint64_t high,
     uint64_t nbins, size_t *at)
 {
-	uint64_t used = g->nranges ? g->ranges[g->nranges - 1].first +
-	    g->ranges[g->nranges - 1].nbins : 1;
 	struct hist_range *x;
 
 	if (grow_slots(r, g) < 0)
@@ -253,27 +330,38 @@ new_range(struct rd *r, struct gmon *g, uint64_t low, uint64_t high,
 		r->made_at = m;
 		r->rcap = cap;
 	}
-	if (used + nbins > r->wcap) {
-		uint64_t cap = r->wcap * 2 > used + nbins ? r->wcap * 2 :
-		    used + nbins;
-		uint32_t *w = realloc(g->words, (size_t)cap * sizeof *w);
-
-		if (w == NULL)
-			return fail(r, "out of memory for %llu bins",
-			    (unsigned long long)(used + nbins));
-		g->words = w;
-		r->wcap = cap;
-	}
-	g->words[0] = 0;
-	memset(g->words + used, 0, (size_t)nbins * sizeof *g->words);
 	x = &g->ranges[g->nranges];
 	x->low = low;
 	x->high = high;
 	x->nbins = nbins;
-	x->first = used;
+	x->first = g->nranges;	/* its index in file order, until ordered */
 	r->made_at[g->nranges] = r->pos;
 	*range_slot(r, g, low, high, nbins) = g->nranges + 1;
 	*at = g->nranges++;
+	return 0;
+}
+
+/* Keep the record of range AT whose bins start at r->pos. */
+static int
+add_record(struct rd *r, const struct gmon *g, size_t at)
+{
+	size_t n = (size_t)g->nhist;
+
+	if (n == r->reccap) {
+		size_t cap = r->reccap ? r->reccap * 2 : 16, *a, *b;
+
+		a = realloc(r->rec_range, cap * sizeof *a);
+		if (a == NULL)
+			return fail(r, "out of memory for histogram records");
+		r->rec_range = a;
+		b = realloc(r->rec_off, cap * sizeof *b);
+		if (b == NULL)
+			return fail(r, "out of memory for histogram records");
+		r->rec_off = b;
+		r->reccap = cap;
+	}
+	r->rec_range[n] = at;
+	r->rec_off[n] = r->pos;
 	return 0;
 }
 
@@ -283,73 +371,136 @@ add_hist(struct rd *r, struct gmon *g, uint64_t low, uint64_t high,
     uint64_t nbins, uint32_t rate)
 {
 	size_t at = 0;
-	int found;
-	uint32_t *w;
 
 	if (g->nhist == 0)
 		g->rate = rate;
 	else if (rate != g->rate)
 		return fail(r, "histogram records disagree on the profiling "
 		    "rate (%u and %u)", g->rate, rate);
-	found = find_range(r, g, low, high, nbins, &at);
-	if (!found && new_range(r, g, low, high, nbins, &at) < 0)
+	if (!find_range(r, g, low, high, nbins, &at) &&
+	    new_range(r, g, low, high, nbins, &at) < 0)
 		return -1;
-	w = g->words + g->ranges[at].first;
-	for (uint64_t k = 0; k < nbins; k++) {
-		uint32_t v = (uint32_t)take(r, 2);
-		if (w[k] > UINT32_MAX - v)
-			return fail(r, "bin %llu overflows when the histogram "
-			    "records are added up", (unsigned long long)k);
-		w[k] += v;
-	}
+	if (add_record(r, g, at) < 0)
+		return -1;
+	r->pos += (size_t)nbins * 2;
 	g->nhist++;
 	return 0;
 }
 
-/* Put the ranges, and their bins, in address order. */
+/*
+ * The records of each range, in file order, after the ranges were put in
+ * address order (NEWAT: a range's index by its index in file order).
+ */
+static int
+index_records(struct rd *r, struct gmon *g, const size_t *newat)
+{
+	struct gmon_bins *v = g->bins;
+	size_t *fill;
+
+	v->rfirst = calloc(g->nranges + 1, sizeof *v->rfirst);
+	v->recs = malloc((size_t)g->nhist * sizeof *v->recs);
+	fill = calloc(g->nranges, sizeof *fill);
+	if (v->rfirst == NULL || v->recs == NULL || fill == NULL) {
+		free(fill);
+		return fail(r, "out of memory for histogram records");
+	}
+	for (uint64_t i = 0; i < g->nhist; i++)
+		v->rfirst[newat[r->rec_range[i]] + 1]++;
+	for (size_t i = 0; i < g->nranges; i++)
+		v->rfirst[i + 1] += v->rfirst[i];
+	for (uint64_t i = 0; i < g->nhist; i++) {
+		size_t x = newat[r->rec_range[i]];
+
+		v->recs[v->rfirst[x] + fill[x]++] = r->rec_off[i];
+	}
+	free(fill);
+	return 0;
+}
+
+/*
+ * Whether the records of one range add up within 32 bits: only more
+ * than 65537 records of 16-bit bins can pass 2^32 - 1.
+ */
+static int
+check_sums(struct rd *r, const struct gmon *g)
+{
+	const struct gmon_bins *v = g->bins;
+
+	for (size_t i = 0; i < g->nranges; i++) {
+		size_t n = v->rfirst[i + 1] - v->rfirst[i];
+
+		if (n <= 65537)
+			continue;
+		for (uint64_t k = 0; k < g->ranges[i].nbins; k++) {
+			uint64_t sum = 0;
+
+			for (size_t j = v->rfirst[i]; j < v->rfirst[i + 1]; j++)
+				sum += bin16(v, v->recs[j], k);
+			if (sum > UINT32_MAX)
+				return fail(r, "bin %llu overflows when the "
+				    "histogram records are added up",
+				    (unsigned long long)k);
+		}
+	}
+	return 0;
+}
+
+/* Put the ranges in address order, number their bins, index the records. */
 static int
 order_ranges(struct rd *r, struct gmon *g)
 {
 	uint64_t pos = 1;
-	uint32_t *w;
+	size_t *newat;
+	int rc;
 
 	if (check_overlap(r, g) < 0)
 		return -1;
 	heap_sort(g->ranges, g->nranges, sizeof *g->ranges, low_cmp, NULL);
+	newat = malloc(g->nranges * sizeof *newat);
+	g->bins = calloc(1, sizeof *g->bins);
+	if (newat == NULL || g->bins == NULL) {
+		free(newat);
+		return fail(r, "out of memory for histogram ranges");
+	}
+	g->bins->b = r->b;
+	g->bins->big = r->big;
+	g->bins->ranges = g->ranges;
+	g->bins->nranges = g->nranges;
 	g->nbins = 0;
-	for (size_t i = 0; i < g->nranges; i++)
-		g->nbins += g->ranges[i].nbins;
-	w = malloc((size_t)(g->nbins + 1) * sizeof *w);
-	if (w == NULL)
-		return fail(r, "out of memory for %llu bins",
-		    (unsigned long long)g->nbins);
-	w[0] = 0;
 	for (size_t i = 0; i < g->nranges; i++) {
 		struct hist_range *x = &g->ranges[i];
 
-		memcpy(w + pos, g->words + x->first, (size_t)x->nbins *
-		    sizeof *w);
+		newat[x->first] = i;
 		x->first = pos;
 		pos += x->nbins;
+		g->nbins += x->nbins;
 	}
-	free(g->words);
-	g->words = w;
+	rc = index_records(r, g, newat);
+	free(newat);
+	if (rc < 0 || check_sums(r, g) < 0)
+		return -1;
 	g->low = g->ranges[0].low;
 	g->high = g->ranges[g->nranges - 1].high;
 	return 0;
 }
 
-/* Keep one arc; the array grows by doubling (its size is bounded by n). */
+/*
+ * One arc: counted, and kept when the guess is the one taken (a second
+ * pass, into an array of the arcs counted by the first).
+ */
 static int
 add_arc(struct rd *r, struct gmon *g, uint64_t self_pc, uint64_t count)
 {
-	if ((g->narcs & (g->narcs - 1)) == 0) {
-		size_t cap = g->narcs ? (size_t)g->narcs * 2 : 16;
-		struct gmon_arc *a = realloc(g->arcs, cap * sizeof *a);
-		if (a == NULL)
-			return fail(r, "out of memory for %zu call arcs", cap);
-		g->arcs = a;
+	if (r->arccap == 0) {
+		g->narcs++;
+		return 0;
 	}
+	if (g->arcs == NULL && (g->arcs = malloc((size_t)r->arccap *
+	    sizeof *g->arcs)) == NULL)
+		return fail(r, "out of memory for %llu call arcs",
+		    (unsigned long long)r->arccap);
+	if (g->narcs == r->arccap)
+		return fail(r, "more call arcs than counted");
 	g->arcs[g->narcs].self_pc = self_pc;
 	g->arcs[g->narcs++].count = count;
 	return 0;
@@ -529,25 +680,34 @@ gmon_maybe_kernel(const unsigned char *b, size_t n, uint64_t total)
 	    (be && be <= 1024 && (be & (be - 1)) == 0);
 }
 
-/* One guess: byte order BIG, address size PTR.  *score ranks successes. */
+/* A guess of byte order and address size, and how far it read. */
+struct guess {
+	int big, ptr;
+	uint64_t keep;		/* call arcs to keep (0: count them only) */
+	size_t reached;
+	int score;		/* ranks successes */
+};
+
 static int
-try_parse(struct gmon *g, const unsigned char *b, size_t n, int big, int ptr,
-    char *err, size_t errlen, size_t *reached, int *score)
+try_parse(struct gmon *g, const unsigned char *b, size_t n, struct guess *x,
+    char *err, size_t errlen)
 {
-	struct rd r = { .b = b, .n = n, .big = big, .ptr = ptr, .err = err,
-	    .errlen = errlen };
+	struct rd r = { .b = b, .n = n, .big = x->big, .ptr = x->ptr,
+	    .err = err, .errlen = errlen, .arccap = x->keep };
 	int bsd = n < 4 || memcmp(b, "gmon", 4) != 0, rc;
 
 	memset(g, 0, sizeof *g);
-	g->ptrsize = ptr;
-	g->big_endian = big;
+	g->ptrsize = x->ptr;
+	g->big_endian = x->big;
 	rc = bsd ? parse_bsd(&r, g) : parse_gnu(&r, g);
 	free(r.slot);
 	free(r.made_at);
-	*reached = r.pos;
+	free(r.rec_range);
+	free(r.rec_off);
+	x->reached = r.pos;
 	/* the version is small in the right byte order; text; then 64-bit */
-	*score = (bsd || g->version <= 0xffff) * 4 + (bsd || dimen_is_text(g)) *
-	    2 + (ptr == 8);
+	x->score = (bsd || g->version <= 0xffff) * 4 +
+	    (bsd || dimen_is_text(g)) * 2 + (x->ptr == 8);
 	if (rc < 0)
 		gmon_free(g);
 	return rc;
@@ -561,49 +721,80 @@ arc_cmp(const void *x, const void *y)
 	return (a->self_pc > b->self_pc) - (a->self_pc < b->self_pc);
 }
 
+/*
+ * Every guess is read with its call arcs counted; the one taken is read
+ * again to keep them, so that one array of the right size holds them.
+ */
 int
 gmon_parse(struct gmon *g, const unsigned char *b, size_t n, char *err,
     size_t errlen)
 {
 	struct gmon cand;
+	struct guess x, best = { 0 };
 	char msg[256];
-	size_t reached, best_reach = 0;
-	int score, best = -1, best_fail = -1;
+	size_t best_reach = 0;
+	int found = 0, best_fail = -1;
 
 	memset(g, 0, sizeof *g);
 	snprintf(err, errlen, "not a gmon.out");
-	for (int big = 0; big <= 1; big++)
-		for (int ptr = 8; ptr >= 4; ptr -= 4) {
-			if (try_parse(&cand, b, n, big, ptr, msg, sizeof msg,
-			    &reached, &score) == 0) {
-				if (score > best) {
-					gmon_free(g);
-					*g = cand;
-					best = score;
-				} else {
-					gmon_free(&cand);
+	for (x.big = 0; x.big <= 1; x.big++)
+		for (x.ptr = 8; x.ptr >= 4; x.ptr -= 4) {
+			x.keep = 0;
+			if (try_parse(&cand, b, n, &x, msg, sizeof msg) == 0) {
+				if (!found || x.score > best.score) {
+					best = x;
+					best.keep = cand.narcs;
+					found = 1;
 				}
+				gmon_free(&cand);
 				continue;
 			}
 			/* the guess that read furthest names the error */
-			if (best_fail < 0 || reached > best_reach ||
-			    (reached == best_reach && score > best_fail)) {
-				best_reach = reached;
-				best_fail = score;
+			if (best_fail < 0 || x.reached > best_reach ||
+			    (x.reached == best_reach && x.score > best_fail)) {
+				best_reach = x.reached;
+				best_fail = x.score;
 				snprintf(err, errlen, "%s", msg);
 			}
 		}
-	if (best < 0)
+	if (!found)
+		return -1;
+	if (try_parse(g, b, n, &best, err, errlen) < 0)
 		return -1;
 	if (g->narcs > 1)
 		qsort(g->arcs, (size_t)g->narcs, sizeof *g->arcs, arc_cmp);
 	return 0;
 }
 
+/* The first bin of G lower than BASE's (same ranges), or 0 when none. */
+static uint64_t
+first_lower(const struct gmon *g, const struct gmon *base)
+{
+	uint32_t *w = malloc(2 * WINDOW * sizeof *w);
+	uint64_t k = 1, low = 0;
+
+	if (w == NULL)
+		fatalx("out of memory");
+	while (k <= g->nbins && low == 0) {
+		size_t got, got2;
+
+		window(g->bins, k, g->nbins + 1, w, &got);
+		window(base->bins, k, g->nbins + 1, w + WINDOW, &got2);
+		for (size_t i = 0; i < got && low == 0; i++)
+			if (w[i] < w[WINDOW + i])
+				low = k + i;
+		k += got;
+	}
+	free(w);
+	return low;
+}
+
 int
 gmon_subtract(struct gmon *g, const struct gmon *base, char *err,
     size_t errlen)
 {
+	uint64_t low;
+
 	for (size_t i = 0; i < g->nranges || i < base->nranges; i++) {
 		const struct hist_range *x = i < base->nranges ?
 		    &base->ranges[i] : NULL, *y = i < g->nranges ?
@@ -625,30 +816,37 @@ gmon_subtract(struct gmon *g, const struct gmon *base, char *err,
 		    (unsigned long long)y->high, (unsigned long long)y->nbins);
 		return -1;
 	}
-	for (uint64_t k = 1; k <= g->nbins; k++) {
-		if (g->words[k] < base->words[k]) {
-			snprintf(err, errlen, "bin %llu is lower than in the "
-			    "baseline (is the baseline a later run?)",
-			    (unsigned long long)k - 1);
-			return -1;
-		}
-		g->words[k] -= base->words[k];
+	if ((low = first_lower(g, base)) != 0) {
+		snprintf(err, errlen, "bin %llu is lower than in the "
+		    "baseline (is the baseline a later run?)",
+		    (unsigned long long)low - 1);
+		return -1;
 	}
+	g->bins->base = base->bins;
 	return 0;
 }
 
 static const uint32_t *
-words_span(void *ctx, uint64_t from, uint64_t to, size_t *got)
+bins_span(void *ctx, uint64_t from, uint64_t to, size_t *got)
 {
-	*got = (size_t)(to - from);
-	return (const uint32_t *)ctx + from;
+	struct gmon_bins *v = ctx;
+	uint32_t sub[WINDOW];
+
+	window(v, from, to, v->win, got);
+	if (v->base != NULL && from > 0) {
+		size_t n;
+
+		window(v->base, from, from + *got, sub, &n);
+		for (size_t i = 0; i < n; i++)
+			v->win[i] -= sub[i];
+	}
+	return v->win;
 }
 
 struct counters
 gmon_counters(const struct gmon *g)
 {
-	struct counters c = { g->nbins + 1, words_span,
-	    (void *)(uintptr_t)g->words };
+	struct counters c = { g->nbins + 1, bins_span, g->bins };
 
 	return c;
 }
@@ -656,11 +854,9 @@ gmon_counters(const struct gmon *g)
 uint64_t
 gmon_total(const struct gmon *g)
 {
-	uint64_t sum = 0;
+	struct counters c = gmon_counters(g);
 
-	for (uint64_t k = 1; k <= g->nbins; k++)
-		sum += g->words[k];
-	return sum;
+	return counters_sum(&c, 1, c.n);
 }
 
 uint64_t
@@ -683,10 +879,14 @@ gmon_calls(const struct gmon *g, uint64_t start, uint64_t next,
 void
 gmon_free(struct gmon *g)
 {
-	free(g->words);
+	if (g->bins != NULL) {
+		free(g->bins->recs);
+		free(g->bins->rfirst);
+		free(g->bins);
+	}
 	free(g->arcs);
 	free(g->ranges);
-	g->words = NULL;
+	g->bins = NULL;
 	g->arcs = NULL;
 	g->ranges = NULL;
 }

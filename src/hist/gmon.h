@@ -19,7 +19,11 @@
  * basic-block records are checked for size and counted, not kept.
  *
  * Pure: parses bytes in memory, knows nothing of symbols.  The bins are
- * served behind struct counters as words 1..nbins (word 0 unused, 0).
+ * served behind struct counters as words 1..nbins (word 0 unused, 0),
+ * read from the parsed bytes, which must outlive G: they are not copied,
+ * but converted a window of 4096 words at a time.  Memory beyond the
+ * bytes: the ranges, 8 bytes per histogram record, 16 per call arc (in
+ * one array, counted first; sorting may copy it once more).
  */
 #ifndef RP_GMON_H
 #define RP_GMON_H
@@ -34,6 +38,8 @@
 #define GMON_MAX_BINS ((uint64_t)1 << 29)
 
 enum gmon_format { GMON_GNU, GMON_BSD };
+
+struct gmon_bins;
 
 struct gmon_arc {
 	uint64_t self_pc;	/* the callee */
@@ -53,7 +59,7 @@ struct gmon {
 	char dimen[16];		/* GNU: the dimension, NUL-terminated */
 	char abbrev;
 	uint64_t nhist, narcs, nblocks;	/* records seen */
-	uint32_t *words;	/* nbins + 1: word 0 unused, then the bins */
+	struct gmon_bins *bins;	/* the bins, from the bytes parsed */
 	struct gmon_arc *arcs;	/* narcs, by self_pc */
 };
 
@@ -82,13 +88,17 @@ int gmon_parse(struct gmon *g, const unsigned char *b, size_t n, char *err,
     size_t errlen);
 
 /*
- * Subtract BASE (an earlier gmon.out of the same run's program) from G.
- * Returns 0, or -1 with a message in ERR.
+ * Subtract BASE (an earlier gmon.out of the same run's program) from G:
+ * from now on G's counters are the difference, and BASE (and its bytes)
+ * must outlive G.  Returns 0, or -1 with a message in ERR.
  */
 int gmon_subtract(struct gmon *g, const struct gmon *base, char *err,
     size_t errlen);
 
-/* The bins, for attribution (valid until gmon_free). */
+/*
+ * The bins, for attribution (valid until gmon_free).  A span is valid
+ * until the next span of G's counters.
+ */
 struct counters gmon_counters(const struct gmon *g);
 
 /*

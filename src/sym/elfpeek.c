@@ -60,7 +60,7 @@ part(struct peek *p, uint64_t off, uint64_t n, uint64_t max)
 }
 
 struct sec {
-	uint64_t name, type, offset, size, align;
+	uint64_t name, type, flags, addr, offset, size, align;
 };
 
 static void
@@ -68,6 +68,8 @@ sec(const struct peek *p, const unsigned char *h, struct sec *s)
 {
 	s->name = rd(p, h, 4);
 	s->type = rd(p, h + 4, 4);
+	s->flags = rda(p, h, 8, 8);
+	s->addr = rda(p, h, 12, 16);
 	s->offset = rda(p, h, 16, 24);
 	s->size = rda(p, h, 20, 32);
 	s->align = rda(p, h, 32, 48);
@@ -116,6 +118,21 @@ is_named(const unsigned char *names, uint64_t size, uint64_t off,
 	    strcmp((const char *)names + off, want) == 0;
 }
 
+/* Where the executable sections lie, S one of them. */
+static void
+exec_span(const struct sec *s, struct elf_peek *pk)
+{
+	if ((s->flags & (SHF_ALLOC | SHF_EXECINSTR)) !=
+	    (SHF_ALLOC | SHF_EXECINSTR) || s->size == 0 ||
+	    s->addr > UINT64_MAX - s->size)
+		return;
+	if (!pk->have_exec || s->addr < pk->exec_lo)
+		pk->exec_lo = s->addr;
+	if (!pk->have_exec || s->addr + s->size > pk->exec_hi)
+		pk->exec_hi = s->addr + s->size;
+	pk->have_exec = 1;
+}
+
 /* The section headers: .symtab, note sections, .gnu_debuglink. */
 static void
 sections(struct peek *p, struct elf_peek *pk)
@@ -146,6 +163,7 @@ sections(struct peek *p, struct elf_peek *pk)
 	}
 	for (uint64_t i = 1; i < num; i++) {
 		sec(p, t + i * ent, &s);
+		exec_span(&s, pk);
 		if (s.type == SHT_SYMTAB && s.size > 0)
 			pk->symtab = 1;
 		else if (s.type == SHT_NOTE)
@@ -177,6 +195,10 @@ programs(struct peek *p, struct elf_peek *pk)
 		uint64_t offset = rda(p, h, 4, 8), vaddr = rda(p, h, 8, 16);
 		uint64_t filesz = rda(p, h, 16, 32), memsz = rda(p, h, 20, 40);
 
+		if (type == PT_LOAD && (!pk->have_load || vaddr < pk->load_lo)) {
+			pk->load_lo = vaddr;
+			pk->have_load = 1;
+		}
 		if (type == PT_NOTE)
 			notes_at(p, offset, filesz, rda(p, h, 28, 48), pk);
 		else if (type == PT_LOAD && (flags & PF_X) &&

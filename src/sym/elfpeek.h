@@ -3,8 +3,9 @@
  *
  * Whether it has a .symtab, its GNU build-id (from its note sections,
  * else its PT_NOTE segments), its .gnu_debuglink (a file name, then the
- * CRC-32 of that file) and where its executable segments lie: what the
- * debug-file search and the pprof Mapping need.  Everything is read with
+ * CRC-32 of that file), where its executable segments and sections lie
+ * and its lowest loaded address: what the debug-file search, the pprof
+ * Mapping and the check of a gmon.out against its program need.  Everything is read with
  * pread, each part bounded; a file that is not a well-formed ELF file is
  * just "nothing known" (the symbol reader says what is wrong with it),
  * but one that changes size while it is read is a fatal error naming it,
@@ -27,6 +28,10 @@ struct elf_peek {
 	uint32_t link_crc;
 	struct { uint64_t vaddr, memsz, offset; } text[ELF_PEEK_TEXT];
 	size_t ntext;			/* PT_LOAD segments with PF_X */
+	uint64_t load_lo;		/* the lowest PT_LOAD address */
+	int have_load;
+	uint64_t exec_lo, exec_hi;	/* the SHF_EXECINSTR sections' span */
+	int have_exec;
 };
 
 /*

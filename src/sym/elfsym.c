@@ -66,6 +66,7 @@ struct elf {
 	size_t nstrtabs;
 
 	uint16_t *versym;		/* .dynsym only: versions, or NULL */
+	uint64_t *dynsize;		/* .dynsym only: sizes by index, or NULL */
 	const char **vername;		/* by version index */
 	unsigned char *vneeded;		/* by index: from another file */
 	uint32_t nvername;
@@ -591,8 +592,10 @@ read_symtab(struct elf *e)
 		e->xoff = x.offset;
 		e->xshndx = 1;
 	}
-	if (dyn)
+	if (dyn) {
 		read_versions(e, i);
+		e->dynsize = xmalloc(((size_t)e->nsym + 1) * sizeof *e->dynsize);
+	}
 }
 
 /* The kernel's mksysmap filter, by name. */
@@ -666,6 +669,8 @@ collect_one(struct elf *e, uint32_t i, const unsigned char *p,
 		fatalx("%s: symbol %u: section index %u out of range", e->name,
 		    i, s.shndx);
 	drop_own_version(e, i, &s, n);
+	if (e->dynsize != NULL)
+		e->dynsize[i] = s.size;
 	t = &e->ent[e->nent++];
 	type = elf_symbol_letter(s.bind, s.type, s.shndx, sec);
 	t->addr = s.shndx == SHN_COMMON ? s.size : s.value;
@@ -994,6 +999,8 @@ elf_next(struct elf *e, struct sym *s)
 	s->kind = map_kind(s->type);
 	s->name = full_name(e, t, &e->namebuf, &e->namecap, &s->namelen);
 	s->lineno = e->pos;
+	s->dynamic = e->dynsize != NULL;
+	s->size = e->dynsize != NULL ? e->dynsize[ENT_IDX(t)] : 0;
 	return 1;
 }
 
@@ -1030,6 +1037,7 @@ elf_close(struct elf *e)
 		free(e->owned[i]);
 	free(e->owned);
 	free(e->versym);
+	free(e->dynsize);
 	free(e->held);
 	free(e->secletter);
 	free(e->ent);

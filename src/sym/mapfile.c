@@ -284,6 +284,8 @@ parse_fields(const char *p, const char *e, struct sym *s)
 	s->type = *type;
 	s->name = name;
 	s->namelen = (size_t)(p - name);
+	s->dynamic = 0;
+	s->size = 0;
 	return p;
 }
 

@@ -44,6 +44,13 @@ struct sym {
 	const char *name;	/* valid until the next map_next() */
 	size_t namelen;
 	uint64_t lineno;
+	/*
+	 * From the .dynsym of an ELF file without .symtab (a stripped
+	 * program: it names what the file exports, not every function),
+	 * with SIZE its st_size; 0 and 0 for everything else.
+	 */
+	int dynamic;
+	uint64_t size;
 };
 
 /* Open NAME; returns -1 with errno set when it cannot be opened. */

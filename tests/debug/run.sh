@@ -15,8 +15,8 @@
 # the report of the stripped program (every option) equals the unstripped
 # program's, and one line on stderr names the debug file used.  A debug
 # file of another build (another build-id, another CRC-32) is not used; a
-# program with no debug file gets its .dynsym report and a hint naming the
-# places looked at; a program stripped of its debug sections only
+# program with no debug file, whose .dynsym names no function, is an
+# error (exit 1) naming the places looked at, wrapped at 80 columns; a program stripped of its debug sections only
 # (--strip-debug) keeps its .symtab and needs none.
 # Prints FAIL lines and "debug: N passed, N failed".
 set -u
@@ -56,6 +56,25 @@ same() {
 		diff "$2" "$3" | head -n 5
 		echo "  stderr: $(head -c 400 "$3.err")"
 		echo "  wanted: $4"
+	fi
+}
+
+# stripped NAME GOT PROGRAM LOOKED: a stripped program without its debug
+# file holds none of the ticks (the .dynsym of these programs has no
+# function): exit 1, no report, and the cause, wrapped at 80 columns, with
+# the places looked at
+stripped() {
+	n=$(awk '$2 == "total" || $2 == "*unknown*" { s += $1 } END { print s }' "$D/ref")
+	want="readprofile: none of the $n ticks in $gmon lies in a function of $3: $3 has no symbol table (stripped): only its dynamic symbols are known. Its debug file (from the distribution's -dbgsym, -dbg or -debuginfo package) was looked for as $4"
+	got=$(awk 'NR > 1 && sub(/^readprofile:   /, "") { printf " %s", $0; next }
+	    { printf "%s%s", (NR > 1 ? "\n" : ""), $0 }' "$2.err")
+	if [ "$(cat "$2.rc")" = 1 ] && [ ! -s "$2" ] && [ "$got" = "$want" ] &&
+	    awk 'length($0) > 80 && $0 !~ /^readprofile:   [^ ]*$/ { e = 1 }
+	    END { exit e }' "$2.raw"; then
+		ok
+	else
+		bad "$a: $1: exit $(cat "$2.rc"), stderr: $(cat "$2.err")"
+		echo "  wanted: $want"
 	fi
 }
 
@@ -123,12 +142,7 @@ check() {
 	# place: not used
 	"$oc" --only-keep-debug "$other" "$ROOT$BUILDID"
 	rp "$D/got" -p "$gmon" -m "$D/bin/plain"
-	if [ "$(cat "$D/got.rc")" = 0 ] &&
-	    [ "$(head -n 1 "$D/got.err")" = "readprofile: hint: $D/bin/plain has no symbol table (stripped): only its dynamic symbols are used; its debug file (from the distribution's -dbgsym, -dbg or -debuginfo package) was looked for as $BUILDID" ]; then
-		ok
-	else
-		bad "$a: a debug file of another build was used: $(cat "$D/got.err")"
-	fi
+	stripped "a debug file of another build" "$D/got" "$D/bin/plain" "$BUILDID"
 	rm -rf "$ROOT/usr/lib/debug/.build-id"
 
 	# by .gnu_debuglink: beside, in .debug/, under /usr/lib/debug/DIR
@@ -155,22 +169,14 @@ check() {
 	printf 'x' >> "$D/bin/prog.debug"
 	LOOKED="/usr/lib/debug/.build-id/$xx/$rest.debug, $D/bin/prog.debug, $D/bin/.debug/prog.debug, /usr/lib/debug$D/bin/prog.debug"
 	rp "$D/got" -p "$gmon" -m "$D/bin/linked"
-	if [ "$(cat "$D/got.rc")" = 0 ] && ! cmp -s "$D/ref" "$D/got" &&
-	    [ "$(head -n 1 "$D/got.err")" = "readprofile: hint: $D/bin/linked has no symbol table (stripped): only its dynamic symbols are used; its debug file (from the distribution's -dbgsym, -dbg or -debuginfo package) was looked for as $LOOKED (one there has another CRC-32: not this build's)" ]; then
-		ok
-	else
-		bad "$a: a debug file with another CRC-32 was used, or the hint is wrong: $(cat "$D/got.err")"
-	fi
+	stripped "a debug file with another CRC-32" "$D/got" "$D/bin/linked" \
+	    "$LOOKED (one there has another CRC-32: not this build's)"
 	rm "$D/bin/prog.debug"
 
-	# none: the .dynsym report (what it was without this), and the hint
+	# none: no function holds a tick: an error naming the place looked at
 	rp "$D/got" -p "$gmon" -m "$D/bin/plain"
-	if [ "$(cat "$D/got.rc")" = 0 ] &&
-	    [ "$(head -n 1 "$D/got.err")" = "readprofile: hint: $D/bin/plain has no symbol table (stripped): only its dynamic symbols are used; its debug file (from the distribution's -dbgsym, -dbg or -debuginfo package) was looked for as /usr/lib/debug/.build-id/$xx/$rest.debug" ]; then
-		ok
-	else
-		bad "$a: no debug file: $(cat "$D/got.err")"
-	fi
+	stripped "no debug file" "$D/got" "$D/bin/plain" \
+	    "/usr/lib/debug/.build-id/$xx/$rest.debug"
 	# --strip-debug keeps .symtab: no debug file needed, nothing said
 	run "--strip-debug" "$D/bin/nodebug" ""
 }

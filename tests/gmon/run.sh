@@ -63,6 +63,30 @@ nm_for() {
 	esac
 }
 
+# joined ERR: a message wrapped over lines ("readprofile: " each, the
+# second on indented by two spaces) as one line
+joined() {
+	awk 'NR > 1 && sub(/^readprofile:   /, "") { printf " %s", $0; next }
+	    { printf "%s%s", (NR > 1 ? "\n" : ""), $0 } END { if (NR) print "" }' "$1"
+}
+
+# unattributed REPORT ERR GMON MAP: the ticks no function holds (the
+# report's *unknown*) are counted on stderr, and nothing else is said;
+# none, nothing at all
+unattributed() {
+	u=$(awk '$2 == "*unknown*" { print $1 }' "$1")
+	a=$(awk '$2 == "*unknown*" { s += $1 } $2 == "total" { s += $3 }
+	    END { print s }' "$1")
+	if [ "${u:-0}" = 0 ]; then
+		[ ! -s "$2" ]
+		return
+	fi
+	[ "$(joined "$2" | wc -l)" -eq 1 ] &&
+	    joined "$2" | grep -qF "readprofile: warning: $u of the $a ticks in $3 lie in no function of $4 (*unknown* in the report):" &&
+	    awk 'length($0) > 80 && $0 !~ /^readprofile:   [^ ]*$/ { e = 1 }
+	    END { exit e }' "$2"
+}
+
 # compare LABEL PROG GMON ORDER PTR MAP: the checks above for one file.
 compare() {
 	label=$1 prog=$2 gmon=$3 order=$4 ptr=$5 map=$6 d=$TMP/c
@@ -79,7 +103,7 @@ compare() {
 	"$GMONTOOL" model "$gmon" "$order" "$ptr" "$map" > "$d/model" ||
 		{ bad "$label: gmontool model fails"; return; }
 	if ! rp -v -p "$gmon" -m "$map" > "$d/v" 2>"$d/v.err" ||
-	    [ -s "$d/v.err" ]; then
+	    ! unattributed "$d/v" "$d/v.err" "$gmon" "$map"; then
 		bad "$label: readprofile -v fails: $(head -n 2 "$d/v.err")"
 		return
 	fi
@@ -187,9 +211,11 @@ compare() {
 	fi
 	# a pipe and a compressed file give the same report
 	gzip -c "$gmon" > "$d/g.gz"
-	rp -v -p "$d/g.gz" -m "$map" > "$d/v.gz" 2>&1
-	rp -v -p - -m "$map" < "$gmon" > "$d/v.pipe" 2>&1
-	if cmp -s "$d/v" "$d/v.gz" && cmp -s "$d/v" "$d/v.pipe"; then ok; else
+	rp -v -p "$d/g.gz" -m "$map" > "$d/v.gz" 2> "$d/v.gz.err"
+	rp -v -p - -m "$map" < "$gmon" > "$d/v.pipe" 2> "$d/v.pipe.err"
+	if cmp -s "$d/v" "$d/v.gz" && cmp -s "$d/v" "$d/v.pipe" &&
+	    unattributed "$d/v.gz" "$d/v.gz.err" "$d/g.gz" "$map" &&
+	    unattributed "$d/v.pipe" "$d/v.pipe.err" - "$map"; then ok; else
 		bad "$label: a compressed file or a pipe gives another report"
 	fi
 }
@@ -327,6 +353,137 @@ real nopie-O2 le 8 - 150000000 gcc -O2 -no-pie -fno-pie
 real m32-O2 le 4 qemu-i386-static 100000000 gcc -m32 -O2 -I"$INC32"
 real s390x-O2 be 8 "qemu-s390x-static|qemu-s390x-static -L /usr/s390x-linux-gnu" 30000000 \
     s390x-linux-gnu-gcc -O2
+
+# --- the program must be the profiled one -----------------------------------
+# text_of PROG: "LOW HIGH" of its text as readelf gives it: the lowest
+# PT_LOAD address, the end of its executable sections
+text_of() {
+	lo=$(readelf -lW "$1" | awk '$1 == "LOAD" { print $3; exit }')
+	hi=0
+	for e in $(readelf -SW "$1" | sed 's/^ *\[ *[0-9]*\]//' |
+	    awk '$7 ~ /X/ && $7 ~ /A/ { print "0x" $3 "+0x" $5 }'); do
+		[ $(($e)) -gt $((hi)) ] && hi=$(($e))
+	done
+	printf '0x%x 0x%x\n' "$lo" "$hi"
+}
+# another -pg program, of other functions and size
+printf '%s\n' '#include <stdio.h>' '#include <stdlib.h>' \
+    'static volatile unsigned long sink;' \
+    'void work(unsigned long n) { for (unsigned long i = 0; i < n; i++) sink += i * 3; }' \
+    'int main(int argc, char **argv) { work(argc > 1 ? strtoul(argv[1], 0, 10) : 1000);' \
+    '	printf("%lu\n", sink); return 0; }' > other.c
+if [ ! -f "$B/pie-O0.gmon" ] || ! command -v readelf > /dev/null 2>&1; then
+	skipped "another program's gmon.out: no pie-O0 run or no readelf"
+elif ! gcc -O0 -pg -o other other.c 2> other.cc.err; then
+	skipped "another program's gmon.out: cannot build: $(head -n 1 other.cc.err | head -c 60)"
+else
+	rm -f gmon.out
+	./other 50000000 > /dev/null && mv gmon.out other.gmon
+	nm -n other > other.map
+	compare other "$B/other" "$B/other.gmon" le 8 "$B/other.map"
+	elf_map other "$B/other" "$B/other.gmon" "$B/other.map"
+	# each profile against the other program, or its nm -n output: exit 1,
+	# both ranges named (the map's from its __executable_start and etext)
+	for pair in "pie-O0.gmon other" "other.gmon pie-O0" \
+	    "pie-O0.gmon other.map" "other.gmon pie-O0.map"; do
+		set -- $pair
+		r=$(range_of "$B/$1" | tr ' ' -)
+		case $2 in
+		*.map) t=$(printf '0x%x-0x%x' \
+		    "0x$(awk '$3 == "__executable_start" { print $1 }' "$B/$2")" \
+		    "0x$(awk '$3 == "etext" { print $1 }' "$B/$2")") ;;
+		*) t=$(text_of "$B/$2" | tr ' ' -) ;;
+		esac
+		rp -p "$B/$1" -m "$B/$2" > "$B/out" 2> "$B/err"
+		rc=$?
+		if [ $rc -eq 1 ] && [ ! -s "$B/out" ] && [ "$(cat "$B/err")" = \
+		    "readprofile: $B/$1: the histogram $r does not match the text of $B/$2, $t: it is the profile of another program, or of another build of it" ]; then
+			ok
+		else
+			bad "$1 against $2: exit $rc, stderr: $(cat "$B/err")"
+		fi
+	done
+fi
+
+# --- stripped programs, without their debug files ---------------------------
+# stripped LABEL PROG GMON: PROG stripped; N the ticks of its unstripped
+# report.  Its .dynsym holds no function that runs (at most
+# __gmon_start__, which a C++ program exports, credited with its own
+# bytes only): an error, exit 1, no report (--top none either), the
+# cause and the place looked at in lines of at most 80 columns
+stripped() {
+	cp "$2" "$2.s" && strip "$2.s" || { bad "$1: cannot strip"; return; }
+	n=$(rp -p "$3" -m "$2" | awk '{ s += $1 } END { print s - $1 }')
+	for o in "" --top=3; do
+		rp $o -p "$3" -m "$2.s" > "$B/out" 2> "$B/err"
+		rc=$?
+		if [ $rc -eq 1 ] && [ ! -s "$B/out" ] && [ "$n" -gt 0 ] &&
+		    joined "$B/err" | grep -q "^readprofile: none of the $n ticks in $3 lies in a function of $2.s: $2.s has no symbol table (stripped): only its dynamic symbols are known. Its debug file (from the distribution's -dbgsym, -dbg or -debuginfo package) was looked for as /usr/lib/debug/.build-id/[0-9a-f]*/[0-9a-f]*\.debug$" &&
+		    awk 'length($0) > 80 && $0 !~ /^readprofile:   [^ ]*$/ { e = 1 }
+		    END { exit e }' "$B/err"; then
+			ok
+		else
+			bad "$1 stripped $o: exit $rc, stderr: $(cat "$B/err")"
+		fi
+	done
+	# --pprof FILE and --folded FILE: the error comes first, FILE stays
+	for o in --pprof --folded; do
+		echo old > "$B/keep"
+		rp $o "$B/keep" -p "$3" -m "$2.s" > "$B/out" 2> "$B/err"
+		rc=$?
+		if [ $rc -eq 1 ] && [ "$(cat "$B/keep")" = old ] &&
+		    grep -q "^readprofile: none of the $n ticks" "$B/err"; then
+			ok
+		else
+			bad "$1 stripped $o FILE: exit $rc, FILE: $(head -c 20 "$B/keep")"
+		fi
+	done
+}
+if [ -f "$B/pie-O0.gmon" ] && command -v strip > /dev/null 2>&1; then
+	stripped pie-O0 "$B/pie-O0" "$B/pie-O0.gmon"
+else
+	skipped "stripped C program: no pie-O0 run or no strip"
+fi
+printf '%s\n' '#include <cstdlib>' '#include <vector>' \
+    'static volatile unsigned long sink;' \
+    'void spin(unsigned long n) { for (unsigned long i = 0; i < n; i++) sink += i; }' \
+    'int main(int argc, char **argv) { std::vector<int> v(3);' \
+    '	spin(argc > 1 ? std::strtoul(argv[1], 0, 10) : 1000); return v[0]; }' > cxx.cc
+if ! command -v g++ > /dev/null 2>&1 || ! command -v strip > /dev/null 2>&1; then
+	skipped "stripped C++ program: no g++ or strip"
+elif ! g++ -O0 -pg -o cxx cxx.cc 2> cxx.cc.err; then
+	skipped "stripped C++ program: cannot build: $(head -n 1 cxx.cc.err | head -c 60)"
+else
+	rm -f gmon.out
+	./cxx 100000000 && mv gmon.out cxx.gmon
+	stripped c++ "$B/cxx" "$B/cxx.gmon"
+fi
+# some functions exported (-rdynamic), a static one not: the exported ones
+# get the ticks in their own bytes, the rest is counted in a warning, exit 0
+if [ -f "$B/pie-O0.gmon" ] && command -v strip > /dev/null 2>&1 &&
+    gcc -O0 -pg -rdynamic -o rdyn hot.c 2> /dev/null; then
+	rm -f gmon.out
+	./rdyn 40000000 && mv gmon.out rdyn.gmon
+	cp rdyn rdyn.s && strip rdyn.s
+	rp -p "$B/rdyn.gmon" -m "$B/rdyn" > "$B/full"
+	rp -p "$B/rdyn.gmon" -m "$B/rdyn.s" > "$B/out" 2> "$B/err"
+	rc=$?
+	u=$(awk '$2 == "*unknown*" { print $1 }' "$B/out")
+	a=$(awk '$2 == "*unknown*" || $2 == "total" { s += $1 } END { print s }' "$B/out")
+	if [ $rc -eq 0 ] && [ "${u:-0}" -gt 0 ] &&
+	    [ "$a" = "$(awk '$2 == "*unknown*" || $2 == "total" { s += $1 } END { print s }' "$B/full")" ] &&
+	    ! grep -q ' spin_c ' "$B/out" &&
+	    joined "$B/err" | grep -q "^readprofile: warning: $u of the $a ticks in $B/rdyn.gmon lie in no function of $B/rdyn.s (\*unknown\* in the report): $B/rdyn.s has no symbol table (stripped)" &&
+	    awk 'FILENAME ~ /full$/ { f[$2] = $1; next }
+	        $2 != "*unknown*" && $2 != "total" && !($1 <= f[$2]) { e = 1 }
+	        END { exit e }' "$B/full" "$B/out"; then
+		ok
+	else
+		bad "-rdynamic, stripped: exit $rc, stdout: $(cat "$B/out"), stderr: $(cat "$B/err")"
+	fi
+else
+	skipped "-rdynamic stripped program: no pie-O0 run, strip or gcc"
+fi
 
 # --- synthetic files -------------------------------------------------------
 # synth LABEL PROG FORMAT ORDER PTR NBINS SEED NHIST
@@ -497,7 +654,7 @@ for g in "$F"/*.gmon "$B"/gnu-le8-3rec.gmon "$B"/bsd-le8.gmon "$B"/bsd-be8.gmon;
 			rp $o -p "$B/mut.gmon" -m "$F/hot.map" > "$B/out" 2> "$B/err"
 			rc=$?
 			if [ $rc -eq 0 ] && [ -s "$B/out" ] &&
-			    ! grep -qv "^readprofile: warning: " "$B/err"; then
+			    ! joined "$B/err" | grep -qv "^readprofile: warning: "; then
 				ok
 			elif [ $rc -eq 1 ] && [ ! -s "$B/out" ] && [ -s "$B/err" ] &&
 			    ! grep -qv "^readprofile: " "$B/err"; then

@@ -71,6 +71,15 @@ bsd_file(struct buf *f, int big, int ptr, uint64_t low, uint64_t high,
 
 static char err[256];
 
+/* Word K of G's counters. */
+static uint32_t
+word(const struct gmon *g, uint64_t k)
+{
+	struct counters c = gmon_counters(g);
+
+	return counters_get(&c, k);
+}
+
 static void
 parse_ok(struct gmon *g, const struct buf *f)
 {
@@ -89,7 +98,7 @@ parse_fails(const struct buf *f, const char *want)
 	assert_int_equal(gmon_parse(&g, f->b, f->n, err, sizeof err), -1);
 	if (strstr(err, want) == NULL)
 		fail_msg("\"%s\" does not say \"%s\"", err, want);
-	assert_null(g.words);
+	assert_null(g.bins);
 }
 
 static void
@@ -144,8 +153,8 @@ gnu_records_merge(void **state)
 	gnu_hist(&f, 8, 0, 0x10, 2, 100, 0xfff0);
 	parse_ok(&g, &f);
 	assert_int_equal(g.nhist, 2);
-	assert_int_equal(g.words[1], 2 * 0xfff1);
-	assert_int_equal(g.words[2], 2 * 0xfff2);
+	assert_int_equal(word(&g, 1), 2 * 0xfff1);
+	assert_int_equal(word(&g, 2), 2 * 0xfff2);
 	gmon_free(&g);
 }
 
@@ -168,7 +177,7 @@ bsd_each_order_and_size(void **state)
 			assert_int_equal(g.nbins, 64);
 			assert_int_equal(g.rate, 100);
 			assert_int_equal(g.narcs, 2);
-			assert_int_equal(g.words[64], 64);
+			assert_int_equal(word(&g, 64), 64);
 			gmon_free(&g);
 		}
 }
@@ -286,7 +295,7 @@ merge_overflow(void **state)
 	assert_non_null(strstr(err, "bin 0 overflows"));
 	assert_int_equal(gmon_parse(&g, b, 20 + (n - 1) * rec, err,
 	    sizeof err), 0);
-	assert_int_equal(g.words[1], 65537u * 0xffff);
+	assert_int_equal(word(&g, 1), 65537u * 0xffff);
 	gmon_free(&g);
 	free(b);
 }
@@ -343,40 +352,97 @@ disjoint_ranges(void **state)
 	assert_int_equal(g.ranges[0].first, 1);
 	assert_int_equal(g.ranges[1].low, 0x2000);
 	assert_int_equal(g.ranges[1].first, 5);
-	assert_int_equal(g.words[1], 1);
-	assert_int_equal(g.words[4], 4);
-	assert_int_equal(g.words[5], 12);
-	assert_int_equal(g.words[6], 14);
+	assert_int_equal(word(&g, 1), 1);
+	assert_int_equal(word(&g, 4), 4);
+	assert_int_equal(word(&g, 5), 12);
+	assert_int_equal(word(&g, 6), 14);
 	assert_int_equal(gmon_total(&g), 36);
 	gmon_free(&g);
 }
 
+/* The bytes parsed are read where they are: each file has its own. */
 static void
 subtract(void **state)
 {
-	struct buf f;
+	struct buf f, fb, fw;
 	struct gmon g, base;
 
 	(void)state;
 	gnu_header(&f, 0);
 	gnu_hist(&f, 8, 0, 0x10, 2, 100, 5);
 	parse_ok(&g, &f);
-	gnu_header(&f, 0);
-	gnu_hist(&f, 8, 0, 0x10, 2, 100, 0);
-	parse_ok(&base, &f);
+	gnu_header(&fb, 0);
+	gnu_hist(&fb, 8, 0, 0x10, 2, 100, 0);
+	parse_ok(&base, &fb);
 	assert_int_equal(gmon_subtract(&g, &base, err, sizeof err), 0);
-	assert_int_equal(g.words[1], 5);
-	assert_int_equal(g.words[2], 5);
+	assert_int_equal(word(&g, 1), 5);
+	assert_int_equal(word(&g, 2), 5);
+	assert_int_equal(gmon_total(&g), 10);
+	assert_int_equal(word(&base, 1), 1);	/* the baseline unchanged */
 	assert_int_equal(gmon_subtract(&base, &g, err, sizeof err), -1);
 	assert_non_null(strstr(err, "bin 0 is lower than in the baseline"));
+	gnu_header(&fw, 0);
+	gnu_hist(&fw, 8, 0, 0x20, 2, 100, 0);
+	gmon_free(&g);
 	gmon_free(&base);
-	gnu_header(&f, 0);
-	gnu_hist(&f, 8, 0, 0x20, 2, 100, 0);
-	parse_ok(&base, &f);
+	parse_ok(&g, &f);
+	parse_ok(&base, &fw);
 	assert_int_equal(gmon_subtract(&g, &base, err, sizeof err), -1);
 	assert_non_null(strstr(err, "differs"));
 	gmon_free(&base);
 	gmon_free(&g);
+}
+
+/* Windows of counters: across ranges and past 4096 words, the sums. */
+static void
+windows(void **state)
+{
+	enum { N = 5000 };
+	struct buf *f = malloc(sizeof *f + 4 * N);
+	unsigned char *b = malloc(20 + 2 * (41 + 2 * N) + 64);
+	struct gmon g;
+	struct counters c;
+	size_t n = 0, got;
+	uint64_t sum = 0;
+
+	(void)state;
+	gnu_header(f, 1);
+	memcpy(b, f->b, 20);
+	n = 20;
+	for (int r = 0; r < 2; r++) {	/* range r: bins k hold k % 251 + r */
+		f->n = 0;
+		put(f, 0, 1), put(f, r ? 0x100000 : 0x1000, 8);
+		put(f, (r ? 0x100000 : 0x1000) + 2 * N, 8);
+		put(f, N, 4), put(f, 100, 4);
+		f->n += 16;
+		memcpy(b + n, f->b, f->n);
+		n += f->n;
+		for (uint32_t k = 0; k < N; k++, n += 2) {
+			b[n] = 0;
+			b[n + 1] = (unsigned char)(k % 251 + (uint32_t)r);
+		}
+	}
+	assert_int_equal(gmon_parse(&g, b, n, err, sizeof err), 0);
+	c = gmon_counters(&g);
+	assert_int_equal(c.n, 2 * N + 1);
+	for (uint64_t k = 1; k < c.n; k += got) {
+		const uint32_t *w = c.span(c.ctx, k, c.n, &got);
+
+		assert_true(got >= 1 && got <= 4096);
+		for (size_t i = 0; i < got; i++) {
+			uint64_t j = k + i - 1;
+
+			assert_int_equal(w[i], j % N % 251 + (j >= N));
+			sum += w[i];
+		}
+	}
+	assert_int_equal(gmon_total(&g), sum);
+	assert_int_equal(counters_sum(&c, N - 3, N + 3),
+	    (N - 4) % 251 + (N - 3) % 251 + (N - 2) % 251 + (N - 1) % 251 +
+	    (0 + 1) + (1 + 1));
+	gmon_free(&g);
+	free(b);
+	free(f);
 }
 
 int
@@ -392,6 +458,7 @@ main(void)
 		cmocka_unit_test(calls),
 		cmocka_unit_test(disjoint_ranges),
 		cmocka_unit_test(subtract),
+		cmocka_unit_test(windows),
 	};
 
 	return cmocka_run_group_tests_name("gmon", tests, NULL, NULL);
