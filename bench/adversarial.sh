@@ -13,6 +13,10 @@
 #   antiqsort ELF:  -m an ELF file whose symbol table is ordered against
 #                   a quicksort (tests/adversarial/antiqsort.c; 5.6 MB);
 #                   twin: the same symbols shuffled
+#   shared names:   -m an ELF file of 80,000 symbols at one address whose
+#                   names are suffixes of one string of 780,000 bytes
+#                   (tests/elf/suffixelf.c; 2.7 MB): nm's order by name;
+#                   no twin (as a text map it would be 31 GB)
 #   gmon ranges:    -p a gmon.out of N histogram records over N ranges in
 #                   a random order (gmontool write many; 6.9 MB); twin:
 #                   the same bins as one record
@@ -44,6 +48,11 @@ if [ ! -f "$D/stamp" ] || [ "$(cat "$D/stamp")" != "$stamp" ] ||
 	"$ANTIQSORT" "$N" "$D/twin" shuffled
 	echo "$stamp" > "$D/stamp"
 fi
+SUFFIXELF=$TOP/build/bench/suffixelf
+[ -x "$SUFFIXELF" ] && [ "$SUFFIXELF" -nt tests/elf/suffixelf.c ] ||
+	$CC -std=c11 -O2 -o "$SUFFIXELF" tests/elf/suffixelf.c
+[ -f "$D/suffix.profile" ] && [ "$D/suffix" -nt "$SUFFIXELF" ] ||
+	"$SUFFIXELF" 80000 780000 "$D/suffix"
 "$GMONTOOL" write many le 8 0x100000 $((0x100000 + N * 16)) 1 100 7 "$N" \
     > "$D/many.gmon"
 "$GMONTOOL" write manyone le 8 0x100000 $((0x100000 + N * 16)) 1 100 7 "$N" \
@@ -83,6 +92,8 @@ echo "adversarial inputs ($N symbols or ranges; median of $RUNS runs; goal: unde
 case_ "antiqsort ELF -m" "$D/adv.out" -m "$D/adv" -p "$D/adv.profile"
 case_ "  twin: shuffled symbols" "$D/twin.out" -m "$D/twin" -p "$D/twin.profile"
 cmp -s "$D/adv.out" "$D/twin.out" || { echo "  reports differ" ; differ=1; }
+case_ "ELF, 80000 names sharing bytes -m" "$D/suffix.out" -m "$D/suffix" \
+    -p "$D/suffix.profile"
 case_ "gmon.out, $N ranges -p" "$D/many.out" -p "$D/many.gmon" -m "$D/many.map"
 case_ "  twin: one range" "$D/one.out" -p "$D/one.gmon" -m "$D/many.map"
 cmp -s "$D/many.out" "$D/one.out" || { echo "  reports differ" ; differ=1; }
