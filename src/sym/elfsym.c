@@ -76,6 +76,7 @@ struct elf {
 	size_t nent, pos;
 	int kernel;
 	char *namebuf;
+	uint64_t last, lastnul;	/* the last name's offset and its NUL's */
 	size_t namecap;
 };
 
@@ -740,9 +741,29 @@ version_of(const struct elf *e, uint32_t i, int *hidden)
 	return vn;
 }
 
+/*
+ * The length of entry T's name.  Names that are suffixes of one string
+ * (nm's order puts them side by side, the shortest first) end at its
+ * NUL, and bytes read for one are not read again for the next.
+ */
+static size_t
+name_length(struct elf *e, const struct ent *t)
+{
+	uint64_t o = t->name;
+
+	if (o < e->last && e->last != UINT64_MAX &&
+	    memchr(e->str + o, '\0', e->last - o) == NULL)
+		e->last = o;	/* the same string, from further back */
+	else if (o < e->last || o > e->lastnul) {
+		e->last = o;
+		e->lastnul = o + strlen(e->str + o);
+	}
+	return (size_t)(e->lastnul - o);
+}
+
 /* The full name of entry T, in *BUF (grown) when it needs composing. */
 static const char *
-full_name(const struct elf *e, const struct ent *t, char **buf, size_t *cap,
+full_name(struct elf *e, const struct ent *t, char **buf, size_t *cap,
     size_t *len)
 {
 	const char *n, *v;
@@ -750,7 +771,7 @@ full_name(const struct elf *e, const struct ent *t, char **buf, size_t *cap,
 	size_t nl, vl, need;
 
 	n = e->str + t->name;	/* checked in collect() */
-	nl = strlen(n);
+	nl = name_length(e, t);
 	if (e->versym == NULL) {
 		*len = nl;
 		return n;
@@ -1105,6 +1126,7 @@ elf_new(const char *name)
 
 	memset(e, 0, sizeof *e);
 	e->name = name;
+	e->last = UINT64_MAX;	/* no last name yet */
 	return e;
 }
 
