@@ -335,6 +335,8 @@ b_unqualified(struct bound *b)
 	} else if (c == 'C' && (is_digit(d) || d == 'I')) {
 		b->p += 2;
 		if (d == 'I') {
+			if (!is_digit(peek(b, 0)))
+				return bad(b);
 			b->p++;
 			b_type(b);	/* the inheriting constructor's base */
 		}
@@ -507,6 +509,8 @@ b_dtype(struct bound *b)
 	uint64_t n, v;
 	int c = peek(b, 1);
 
+	if (c == 0)
+		return bad(b);
 	b->p += 2;
 	switch (c) {
 	case 't': case 'T':	/* decltype (expression) */
@@ -708,6 +712,8 @@ b_expr_coded(struct bound *b, int c, int d)
 	uint64_t n = 16;
 	int k;
 
+	if (d == 0)
+		return bad(b);
 	b->p += 2;
 	if ((c == 's' && d == 't') || (c == 'a' && d == 't'))
 		return add(b_type(b), 16);
@@ -794,6 +800,8 @@ b_special(struct bound *b)
 	int c = peek(b, 0), d = peek(b, 1);
 	uint64_t n = 64, v;
 
+	if (d == 0)
+		return bad(b);
 	b->p += 2;
 	if (c == 'T' && strchr("VTISA", d) != NULL)
 		return add(n, b_type(b));
@@ -812,8 +820,10 @@ b_special(struct bound *b)
 		for (int k = 0; k < 2; k++) {
 			int h = peek(b, 0);
 
+			if (h != 'h' && h != 'v')
+				return bad(b);
 			b->p++;
-			if ((h != 'h' && h != 'v') || !b_call_offset(b, h))
+			if (!b_call_offset(b, h))
 				return bad(b);
 		}
 		return add(n, b_encoding(b));
