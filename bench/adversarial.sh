@@ -13,6 +13,14 @@
 #   antiqsort ELF:  -m an ELF file whose symbol table is ordered against
 #                   a quicksort (tests/adversarial/antiqsort.c; 5.6 MB);
 #                   twin: the same symbols shuffled
+#   shared names:   -m an ELF file of 80,000 symbols at one address whose
+#                   names are suffixes of one string of 780,000 bytes
+#                   (tests/elf/suffixelf.c; 2.7 MB): nm's order by name;
+#                   no twin (as a text map it would be 31 GB)
+#   demangling:     -p a gmon.out with -m a map in which one name in 1,000
+#                   is a 278-byte mangled name whose substitutions double
+#                   at each of 24 levels (520 MB demangled, 3.6 s for
+#                   c++filt); twin: --no-demangle
 #   gmon ranges:    -p a gmon.out of N histogram records over N ranges in
 #                   a random order (gmontool write many; 6.9 MB); twin:
 #                   the same bins as one record
@@ -44,6 +52,11 @@ if [ ! -f "$D/stamp" ] || [ "$(cat "$D/stamp")" != "$stamp" ] ||
 	"$ANTIQSORT" "$N" "$D/twin" shuffled
 	echo "$stamp" > "$D/stamp"
 fi
+SUFFIXELF=$TOP/build/bench/suffixelf
+[ -x "$SUFFIXELF" ] && [ "$SUFFIXELF" -nt tests/elf/suffixelf.c ] ||
+	$CC -std=c11 -O2 -o "$SUFFIXELF" tests/elf/suffixelf.c
+[ -f "$D/suffix.profile" ] && [ "$D/suffix" -nt "$SUFFIXELF" ] ||
+	"$SUFFIXELF" 80000 780000 "$D/suffix"
 "$GMONTOOL" write many le 8 0x100000 $((0x100000 + N * 16)) 1 100 7 "$N" \
     > "$D/many.gmon"
 "$GMONTOOL" write manyone le 8 0x100000 $((0x100000 + N * 16)) 1 100 7 "$N" \
@@ -51,6 +64,15 @@ fi
 awk -v n="$N" 'BEGIN { printf "%016x T _stext\n", 1048576
 	for (i = 1; i < n / 4; i++) printf "%016x T f%d\n", 1048576 + 64 * i, i }' \
     > "$D/many.map"
+# the doubling name: f(A, B<A, A>, B<B<A, A>, B<A, A> >, ...), 24 levels
+awk -v n="$N" 'BEGIN { b36 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+	d = "_Z1f10AAAAAAAAAA1BIS_S_E"
+	for (k = 2; k <= 24; k++)
+		d = d sprintf("S0_IS%s_S%s_E", substr(b36, k, 1), substr(b36, k, 1))
+	printf "%016x T _stext\n", 1048576
+	for (i = 1; i < n / 4; i++)
+		printf "%016x T %s\n", 1048576 + 64 * i, i % 1000 ? "f" i : d }' \
+    > "$D/mangled.map"
 
 # median FILE: the middle line of the numbers in FILE
 median() {
@@ -83,9 +105,16 @@ echo "adversarial inputs ($N symbols or ranges; median of $RUNS runs; goal: unde
 case_ "antiqsort ELF -m" "$D/adv.out" -m "$D/adv" -p "$D/adv.profile"
 case_ "  twin: shuffled symbols" "$D/twin.out" -m "$D/twin" -p "$D/twin.profile"
 cmp -s "$D/adv.out" "$D/twin.out" || { echo "  reports differ" ; differ=1; }
+case_ "ELF, 80000 names sharing bytes -m" "$D/suffix.out" -m "$D/suffix" \
+    -p "$D/suffix.profile"
 case_ "gmon.out, $N ranges -p" "$D/many.out" -p "$D/many.gmon" -m "$D/many.map"
 case_ "  twin: one range" "$D/one.out" -p "$D/one.gmon" -m "$D/many.map"
 cmp -s "$D/many.out" "$D/one.out" || { echo "  reports differ" ; differ=1; }
+case_ "gmon.out, doubling C++ names -p" "$D/dm.out" -p "$D/one.gmon" \
+    -m "$D/mangled.map"
+case_ "  twin: --no-demangle" "$D/nodm.out" --no-demangle -p "$D/one.gmon" \
+    -m "$D/mangled.map"
+cmp -s "$D/dm.out" "$D/nodm.out" || { echo "  reports differ" ; differ=1; }
 case_ "gmon.out, $N ranges -s" "$D/many.out" -s -p "$D/many.gmon" -m "$D/many.map"
 case_ "  twin: one range -s" "$D/one.out" -s -p "$D/one.gmon" -m "$D/many.map"
 cmp -s "$D/many.out" "$D/one.out" || { echo "  reports differ" ; differ=1; }

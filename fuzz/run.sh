@@ -3,7 +3,8 @@
 #
 #   sh fuzz/run.sh [SECONDS]        (default 60 per harness; make fuzz)
 #
-# Harnesses: the map reader, the profile reader, the report, JSON strings.
+# Harnesses: the map reader, the profile reader, the report, JSON strings,
+# ELF files, the bound on demangled names.
 # Needs clang (with libFuzzer).  Builds into build-fuzz/ with
 # -fsanitize=fuzzer,address,undefined, writes seed corpora there from
 # fixtures/, replays the regression inputs of fixtures/hostile/fuzz/HARNESS/,
@@ -17,7 +18,7 @@ TOP=$(cd "$(dirname "$0")/.." && pwd)
 SECS=${1:-60}
 CLANG=${CLANG:-clang}
 B=$TOP/build-fuzz
-HARNESSES="fuzz_map fuzz_profile fuzz_report fuzz_json fuzz_elf"
+HARNESSES="fuzz_map fuzz_profile fuzz_report fuzz_json fuzz_elf fuzz_demangle"
 
 case $SECS in
 ''|*[!0-9]*) echo "usage: sh fuzz/run.sh [SECONDS]" >&2; exit 2 ;;
@@ -56,6 +57,18 @@ rm -rf "$B/seeds" && mkdir -p "$B/seeds/fuzz_map" "$B/seeds/fuzz_profile" \
 gzip -dc fixtures/real/kallsyms.gz | awk 'NR % 5000 == 1 { print $3 }' |
 	head -n 20 | split -l 1 - "$B/seeds/fuzz_json/name"
 printf 'a"b\\c\001\177\377\303\251\355\240\200' >"$B/seeds/fuzz_json/escapes"
+# mangled names: the program's own kinds, and substitutions that double
+mkdir -p "$B/seeds/fuzz_demangle" || exit 1
+k=0
+for n in _ZN2ns6Widget4spinEl _ZNSt6vectorIiSaIiEE9push_backERKi \
+    _ZN2ns4turnImEET_S1_ _Z3fooPFviE _ZN1AC2ERKS_ _ZZ4mainENKUlvE_clEv.isra.0 \
+    _ZN4llvm5nodesIPNS_10RegionInfoEEENS_14iterator_rangeINS_11GraphTraitsIT_E14nodes_iteratorEEERKS5_ \
+    _ZNSt8_Rb_treeISsSt4pairIKSsiESt10_Select1stIS2_ESt4lessISsESaIS2_EE8_M_eraseEPSt13_Rb_tree_nodeIS2_E \
+    _ZTVN10__cxxabiv117__class_type_infoE _ZThn8_N1B1fEv _ZGVZ1fvE1x \
+    _Z1fIJidEEvDpT_ _Z1fIiEDTplfp_fp_ET_ _Z1f10AAAAAAAAAA1BIS_S_ES0_IS1_S1_ES0_IS2_S2_E; do
+	k=$((k + 1))
+	printf '%s' "$n" > "$B/seeds/fuzz_demangle/n$k"
+done
 
 # Small real ELF files: the test texts assembled for every target found,
 # as objects, executables and shared objects (both classes, both orders).

@@ -10,6 +10,7 @@
 #define RP_DEMANGLE_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 /*
  * For struct report_opts's rename hook: NAME (LEN bytes) demangled, or NAME
@@ -19,5 +20,13 @@
  * library.
  */
 const char *demangle_or_same(const char *name, size_t len, size_t *outlen);
+
+/*
+ * An upper bound on the length of NAME's (LEN bytes) demangled form, read
+ * from NAME alone in time linear in LEN; UINT64_C(1) << 40 or more when
+ * NAME is not a mangled name this reader knows (it is then shown as it
+ * is).
+ */
+uint64_t demangle_bound(const char *name, size_t len);
 
 #endif

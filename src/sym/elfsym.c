@@ -77,6 +77,7 @@ struct elf {
 	size_t nent, pos;
 	int kernel;
 	char *namebuf;
+	uint64_t last, lastnul;	/* the last name's offset and its NUL's */
 	size_t namecap;
 };
 
@@ -745,9 +746,29 @@ version_of(const struct elf *e, uint32_t i, int *hidden)
 	return vn;
 }
 
+/*
+ * The length of entry T's name.  Names that are suffixes of one string
+ * (nm's order puts them side by side, the shortest first) end at its
+ * NUL, and bytes read for one are not read again for the next.
+ */
+static size_t
+name_length(struct elf *e, const struct ent *t)
+{
+	uint64_t o = t->name;
+
+	if (o < e->last && e->last != UINT64_MAX &&
+	    memchr(e->str + o, '\0', e->last - o) == NULL)
+		e->last = o;	/* the same string, from further back */
+	else if (o < e->last || o > e->lastnul) {
+		e->last = o;
+		e->lastnul = o + strlen(e->str + o);
+	}
+	return (size_t)(e->lastnul - o);
+}
+
 /* The full name of entry T, in *BUF (grown) when it needs composing. */
 static const char *
-full_name(const struct elf *e, const struct ent *t, char **buf, size_t *cap,
+full_name(struct elf *e, const struct ent *t, char **buf, size_t *cap,
     size_t *len)
 {
 	const char *n, *v;
@@ -755,7 +776,7 @@ full_name(const struct elf *e, const struct ent *t, char **buf, size_t *cap,
 	size_t nl, vl, need;
 
 	n = e->str + t->name;	/* checked in collect() */
-	nl = strlen(n);
+	nl = name_length(e, t);
 	if (e->versym == NULL) {
 		*len = nl;
 		return n;
@@ -779,21 +800,199 @@ full_name(const struct elf *e, const struct ent *t, char **buf, size_t *cap,
 	return *buf;
 }
 
+/* ---- nm's order --------------------------------------------------------- */
+
 /*
- * nm -n: by address, then by name in the C locale (the name as in the
- * string table: a version nm -D adds does not count), then table order.
- * A total order, so the sort need not be stable.
+ * Names are compared through ranks, never byte by byte in the sort: names
+ * that are suffixes of one string of the table (a linker merges a name
+ * into the tail of a longer one) share their bytes, and a crafted table of
+ * N suffixes of one long string would make each comparison re-read them:
+ * O(N log N x length).  The ranks come from prefix doubling (Manber and
+ * Myers) over the strings the names lie in, each read once: O(T log T)
+ * for T bytes of those strings.
+ */
+struct doubling {
+	size_t t;		/* bytes, each string ending in its NUL */
+	uint32_t *d;		/* bytes from each position to its NUL */
+	uint32_t *r, *nr;	/* class of each position's window */
+	uint32_t *sa, *tmp;	/* positions in the order of their windows */
+	uint32_t *cnt;
+};
+
+/* The second half of position I's window of 2H bytes: 0 past the NUL. */
+static uint32_t
+key2(const struct doubling *s, uint32_t i, uint32_t h)
+{
+	return s->d[i] < h ? 0 : s->r[i + h] + 1;
+}
+
+/* Windows of 2H bytes from those of H; the number of classes. */
+static uint32_t
+double_once(struct doubling *s, uint32_t h, uint32_t ncl)
+{
+	size_t m = 0, t = s->t;
+	uint32_t *x;
+
+	/* by the second half: ended ones first, then in the order of I + H */
+	for (size_t i = 0; i < t; i++)
+		if (s->d[i] < h)
+			s->tmp[m++] = (uint32_t)i;
+	for (size_t k = 0; k < t; k++)
+		if (s->sa[k] >= h && s->d[s->sa[k] - h] >= h)
+			s->tmp[m++] = s->sa[k] - h;
+	/* then, stably, by the first half */
+	memset(s->cnt, 0, ((size_t)ncl + 1) * sizeof *s->cnt);
+	for (size_t i = 0; i < t; i++)
+		s->cnt[s->r[i] + 1]++;
+	for (uint32_t c = 1; c <= ncl; c++)
+		s->cnt[c] += s->cnt[c - 1];
+	for (size_t k = 0; k < t; k++)
+		s->sa[s->cnt[s->r[s->tmp[k]]]++] = s->tmp[k];
+	s->nr[s->sa[0]] = 0;
+	for (size_t k = 1; k < t; k++) {
+		uint32_t a = s->sa[k - 1], b = s->sa[k];
+
+		s->nr[b] = s->nr[a] + (s->r[a] != s->r[b] ||
+		    key2(s, a, h) != key2(s, b, h));
+	}
+	x = s->r, s->r = s->nr, s->nr = x;
+	return s->r[s->sa[t - 1]] + 1;
+}
+
+/* The classes of all windows of C (T bytes) of one byte. */
+static uint32_t
+double_start(struct doubling *s, const unsigned char *c, uint32_t *maxd)
+{
+	size_t t = s->t;
+
+	*maxd = 0;
+	for (size_t i = t; i-- > 0;) {
+		s->d[i] = c[i] == 0 ? 0 : s->d[i + 1] + 1;
+		if (s->d[i] > *maxd)
+			*maxd = s->d[i];
+	}
+	memset(s->cnt, 0, 257 * sizeof *s->cnt);
+	for (size_t i = 0; i < t; i++)
+		s->cnt[c[i] + 1]++;
+	for (int b = 1; b <= 256; b++)
+		s->cnt[b] += s->cnt[b - 1];
+	for (size_t i = 0; i < t; i++)
+		s->sa[s->cnt[c[i]]++] = (uint32_t)i;
+	s->r[s->sa[0]] = 0;
+	for (size_t k = 1; k < t; k++)
+		s->r[s->sa[k]] = s->r[s->sa[k - 1]] +
+		    (c[s->sa[k]] != c[s->sa[k - 1]]);
+	return s->r[s->sa[t - 1]] + 1;
+}
+
+/*
+ * The rank of each position of C (T bytes, which end in a NUL) in strcmp
+ * order of the strings that start there, equal strings equal ranks:
+ * returned, T entries, for the caller to free.
+ */
+static uint32_t *
+rank_strings(const unsigned char *c, size_t t)
+{
+	struct doubling s = { .t = t };
+	uint32_t maxd, ncl, h;
+
+	s.d = xmalloc(t * sizeof *s.d);
+	s.r = xmalloc(t * sizeof *s.r);
+	s.nr = xmalloc(t * sizeof *s.nr);
+	s.sa = xmalloc(t * sizeof *s.sa);
+	s.tmp = xmalloc(t * sizeof *s.tmp);
+	s.cnt = xmalloc((t > 256 ? t + 1 : 257) * sizeof *s.cnt);
+	ncl = double_start(&s, c, &maxd);
+	/* a window that holds its NUL is the whole string: past the
+	 * longest, or once no class splits, the classes are final */
+	for (h = 1; h <= maxd && ncl < t; h *= 2) {
+		uint32_t n = double_once(&s, h, ncl);
+
+		if (n == ncl || h > UINT32_MAX / 2)
+			break;
+		ncl = n;
+	}
+	free(s.d);
+	free(s.nr);
+	free(s.sa);
+	free(s.tmp);
+	free(s.cnt);
+	return s.r;
+}
+
+static int
+cmp_u64(const void *a, const void *b, void *ctx)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	(void)ctx;
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * The names at the M offsets of KEY (offset << 32 | j, sorted) into C (or,
+ * C NULL, only counted), the strings that hold them, each once and whole
+ * with its NUL: POS[j] is the place of name j.  The bytes written.
+ */
+static size_t
+gather_strings(const struct elf *e, const uint64_t *key, size_t m,
+    uint32_t *pos, unsigned char *c)
+{
+	uint64_t start = 0, end = 0, base = 0, t = 0, k;
+
+	for (size_t j = 0; j < m; j++) {
+		uint64_t off = key[j] >> 32;
+
+		if (j == 0 || off > end) {
+			start = off;
+			end = off + strlen(e->str + off);
+			base = t;
+			if (c != NULL)
+				memcpy(c + base, e->str + off, end - off + 1);
+			t += end - off + 1;
+		}
+		k = base + (off - start);
+		if (k > UINT32_MAX - 2)
+			fatalx("%s: too many names at shared addresses to "
+			    "sort", e->name);
+		pos[(uint32_t)key[j]] = (uint32_t)k;
+	}
+	return (size_t)t;
+}
+
+/*
+ * The ranks (see rank_strings) of the M names at the offsets of KEY
+ * (offset << 32 | j, in any order): returned, by j.
+ */
+static uint32_t *
+rank_names(const struct elf *e, uint64_t *key, size_t m)
+{
+	uint32_t *pos = xmalloc(m * sizeof *pos), *rank;
+	unsigned char *c;
+	size_t t;
+
+	heap_sort(key, m, sizeof *key, cmp_u64, NULL);
+	t = gather_strings(e, key, m, pos, NULL);
+	c = xmalloc(t);
+	gather_strings(e, key, m, pos, c);
+	rank = rank_strings(c, t);
+	for (size_t j = 0; j < m; j++)
+		pos[j] = rank[pos[j]];
+	free(rank);
+	free(c);
+	return pos;
+}
+
+/*
+ * The sort's key: by address, then table order.  Within a run of one
+ * address, sort_ents puts the rank of the name in place of the address
+ * for a second sort.
  */
 static int
-cmp_ent(const struct elf *e, const struct ent *a, const struct ent *b)
+cmp_ent(const struct ent *a, const struct ent *b)
 {
-	int c;
-
 	if (a->addr != b->addr)
 		return a->addr < b->addr ? -1 : 1;
-	c = strcmp(e->str + a->name, e->str + b->name);
-	if (c != 0)
-		return c;
 	return a->idx_type < b->idx_type ? -1 : a->idx_type > b->idx_type;
 }
 
@@ -807,9 +1006,10 @@ swap_ent(struct ent *a, struct ent *b)
 }
 
 static int
-cmp_ent_heap(const void *a, const void *b, void *e)
+cmp_ent_heap(const void *a, const void *b, void *ctx)
 {
-	return cmp_ent(e, a, b);
+	(void)ctx;
+	return cmp_ent(a, b);
 }
 
 /*
@@ -820,55 +1020,106 @@ cmp_ent_heap(const void *a, const void *b, void *e)
  * part, so that any order takes O(n log n).
  */
 static void
-sort_part(const struct elf *e, struct ent *v, size_t n, unsigned depth)
+sort_part(struct ent *v, size_t n, unsigned depth)
 {
 	while (n > 16) {
 		size_t m = n / 2, i = 0, j = n - 1;
 		struct ent pivot;
 
-		if (cmp_ent(e, &v[m], &v[0]) < 0)
+		if (cmp_ent(&v[m], &v[0]) < 0)
 			swap_ent(&v[m], &v[0]);
-		if (cmp_ent(e, &v[n - 1], &v[m]) < 0) {
+		if (cmp_ent(&v[n - 1], &v[m]) < 0) {
 			swap_ent(&v[n - 1], &v[m]);
-			if (cmp_ent(e, &v[m], &v[0]) < 0)
+			if (cmp_ent(&v[m], &v[0]) < 0)
 				swap_ent(&v[m], &v[0]);
 		}
 		if (depth-- == 0) {
-			heap_sort(v, n, sizeof *v, cmp_ent_heap, (void *)e);
+			heap_sort(v, n, sizeof *v, cmp_ent_heap, NULL);
 			return;
 		}
 		pivot = v[m];
 		for (;;) {	/* Hoare partition: v[0..j] <= pivot <= v[j+1..] */
-			while (cmp_ent(e, &v[i], &pivot) < 0)
+			while (cmp_ent(&v[i], &pivot) < 0)
 				i++;
-			while (cmp_ent(e, &pivot, &v[j]) < 0)
+			while (cmp_ent(&pivot, &v[j]) < 0)
 				j--;
 			if (i >= j)
 				break;
 			swap_ent(&v[i++], &v[j--]);
 		}
 		if (j + 1 < n - j - 1) {
-			sort_part(e, v, j + 1, depth);
+			sort_part(v, j + 1, depth);
 			v += j + 1;
 			n -= j + 1;
 		} else {
-			sort_part(e, v + j + 1, n - j - 1, depth);
+			sort_part(v + j + 1, n - j - 1, depth);
 			n = j + 1;
 		}
 	}
 	for (size_t i = 1; i < n; i++)
-		for (size_t k = i; k > 0 && cmp_ent(e, &v[k], &v[k - 1]) < 0; k--)
+		for (size_t k = i; k > 0 && cmp_ent(&v[k], &v[k - 1]) < 0; k--)
 			swap_ent(&v[k], &v[k - 1]);
 }
 
 static void
-sort_ents(const struct elf *e, struct ent *v, size_t n)
+sort_by_key(struct ent *v, size_t n)
 {
 	unsigned depth = 0;
 
 	for (size_t k = n; k > 1; k /= 2)
 		depth += 2;
-	sort_part(e, v, n, depth);
+	sort_part(v, n, depth);
+}
+
+/* The length of the run of one address at V[I] (N entries). */
+static size_t
+run_at(const struct ent *v, size_t n, size_t i)
+{
+	size_t k = i + 1;
+
+	while (k < n && v[k].addr == v[i].addr)
+		k++;
+	return k - i;
+}
+
+/*
+ * nm -n: by address, then by name in the C locale (the name as in the
+ * string table: a version nm -D adds does not count), then table order.
+ * A total order, so the sort need not be stable.
+ */
+static void
+sort_ents(const struct elf *e, struct ent *v, size_t n)
+{
+	uint64_t *key;
+	uint32_t *rank;
+	size_t m = 0, j = 0, r;
+
+	sort_by_key(v, n);
+	for (size_t i = 0; i < n; i += r)
+		if ((r = run_at(v, n, i)) > 1)
+			m += r;
+	if (m == 0)
+		return;
+	key = xmalloc(m * sizeof *key);
+	for (size_t i = 0; i < n; i += r)
+		if ((r = run_at(v, n, i)) > 1)
+			for (size_t k = i; k < i + r; k++, j++)
+				key[j] = (uint64_t)v[k].name << 32 | j;
+	rank = rank_names(e, key, m);
+	free(key);
+	j = 0;
+	for (size_t i = 0; i < n; i += r) {
+		uint64_t addr = v[i].addr;
+
+		if ((r = run_at(v, n, i)) == 1)
+			continue;
+		for (size_t k = i; k < i + r; k++)
+			v[k].addr = rank[j++];
+		sort_by_key(v + i, r);
+		for (size_t k = i; k < i + r; k++)
+			v[k].addr = addr;
+	}
+	free(rank);
 }
 
 /* ---- opening ---------------------------------------------------------- */
@@ -880,6 +1131,7 @@ elf_new(const char *name)
 
 	memset(e, 0, sizeof *e);
 	e->name = name;
+	e->last = UINT64_MAX;	/* no last name yet */
 	return e;
 }
 

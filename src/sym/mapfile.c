@@ -87,7 +87,7 @@ static const unsigned char hexv1[256] = {
 
 /* Like strtoull(p, &end, 16): sign, 0x, saturation; NULL without digits. */
 static const char *
-parse_hex_slow(const char *p, uint64_t *out)
+parse_hex(const char *p, uint64_t *out)
 {
 	int neg = 0;
 	uint64_t v = 0;
@@ -116,55 +116,6 @@ parse_hex_slow(const char *p, uint64_t *out)
 
 #define ONES 0x0101010101010101ull
 
-#ifdef __SSE2__
-#include <emmintrin.h>
-
-/* Sixteen hex digits at P into *OUT, with SSE2; 0 when one is not. */
-static int
-hex16(const char *p, uint64_t *out)
-{
-	__m128i x = _mm_loadu_si128((const __m128i *)(const void *)p);
-	__m128i y = _mm_or_si128(x, _mm_set1_epi8(0x20));
-	__m128i dig = _mm_and_si128(_mm_cmpgt_epi8(x, _mm_set1_epi8('0' - 1)),
-	    _mm_cmplt_epi8(x, _mm_set1_epi8('9' + 1)));
-	__m128i let = _mm_and_si128(_mm_cmpgt_epi8(y, _mm_set1_epi8('a' - 1)),
-	    _mm_cmplt_epi8(y, _mm_set1_epi8('f' + 1)));
-	__m128i v, lo4, hi4;
-	uint64_t packed;
-
-	if (_mm_movemask_epi8(_mm_or_si128(dig, let)) != 0xffff)
-		return 0;
-	/* digit values: low nibble, plus 9 for letters */
-	v = _mm_add_epi8(_mm_and_si128(x, _mm_set1_epi8(0x0f)),
-	    _mm_and_si128(let, _mm_set1_epi8(9)));
-	/* byte pairs (first, second) -> first << 4 | second */
-	lo4 = _mm_slli_epi16(v, 4);
-	hi4 = _mm_srli_epi16(v, 8);
-	v = _mm_and_si128(_mm_or_si128(lo4, hi4), _mm_set1_epi16(0x00ff));
-	v = _mm_packus_epi16(v, v);
-	memcpy(&packed, &v, 8);
-	*out = __builtin_bswap64(packed);
-	return 1;
-}
-#else
-static int
-hex16(const char *p, uint64_t *out)
-{
-	(void)p;
-	(void)out;
-	return 0;	/* the scalar path reads it */
-}
-#endif
-
-/* The address at P; the usual sixteen digits are read all at once. */
-static const char *
-parse_hex(const char *p, const char *e, uint64_t *out)
-{
-	if (e - p >= 16 && HEX(p + 16) == NOHEX && hex16(p, out))
-		return p + 16;
-	return parse_hex_slow(p, out);
-}
-
 static const char *
 skip_space(const char *p)
 {
@@ -191,41 +142,15 @@ load_le64(const char *p)
 	return x;
 }
 
-#ifdef __SSE2__
-/* The first space, newline or NUL among 16 bytes at P: 16 when none. */
-static unsigned
-word_end16(const char *p)
-{
-	__m128i x = _mm_loadu_si128((const __m128i *)(const void *)p);
-	__m128i m = _mm_or_si128(_mm_or_si128(
-	    _mm_cmpeq_epi8(x, _mm_set1_epi8(' ')),
-	    _mm_cmpeq_epi8(x, _mm_set1_epi8('\n'))),
-	    _mm_cmpeq_epi8(x, _mm_setzero_si128()));
-	unsigned bits = (unsigned)_mm_movemask_epi8(m) | 0x10000u;
-
-	return (unsigned)__builtin_ctz(bits);
-}
-#endif
-
 /*
- * The end of the word at P, at or before E (*E ends the line).  Sixteen
- * bytes at a time with SSE2, else eight: any byte below '!' may end it
- * and is looked at.
+ * The end of the word at P, at or before E (*E ends the line).  Eight
+ * bytes at a time: any byte below '!' may end it and is looked at.
  */
 static const char *
 skip_word(const char *p, const char *e)
 {
 	uint64_t x, t;
 
-#ifdef __SSE2__
-	while (e - p >= 16) {
-		unsigned k = word_end16(p);
-
-		if (k < 16)
-			return p + k;
-		p += 16;
-	}
-#endif
 	while (e - p >= 8) {
 		x = load_le64(p);
 		t = (x - ONES * 0x21) & ~x & ONES * 0x80;
@@ -262,7 +187,7 @@ parse_fields(const char *p, const char *e, struct sym *s)
 {
 	const char *type, *name;
 
-	p = parse_hex(skip_space(p), e, &s->addr);
+	p = parse_hex(skip_space(p), &s->addr);
 	if (p == NULL)
 		return NULL;
 	if (p[0] == ' ' && !BLANK(p + 1) && !FIELD_END(p + 1) &&

@@ -111,6 +111,15 @@ for f in "$TOP"/build/*.o "$RP" /bin/sh /usr/lib/x86_64-linux-gnu/libc.so.6 \
     /usr/lib/x86_64-linux-gnu/libm.so.6; do
 	[ -f "$f" ] && have nm && symbols "$f" nm
 done
+# names that are suffixes of a few long strings, many at one address, some
+# the same name: nm's order by name without re-reading the shared bytes
+if have nm && ${CC:-cc} -std=c11 -O2 -o "$TMP/suffixelf" \
+    "$TOP/tests/elf/suffixelf.c" 2>/dev/null; then
+	"$TMP/suffixelf" 3000 20000 "$TMP/suffix.exe" mixed &&
+		symbols "$TMP/suffix.exe" nm
+else
+	skipped "names sharing their bytes: no nm, or no ${CC:-cc} for tests/elf/suffixelf.c"
+fi
 # without linux_banner, no filter
 if have nm && [ -f "$TMP/kx64.o" ]; then
 	sed 's/linux_banner/not_banner/' "$TOP/tests/elf/kernel.s" > "$TMP/nob.s"

@@ -1,0 +1,148 @@
+/*
+ * test_demangle.c - C++ names demangled, and the bound on their length
+ * that keeps a crafted name from costing more than its own size.
+ */
+#include <dlfcn.h>
+
+#include "unit.h"
+#include "sym/demangle.h"
+
+/*
+ * A mangled name whose substitutions double at each of LEVELS levels:
+ * f(A, B<A, A>, B<B<A, A>, B<A, A> >, ...).  A is S_, B is S0_ and level
+ * K (from 1) is S<K>_.  In BUF (CAP bytes).
+ */
+static const char *
+doubling(char *buf, size_t cap, int levels)
+{
+	static const char b36[] = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ";
+	size_t n;
+
+	n = (size_t)snprintf(buf, cap, "_Z1f10AAAAAAAAAA1BIS_S_E");
+	for (int k = 2; k <= levels && n + 16 < cap; k++)
+		n += (size_t)snprintf(buf + n, cap - n, "S0_IS%c_S%c_E",
+		    b36[k - 1], b36[k - 1]);
+	return buf;
+}
+
+/* Whether this system has the demangler the program loads. */
+static int
+have_demangler(void)
+{
+	void *h = dlopen("libstdc++.so.6", RTLD_NOW | RTLD_LOCAL);
+
+	if (h == NULL)
+		return 0;
+	dlclose(h);
+	return 1;
+}
+
+static void
+demangled_is(const char *mangled, const char *want)
+{
+	size_t len;
+	const char *got = demangle_or_same(mangled, strlen(mangled), &len);
+
+	assert_true(demangle_bound(mangled, strlen(mangled)) >= strlen(want));
+	if (!have_demangler())
+		return;
+	assert_int_equal(len, strlen(want));
+	assert_memory_equal(got, want, len);
+}
+
+static void
+names_demangle_as_cxxfilt_prints_them(void **state)
+{
+	(void)state;
+	demangled_is("_ZN2ns6Widget4spinEl", "ns::Widget::spin(long)");
+	demangled_is("_ZNSt6vectorIiSaIiEE9push_backERKi",
+	    "std::vector<int, std::allocator<int> >::push_back(int const&)");
+	demangled_is("_ZN2ns4turnImEET_S1_",
+	    "unsigned long ns::turn<unsigned long>(unsigned long)");
+	demangled_is("_Z3fooPFviE", "foo(void (*)(int))");
+	demangled_is("_ZN1AC2ERKS_", "A::A(A const&)");
+	demangled_is("_ZZ4mainENKUlvE_clEv.constprop.0",
+	    "main::{lambda()#1}::operator()() const [clone .constprop.0]");
+	if (!have_demangler())
+		skip();
+}
+
+/* The crafted name of 24 levels: 2^24 leaves, some 400 MB demangled. */
+static void
+doubling_name_stays_mangled_at_once(void **state)
+{
+	char buf[512];
+	const char *name = doubling(buf, sizeof buf, 24), *got;
+	size_t len;
+
+	(void)state;
+	assert_true(strlen(name) < 300);
+	assert_true(demangle_bound(name, strlen(name)) > ((uint64_t)1 << 24));
+	got = demangle_or_same(name, strlen(name), &len);
+	assert_ptr_equal(got, name);
+	assert_int_equal(len, strlen(name));
+	/* each further level doubles it: the bound says so, never wraps */
+	name = doubling(buf, sizeof buf, 35);
+	assert_true(demangle_bound(name, strlen(name)) > ((uint64_t)1 << 34));
+	assert_ptr_equal(demangle_or_same(name, strlen(name), &len), name);
+}
+
+/* A few levels: short enough to show, and the bound holds it. */
+static void
+short_doubling_name_is_demangled(void **state)
+{
+	char buf[512];
+	const char *name = doubling(buf, sizeof buf, 4), *got;
+	size_t len;
+
+	(void)state;
+	got = demangle_or_same(name, strlen(name), &len);
+	if (!have_demangler())
+		skip();
+	assert_ptr_not_equal(got, name);
+	assert_true(len > 100 && len <= 4096);
+	assert_true(demangle_bound(name, strlen(name)) >= len);
+}
+
+/* Past 4 KiB demangled, the mangled name is shown. */
+static void
+name_longer_than_4k_demangled_stays_mangled(void **state)
+{
+	char buf[512];
+	const char *name = doubling(buf, sizeof buf, 9);
+	size_t len;
+
+	(void)state;
+	assert_ptr_equal(demangle_or_same(name, strlen(name), &len), name);
+	assert_int_equal(len, strlen(name));
+}
+
+static void
+what_is_not_a_mangled_name_stays(void **state)
+{
+	static const char *const names[] = {
+		"main", "_Z", "_Zx", "_Z1fv@GLIBCXX_3.4", "_ZN3fooE1",
+		"_Z1fS_", "_Z1fT_", "_Z99999999999999999999a",
+	};
+	size_t len;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+		assert_ptr_equal(demangle_or_same(names[i], strlen(names[i]),
+		    &len), names[i]);
+	assert_true(demangle_bound("main", 4) >= ((uint64_t)1 << 40));
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(names_demangle_as_cxxfilt_prints_them),
+		cmocka_unit_test(doubling_name_stays_mangled_at_once),
+		cmocka_unit_test(short_doubling_name_is_demangled),
+		cmocka_unit_test(name_longer_than_4k_demangled_stays_mangled),
+		cmocka_unit_test(what_is_not_a_mangled_name_stays),
+	};
+
+	return cmocka_run_group_tests_name("demangle", tests, NULL, NULL);
+}
