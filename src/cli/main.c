@@ -115,6 +115,7 @@ report_profile(const struct options *o)
 		gmonrun_run(o, &prof, &out);
 		run_finish(&out);
 		profile_close(&prof);
+		export_commit();	/* last: every input checked */
 		return 0;
 	}
 	profile_check(&prof);
@@ -171,6 +172,7 @@ report_profile(const struct options *o)
 	if (o->baseline)
 		profile_close(&base);
 	run_finish(&out);
+	export_commit();	/* last: every input checked */
 	fit_warn(mapname, o->profile, res.origin, res.etext, res.have_etext,
 	    prof.step, prof.nwords - 1);
 	if (o->mapfile)	/* the default map's notice said it already */
