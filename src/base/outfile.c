@@ -84,8 +84,10 @@ resolve(const char *name)
 		if (lstat(p, &sb) < 0 || !S_ISLNK(sb.st_mode) ||
 		    (stat(p, &sb) == 0 && !S_ISREG(sb.st_mode)))
 			return p;
-		if ((t = link_text(p)) == NULL)
-			break;
+		if ((t = link_text(p)) == NULL) {
+			free(p);
+			return NULL;
+		}
 		d = t[0] == '/' ? 0 : dir_len(p);
 		q = xmalloc(d + strlen(t) + 1);
 		memcpy(q, p, d);
@@ -94,8 +96,7 @@ resolve(const char *name)
 		free(p);
 		p = q;
 	}
-	if (errno == 0 || errno == EINVAL)
-		errno = ELOOP;
+	errno = ELOOP;
 	free(p);
 	return NULL;
 }
@@ -197,6 +198,23 @@ open_named(struct outfile *of)
 	return -1;
 }
 
+/* Whether PATH (status SB) is another's in a sticky directory that is
+ * not ours either, where only its owner may replace it (errno EPERM). */
+static int
+sticky_other(const char *path, const struct stat *sb)
+{
+	char *dir = dir_of(path);
+	struct stat d;
+	uid_t me = geteuid();
+	int no = stat(dir, &d) == 0 && (d.st_mode & S_ISVTX) && me != 0 &&
+	    sb->st_uid != me && d.st_uid != me;
+
+	free(dir);
+	if (no)
+		errno = EPERM;
+	return no;
+}
+
 static _Noreturn void
 fail(const struct outfile *of)
 {
@@ -232,7 +250,8 @@ outfile_open(struct outfile *of, const char *name)
 		fd = open_direct(of, &sb);
 	else {
 		of->exists = st == 0;
-		if (of->exists && access(of->path, W_OK) < 0)
+		if (of->exists && (access(of->path, W_OK) < 0 ||
+		    sticky_other(of->path, &sb)))
 			fail(of);	/* not ours to replace */
 		if (of->path[dir_len(of->path)] == '\0') {
 			errno = EISDIR;

@@ -126,6 +126,14 @@ else
 		if [ "$(stat -c '%u:%g %a' "$O/o.pb.gz")" = "2000:2000 606" ] &&
 		    gzip -t "$O/o.pb.gz"; then ok
 		else ls -la "$O" >> "$TMP/why"; bad "another user: mode wider"; fi
+		# in a sticky directory only the owner may replace it: said
+		# before any input is read
+		chmod 1777 "$O" && chown 1234 "$O/o.pb.gz" && chmod 0666 "$O/o.pb.gz"
+		asuser $RP_WRAP "$RP" --pprof "$O/o.pb.gz" -p "$TMP/missing" \
+		    -m map 2> "$TMP/err"
+		if [ $? = 1 ] && [ "$(cat "$TMP/err")" = \
+		    "readprofile: $O/o.pb.gz: Operation not permitted" ]; then ok
+		else cp "$TMP/err" "$TMP/why"; bad "a sticky directory"; fi
 	fi
 	chmod 0700 "$TMP"
 fi
