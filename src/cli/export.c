@@ -233,6 +233,7 @@ write_pprof(const struct options *o, struct out *out,
 	in.ncomments = ncom;
 	f = strcmp(o->pprof, "-") == 0 ? out_stream(out) :
 	    outfile_stream(&pprof_file);
+	setvbuf(f, NULL, _IONBF, 0);	/* the encoder's blocks are the buffer */
 	if (pprof_encode(f, k, res, c, &in) < 0)
 		fatal("%s: write error", o->pprof);
 	if (f != outfile_stream(&pprof_file) && fclose(f) != 0)

@@ -40,24 +40,23 @@ gz_begin(struct gz *g, FILE *f)
 
 	memset(g, 0, sizeof *g);
 	g->f = f;
-	g->blk = xmalloc(STORED_MAX);
+	g->blk = xmalloc(5 + STORED_MAX);
 	fwrite(head, 1, sizeof head, f);
 }
 
-/* The block held, as a stored block (BFINAL when LAST). */
+/* The block held, behind its header (BFINAL when LAST). */
 static void
 gz_block(struct gz *g, int last)
 {
-	unsigned char h[5];
+	unsigned char *h = g->blk;
 
 	h[0] = (unsigned char)last;	/* BTYPE 00: stored */
 	h[1] = (unsigned char)g->n;
 	h[2] = (unsigned char)(g->n >> 8);
 	h[3] = (unsigned char)~g->n;
 	h[4] = (unsigned char)(~g->n >> 8);
-	fwrite(h, 1, sizeof h, g->f);
-	fwrite(g->blk, 1, g->n, g->f);	/* past stdio's buffer: no copy */
-	g->crc = crc32_update(g->crc, g->blk, g->n);
+	fwrite(h, 1, 5 + g->n, g->f);
+	g->crc = crc32_update(g->crc, h + 5, g->n);
 	g->isize += (uint32_t)g->n;
 	g->n = 0;
 }
@@ -76,7 +75,7 @@ gz_write(struct gz *g, const void *p, size_t n)
 		}
 		if (m > n)
 			m = n;
-		memcpy(g->blk + g->n, s, m);
+		memcpy(g->blk + 5 + g->n, s, m);
 		g->n += m;
 		s += m;
 		n -= m;

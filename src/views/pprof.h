@@ -47,10 +47,12 @@ struct pprof_info {
 	const char *(*rename)(const char *name, size_t len, size_t *outlen);
 };
 
-/* A gzip member of stored blocks, written to F as it comes. */
+/* A gzip member of stored blocks, written to F as it comes, a block (64
+ * KiB) per fwrite: with F unbuffered the block is the only buffer, and
+ * the gzip member costs no copy that a plain .pb would not. */
 struct gz {
 	FILE *f;
-	unsigned char *blk;	/* the block being filled */
+	unsigned char *blk;	/* the block being filled, behind 5 bytes */
 	size_t n;
 	uint32_t crc, isize;
 };
