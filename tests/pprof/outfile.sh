@@ -8,7 +8,9 @@
 # and owner are kept (as root, and as another user via setpriv, when
 # this runs as root), a new file gets 0666 & ~umask; a run killed by
 # SIGXFSZ (ulimit -f), SIGALRM, SIGUSR1 or SIGTERM while the file is
-# open leaves nothing behind.
+# open leaves nothing behind; without O_TMPFILE (a preload library that
+# refuses it) the named temporary works for a 250-byte name and an error
+# removes it.
 
 O=$TMP/of
 mkdir "$O" || exit 1
@@ -174,3 +176,35 @@ for sig in ALRM USR1 TERM; do
 		bad "SIG$sig left a file (open: $open, status $rc)"
 	fi
 done
+
+# --- a file system without O_TMPFILE (notmpfile.c refuses it) ---------------
+# a named temporary beside the file, no longer than its name: renamed at
+# the end with the old mode, removed on an error
+if ! command -v gcc > /dev/null 2>&1; then
+	skipped "notmpfile(no gcc)"
+elif ! gcc -shared -fPIC -o "$TMP/notmpfile.so" "$TOP/tests/pprof/notmpfile.c" \
+    -ldl 2> "$TMP/why"; then
+	skipped "notmpfile(cannot build a preload library)"
+else
+	rm -f "$O"/*
+	notmp() {
+		NOTMPFILE_SEEN=$TMP/seen LD_PRELOAD=$TMP/notmpfile.so \
+		    ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0 \
+		    $RP_WRAP "$RP" "$@"
+	}
+	long=$(printf '%0244d' 0).pb.gz		# 250 bytes
+	echo old > "$O/$long" && chmod 0604 "$O/$long"
+	echo old > "$O/keep.pb.gz"
+	rm -f "$TMP/seen"
+	notmp --pprof "$O/$long" -p profile -m map 2> "$TMP/why"
+	rc=$?
+	notmp --pprof "$O/keep.pb.gz" -p profile -m "$TMP/missing" 2>> "$TMP/why"
+	if [ ! -e "$TMP/seen" ]; then
+		skipped "notmpfile(LD_PRELOAD not honoured by this build)"
+	elif [ $rc = 0 ] && gzip -t "$O/$long" &&
+	    [ "$(stat -c %a "$O/$long")" = 604 ] &&
+	    [ "$(cat "$O/keep.pb.gz")" = old ] &&
+	    [ "$(listing "$O" | wc -l)" = 2 ]; then ok
+	else listing "$O" >> "$TMP/why"; bad "without O_TMPFILE (rc $rc)"; fi
+	rm -f "$O"/*
+fi
