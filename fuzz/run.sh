@@ -4,7 +4,7 @@
 #   sh fuzz/run.sh [SECONDS]        (default 60 per harness; make fuzz)
 #
 # Harnesses: the map reader, the profile reader, the report, JSON strings,
-# ELF files, the bound on demangled names.
+# ELF files, the bound on demangled names, --pprof's encoder and its strings.
 # Needs clang (with libFuzzer).  Builds into build-fuzz/ with
 # -fsanitize=fuzzer,address,undefined, writes seed corpora there from
 # fixtures/, replays the regression inputs of fixtures/hostile/fuzz/HARNESS/,
@@ -18,7 +18,7 @@ TOP=$(cd "$(dirname "$0")/.." && pwd)
 SECS=${1:-60}
 CLANG=${CLANG:-clang}
 B=$TOP/build-fuzz
-HARNESSES="fuzz_map fuzz_profile fuzz_report fuzz_json fuzz_elf fuzz_demangle"
+HARNESSES="fuzz_map fuzz_profile fuzz_report fuzz_json fuzz_elf fuzz_demangle fuzz_pprof"
 
 case $SECS in
 ''|*[!0-9]*) echo "usage: sh fuzz/run.sh [SECONDS]" >&2; exit 2 ;;
@@ -52,7 +52,8 @@ done
 byte() { printf "\\$(printf %03o "$1")"; }
 
 rm -rf "$B/seeds" && mkdir -p "$B/seeds/fuzz_map" "$B/seeds/fuzz_profile" \
-    "$B/seeds/fuzz_report" "$B/seeds/fuzz_json" "$B/seeds/fuzz_elf" || exit 1
+    "$B/seeds/fuzz_report" "$B/seeds/fuzz_json" "$B/seeds/fuzz_elf" \
+    "$B/seeds/fuzz_pprof" || exit 1
 # JSON strings: names of the real capture, and bytes JSON must escape
 gzip -dc fixtures/real/kallsyms.gz | awk 'NR % 5000 == 1 { print $3 }' |
 	head -n 20 | split -l 1 - "$B/seeds/fuzz_json/name"
@@ -69,6 +70,10 @@ for n in _ZN2ns6Widget4spinEl _ZNSt6vectorIiSaIiEE9push_backERKi \
 	k=$((k + 1))
 	printf '%s' "$n" > "$B/seeds/fuzz_demangle/n$k"
 done
+# pprof: a flag byte, a rate byte, the map's name and function names
+printf '\003\372/boot/map\377\000caf\351\000caf\303\251\000back\\slash\000\355\240\200\000\364\220\200\200' \
+    >"$B/seeds/fuzz_pprof/names"
+printf '\000\000map\000alpha\000\000beta' >"$B/seeds/fuzz_pprof/plain"
 
 # Small real ELF files: the test texts assembled for every target found,
 # as objects, executables and shared objects (both classes, both orders).

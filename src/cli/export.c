@@ -8,11 +8,17 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "base/outfile.h"
+#include "base/util.h"
 #include "cli/buildid.h"
 #include "cli/export.h"
 #include "views/pprof.h"
 #include "views/view.h"
 #include "sym/elfpeek.h"
+
+/* --pprof's file, from export_prepare to export_commit (the run's output:
+ * a fatal error's hook must reach it). */
+static struct outfile pprof_file;
 
 /* The command line of O as one string, words with other than
  * [-+=.,/:@%_A-Za-z0-9] in single quotes (malloc'd). */
@@ -63,13 +69,39 @@ void
 export_prepare(const struct options *o)
 {
 	if (o->pprof && strcmp(o->pprof, "-") != 0)
-		outfile_open(o->pprof);
+		outfile_open(&pprof_file, o->pprof);
 }
 
 void
 export_abort(void)
 {
-	outfile_abort();
+	outfile_abort(&pprof_file);
+}
+
+void
+export_commit(void)
+{
+	if (pprof_file.f != NULL)
+		outfile_commit(&pprof_file);
+}
+
+/* Standard output's report holder as a stream, for --pprof -. */
+static ssize_t
+to_out(void *cookie, const char *p, size_t n)
+{
+	out_str(cookie, p, n);
+	return (ssize_t)n;
+}
+
+static FILE *
+out_stream(struct out *out)
+{
+	static const cookie_io_functions_t io = { .write = to_out };
+	FILE *f = fopencookie(out, "w", io);
+
+	if (f == NULL)
+		fatal("--pprof -");
+	return f;
 }
 
 /* The snapshot's time: the file's mtime; now for the live profile. */
@@ -151,8 +183,8 @@ write_pprof(const struct options *o, struct out *out,
 	char hex[BUILD_ID_HEX];
 	int from_kernel;
 	char *com[NCOMMENTS];
-	size_t ncom = 0, len;
-	unsigned char *gz;
+	size_t ncom = 0;
+	FILE *f;
 
 	from_kernel = mapping_of(res, c, s, &in);
 	in.rate = s->rate;
@@ -191,12 +223,13 @@ write_pprof(const struct options *o, struct out *out,
 	    "of *unknown*)", (unsigned long long)res->unknown);
 	in.comments = (const char *const *)com;
 	in.ncomments = ncom;
-	gz = pprof_encode(k, res, c, &in, &len);
-	if (strcmp(o->pprof, "-") == 0)
-		out_str(out, (const char *)gz, len);
-	else
-		outfile_commit(gz, len);
-	free(gz);
+	f = strcmp(o->pprof, "-") == 0 ? out_stream(out) :
+	    outfile_stream(&pprof_file);
+	setvbuf(f, NULL, _IONBF, 0);	/* the encoder's blocks are the buffer */
+	if (pprof_encode(f, k, res, c, &in) < 0)
+		fatal("%s: write error", o->pprof);
+	if (f != outfile_stream(&pprof_file) && fclose(f) != 0)
+		fatal("--pprof -: write error");
 	while (ncom)
 		free(com[--ncom]);
 }

@@ -2,7 +2,8 @@
  * export.h - the report for other tools: --pprof and --folded.
  *
  * Both take every reported function (a collection without limit) in
- * place of the text report; --pprof's file is created before any work.
+ * place of the text report; --pprof's file is created before any work
+ * and put in place by export_commit, once the run has succeeded.
  */
 #ifndef RP_EXPORT_H
 #define RP_EXPORT_H
@@ -31,8 +32,12 @@ int export_wanted(const struct options *o);
 /* Before any work: create --pprof's temporary file (fatal if it can't). */
 void export_prepare(const struct options *o);
 
-/* On a fatal error: leave no partial file. */
+/* On a fatal error: leave no partial file, and any old one as it was. */
 void export_abort(void);
+
+/* Last, after every check of the inputs: put --pprof's file in place
+ * (nothing without one). */
+void export_commit(void);
 
 /*
  * The collected functions K (in address order) of the finished report RES

@@ -139,6 +139,7 @@ report_kernel(struct run *r, struct profile *p)
 	symsrc_close(&m);
 	profile_close(p);	/* a file that changed size is an error */
 	run_finish(r->out);
+	export_commit();	/* last: every input checked */
 	fit_warn(r->map, r->profile, res.origin, res.etext, res.have_etext,
 	    r->step, p->nwords - 1);
 	if (r->o->mapfile)	/* the default map's notice said it already */
@@ -156,8 +157,9 @@ report_profile(struct run *r)
 	if (gmonrun_detect(&prof)) {	/* a process's gmon.out */
 		r->source = RUN_GMON;
 		gmonrun_run(o, &prof, r->out);
+		profile_close(&prof);	/* a file that changed size is an error */
 		run_finish(r->out);
-		profile_close(&prof);
+		export_commit();	/* last: every input checked */
 		return 0;
 	}
 	profile_check(&prof);

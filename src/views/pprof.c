@@ -1,70 +1,138 @@
 /*
- * pprof.c - profile.proto, encoded by hand, in a gzip member.
+ * pprof.c - profile.proto, encoded by hand, streamed in a gzip member.
  *
  * The protobuf wire format needs only two kinds of field here: varints
- * (wire type 0: integers, zigzag never, negative int64 as ten bytes) and
- * length-delimited ones (wire type 2: strings, nested messages and packed
- * repeated integers).  A nested message is built in a scratch buffer and
- * then copied in behind its length.
+ * (wire type 0: integers, zigzag never) and length-delimited ones (wire
+ * type 2: strings, nested messages and packed repeated integers).  A
+ * nested message (a few dozen bytes) is built in a scratch buffer, then
+ * written behind its length; the Profile message itself is never held:
+ * its fields go to the gzip stream as they are made.
  */
 #include <errno.h>
-#include <fcntl.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "base/crc32.h"
-#include "views/pprof.h"
 #include "base/util.h"
+#include "views/pprof.h"
+#include "views/view.h"
 
+/* ---- gzip without compression ------------------------------------------ */
 
-struct pb {
-	unsigned char *b;
-	size_t len, cap;
-};
+#define STORED_MAX 65535u	/* bytes in one stored deflate block */
 
 static void
-pb_grow(struct pb *p, size_t n)
+le32(unsigned char *b, uint32_t v)
 {
-	if (n <= p->cap - p->len)
-		return;
-	while (n > p->cap - p->len)
-		p->cap = p->cap ? p->cap * 2 : 4096;
-	p->b = xrealloc(p->b, p->cap);
+	b[0] = (unsigned char)v;
+	b[1] = (unsigned char)(v >> 8);
+	b[2] = (unsigned char)(v >> 16);
+	b[3] = (unsigned char)(v >> 24);
 }
+
+void
+gz_begin(struct gz *g, FILE *f)
+{
+	/* header: magic, deflate, no flags, no time, no extra flags, Unix */
+	static const unsigned char head[10] = {
+		0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3 };
+
+	memset(g, 0, sizeof *g);
+	g->f = f;
+	g->blk = xmalloc(5 + STORED_MAX);
+	fwrite(head, 1, sizeof head, f);
+}
+
+/* The block held, behind its header (BFINAL when LAST). */
+static void
+gz_block(struct gz *g, int last)
+{
+	unsigned char *h = g->blk;
+
+	h[0] = (unsigned char)last;	/* BTYPE 00: stored */
+	h[1] = (unsigned char)g->n;
+	h[2] = (unsigned char)(g->n >> 8);
+	h[3] = (unsigned char)~g->n;
+	h[4] = (unsigned char)(~g->n >> 8);
+	fwrite(h, 1, 5 + g->n, g->f);
+	g->crc = crc32_update(g->crc, h + 5, g->n);
+	g->isize += (uint32_t)g->n;
+	g->n = 0;
+}
+
+void
+gz_write(struct gz *g, const void *p, size_t n)
+{
+	const unsigned char *s = p;
+
+	while (n) {
+		size_t m = STORED_MAX - g->n;
+
+		if (m == 0) {	/* full, and more comes: not the last */
+			gz_block(g, 0);
+			m = STORED_MAX;
+		}
+		if (m > n)
+			m = n;
+		memcpy(g->blk + 5 + g->n, s, m);
+		g->n += m;
+		s += m;
+		n -= m;
+	}
+}
+
+int
+gz_end(struct gz *g)
+{
+	unsigned char t[8];
+
+	gz_block(g, 1);
+	le32(t, g->crc);
+	le32(t + 4, g->isize);
+	fwrite(t, 1, sizeof t, g->f);
+	free(g->blk);
+	g->blk = NULL;
+	return ferror(g->f) ? -1 : 0;
+}
+
+/* ---- protobuf ------------------------------------------------------------- */
 
 static void
 pb_raw(struct pb *p, const void *s, size_t n)
 {
-	pb_grow(p, n);
+	if (n > p->cap - p->len) {
+		while (n > p->cap - p->len)
+			p->cap = p->cap ? p->cap * 2 : 256;
+		p->b = xrealloc(p->b, p->cap);
+	}
 	if (n)
 		memcpy(p->b + p->len, s, n);
 	p->len += n;
 }
 
-static void
-pb_varint(struct pb *p, uint64_t v)
+/* V as a varint at B (10 bytes room); returns its length. */
+static size_t
+varint(unsigned char *b, uint64_t v)
 {
-	unsigned char b[10];
 	size_t n = 0;
 
 	do {
 		b[n++] = (unsigned char)((v & 0x7f) | (v > 0x7f ? 0x80 : 0));
 		v >>= 7;
 	} while (v);
-	pb_raw(p, b, n);
+	return n;
+}
+
+static void
+pb_varint(struct pb *p, uint64_t v)
+{
+	unsigned char b[10];
+
+	pb_raw(p, b, varint(b, v));
 }
 
 enum { WT_VARINT = 0, WT_LEN = 2 };
-
-static void
-pb_key(struct pb *p, unsigned field, unsigned wt)
-{
-	pb_varint(p, (uint64_t)field << 3 | wt);
-}
 
 /* A varint field; proto3 leaves zeros out. */
 static void
@@ -72,34 +140,18 @@ pb_int(struct pb *p, unsigned field, uint64_t v)
 {
 	if (v == 0)
 		return;
-	pb_key(p, field, WT_VARINT);
+	pb_varint(p, (uint64_t)field << 3 | WT_VARINT);
 	pb_varint(p, v);
-}
-
-static void
-pb_bytes(struct pb *p, unsigned field, const void *s, size_t n)
-{
-	pb_key(p, field, WT_LEN);
-	pb_varint(p, n);
-	pb_raw(p, s, n);
 }
 
 /* Message M as field FIELD of P; M is emptied for reuse. */
 static void
 pb_msg(struct pb *p, unsigned field, struct pb *m)
 {
-	pb_bytes(p, field, m->b, m->len);
+	pb_varint(p, (uint64_t)field << 3 | WT_LEN);
+	pb_varint(p, m->len);
+	pb_raw(p, m->b, m->len);
 	m->len = 0;
-}
-
-/* A packed repeated field of N integers. */
-static void
-pb_packed(struct pb *p, unsigned field, const uint64_t *v, size_t n,
-    struct pb *scratch)
-{
-	for (size_t i = 0; i < n; i++)
-		pb_varint(scratch, v[i]);
-	pb_msg(p, field, scratch);
 }
 
 /* ---- profile.proto's field numbers ------------------------------------ */
@@ -119,88 +171,184 @@ enum { L_ID = 1, L_MAPPING_ID = 2, L_ADDRESS = 3, L_LINE = 4 }; /* Location */
 enum { LN_FUNCTION_ID = 1 };				/* Line */
 enum { F_ID = 1, F_NAME = 2, F_SYSTEM_NAME = 3 };	/* Function */
 
-/* The string table: strings are appended as they are first used. */
-struct strtab {
-	struct pb out;		/* the encoded string_table fields */
-	uint64_t n;
-};
+/* ---- the Profile's fields, as they are made --------------------------- */
 
-static uint64_t
-str_add(struct strtab *t, const char *s, size_t n)
+/* A length-delimited field of the Profile, N bytes at P. */
+static void
+top_bytes(struct pprof_enc *e, unsigned field, const void *p, size_t n)
 {
-	pb_bytes(&t->out, P_STRING_TABLE, s, n);
-	return t->n++;
+	unsigned char b[20];
+	size_t k = varint(b, (uint64_t)field << 3 | WT_LEN);
+
+	k += varint(b + k, n);
+	gz_write(&e->gz, b, k);
+	gz_write(&e->gz, p, n);
 }
 
-static uint64_t
-str_c(struct strtab *t, const char *s)
+/* Message M as a field of the Profile; M is emptied for reuse. */
+static void
+top_msg(struct pprof_enc *e, unsigned field, struct pb *m)
 {
-	return str_add(t, s, strlen(s));
+	top_bytes(e, field, m->b, m->len);
+	m->len = 0;
 }
 
 static void
-value_type(struct pb *p, unsigned field, struct strtab *t, const char *type,
-    const char *unit, struct pb *m)
+top_int(struct pprof_enc *e, unsigned field, uint64_t v)
 {
-	pb_int(m, VT_TYPE, str_c(t, type));
-	pb_int(m, VT_UNIT, str_c(t, unit));
-	pb_msg(p, field, m);
+	unsigned char b[20];
+	size_t k;
+
+	if (v == 0)
+		return;
+	k = varint(b, (uint64_t)field << 3 | WT_VARINT);
+	k += varint(b + k, v);
+	gz_write(&e->gz, b, k);
 }
 
-/* TICKS / RATE seconds in nanoseconds, rounded. */
+/* The bytes at U (N) that are copied as they are: up to the first
+ * backslash or byte that is not part of valid UTF-8. */
+static size_t
+plain_len(const unsigned char *u, size_t n)
+{
+	size_t i = 0, len;
+
+	while (i < n && u[i] != '\\') {
+		if (u[i] < 0x80)
+			i++;
+		else if ((len = utf8_len(u + i, n - i)) != 0)
+			i += len;
+		else
+			break;
+	}
+	return i;
+}
+
+/*
+ * The N bytes at S as a string_table entry: its index.  A backslash and
+ * each byte not part of valid UTF-8 are escaped (\\, \xNN), as in --json.
+ */
 static uint64_t
-nanos(uint64_t ticks, uint32_t rate)
+str_n(struct pprof_enc *e, const char *s, size_t n)
 {
-	return (uint64_t)((long double)ticks * 1e9L / (long double)rate +
-	    0.5L);
+	static const char hex[] = "0123456789abcdef";
+	const unsigned char *u = (const unsigned char *)s;
+	size_t i = plain_len(u, n);
+
+	if (i == n) {		/* as it is: the common case */
+		top_bytes(e, P_STRING_TABLE, s, n);
+		return e->nstr++;
+	}
+	pb_raw(&e->esc, s, i);
+	while (i < n) {
+		char b[4] = { '\\', '\\', 0, 0 };
+		size_t j;
+
+		if (u[i] == '\\')
+			pb_raw(&e->esc, b, 2);
+		else {
+			b[1] = 'x';
+			b[2] = hex[u[i] >> 4];
+			b[3] = hex[u[i] & 15];
+			pb_raw(&e->esc, b, 4);
+		}
+		i++;
+		j = plain_len(u + i, n - i);
+		pb_raw(&e->esc, u + i, j);
+		i += j;
+	}
+	top_bytes(e, P_STRING_TABLE, e->esc.b, e->esc.len);
+	e->esc.len = 0;
+	return e->nstr++;
 }
 
-struct enc {
-	struct pb out, m, line, scratch;
-	struct strtab t;
-	const struct pprof_info *in;
-	uint64_t next_loc;
-};
+static uint64_t
+str_c(struct pprof_enc *e, const char *s)
+{
+	return str_n(e, s, strlen(s));
+}
+
+static void
+value_type(struct pprof_enc *e, unsigned field, const char *type,
+    const char *unit)
+{
+	uint64_t t = str_c(e, type), u = str_c(e, unit);
+
+	pb_int(&e->m, VT_TYPE, t);
+	pb_int(&e->m, VT_UNIT, u);
+	top_msg(e, field, &e->m);
+}
+
+int64_t
+pprof_nanos(uint64_t ticks, uint32_t rate, uint64_t *clamped)
+{
+	/* ticks = q * rate + r, r < rate < 2^32: r * 10^9 < 2^62 */
+	uint64_t q = ticks / rate, r = ticks % rate;
+	uint64_t frac = (r * 1000000000u + rate / 2) / rate;
+
+	if (q > ((uint64_t)INT64_MAX - frac) / 1000000000u) {
+		(*clamped)++;
+		return INT64_MAX;
+	}
+	return (int64_t)(q * 1000000000u + frac);
+}
 
 /* A Location at ADDR naming function FID, and its Sample of TICKS. */
 static void
-sample(struct enc *e, uint64_t fid, uint64_t addr, uint64_t ticks)
+sample(struct pprof_enc *e, uint64_t fid, uint64_t addr, uint64_t ticks)
 {
-	uint64_t id = e->next_loc++, v[2] = { ticks, 0 };
+	uint64_t id = ++e->loc;
 
 	pb_int(&e->line, LN_FUNCTION_ID, fid);
 	pb_int(&e->m, L_ID, id);
 	pb_int(&e->m, L_MAPPING_ID, 1);
 	pb_int(&e->m, L_ADDRESS, addr);
 	pb_msg(&e->m, L_LINE, &e->line);
-	pb_msg(&e->out, P_LOCATION, &e->m);
+	top_msg(e, P_LOCATION, &e->m);
 
-	pb_packed(&e->m, S_LOCATION_ID, &id, 1, &e->scratch);
-	if (e->in->rate)
-		v[1] = nanos(ticks, e->in->rate);
-	pb_packed(&e->m, S_VALUE, v, e->in->rate ? 2 : 1, &e->scratch);
-	pb_msg(&e->out, P_SAMPLE, &e->m);
+	/* repeated fields of one element, not packed: a byte less each */
+	pb_int(&e->m, S_LOCATION_ID, id);
+	if (ticks > INT64_MAX) {
+		ticks = INT64_MAX;
+		e->clamped++;
+	}
+	pb_varint(&e->m, S_VALUE << 3 | WT_VARINT);
+	pb_varint(&e->m, ticks);
+	if (e->in->rate) {
+		pb_varint(&e->m, S_VALUE << 3 | WT_VARINT);
+		pb_varint(&e->m, (uint64_t)pprof_nanos(ticks, e->in->rate,
+		    &e->clamped));
+	}
+	top_msg(e, P_SAMPLE, &e->m);
 }
 
-/* Function FID for F, with its Location(s) and Sample(s). */
+/* A Function of id FID named NAME (N bytes), system name SYS (index). */
 static void
-function(struct enc *e, uint64_t fid, const struct func_rec *f,
-    const struct report_result *res, const struct counters *c)
+function(struct pprof_enc *e, uint64_t name, uint64_t sys)
+{
+	pb_int(&e->m, F_ID, e->fid);
+	pb_int(&e->m, F_NAME, name);
+	pb_int(&e->m, F_SYSTEM_NAME, sys);
+	top_msg(e, P_FUNCTION, &e->m);
+}
+
+void
+pprof_func(struct pprof_enc *e, const struct func_rec *f,
+    const struct counters *c, const struct attrib *a)
 {
 	const char *name = f->name;
 	size_t nlen = f->namelen;
 	uint64_t sys;
 
-	sys = str_add(&e->t, f->name, f->namelen);
+	if (f->ticks == 0)
+		return;
+	e->fid++;
+	sys = str_n(e, f->name, f->namelen);
 	if (e->in->rename)
 		name = e->in->rename(f->name, f->namelen, &nlen);
-	pb_int(&e->m, F_ID, fid);
-	pb_int(&e->m, F_NAME, name == f->name ? sys :
-	    str_add(&e->t, name, nlen));
-	pb_int(&e->m, F_SYSTEM_NAME, sys);
-	pb_msg(&e->out, P_FUNCTION, &e->m);
+	function(e, name == f->name ? sys : str_n(e, name, nlen), sys);
 	if (!e->in->buckets) {
-		sample(e, fid, f->addr, f->ticks);
+		sample(e, e->fid, f->addr, f->ticks);
 		return;
 	}
 	for (uint64_t k = f->sp.first; k < f->sp.end;) {
@@ -209,229 +357,98 @@ function(struct enc *e, uint64_t fid, const struct func_rec *f,
 
 		for (size_t i = 0; i < got; i++)
 			if (w[i])
-				sample(e, fid, attrib_word_addr(&res->a, k + i),
+				sample(e, e->fid, attrib_word_addr(a, k + i),
 				    w[i]);
 		k += got;
 	}
 }
 
-/* The ticks of no function, as a Function "*unknown*" of its own at the
- * end of the mapped text, so that pprof's total is --top's. */
-static void
-unknown(struct enc *e, uint64_t fid, uint64_t ticks)
+void
+pprof_unplaced(struct pprof_enc *e, const char *name, uint64_t ticks)
 {
-	uint64_t name = str_c(&e->t, "*unknown*");
+	uint64_t s;
 
-	pb_int(&e->m, F_ID, fid);
-	pb_int(&e->m, F_NAME, name);
-	pb_int(&e->m, F_SYSTEM_NAME, name);
-	pb_msg(&e->out, P_FUNCTION, &e->m);
-	sample(e, fid, e->in->limit, ticks);
+	if (ticks == 0)
+		return;
+	e->fid++;
+	s = str_c(e, name);
+	function(e, s, s);
+	sample(e, e->fid, e->in->limit, ticks);
 }
 
 static void
-mapping(struct enc *e)
+mapping(struct pprof_enc *e)
 {
 	const struct pprof_info *in = e->in;
 	char id[BUILD_ID_HEX];
+	uint64_t file = str_c(e, in->map), bid = 0;
 
-	build_id_hex(&in->build_id, id);
+	if (in->build_id.n > 0)
+		bid = str_c(e, build_id_hex(&in->build_id, id));
 	pb_int(&e->m, M_ID, 1);
 	pb_int(&e->m, M_MEMORY_START, in->start);
 	pb_int(&e->m, M_MEMORY_LIMIT, in->limit);
 	pb_int(&e->m, M_FILE_OFFSET, in->file_offset);
-	pb_int(&e->m, M_FILENAME, str_c(&e->t, in->map));
-	if (in->build_id.n > 0)
-		pb_int(&e->m, M_BUILD_ID, str_c(&e->t, id));
+	pb_int(&e->m, M_FILENAME, file);
+	pb_int(&e->m, M_BUILD_ID, bid);
 	pb_int(&e->m, M_HAS_FUNCTIONS, 1);
-	pb_msg(&e->out, P_MAPPING, &e->m);
+	top_msg(e, P_MAPPING, &e->m);
 }
 
-unsigned char *
-pprof_encode(const struct collect *k, const struct report_result *res,
-    const struct counters *c, const struct pprof_info *in, size_t *len)
+void
+pprof_begin(struct pprof_enc *e, FILE *f, const struct pprof_info *in)
 {
-	struct enc e;
-	uint64_t fid = 0;
-	unsigned char *gz;
+	uint64_t none = 0;
 
-	memset(&e, 0, sizeof e);
-	e.in = in;
-	e.next_loc = 1;
-	str_c(&e.t, "");	/* string 0 is always "" */
-	value_type(&e.out, P_SAMPLE_TYPE, &e.t, "samples", "count", &e.m);
-	if (in->rate)
-		value_type(&e.out, P_SAMPLE_TYPE, &e.t, "cpu", "nanoseconds",
-		    &e.m);
-	mapping(&e);
-	for (size_t i = 0; i < k->n; i++)
-		if (k->v[i].ticks)
-			function(&e, ++fid, &k->v[i], res, c);
-	if (res->unknown)	/* as in --top: a share of all ticks counted */
-		unknown(&e, ++fid, res->unknown);
+	memset(e, 0, sizeof *e);
+	e->in = in;
+	gz_begin(&e->gz, f);
+	str_c(e, "");	/* string 0 is always "" */
+	value_type(e, P_SAMPLE_TYPE, "samples", "count");
 	if (in->rate) {
-		value_type(&e.out, P_PERIOD_TYPE, &e.t, "cpu", "nanoseconds",
-		    &e.m);
-		pb_int(&e.out, P_PERIOD, nanos(1, in->rate));
+		value_type(e, P_SAMPLE_TYPE, "cpu", "nanoseconds");
+		value_type(e, P_PERIOD_TYPE, "cpu", "nanoseconds");
+		top_int(e, P_PERIOD, (uint64_t)pprof_nanos(1, in->rate, &none));
 	} else {
-		value_type(&e.out, P_PERIOD_TYPE, &e.t, "samples", "count",
-		    &e.m);
-		pb_int(&e.out, P_PERIOD, 1);
+		value_type(e, P_PERIOD_TYPE, "samples", "count");
+		top_int(e, P_PERIOD, 1);
 	}
-	pb_int(&e.out, P_TIME_NANOS, (uint64_t)in->time_nanos);
-	for (size_t i = 0; i < in->ncomments; i++)
-		pb_int(&e.out, P_COMMENT, str_c(&e.t, in->comments[i]));
-	pb_raw(&e.out, e.t.out.b, e.t.out.len);
-	gz = gzip_stored(e.out.b, e.out.len, len);
-	free(e.out.b);
-	free(e.m.b);
-	free(e.line.b);
-	free(e.scratch.b);
-	free(e.t.out.b);
-	return gz;
+	top_int(e, P_TIME_NANOS, (uint64_t)in->time_nanos);
+	mapping(e);
 }
 
-/* ---- gzip without compression ------------------------------------------ */
-
-static void
-le32(unsigned char *b, uint32_t v)
+int
+pprof_end(struct pprof_enc *e)
 {
-	b[0] = (unsigned char)v;
-	b[1] = (unsigned char)(v >> 8);
-	b[2] = (unsigned char)(v >> 16);
-	b[3] = (unsigned char)(v >> 24);
-}
+	char b[160];
+	int rc;
 
-#define STORED_MAX 65535u	/* bytes in one stored deflate block */
-
-unsigned char *
-gzip_stored(const unsigned char *p, size_t n, size_t *len)
-{
-	/* header: magic, deflate, no flags, no time, no extra flags, Unix */
-	static const unsigned char head[10] = {
-		0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3 };
-	size_t blocks = n / STORED_MAX + 1, at = sizeof head;
-	unsigned char *b;
-
-	if (blocks > (SIZE_MAX - 18 - n) / 5)
-		fatalx("profile too large");
-	b = xmalloc(sizeof head + blocks * 5 + n + 8);
-	memcpy(b, head, sizeof head);
-	for (size_t done = 0, i = 0; i < blocks; i++) {
-		size_t m = n - done < STORED_MAX ? n - done : STORED_MAX;
-
-		b[at] = i + 1 == blocks;	/* BFINAL, BTYPE 00: stored */
-		b[at + 1] = (unsigned char)m;
-		b[at + 2] = (unsigned char)(m >> 8);
-		b[at + 3] = (unsigned char)~m;
-		b[at + 4] = (unsigned char)(~m >> 8);
-		memcpy(b + at + 5, p + done, m);
-		at += 5 + m;
-		done += m;
+	for (size_t i = 0; i < e->in->ncomments; i++)
+		top_int(e, P_COMMENT, str_c(e, e->in->comments[i]));
+	if (e->clamped) {
+		snprintf(b, sizeof b, "clamped: %llu sample value%s past int64, "
+		    "written as 9223372036854775807",
+		    (unsigned long long)e->clamped, e->clamped > 1 ? "s" : "");
+		top_int(e, P_COMMENT, str_c(e, b));
+		warnx_("warning: --pprof: %s", b);
 	}
-	le32(b + at, crc32_update(0, p, n));
-	le32(b + at + 4, (uint32_t)n);
-	*len = at + 8;
-	return b;
+	rc = gz_end(&e->gz);
+	free(e->m.b);
+	free(e->line.b);
+	free(e->esc.b);
+	return rc;
 }
 
-/* ---- the output file ----------------------------------------------------- */
-
-static char *final_name, *tmp_name;
-static int tmp_fd = -1;
-static volatile sig_atomic_t tmp_live;	/* tmp_name is there to remove */
-
-/* Killed while the file is written: remove it, then die of the signal. */
-static void
-on_signal(int sig)
+int
+pprof_encode(FILE *f, const struct collect *k, const struct report_result *res,
+    const struct counters *c, const struct pprof_info *in)
 {
-	if (tmp_live)
-		unlink(tmp_name);
-	signal(sig, SIG_DFL);
-	raise(sig);
-}
+	struct pprof_enc e;
 
-/* Catch the signals that end a run from the terminal, unless ignored. */
-static void
-catch_signals(void)
-{
-	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
-	struct sigaction sa, old;
-
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
-		if (sigaction(sigs[i], NULL, &old) == 0 &&
-		    old.sa_handler != SIG_IGN)
-			sigaction(sigs[i], &sa, NULL);
-}
-
-void
-outfile_open(const char *name)
-{
-	struct stat sb;
-	size_t n = strlen(name) + 16;
-	mode_t mask;
-
-	if (stat(name, &sb) == 0 && !S_ISREG(sb.st_mode)) {
-		errno = S_ISDIR(sb.st_mode) ? EISDIR : EEXIST;
-		fatal("%s", name);
-	}
-	if (access(name, F_OK) == 0 && access(name, W_OK) < 0)
-		fatal("%s", name);
-	final_name = xmalloc(n);
-	snprintf(final_name, n, "%s", name);
-	tmp_name = xmalloc(n);
-	snprintf(tmp_name, n, "%s.tmpXXXXXX", name);
-	if ((tmp_fd = mkostemp(tmp_name, O_CLOEXEC)) < 0) {
-		free(tmp_name);
-		tmp_name = NULL;
-		fatal("%s", name);
-	}
-	tmp_live = 1;
-	catch_signals();
-	mask = umask(0);
-	umask(mask);
-	if (fchmod(tmp_fd, 0666 & ~mask) < 0)
-		fatal("%s", name);
-}
-
-void
-outfile_abort(void)
-{
-	if (tmp_name == NULL)
-		return;
-	tmp_live = 0;
-	unlink(tmp_name);
-	free(tmp_name);
-	tmp_name = NULL;
-	if (tmp_fd >= 0)
-		close(tmp_fd);
-	tmp_fd = -1;
-}
-
-void
-outfile_commit(const unsigned char *p, size_t n)
-{
-	while (n) {
-		ssize_t w = write(tmp_fd, p, n);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			fatal("%s: write error", final_name);
-		p += w;
-		n -= (size_t)w;
-	}
-	if (close(tmp_fd) < 0) {
-		tmp_fd = -1;
-		fatal("%s: write error", final_name);
-	}
-	tmp_fd = -1;
-	if (rename(tmp_name, final_name) < 0)
-		fatal("%s", final_name);
-	tmp_live = 0;
-	free(tmp_name);
-	tmp_name = NULL;
+	pprof_begin(&e, f, in);
+	for (size_t i = 0; i < k->n; i++)
+		pprof_func(&e, &k->v[i], c, &res->a);
+	/* as in --top: a share of all ticks counted */
+	pprof_unplaced(&e, "*unknown*", res->unknown);
+	return pprof_end(&e);
 }

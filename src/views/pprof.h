@@ -1,10 +1,15 @@
 /*
- * pprof.h - the report as a pprof profile (profile.proto).
+ * pprof.h - the report as a pprof profile (profile.proto), streamed.
  *
  * The profile is encoded here (a small protobuf writer) and wrapped in
  * gzip as pprof writes its files: one gzip member of stored deflate
- * blocks (no compression: no zlib), with its CRC-32.  A flat histogram
- * fits the format as one-frame samples:
+ * blocks (no compression: no zlib), with its CRC-32.  It is written as it
+ * is made, with memory that does not grow with the functions: protobuf
+ * lets a message's repeated fields come in any order, interleaved, so
+ * each Function comes with its Location(s), Sample(s) and strings, and
+ * the string table repeats a string each time it is used (an index is
+ * the string's place among all string_table entries; entry 0 is "").
+ * A flat histogram fits the format as one-frame samples:
  *   - sample types samples/count, then cpu/nanoseconds when the tick
  *     rate is known (pprof shows the last one by default);
  *   - one Function per reported function with ticks (name demangled by
@@ -12,16 +17,22 @@
  *   - one Location per function, at its start address, or with buckets
  *     one per non-zero bucket credited to it, at the bucket's address;
  *   - one Sample per Location; one Mapping for the text.
+ * Every string is valid UTF-8, as --json's decoded strings are: a
+ * backslash is written as two, a byte that is not part of valid UTF-8 as
+ * the four characters \xNN (NN lower-case hex).
+ * cpu/nanoseconds is ticks * 10^9 / rate, rounded, exact in integers; a
+ * value past int64 (2^63 - 1 ns, 292 years) is written as 2^63 - 1, with
+ * a warning and a comment in the profile that say how many.
  */
 #ifndef RP_PPROF_H
 #define RP_PPROF_H
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "core/collect.h"
 #include "core/report.h"
-#include "base/output.h"
 #include "sym/notes.h"
 
 struct pprof_info {
@@ -30,34 +41,68 @@ struct pprof_info {
 	struct build_id build_id;	/* written as hex; n 0: none */
 	uint32_t rate;			/* ticks per second; 0: unknown */
 	int64_t time_nanos;		/* when the profile was taken */
-	const char *const *comments;
+	const char *const *comments;	/* written at pprof_end */
 	size_t ncomments;
 	int buckets;			/* -s, -b: a Location per bucket */
 	const char *(*rename)(const char *name, size_t len, size_t *outlen);
 };
 
+/* A gzip member of stored blocks, written to F as it comes, a block (64
+ * KiB) per fwrite: with F unbuffered the block is the only buffer, and
+ * the gzip member costs no copy that a plain .pb would not. */
+struct gz {
+	FILE *f;
+	unsigned char *blk;	/* the block being filled, behind 5 bytes */
+	size_t n;
+	uint32_t crc, isize;
+};
+
+void gz_begin(struct gz *g, FILE *f);
+void gz_write(struct gz *g, const void *p, size_t n);
+/* The last block and the trailer; 0, or -1 on a write error. */
+int gz_end(struct gz *g);
+
+/* A scratch buffer for one small message (private to pprof.c). */
+struct pb {
+	unsigned char *b;
+	size_t len, cap;
+};
+
+/* The encoder's state: sizes that do not grow with the profile. */
+struct pprof_enc {
+	struct gz gz;
+	const struct pprof_info *in;
+	struct pb m, line, esc;
+	uint64_t nstr, fid, loc;
+	uint64_t clamped;	/* cpu values past int64 */
+};
+
+/* Start the profile on F: its header, sample types, period, Mapping. */
+void pprof_begin(struct pprof_enc *e, FILE *f, const struct pprof_info *in);
+
+/* One reported function F as it closes (nothing when it has no ticks);
+ * with buckets, its non-zero buckets read from C, placed by A. */
+void pprof_func(struct pprof_enc *e, const struct func_rec *f,
+    const struct counters *c, const struct attrib *a);
+
+/* TICKS that no function holds, as a Function NAME of their own at the
+ * end of the mapped text (e.g. "*unknown*"); nothing when 0. */
+void pprof_unplaced(struct pprof_enc *e, const char *name, uint64_t ticks);
+
+/* The comments, the end of the gzip member; frees E's buffers.  Returns
+ * 0, or -1 on a write error (errno set). */
+int pprof_end(struct pprof_enc *e);
+
+/* TICKS / RATE seconds in nanoseconds, rounded; past INT64_MAX: that,
+ * with *CLAMPED incremented. */
+int64_t pprof_nanos(uint64_t ticks, uint32_t rate, uint64_t *clamped);
+
 /*
- * The profile of the collected functions K (address order) over counters
- * C as RES places them: gzip bytes, malloc'd, their length in *LEN.
+ * The whole profile of the collected functions K (address order) over
+ * counters C as RES places them, and RES's unknown ticks, on F.
  */
-unsigned char *pprof_encode(const struct collect *k,
+int pprof_encode(FILE *f, const struct collect *k,
     const struct report_result *res, const struct counters *c,
-    const struct pprof_info *in, size_t *len);
-
-/* The N bytes at P as one gzip member of stored blocks (malloc'd). */
-unsigned char *gzip_stored(const unsigned char *p, size_t n, size_t *len);
-
-
-/*
- * A file written whole or not at all: created at once under a temporary
- * name beside NAME (so that an unwritable place is an error before any
- * work), renamed to NAME when complete, removed on any error or exit
- * before that.  Fatal, naming NAME, when it cannot be created.
- */
-void outfile_open(const char *name);
-/* Write the N bytes at P, then rename; fatal on error. */
-void outfile_commit(const unsigned char *p, size_t n);
-/* Remove the temporary file if there is one (from a fatal error's hook). */
-void outfile_abort(void);
+    const struct pprof_info *in);
 
 #endif

@@ -151,8 +151,7 @@ view_top(struct out *o, const struct collect *k,
 		out_total(o, res->total, res->load, opt->verbose);
 }
 
-/* The length of the valid UTF-8 sequence at S (N bytes left), or 0. */
-static size_t
+size_t
 utf8_len(const unsigned char *s, size_t n)
 {
 	unsigned char lo = 0x80, hi = 0xbf;

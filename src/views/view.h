@@ -44,6 +44,10 @@ void view_json(struct out *o, const struct collect *k,
     const struct report_result *res, const struct counters *c,
     const struct report_opts *opt, const struct view_inputs *in);
 
+/* The length of the valid UTF-8 sequence at S (N >= 1 bytes left), or 0
+ * (for pprof's strings too). */
+size_t utf8_len(const unsigned char *s, size_t n);
+
 /*
  * A JSON string, quoted, for any bytes: '"' and control characters are
  * escaped, valid UTF-8 is copied, a backslash is written as two (the JSON

@@ -25,7 +25,8 @@
 # are gprof's flat profile's, --no-demangle's are the mangled ones, which
 # c++filt turns into ours, and --json gives both.  Errors: an unwritable
 # --pprof file is an error naming it before any input is read, and a
-# failed run leaves no file behind.
+# failed run leaves no file behind; outfile.sh: what the file may be and
+# become.
 #
 # Without go, protoc, g++, gcc or python3 the checks that need them are
 # skipped, and said so.  go runs with HOME, GOCACHE and GOPATH in a
@@ -213,6 +214,69 @@ if printf '%s\n' 'alpha 3' 'beta 1' 'gamma\x3bdelta 7' 'epsilon 7' |
     cmp -s - folded
 then ok; else cp folded "$TMP/why"; bad "small: --folded"; fi
 
+# cpu time in exact integers: 3 and 16 counters of 2^32 - 1 (12,884,901,885
+# and 68,719,476,720 ticks) at 1000 Hz, and at 1 Hz past int64: clamped,
+# with a warning and a comment; the counts stay exact
+{
+	printf '\004\0\0\0'
+	i=0
+	while [ $i -lt 19 ]; do printf '\377\377\377\377'; i=$((i + 1)); done
+	printf '\0\0\0\0'
+} > huge.prof
+printf '%s\n' '0000000000001000 T _stext' '0000000000001000 T alpha' \
+    '0000000000001010 T beta' '0000000000001050 T _etext' > huge.map
+# decode PB.GZ: protoc's text of the profile, checked against our schema
+# (tests/pprof/profile.proto: proto3, its strings must be valid UTF-8)
+decode() {
+	gunzip -c "$1" | protoc -I"$TOP/tests/pprof" \
+	    --decode=perftools.profiles.Profile profile.proto
+}
+# values PB.GZ: each sample's values on a line
+values() { decode "$1" | awk '/^sample {/ { if (v != "") print v; v = ""; s = 1 }
+    s && /^  value:/ { v = v (v == "" ? "" : " ") $2 } /^}/ { s = 0 }
+    END { if (v != "") print v }'; }
+if ! command -v protoc > /dev/null 2>&1; then
+	skipped "protoc(not installed)"
+else
+	rp --pprof h1000.pb.gz --hz 1000 -p huge.prof -m huge.map 2> "$TMP/why"
+	if [ "$(values h1000.pb.gz)" = "$(printf '%s\n' \
+	    '12884901885 12884901885000000' '68719476720 68719476720000000')" ] &&
+	    [ ! -s "$TMP/why" ]; then ok; else
+		values h1000.pb.gz >> "$TMP/why"; bad "--hz 1000: exact cpu time"
+	fi
+	rp --pprof h1.pb.gz --hz 1 -p huge.prof -m huge.map 2> "$TMP/err"
+	if [ "$(values h1.pb.gz)" = "$(printf '%s\n' \
+	    '12884901885 9223372036854775807' '68719476720 9223372036854775807')" ] &&
+	    [ "$(cat "$TMP/err")" = "readprofile: warning: --pprof: clamped: 2 sample values past int64, written as 9223372036854775807" ] &&
+	    decode h1.pb.gz | grep -q '^string_table: "clamped: 2 sample values'
+	then ok; else
+		{ cat "$TMP/err"; values h1.pb.gz; } > "$TMP/why"
+		bad "--hz 1: cpu time past int64"
+	fi
+fi
+
+# strings are valid UTF-8: a name and the map's file name with bytes that
+# are not, escaped as --json does (\xNN, a backslash doubled)
+printf '%s\n' '0000000000001000 T _stext' "0000000000001000 T $(printf 'caf\351')" \
+    '0000000000001008 T back\slash' "0000000000001010 T $(printf 'caf\303\251')" \
+    '0000000000001020 T _etext' > "map$(printf '\377')"
+rp --pprof u8.pb.gz -p profile -m "map$(printf '\377')" 2> "$TMP/why"
+if ! command -v protoc > /dev/null 2>&1; then
+	skipped "protoc(not installed)"
+elif decode u8.pb.gz > "$TMP/dec" 2>> "$TMP/why" &&
+    grep -qxF 'string_table: "caf\\xe9"' "$TMP/dec" &&
+    grep -qxF 'string_table: "back\\\\slash"' "$TMP/dec" &&
+    grep -qxF 'string_table: "map\\xff"' "$TMP/dec" &&
+    grep -qxF 'string_table: "map: map\\xff"' "$TMP/dec" &&
+    grep -qxF 'string_table: "caf\303\251"' "$TMP/dec"; then ok
+else cat "$TMP/dec" >> "$TMP/why"; bad "strings that are not UTF-8"; fi
+if [ $have_go = 1 ]; then
+	if pprof -raw u8.pb.gz > "$TMP/raw" 2> "$TMP/why" &&
+	    grep -qF 'caf\xe9 :0 s=0' "$TMP/raw"; then ok; else
+		cat "$TMP/raw" >> "$TMP/why"; bad "pprof -raw: escaped names"
+	fi
+fi
+
 # the live profile's tick rate: CONFIG_HZ of the running kernel's config
 # (under a test root); a snapshot's is unknown
 root=$TMP/root
@@ -284,24 +348,8 @@ rp --pprof "$TMP/e/new.pb.gz" -p profile -m "$TMP/missing" 2> /dev/null
 rp --pprof "$TMP/e/old.pb.gz" -p profile -m "$TMP/missing" 2> /dev/null
 if [ "$(ls "$TMP/e")" = old.pb.gz ] && [ "$(cat "$TMP/e/old.pb.gz")" = old ]
 then ok; else ls -la "$TMP/e" > "$TMP/why"; bad "a failed --pprof left files"; fi
-# killed while it reads (a FIFO nobody writes): the temporary file goes too
-mkfifo "$TMP/e/fifo"
-# shellcheck disable=SC2086 # RP_WRAP is words
-$RP_WRAP "$RP" --pprof "$TMP/e/sig.pb.gz" -p "$TMP/e/fifo" -m map 2> /dev/null &
-pid=$! i=0
-while [ $i -lt 100 ] && ! ls "$TMP/e" | grep -q '^sig\.pb\.gz\.tmp'; do
-	sleep 0.1
-	i=$((i + 1))
-done
-tmpseen=$(ls "$TMP/e" | grep -c '^sig\.pb\.gz\.tmp')
-kill -TERM "$pid" 2> /dev/null
-wait "$pid" 2> /dev/null	# not the shell's own "Terminated" in the log
-rc=$?
-if [ "$tmpseen" = 1 ] && [ $rc = 143 ] &&
-    [ "$(ls "$TMP/e")" = "$(printf 'fifo\nold.pb.gz')" ]; then ok; else
-	ls -la "$TMP/e" > "$TMP/why"
-	bad "SIGTERM left a file (temporary seen: $tmpseen, status $rc)"
-fi
+# the file's own rules: old files, targets, links, names, owners, signals
+. "$TOP/tests/pprof/outfile.sh"
 if rp --pprof x --top 5 -p profile -m map 2> "$TMP/err"; then
 	bad "--pprof with --top accepted"
 elif grep -q "^readprofile: --pprof replaces the report: it cannot be used with --top$" "$TMP/err" &&

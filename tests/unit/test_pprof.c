@@ -1,10 +1,13 @@
 /*
- * test_pprof.c - the pieces of --pprof: CRC-32 and gzip's stored blocks
- * (the build-id's notes parser is test_notes.c's).
+ * test_pprof.c - the pieces of --pprof: CRC-32, gzip's stored blocks as
+ * a stream, cpu time in exact integers, and strings that are valid UTF-8
+ * (the build-id's notes parser is test_notes.c's).  What the encoder
+ * writes is read back by fuzz/pprof_check.h, a reader of its own.
  */
 #include "unit.h"
 #include "views/pprof.h"
 #include "base/crc32.h"
+#include "../../fuzz/pprof_check.h"
 
 static void
 crc(void **state)
@@ -18,63 +21,189 @@ crc(void **state)
 	assert_int_equal(crc32_update(crc32_update(0,
 	    (const unsigned char *)"1234", 4), (const unsigned char *)"56789",
 	    5), 0xcbf43926u);
+	assert_int_equal(pc_crc32((const unsigned char *)"123456789", 9),
+	    0xcbf43926u);
 }
 
-static uint32_t
-le32(const unsigned char *b)
+/* N bytes written in pieces of PIECE: read back whole. */
+static void
+gzip_n(size_t n, size_t piece)
 {
-	return (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 |
-	    (uint32_t)b[3] << 24;
-}
+	unsigned char *p = malloc(n + 1), *back;
+	char *g = NULL;
+	size_t len = 0, got;
+	FILE *f = open_memstream(&g, &len);
+	struct gz z;
 
-/* Walk the stored blocks of the gzip member G (LEN bytes): the data. */
-static unsigned char *
-inflate_stored(const unsigned char *g, size_t len, size_t *n)
-{
-	unsigned char *out = malloc(len);
-	size_t at = 10;
-	int last = 0;
-
-	assert_true(len >= 18 && g[0] == 0x1f && g[1] == 0x8b && g[2] == 8 &&
-	    g[3] == 0);
-	*n = 0;
-	while (!last) {
-		unsigned m = g[at + 1] | g[at + 2] << 8;
-
-		assert_int_equal(g[at] & ~1, 0);	/* BTYPE 00 */
-		last = g[at] & 1;
-		assert_int_equal(m ^ 0xffff, g[at + 3] | g[at + 4] << 8);
-		memcpy(out + *n, g + at + 5, m);
-		*n += m;
-		at += 5 + m;
-	}
-	assert_int_equal(at + 8, len);
-	assert_int_equal(le32(g + at), crc32_update(0, out, *n));
-	assert_int_equal(le32(g + at + 4), (uint32_t)*n);
-	return out;
+	for (size_t j = 0; j < n; j++)
+		p[j] = (unsigned char)(j * 7 + j / 251);
+	gz_begin(&z, f);
+	for (size_t at = 0; at < n; at += piece)
+		gz_write(&z, p + at, n - at < piece ? n - at : piece);
+	assert_int_equal(gz_end(&z), 0);
+	assert_int_equal(fclose(f), 0);
+	back = pc_inflate((unsigned char *)g, len, &got);
+	assert_non_null(back);
+	assert_int_equal(got, n);
+	if (n)
+		assert_memory_equal(back, p, n);
+	/* a block per 65535 bytes or part of them, one (empty) for none:
+	 * no other bytes */
+	assert_int_equal(len, 10 + 5 * (n ? (n + 65534) / 65535 : 1) + n + 8);
+	free(p);
+	free(g);
+	free(back);
 }
 
 static void
 gzip(void **state)
 {
-	size_t sizes[] = { 0, 1, 65535, 65536, 200000 };
+	size_t sizes[] = { 0, 1, 65534, 65535, 65536, 131070, 200000 };
 
 	(void)state;
 	for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
-		unsigned char *p = malloc(sizes[i] + 1), *g, *back;
-		size_t len, n;
-
-		for (size_t j = 0; j < sizes[i]; j++)
-			p[j] = (unsigned char)(j * 7 + j / 251);
-		g = gzip_stored(p, sizes[i], &len);
-		back = inflate_stored(g, len, &n);
-		assert_int_equal(n, sizes[i]);
-		if (n)
-			assert_memory_equal(back, p, n);
-		free(p);
-		free(g);
-		free(back);
+		gzip_n(sizes[i], 1 + sizes[i]);
+		gzip_n(sizes[i], 1000);
+		gzip_n(sizes[i], 1);
 	}
+}
+
+/* ticks * 10^9 / rate, rounded: exact, clamped past int64, no UB */
+static void
+nanos(void **state)
+{
+	uint64_t c = 0;
+
+	(void)state;
+	assert_int_equal(pprof_nanos(1, 250, &c), 4000000);
+	assert_int_equal(pprof_nanos(1, 3, &c), 333333333);
+	assert_int_equal(pprof_nanos(2, 3, &c), 666666667);
+	assert_int_equal(pprof_nanos(7, 300, &c), 23333333);
+	/* 3 counters of 2^32 - 1, and 16: at 1000 Hz and 250 Hz exact */
+	assert_int_equal(pprof_nanos(12884901885u, 1000, &c),
+	    12884901885000000);
+	assert_int_equal(pprof_nanos(68719476720u, 250, &c),
+	    274877906880000000);
+	/* the largest whole second that fits, and the rate's largest */
+	assert_int_equal(pprof_nanos(9223372036u, 1, &c), 9223372036000000000);
+	assert_int_equal(pprof_nanos(UINT64_MAX, UINT32_MAX, &c),
+	    4294967297000000000);
+	assert_int_equal(pprof_nanos(UINT64_MAX - 1, UINT32_MAX, &c),
+	    4294967297000000000);
+	assert_int_equal(c, 0);
+	/* at 1 Hz these are past int64: clamped, and counted */
+	assert_int_equal(pprof_nanos(9223372037u, 1, &c), INT64_MAX);
+	assert_int_equal(pprof_nanos(12884901885u, 1, &c), INT64_MAX);
+	assert_int_equal(pprof_nanos(68719476720u, 1, &c), INT64_MAX);
+	assert_int_equal(pprof_nanos(UINT64_MAX, 1, &c), INT64_MAX);
+	assert_int_equal(c, 4);
+}
+
+/* The whole profile of functions named NAMES, on a map named MAP. */
+static char *
+encode(const char *const *names, size_t n, const char *map, uint32_t rate,
+    size_t *len)
+{
+	static const char *const com[] = { "command: x '\377'" };
+	struct pprof_info in = { .map = map, .start = 0x1000, .limit = 0x2000,
+	    .rate = rate, .comments = com, .ncomments = 1 };
+	struct pprof_enc e;
+	char *g = NULL;
+	FILE *f = open_memstream(&g, len);
+
+	pprof_begin(&e, f, &in);
+	for (size_t i = 0; i < n; i++) {
+		struct func_rec r = { .addr = 0x1000 + 16 * i, .len = 16,
+		    .ticks = i + 1, .name = (char *)names[i],
+		    .namelen = strlen(names[i]) };
+
+		pprof_func(&e, &r, NULL, NULL);
+	}
+	pprof_unplaced(&e, "*unknown*", 5);
+	assert_int_equal(pprof_end(&e), 0);
+	assert_int_equal(fclose(f), 0);
+	return g;
+}
+
+/* Whether the profile G holds the string S (its bytes, after a length). */
+static int
+has_string(const char *g, size_t len, const char *s)
+{
+	size_t n, sl = strlen(s);
+	unsigned char *pb = pc_inflate((const unsigned char *)g, len, &n);
+	int found = 0;
+
+	assert_non_null(pb);
+	for (size_t i = 0; i + 2 + sl <= n && !found; i++)
+		found = pb[i] == (6 << 3 | 2) && pb[i + 1] == sl &&
+		    memcmp(pb + i + 2, s, sl) == 0;
+	free(pb);
+	return found;
+}
+
+static void
+strings(void **state)
+{
+	static const char *const names[] = {
+		"caf\xe9", "caf\xc3\xa9", "back\\slash", "cut\xe2\x82",
+		"surrogate\xed\xa0\x80", "overlong\xc0\xaf", "max\xf4\x8f\xbf\xbf",
+		"past\xf4\x90\x80\x80", "", "\x80", "tab\tnl\n",
+	};
+	struct pprof_stats st;
+	size_t len;
+	char *g = encode(names, sizeof names / sizeof names[0],
+	    "/boot/map\xff", 250, &len);
+	const char *why = pprof_check((unsigned char *)g, len, &st);
+
+	(void)state;
+	assert_null(why);
+	assert_int_equal(st.functions, 12);	/* and *unknown* */
+	assert_int_equal(st.samples, 12);
+	assert_int_equal(st.value_sum[0], 66 + 5);
+	assert_int_equal(st.value_sum[1], (66 + 5) * 4000000);
+	/* invalid bytes as \xNN, a backslash doubled, valid UTF-8 as is */
+	assert_true(has_string(g, len, "caf\\xe9"));
+	assert_true(has_string(g, len, "caf\xc3\xa9"));
+	assert_true(has_string(g, len, "back\\\\slash"));
+	assert_true(has_string(g, len, "cut\\xe2\\x82"));
+	assert_true(has_string(g, len, "surrogate\\xed\\xa0\\x80"));
+	assert_true(has_string(g, len, "overlong\\xc0\\xaf"));
+	assert_true(has_string(g, len, "max\xf4\x8f\xbf\xbf"));
+	assert_true(has_string(g, len, "past\\xf4\\x90\\x80\\x80"));
+	assert_true(has_string(g, len, "\\x80"));
+	assert_true(has_string(g, len, "tab\tnl\n"));
+	assert_true(has_string(g, len, "/boot/map\\xff"));
+	assert_true(has_string(g, len, "command: x '\\xff'"));
+	free(g);
+}
+
+/* The checker itself rejects what it must. */
+static void
+checker(void **state)
+{
+	static const char *const names[] = { "alpha" };
+	struct pprof_stats st;
+	size_t len, n;
+	char *g = encode(names, 1, "map", 0, &len);
+	unsigned char *pb = pc_inflate((unsigned char *)g, len, &n);
+
+	(void)state;
+	assert_null(pprof_check((unsigned char *)g, len, &st));
+	assert_int_equal(st.value_sum[1], 0);	/* no rate: one value */
+	g[len - 5] ^= 1;			/* the size */
+	assert_non_null(pprof_check((unsigned char *)g, len, &st));
+	g[len - 5] ^= 1;
+	for (size_t i = 0; i < n; i++)		/* a byte of "alpha" */
+		if (memcmp(pb + i, "alpha", 5) == 0) {
+			g[len - 8 - 5 - n + i] = (char)0xe9;
+			break;
+		}
+	assert_string_equal(pprof_check((unsigned char *)g, len, &st),
+	    "not a gzip member of stored blocks");	/* the CRC */
+	assert_int_equal(pc_utf8((const unsigned char *)"\xe9", 1), 0);
+	assert_int_equal(pc_utf8((const unsigned char *)"\xc3\xa9", 2), 1);
+	free(pb);
+	free(g);
 }
 
 int
@@ -83,6 +212,9 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(crc),
 		cmocka_unit_test(gzip),
+		cmocka_unit_test(nanos),
+		cmocka_unit_test(strings),
+		cmocka_unit_test(checker),
 	};
 
 	return cmocka_run_group_tests_name("pprof", tests, NULL, NULL);

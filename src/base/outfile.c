@@ -1,0 +1,360 @@
+/*
+ * outfile.c - a file replaced whole or not at all (outfile.h).
+ *
+ * The new file is an O_TMPFILE inode of the target's directory, linked
+ * by its descriptor (linkat AT_EMPTY_PATH, or /proc/self/fd/N without
+ * the capability that needs).  A target that exists is replaced by
+ * linking the inode under a temporary name and renaming that over it,
+ * with every signal blocked between the two calls, so that no name but
+ * the target's ever outlives the run.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "base/outfile.h"
+#include "base/util.h"
+
+#define LINKS_MAX 40	/* symlinks followed, as the kernel's limit */
+
+static char *
+dup_n(const char *s, size_t n)
+{
+	char *d = xmalloc(n + 1);
+
+	memcpy(d, s, n);
+	d[n] = '\0';
+	return d;
+}
+
+/* The text of the symlink PATH (malloc'd), or NULL with errno set. */
+static char *
+link_text(const char *path)
+{
+	size_t cap = 256;
+
+	for (;;) {
+		char *b = xmalloc(cap);
+		ssize_t n = readlink(path, b, cap);
+
+		if (n < 0) {
+			free(b);
+			return NULL;
+		}
+		if ((size_t)n < cap) {
+			b[n] = '\0';
+			return b;
+		}
+		free(b);
+		cap *= 2;
+	}
+}
+
+/* The length of PATH's directory part, with its slash ("a/b": 2). */
+static size_t
+dir_len(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash ? (size_t)(slash - path) + 1 : 0;
+}
+
+/*
+ * NAME with its symlinks followed (malloc'd), or NULL with errno set.  A
+ * link to something that is not a regular file (/dev/stdout, a terminal)
+ * is kept: it is opened by its name.
+ */
+static char *
+resolve(const char *name)
+{
+	char *p = dup_n(name, strlen(name));
+
+	for (int i = 0; i < LINKS_MAX; i++) {
+		struct stat sb;
+		char *t, *q;
+		size_t d;
+
+		if (lstat(p, &sb) < 0 || !S_ISLNK(sb.st_mode) ||
+		    (stat(p, &sb) == 0 && !S_ISREG(sb.st_mode)))
+			return p;
+		if ((t = link_text(p)) == NULL) {
+			free(p);
+			return NULL;
+		}
+		d = t[0] == '/' ? 0 : dir_len(p);
+		q = xmalloc(d + strlen(t) + 1);
+		memcpy(q, p, d);
+		strcpy(q + d, t);
+		free(t);
+		free(p);
+		p = q;
+	}
+	errno = ELOOP;
+	free(p);
+	return NULL;
+}
+
+/* The directory of PATH, to open (malloc'd): "." for a bare name. */
+static char *
+dir_of(const char *path)
+{
+	size_t d = dir_len(path);
+
+	return d ? dup_n(path, d) : dup_n(".", 1);
+}
+
+/*
+ * A name beside PATH that does not exist yet (malloc'd): ".", as much of
+ * PATH's last part as keeps it no longer than that part (at least 7
+ * bytes), and 6 random letters.
+ */
+static char *
+tmp_name(const char *path)
+{
+	static const char abc[] = "abcdefghijklmnopqrstuvwxyz"
+	    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+	size_t d = dir_len(path), base = strlen(path + d);
+	size_t keep = base > 7 ? base - 7 : 0;
+	unsigned char r[6];
+	char *t = xmalloc(d + 1 + keep + 6 + 1);
+
+	if (getrandom(r, sizeof r, GRND_NONBLOCK) != (ssize_t)sizeof r) {
+		struct timespec ts;
+
+		clock_gettime(CLOCK_REALTIME, &ts);
+		for (size_t i = 0; i < sizeof r; i++)
+			r[i] = (unsigned char)((unsigned long)ts.tv_nsec >>
+			    (4 * i) ^ (unsigned long)getpid() >> i);
+	}
+	memcpy(t, path, d);
+	t[d] = '.';
+	memcpy(t + d + 1, path + d, keep);
+	for (size_t i = 0; i < sizeof r; i++)
+		t[d + 1 + keep + i] = abc[r[i] % (sizeof abc - 1)];
+	t[d + 1 + keep + 6] = '\0';
+	return t;
+}
+
+/* Link the unnamed file FD as PATH. */
+static int
+link_fd(int fd, const char *path)
+{
+	char proc[64];
+
+	if (linkat(fd, "", AT_FDCWD, path, AT_EMPTY_PATH) == 0)
+		return 0;
+	if (errno != ENOENT && errno != EPERM)
+		return -1;
+	snprintf(proc, sizeof proc, "/proc/self/fd/%d", fd);
+	return linkat(AT_FDCWD, proc, AT_FDCWD, path, AT_SYMLINK_FOLLOW);
+}
+
+/* The unnamed file in PATH's directory, or -1 when that cannot be made
+ * or linked later (errno EOPNOTSUPP: try a named one). */
+static int
+open_unnamed(const char *path)
+{
+	char *dir = dir_of(path), proc[64];
+	int fd = open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
+
+	free(dir);
+	if (fd < 0) {
+		if (errno == EISDIR || errno == EINVAL)	/* an old kernel */
+			errno = EOPNOTSUPP;
+		return -1;
+	}
+	snprintf(proc, sizeof proc, "/proc/self/fd/%d", fd);
+	if (access(proc, F_OK) == 0)
+		return fd;
+	close(fd);	/* no /proc: it could not be linked without privilege */
+	errno = EOPNOTSUPP;
+	return -1;
+}
+
+/* A named temporary beside OF's path, in OF->tmp. */
+static int
+open_named(struct outfile *of)
+{
+	for (int tries = 0; tries < 100; tries++) {
+		int fd;
+
+		of->tmp = tmp_name(of->path);
+		fd = open(of->tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
+		    0600);
+		if (fd >= 0)
+			return fd;
+		free(of->tmp);
+		of->tmp = NULL;
+		if (errno != EEXIST)
+			return -1;
+	}
+	return -1;
+}
+
+/* Whether PATH (status SB) is another's in a sticky directory that is
+ * not ours either, where only its owner may replace it (errno EPERM). */
+static int
+sticky_other(const char *path, const struct stat *sb)
+{
+	char *dir = dir_of(path);
+	struct stat d;
+	uid_t me = geteuid();
+	int no = stat(dir, &d) == 0 && (d.st_mode & S_ISVTX) && me != 0 &&
+	    sb->st_uid != me && d.st_uid != me;
+
+	free(dir);
+	if (no)
+		errno = EPERM;
+	return no;
+}
+
+static _Noreturn void
+fail(const struct outfile *of)
+{
+	fatal("%s", of->name);
+}
+
+/* The target is not a regular file: open it to write as it is. */
+static int
+open_direct(struct outfile *of, const struct stat *sb)
+{
+	if (S_ISDIR(sb->st_mode)) {
+		errno = EISDIR;
+		return -1;
+	}
+	of->direct = 1;
+	return open(of->path, O_WRONLY | O_CLOEXEC | O_NOCTTY);
+}
+
+void
+outfile_open(struct outfile *of, const char *name)
+{
+	struct stat sb;
+	int fd, st;
+
+	memset(of, 0, sizeof *of);
+	of->name = dup_n(name, strlen(name));
+	if ((of->path = resolve(name)) == NULL)
+		fail(of);
+	st = stat(of->path, &sb);
+	if (st < 0 && errno != ENOENT)
+		fail(of);	/* too long a name, a path through a file */
+	if (st == 0 && !S_ISREG(sb.st_mode))
+		fd = open_direct(of, &sb);
+	else {
+		of->exists = st == 0;
+		if (of->exists && (access(of->path, W_OK) < 0 ||
+		    sticky_other(of->path, &sb)))
+			fail(of);	/* not ours to replace */
+		if (of->path[dir_len(of->path)] == '\0') {
+			errno = EISDIR;
+			fail(of);
+		}
+		if (of->exists)
+			of->old = sb;
+		fd = open_unnamed(of->path);
+		if (fd < 0 && errno == EOPNOTSUPP)
+			fd = open_named(of);
+	}
+	if (fd < 0 || (of->f = fdopen(fd, "w")) == NULL)
+		fail(of);
+}
+
+FILE *
+outfile_stream(const struct outfile *of)
+{
+	return of->f;
+}
+
+/* The new file's mode and owner, from the old file's or the umask. */
+static void
+set_owner(const struct outfile *of, int fd)
+{
+	const struct stat *o = &of->old;
+	mode_t mode;
+
+	if (!of->exists) {
+		mode = umask(0);
+		umask(mode);
+		mode = 0666 & ~mode;
+	} else {
+		mode = o->st_mode & 07777;
+		if (fchown(fd, o->st_uid, o->st_gid) < 0) {
+			mode &= ~(mode_t)(S_ISUID | S_ISGID);
+			if (fchown(fd, (uid_t)-1, o->st_gid) < 0)
+				mode &= ~(mode_t)S_IRWXG;
+		}
+	}
+	if (fchmod(fd, mode) < 0)
+		fail(of);
+}
+
+/* Link the unnamed file FD over the existing OF->path. */
+static void
+replace_unnamed(struct outfile *of, int fd)
+{
+	sigset_t all, old;
+	int rc = -1;
+
+	sigfillset(&all);
+	sigprocmask(SIG_BLOCK, &all, &old);
+	for (int tries = 0; tries < 100 && rc < 0; tries++) {
+		char *t = tmp_name(of->path);
+
+		if ((rc = link_fd(fd, t)) == 0 && (rc = rename(t, of->path)) < 0)
+			unlink(t);
+		free(t);
+		if (rc < 0 && errno != EEXIST)
+			break;
+	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	if (rc < 0)
+		fail(of);
+}
+
+void
+outfile_commit(struct outfile *of)
+{
+	int fd = fileno(of->f);
+
+	if (fflush(of->f) != 0 || ferror(of->f))
+		fatal("%s: write error", of->name);
+	if (!of->direct) {
+		set_owner(of, fd);
+		if (of->tmp) {
+			if (rename(of->tmp, of->path) < 0)
+				fail(of);
+			free(of->tmp);
+			of->tmp = NULL;
+		} else if (of->exists || link_fd(fd, of->path) < 0) {
+			if (!of->exists && errno != EEXIST)
+				fail(of);
+			replace_unnamed(of, fd);
+		}
+	}
+	if (fclose(of->f) != 0) {
+		of->f = NULL;
+		fatal("%s: write error", of->name);
+	}
+	of->f = NULL;
+	free(of->name);
+	free(of->path);
+	of->name = of->path = NULL;
+}
+
+void
+outfile_abort(struct outfile *of)
+{
+	if (of->tmp) {
+		unlink(of->tmp);
+		free(of->tmp);
+		of->tmp = NULL;
+	}
+}
