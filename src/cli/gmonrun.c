@@ -458,6 +458,8 @@ gmonrun_run(const struct options *opt, struct profile *p, struct out *o)
 	h.rate = g.rate;
 	/* call counts when there are arcs; a difference has none */
 	h.calls = g.narcs && !opt->baseline ? calls_in : NULL;
+	if (h.calls)
+		gmon_index_arcs(&g, p->data);	/* no longer a gmon.out */
 	h.calls_ctx = &calls;
 	report(opt, &g, p->name, &h, o);
 	gmon_free(&g);

@@ -23,6 +23,7 @@
  */
 struct gmon_bins {
 	const unsigned char *b;	/* the file */
+	size_t n;		/* its size */
 	int big;
 	const struct hist_range *ranges;
 	size_t nranges;
@@ -106,7 +107,6 @@ struct rd {
 	size_t *slot, nslot, *made_at, rcap;
 	/* the histogram records: range index (in file order) and bin offset */
 	size_t *rec_range, *rec_off, reccap;
-	uint64_t arccap;	/* call arcs kept: 0, they are only counted */
 };
 
 static int
@@ -463,6 +463,7 @@ order_ranges(struct rd *r, struct gmon *g)
 		return fail(r, "out of memory for histogram ranges");
 	}
 	g->bins->b = r->b;
+	g->bins->n = r->n;
 	g->bins->big = r->big;
 	g->bins->ranges = g->ranges;
 	g->bins->nranges = g->nranges;
@@ -481,28 +482,6 @@ order_ranges(struct rd *r, struct gmon *g)
 		return -1;
 	g->low = g->ranges[0].low;
 	g->high = g->ranges[g->nranges - 1].high;
-	return 0;
-}
-
-/*
- * One arc: counted, and kept when the guess is the one taken (a second
- * pass, into an array of the arcs counted by the first).
- */
-static int
-add_arc(struct rd *r, struct gmon *g, uint64_t self_pc, uint64_t count)
-{
-	if (r->arccap == 0) {
-		g->narcs++;
-		return 0;
-	}
-	if (g->arcs == NULL && (g->arcs = malloc((size_t)r->arccap *
-	    sizeof *g->arcs)) == NULL)
-		return fail(r, "out of memory for %llu call arcs",
-		    (unsigned long long)r->arccap);
-	if (g->narcs == r->arccap)
-		return fail(r, "more call arcs than counted");
-	g->arcs[g->narcs].self_pc = self_pc;
-	g->arcs[g->narcs++].count = count;
 	return 0;
 }
 
@@ -548,10 +527,8 @@ gnu_records(struct rd *r, struct gmon *g)
 			if (!have(r, (uint64_t)2 * (unsigned)r->ptr + 4))
 				return fail(r, "short call arc record at "
 				    "offset %zu", at);
-			r->pos += (size_t)r->ptr;	/* from_pc */
-			len = take(r, r->ptr);
-			if (add_arc(r, g, len, take(r, 4)) < 0)
-				return -1;
+			r->pos += 2 * (size_t)r->ptr + 4;
+			g->narcs++;	/* kept by gmon_index_arcs */
 			break;
 		case TAG_BB:
 			if (!have(r, 4))
@@ -625,14 +602,8 @@ parse_bsd(struct rd *r, struct gmon *g)
 	if ((r->n - r->pos) % arc)
 		return fail(r, "short call arc record at offset %zu",
 		    r->pos + (r->n - r->pos) / arc * arc);
-	while (r->pos < r->n) {
-		uint64_t self_pc;
-
-		r->pos += (size_t)r->ptr;	/* from_pc */
-		self_pc = take(r, r->ptr);
-		if (add_arc(r, g, self_pc, take(r, r->ptr)) < 0)
-			return -1;
-	}
+	g->narcs = (r->n - r->pos) / arc;	/* kept by gmon_index_arcs */
+	r->pos = r->n;
 	return 0;
 }
 
@@ -683,7 +654,6 @@ gmon_maybe_kernel(const unsigned char *b, size_t n, uint64_t total)
 /* A guess of byte order and address size, and how far it read. */
 struct guess {
 	int big, ptr;
-	uint64_t keep;		/* call arcs to keep (0: count them only) */
 	size_t reached;
 	int score;		/* ranks successes */
 };
@@ -693,7 +663,7 @@ try_parse(struct gmon *g, const unsigned char *b, size_t n, struct guess *x,
     char *err, size_t errlen)
 {
 	struct rd r = { .b = b, .n = n, .big = x->big, .ptr = x->ptr,
-	    .err = err, .errlen = errlen, .arccap = x->keep };
+	    .err = err, .errlen = errlen };
 	int bsd = n < 4 || memcmp(b, "gmon", 4) != 0, rc;
 
 	memset(g, 0, sizeof *g);
@@ -713,18 +683,7 @@ try_parse(struct gmon *g, const unsigned char *b, size_t n, struct guess *x,
 	return rc;
 }
 
-static int
-arc_cmp(const void *x, const void *y)
-{
-	const struct gmon_arc *a = x, *b = y;
-
-	return (a->self_pc > b->self_pc) - (a->self_pc < b->self_pc);
-}
-
-/*
- * Every guess is read with its call arcs counted; the one taken is read
- * again to keep them, so that one array of the right size holds them.
- */
+/* Every guess is read; the one taken is read again, into G. */
 int
 gmon_parse(struct gmon *g, const unsigned char *b, size_t n, char *err,
     size_t errlen)
@@ -739,11 +698,9 @@ gmon_parse(struct gmon *g, const unsigned char *b, size_t n, char *err,
 	snprintf(err, errlen, "not a gmon.out");
 	for (x.big = 0; x.big <= 1; x.big++)
 		for (x.ptr = 8; x.ptr >= 4; x.ptr -= 4) {
-			x.keep = 0;
 			if (try_parse(&cand, b, n, &x, msg, sizeof msg) == 0) {
 				if (!found || x.score > best.score) {
 					best = x;
-					best.keep = cand.narcs;
 					found = 1;
 				}
 				gmon_free(&cand);
@@ -759,11 +716,7 @@ gmon_parse(struct gmon *g, const unsigned char *b, size_t n, char *err,
 		}
 	if (!found)
 		return -1;
-	if (try_parse(g, b, n, &best, err, errlen) < 0)
-		return -1;
-	if (g->narcs > 1)
-		qsort(g->arcs, (size_t)g->narcs, sizeof *g->arcs, arc_cmp);
-	return 0;
+	return try_parse(g, b, n, &best, err, errlen);
 }
 
 /* The first bin of G lower than BASE's (same ranges), or 0 when none. */
@@ -859,19 +812,321 @@ gmon_total(const struct gmon *g)
 	return counters_sum(&c, 1, c.n);
 }
 
+/*
+ * The call arcs, kept in the bytes parsed: each becomes a unit of the
+ * callee (PTR bytes) and its count (8 bytes), host order, no wider than
+ * its record (13 or 21 bytes in GNU, 12 or 24 in BSD).  The units are
+ * gathered, in one pass in file order, from the first arc on; the bins
+ * of a histogram record met after it are moved before them, padded to
+ * whole units.  Then they are sorted by callee and each callee's counts
+ * added up.
+ */
+struct units {
+	unsigned char *b;	/* the bytes parsed */
+	int ptr;		/* 4 or 8 */
+	size_t unit;		/* ptr + 8 */
+};
+
+static uint64_t
+unit_pc(const struct units *u, const unsigned char *p)
+{
+	uint32_t v4;
+	uint64_t v8;
+
+	if (u->ptr == 4) {
+		memcpy(&v4, p, 4);
+		return v4;
+	}
+	memcpy(&v8, p, 8);
+	return v8;
+}
+
+static uint64_t
+unit_count(const struct units *u, const unsigned char *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p + u->ptr, 8);
+	return v;
+}
+
+static void
+unit_put(const struct units *u, unsigned char *p, uint64_t pc, uint64_t count)
+{
+	uint32_t v4 = (uint32_t)pc;
+
+	if (u->ptr == 4)
+		memcpy(p, &v4, 4);
+	else
+		memcpy(p, &pc, 8);
+	memcpy(p + u->ptr, &count, 8);
+}
+
+/* Exchange the N bytes at X and Y (apart). */
+static void
+swap_bytes(unsigned char *x, unsigned char *y, size_t n)
+{
+	unsigned char t[256];
+
+	while (n > 0) {
+		size_t k = n < sizeof t ? n : sizeof t;
+
+		memcpy(t, x, k);
+		memcpy(x, y, k);
+		memcpy(y, t, k);
+		x += k;
+		y += k;
+		n -= k;
+	}
+}
+
+static void
+reverse(unsigned char *p, size_t n)
+{
+	for (size_t i = 0, j = n; i + 1 < j; i++, j--) {
+		unsigned char t = p[i];
+
+		p[i] = p[j - 1];
+		p[j - 1] = t;
+	}
+}
+
+/* The gathering: [from, wb) bins moved, [wb, w) the units so far. */
+struct gather {
+	struct rd r;		/* the file, read under G's guess */
+	struct units u;
+	struct gmon *g;
+	size_t wb, w;
+	int started;
+};
+
+static void
+gather_arc(struct gather *x, size_t at, uint64_t pc, uint64_t count)
+{
+	if (!x->started) {
+		x->wb = x->w = at;
+		x->started = 1;
+	}
+	unit_put(&x->u, x->u.b + x->w, pc, count);
+	x->w += x->u.unit;
+}
+
+/* The record of range LOW whose bins were at OLD now has them at NEW. */
+static void
+moved_bins(struct gather *x, uint64_t low, size_t old, size_t new)
+{
+	const struct gmon *g = x->g;
+	size_t lo = 0, hi = g->nranges, *recs = g->bins->recs;
+
+	while (lo + 1 < hi) {	/* ranges are disjoint: low names one */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (g->ranges[mid].low <= low)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	/* its records are in file order: those moved before it lie lower */
+	hi = g->bins->rfirst[lo + 1];
+	lo = g->bins->rfirst[lo];
+	while (recs[lo] != old) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (recs[mid] <= old)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	recs[lo] = new;
+}
+
+/*
+ * The LEN bytes of bins at OLD, met after the first arc: moved to W
+ * (lower: their record's header is longer than a unit), then exchanged
+ * with the units before them, so that the units stay together.  Each
+ * move costs O(LEN): a rotation only when the units are fewer.
+ */
+static void
+gather_bins(struct gather *x, uint64_t low, size_t old, size_t len)
+{
+	unsigned char *b = x->u.b;
+	size_t pad = (len + x->u.unit - 1) / x->u.unit * x->u.unit;
+	size_t s = x->w - x->wb;
+
+	if (!x->started)
+		return;		/* before every arc: where it is */
+	memmove(b + x->w, b + old, len);
+	if (pad <= s) {
+		swap_bytes(b + x->wb, b + x->w, pad);
+	} else if (s > 0) {
+		reverse(b + x->wb, s);
+		reverse(b + x->w, pad);
+		reverse(b + x->wb, s + pad);
+	}
+	moved_bins(x, low, old, x->wb);
+	x->wb += pad;
+	x->w += pad;
+}
+
+/* The GNU records in order, already checked. */
+static void
+gather_gnu(struct gather *x)
+{
+	struct rd *r = &x->r;
+	size_t ptr = (size_t)r->ptr;
+
+	for (size_t p = GNU_HDR; p < r->n;) {
+		uint64_t k;
+
+		switch (r->b[p]) {
+		case TAG_HIST:
+			k = get(r, p + 1 + 2 * ptr, 4);
+			gather_bins(x, get(r, p + 1, r->ptr), p + 25 + 2 * ptr,
+			    (size_t)k * 2);
+			p += 25 + 2 * ptr + (size_t)k * 2;
+			break;
+		case TAG_ARC:
+			gather_arc(x, p, get(r, p + 1 + ptr, r->ptr),
+			    get(r, p + 1 + 2 * ptr, 4));
+			p += 5 + 2 * ptr;
+			break;
+		default:	/* TAG_BB */
+			k = get(r, p + 1, 4);
+			p += 5 + (size_t)k * 2 * ptr;
+			break;
+		}
+	}
+}
+
+/* The BSD arcs, after the bins, to the end. */
+static void
+gather_bsd(struct gather *x)
+{
+	struct rd *r = &x->r;
+	size_t ptr = (size_t)r->ptr;
+
+	for (size_t p = (size_t)get(r, 2 * ptr, 4); p < r->n; p += 3 * ptr)
+		gather_arc(x, p, get(r, p + ptr, r->ptr),
+		    get(r, p + 2 * ptr, r->ptr));
+}
+
+static void
+insertion_sort(const struct units *u, unsigned char *v, size_t n)
+{
+	unsigned char t[16];
+	size_t w = u->unit;
+
+	for (size_t i = 1; i < n; i++) {
+		uint64_t pc = unit_pc(u, v + i * w);
+		size_t j = i;
+
+		memcpy(t, v + i * w, w);
+		for (; j > 0 && unit_pc(u, v + (j - 1) * w) > pc; j--)
+			memcpy(v + j * w, v + (j - 1) * w, w);
+		memcpy(v + j * w, t, w);
+	}
+}
+
+/*
+ * Sort the N units at V by callee, on its byte at SHIFT and the lower
+ * ones: one counting pass, the units put into their buckets in place,
+ * each bucket sorted on the next byte (at most 8 levels: linear).
+ */
+static void
+radix_sort(const struct units *u, unsigned char *v, size_t n, int shift)
+{
+	size_t w = u->unit, first[257] = { 0 }, next[256];
+	unsigned char t[16];
+
+	if (n <= 32) {
+		insertion_sort(u, v, n);
+		return;
+	}
+	for (size_t i = 0; i < n; i++)
+		first[(unit_pc(u, v + i * w) >> shift & 0xff) + 1]++;
+	for (int d = 0; d < 256; d++) {
+		first[d + 1] += first[d];
+		next[d] = first[d];
+	}
+	for (int d = 0; d < 256; d++)
+		while (next[d] < first[d + 1]) {	/* a cycle through d */
+			unsigned char *p = v + next[d] * w;
+			size_t e = unit_pc(u, p) >> shift & 0xff;
+
+			if ((int)e == d) {
+				next[d]++;
+				continue;
+			}
+			memcpy(t, p, w);
+			memcpy(p, v + next[e] * w, w);
+			memcpy(v + next[e]++ * w, t, w);
+		}
+	if (shift > 0)
+		for (int d = 0; d < 256; d++)
+			if (first[d + 1] - first[d] > 1)
+				radix_sort(u, v + first[d] * w,
+				    first[d + 1] - first[d], shift - 8);
+}
+
+/* Sort the N units at V; then each callee once, its counts added up. */
+static size_t
+sort_units(const struct units *u, unsigned char *v, size_t n)
+{
+	size_t w = u->unit, k = 0;
+	uint64_t diff = 0;
+	int shift = 0;
+
+	for (size_t i = 1; i < n; i++)	/* the bytes that differ at all */
+		diff |= unit_pc(u, v + i * w) ^ unit_pc(u, v);
+	while (shift < 56 && diff >> shift > 0xff)
+		shift += 8;
+	radix_sort(u, v, n, shift);
+	for (size_t i = 0; i < n; i++) {
+		uint64_t pc = unit_pc(u, v + i * w);
+
+		if (k > 0 && unit_pc(u, v + (k - 1) * w) == pc)
+			unit_put(u, v + (k - 1) * w, pc, unit_count(u, v +
+			    (k - 1) * w) + unit_count(u, v + i * w));
+		else if (k++ < i)
+			memcpy(v + (k - 1) * w, v + i * w, w);
+	}
+	return k;
+}
+
+void
+gmon_index_arcs(struct gmon *g, unsigned char *b)
+{
+	struct gather x = { .r = { .b = b, .n = 0, .big = g->big_endian,
+	    .ptr = g->ptrsize }, .u = { b, g->ptrsize,
+	    (size_t)g->ptrsize + 8 }, .g = g };
+
+	if (g->narcs == 0 || g->arcs != NULL || g->bins == NULL ||
+	    g->bins->b != b)
+		return;
+	x.r.n = g->bins->n;
+	if (g->format == GMON_GNU)
+		gather_gnu(&x);
+	else
+		gather_bsd(&x);
+	g->ncallees = sort_units(&x.u, b + x.wb, (x.w - x.wb) / x.u.unit);
+	g->arcs = b + x.wb;
+}
+
 uint64_t
 gmon_calls(const struct gmon *g, uint64_t start, uint64_t next,
     size_t *cursor)
 {
-	size_t i = *cursor;
+	struct units u = { NULL, g->ptrsize, (size_t)g->ptrsize + 8 };
+	const unsigned char *v = g->arcs;
+	size_t i = *cursor, n = g->ncallees, w = u.unit;
 	uint64_t sum = 0;
 
-	if (i > 0 && i <= g->narcs && g->arcs[i - 1].self_pc >= start)
+	if (i > 0 && i <= n && unit_pc(&u, v + (i - 1) * w) >= start)
 		i = 0;		/* not ascending: start over */
-	while (i < g->narcs && g->arcs[i].self_pc < start)
+	while (i < n && unit_pc(&u, v + i * w) < start)
 		i++;
-	for (; i < g->narcs && g->arcs[i].self_pc < next; i++)
-		sum += g->arcs[i].count;
+	for (; i < n && unit_pc(&u, v + i * w) < next; i++)
+		sum += unit_count(&u, v + i * w);
 	*cursor = i;
 	return sum;
 }
@@ -884,7 +1139,6 @@ gmon_free(struct gmon *g)
 		free(g->bins->rfirst);
 		free(g->bins);
 	}
-	free(g->arcs);
 	free(g->ranges);
 	g->bins = NULL;
 	g->arcs = NULL;

@@ -14,16 +14,16 @@
  *         0x00051879, profiling rate, 3 spare words; the 16-bit bins;
  *         then call arcs (from_pc, self_pc, count) to the end.
  * Histogram records over the same range are added up, records over other
- * ranges kept beside it (they must not overlap); call arcs are kept
- * as (callee address, count), sorted by address, for call counts;
- * basic-block records are checked for size and counted, not kept.
+ * ranges kept beside it (they must not overlap); call arcs are counted,
+ * and kept, for call counts, only by gmon_index_arcs; basic-block records
+ * are checked for size and counted, not kept.
  *
  * Pure: parses bytes in memory, knows nothing of symbols.  The bins are
  * served behind struct counters as words 1..nbins (word 0 unused, 0),
  * read from the parsed bytes, which must outlive G: they are not copied,
  * but converted a window of 4096 words at a time.  Memory beyond the
- * bytes: the ranges, 8 bytes per histogram record, 16 per call arc (in
- * one array, counted first; sorting may copy it once more).
+ * bytes: the ranges, and 8 bytes per histogram record; the call arcs are
+ * indexed in the bytes themselves.
  */
 #ifndef RP_GMON_H
 #define RP_GMON_H
@@ -41,11 +41,6 @@ enum gmon_format { GMON_GNU, GMON_BSD };
 
 struct gmon_bins;
 
-struct gmon_arc {
-	uint64_t self_pc;	/* the callee */
-	uint64_t count;
-};
-
 struct gmon {
 	enum gmon_format format;
 	uint32_t version;	/* GNU: the header's version; BSD: 0x51879 */
@@ -60,7 +55,10 @@ struct gmon {
 	char abbrev;
 	uint64_t nhist, narcs, nblocks;	/* records seen */
 	struct gmon_bins *bins;	/* the bins, from the bytes parsed */
-	struct gmon_arc *arcs;	/* narcs, by self_pc */
+	/* after gmon_index_arcs: ncallees records of (callee, count), by
+	 * callee, each callee once, in the bytes parsed */
+	const unsigned char *arcs;
+	size_t ncallees;
 };
 
 enum { GMON_SNIFF_NO, GMON_SNIFF_GNU, GMON_SNIFF_BSD };
@@ -102,9 +100,18 @@ int gmon_subtract(struct gmon *g, const struct gmon *base, char *err,
 struct counters gmon_counters(const struct gmon *g);
 
 /*
+ * Keep G's call arcs for gmon_calls, in B, the bytes G was parsed from
+ * (and reads its bins from): B is rearranged in place, no longer a
+ * gmon.out, while G serves the same bins.  Each callee's counts are added
+ * up (in 64 bits, modulo 2^64).  Takes no memory; time O(n log n) in
+ * the arcs (a radix sort: linear in them and the address bytes).
+ */
+void gmon_index_arcs(struct gmon *g, unsigned char *b);
+
+/*
  * The calls into [start, next): the counts of the arcs whose callee lies
  * there.  For ascending, non-overlapping ranges, *CURSOR (0 at first)
- * makes a whole report one pass over the arcs.
+ * makes a whole report one pass over the arcs.  0 before gmon_index_arcs.
  */
 uint64_t gmon_calls(const struct gmon *g, uint64_t start, uint64_t next,
     size_t *cursor);

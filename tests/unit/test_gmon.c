@@ -11,13 +11,20 @@ struct buf {
 	int big;
 };
 
+/* V in LEN bytes at B + *N, in the byte order BIG; *N after them. */
+static void
+put_at(unsigned char *b, size_t *n, int big, uint64_t v, int len)
+{
+	for (int i = 0; i < len; i++)
+		b[*n + (size_t)(big ? len - 1 - i : i)] =
+		    (unsigned char)(v >> (8 * i));
+	*n += (size_t)len;
+}
+
 static void
 put(struct buf *f, uint64_t v, int len)
 {
-	for (int i = 0; i < len; i++)
-		f->b[f->n + (size_t)(f->big ? len - 1 - i : i)] =
-		    (unsigned char)(v >> (8 * i));
-	f->n += (size_t)len;
+	put_at(f->b, &f->n, f->big, v, len);
 }
 
 static void
@@ -316,6 +323,10 @@ calls(void **state)
 	put(&f, 1, 1), put(&f, 0x1000, 4), put(&f, 0x1040, 4), put(&f, 5, 4);
 	parse_ok(&g, &f);
 	assert_int_equal(g.narcs, 3);
+	assert_int_equal(gmon_calls(&g, 0x1000, 0x1100, &cur), 0); /* not kept */
+	cur = 0;
+	gmon_index_arcs(&g, f.b);
+	assert_int_equal(g.ncallees, 3);
 	assert_int_equal(gmon_calls(&g, 0x1000, 0x1004, &cur), 0);
 	assert_int_equal(gmon_calls(&g, 0x1004, 0x1040, &cur), 7);
 	assert_int_equal(gmon_calls(&g, 0x1040, 0x1100, &cur), 5);
@@ -324,10 +335,148 @@ calls(void **state)
 	gmon_free(&g);
 	bsd_file(&f, 0, 8, 0x400000, 0x400100, 64, 3);	/* callee low + 4 */
 	parse_ok(&g, &f);
+	gmon_index_arcs(&g, f.b);
+	assert_int_equal(g.ncallees, 1);	/* three arcs, one callee */
 	cur = 0;
 	assert_int_equal(gmon_calls(&g, 0x400000, 0x400004, &cur), 0);
 	assert_int_equal(gmon_calls(&g, 0x400004, 0x400005, &cur), 27);
 	gmon_free(&g);
+}
+
+/* A GNU arc record: from_pc, self_pc, count. */
+static void
+gnu_arc(struct buf *f, int ptr, uint64_t from, uint64_t self, uint32_t count)
+{
+	put(f, 1, 1);
+	put(f, from, ptr);
+	put(f, self, ptr);
+	put(f, count, 4);
+}
+
+/* The calls into each of 16-byte functions [0x1000, 0x1100), in order. */
+static void
+calls_by_function(const struct gmon *g, uint64_t *got)
+{
+	size_t cur = 0;
+
+	for (int i = 0; i < 16; i++)
+		got[i] = gmon_calls(g, 0x1000 + 16 * (uint64_t)i,
+		    0x1010 + 16 * (uint64_t)i, &cur);
+}
+
+/*
+ * Arcs out of order with repeated callees, histogram records between
+ * them (their bins are moved before the arcs) and after, basic blocks:
+ * in both byte orders and address sizes, the same calls and bins.
+ */
+static void
+calls_interleaved(void **state)
+{
+	(void)state;
+	for (int big = 0; big <= 1; big++)
+		for (int ptr = 4; ptr <= 8; ptr += 4) {
+			struct buf f;
+			struct gmon g;
+			uint64_t got[16], want[16] = { 0 }, sum = 0;
+			uint32_t w[210];
+
+			gnu_header(&f, big);
+			for (int i = 0; i < 40; i++) {
+				uint64_t self = 0x10f0 - 16 * (uint64_t)(i * 7 % 15);
+				uint32_t n = (uint32_t)i * 1000003u + 1;
+
+				gnu_arc(&f, ptr, 0x1000, self + (uint64_t)(i % 2), n);
+				want[(self - 0x1000) / 16] += n;
+				if (i == 0)	/* more bins than arcs before */
+					gnu_hist(&f, ptr, 0x3000, 0x3400, 200,
+					    100, 7);
+				if (i % 9 == 4)	/* fewer */
+					gnu_hist(&f, ptr, 0x1000, 0x1100, 7,
+					    100, (uint32_t)i);
+				if (i % 11 == 5) {
+					put(&f, 2, 1);	/* one basic block */
+					put(&f, 1, 4);
+					f.n += 2 * (size_t)ptr;
+				}
+			}
+			gnu_hist(&f, ptr, 0x2000, 0x2020, 3, 100, 50);
+			parse_ok(&g, &f);
+			assert_int_equal(g.nbins, 210);
+			for (uint64_t k = 0; k < 210; k++)
+				w[k] = word(&g, k + 1);
+			gmon_index_arcs(&g, f.b);
+			assert_int_equal(g.narcs, 40);
+			assert_int_equal(g.ncallees, 30);	/* i mod 30 */
+			calls_by_function(&g, got);
+			for (int i = 0; i < 16; i++) {
+				assert_int_equal(got[i], want[i]);
+				sum += got[i];
+			}
+			for (uint64_t k = 0; k < 210; k++)
+				assert_int_equal(word(&g, k + 1), w[k]);
+			assert_int_equal(gmon_calls(&g, 0, UINT64_MAX,
+			    &(size_t){ 0 }), sum);
+			gmon_free(&g);
+		}
+}
+
+/*
+ * Many BSD arcs, callees spread over every address byte and repeated:
+ * the calls into ascending ranges are the sums a scan of the arcs finds,
+ * in both byte orders and address sizes.
+ */
+static void
+calls_many(void **state)
+{
+	enum { N = 30000, Q = 97 };
+	uint64_t *pc = malloc(N * sizeof *pc), *cnt = malloc(N * sizeof *cnt);
+	unsigned char *b = malloc(64 + N * 24);
+
+	(void)state;
+	for (int big = 0; big <= 1; big++)
+		for (int ptr = 4; ptr <= 8; ptr += 4) {
+			uint64_t x = 88172645463325252ull, mask = ptr == 4 ?
+			    UINT32_MAX : UINT64_MAX, bound[Q + 1];
+			size_t n = 0, cur = 0;
+			struct gmon g;
+
+			put_at(b, &n, big, 0x1000, ptr);
+			put_at(b, &n, big, 0x1100, ptr);
+			put_at(b, &n, big, 2 * (uint64_t)ptr + 24 + 2, 4);
+			put_at(b, &n, big, GMON_BSD_VERSION, 4);
+			put_at(b, &n, big, 100, 4);
+			memset(b + n, 0, 14);
+			n += 14;	/* spare words and one bin */
+			for (int i = 0; i < N; i++) {
+				x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+				/* a third repeat an earlier callee */
+				pc[i] = i % 3 == 2 ? pc[x % (uint64_t)i] :
+				    (x >> (x % 60)) & mask;
+				cnt[i] = ptr == 8 && i % 5 == 0 ? x : x % 1000;
+				put_at(b, &n, big, 0x1000, ptr);
+				put_at(b, &n, big, pc[i], ptr);
+				put_at(b, &n, big, cnt[i], ptr);
+			}
+			assert_int_equal(gmon_parse(&g, b, n, err, sizeof err), 0);
+			gmon_index_arcs(&g, b);
+			assert_int_equal(g.narcs, N);
+			assert_true(g.ncallees < N - N / 3 + 1);
+			for (int q = 0; q <= Q; q++)	/* ascending bounds */
+				bound[q] = q == Q ? mask : mask / Q * (uint64_t)q;
+			for (int q = 0; q < Q; q++) {
+				uint64_t want = 0;
+
+				for (int i = 0; i < N; i++)
+					if (pc[i] >= bound[q] && pc[i] < bound[q + 1])
+						want += cnt[i];
+				assert_int_equal(gmon_calls(&g, bound[q],
+				    bound[q + 1], &cur), want);
+			}
+			gmon_free(&g);
+		}
+	free(b);
+	free(cnt);
+	free(pc);
 }
 
 /* Records over disjoint ranges are kept apart, in address order. */
@@ -456,6 +605,8 @@ main(void)
 		cmocka_unit_test(merge_overflow),
 		cmocka_unit_test(kernel_or_bsd),
 		cmocka_unit_test(calls),
+		cmocka_unit_test(calls_interleaved),
+		cmocka_unit_test(calls_many),
 		cmocka_unit_test(disjoint_ranges),
 		cmocka_unit_test(subtract),
 		cmocka_unit_test(windows),
