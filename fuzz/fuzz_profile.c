@@ -244,6 +244,40 @@ run_report(const struct gmon *g, const uint64_t *sym, size_t ns,
 	symsrc_close(&m);
 }
 
+/*
+ * The arcs of G indexed in a copy of its bytes: the copy's bins read as
+ * G's, and the calls into ascending ranges add up to all calls.
+ */
+static void
+index_case(const struct gmon *g, const unsigned char *b, size_t n,
+    const uint64_t *sym, size_t ns, unsigned flags)
+{
+	unsigned char *copy = malloc(n);
+	struct gmon h;
+	struct counters c, d;
+	char err[256];
+	uint64_t sum = 0, start = 0;
+	size_t cur = 0;
+
+	CHECK(copy != NULL);
+	memcpy(copy, b, n);
+	CHECK(gmon_parse(&h, copy, n, err, sizeof err) == 0);
+	gmon_index_arcs(&h, copy);
+	CHECK(h.ncallees <= h.narcs && (h.narcs == 0) == (h.ncallees == 0));
+	c = gmon_counters(g);
+	d = gmon_counters(&h);
+	for (uint64_t k = 1; k <= g->nbins; k++)
+		CHECK(counters_get(&c, k) == counters_get(&d, k));
+	for (size_t i = 0; i < ns; start = sym[i++])
+		sum += gmon_calls(&h, start, sym[i], &cur);
+	sum += gmon_calls(&h, start, UINT64_MAX, &cur);
+	cur = 0;
+	CHECK(sum == gmon_calls(&h, 0, UINT64_MAX, &cur));
+	run_report(&h, sym, ns, flags);
+	gmon_free(&h);
+	free(copy);
+}
+
 static void
 gmon_case(const uint8_t *data, size_t size, unsigned flags)
 {
@@ -286,6 +320,7 @@ gmon_case(const uint8_t *data, size_t size, unsigned flags)
 		ns = draw_symbols(&g, b, n, sym, 64);
 		check_attribution(&g, sym, ns);
 		run_report(&g, sym, ns, flags);
+		index_case(&g, b, n, sym, ns, flags);
 		gmon_free(&g);
 	}
 	/* the same bytes through the input path */
