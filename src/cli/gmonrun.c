@@ -15,6 +15,7 @@
 #include "core/report.h"
 #include "sym/symsrc.h"
 #include "base/util.h"
+#include "views/classic.h"
 #include "views/view.h"
 
 int
@@ -183,9 +184,19 @@ report_view(const struct options *opt, const struct gmon *g,
 	    .format = g->format == GMON_GNU ? "gmon.out (GNU)" :
 	    "gmon.out (BSD)" };
 
+	struct report_sink sink;
+	struct json_stream js;
+	struct folded_stream fs;
+
+	if ((opt->json && !opt->top) || (opt->folded && !opt->pprof)) {
+		sink = opt->folded ? view_folded_sink(&fs, o, ro) :
+		    view_json_sink(&js, o, c, ro, &vi);
+		report_hist_run(m, c, h, ro, &sink, res);	/* streamed */
+		return;
+	}
 	collect_init(&k, opt->top ? opt->top : SIZE_MAX);
 	ro->collect = &k;
-	report_hist_run(m, c, h, ro, o, res);
+	classic_hist_run(m, c, h, ro, o, res);
 	collect_sort(&k);
 	if (export_wanted(opt))
 		export_run(opt, o, &k, res, c, ro, &s);
@@ -238,7 +249,7 @@ gmonrun_run(const struct options *opt, struct profile *p, struct out *o)
 	if (opt->top || opt->json || export_wanted(opt))
 		report_view(opt, &g, &m, &c, &h, &ro, o, &res);
 	else
-		report_hist_run(&m, &c, &h, &ro, o, &res);
+		classic_hist_run(&m, &c, &h, &ro, o, &res);
 	symsrc_close(&m);
 	if (res.nsyms == 0)
 		warnx_("warning: no text symbol of %s lies in %s's range "

@@ -11,6 +11,7 @@
 #include "cli/kernel.h"
 #include "cli/run.h"
 #include "core/collect.h"
+#include "views/classic.h"
 #include "hist/step.h"
 
 void
@@ -87,12 +88,25 @@ run_report(const struct options *o, struct symsrc *m, const struct counters *c,
 	    .default_map = o->mapfile == NULL, .last_is_text = o->exact &&
 	    kroot_last_counter_is_text(o->profile) == 1 };
 	struct collect k;
+	struct report_sink s;
+	struct json_stream js;
+	struct folded_stream fs;
 
+	vi->map = m->name;
+	vi->step = step;
+	vi->counters = c->n - 1;
+	vi->top = o->top;
+	if ((o->json && !o->top) || (o->folded && !o->pprof)) {	/* streamed */
+		s = o->folded ? view_folded_sink(&fs, out, &ro) :
+		    view_json_sink(&js, out, c, &ro, vi);
+		report_run(m, c, step, &ro, &s, res);
+		return;
+	}
 	if (o->top || o->json || export_wanted(o)) {
 		collect_init(&k, o->top ? o->top : SIZE_MAX);
 		ro.collect = &k;
 	}
-	report_run(m, c, step, &ro, out, res);
+	classic_run(m, c, step, &ro, out, res);
 	if (ro.collect == NULL)
 		return;
 	collect_sort(&k);
@@ -101,10 +115,6 @@ run_report(const struct options *o, struct symsrc *m, const struct counters *c,
 		collect_free(&k);
 		return;
 	}
-	vi->map = m->name;
-	vi->step = step;
-	vi->counters = c->n - 1;
-	vi->top = o->top;
 	if (o->json)
 		view_json(out, &k, res, c, &ro, vi);
 	else

@@ -8,23 +8,17 @@
 
 #include "views/view.h"
 
-/* json_str() of S, as a C string (the buffer is read before any flush). */
+/* json_str() of S, as a C string. */
 static char *
 quoted(const char *s, size_t n)
 {
-	static struct out o;
-	static int ready;
-	char *r;
+	char *r = NULL;
+	size_t len = 0;
+	struct out o = { .fd = -1, .f = open_memstream(&r, &len) };
 
-	if (!ready) {
-		out_init(&o, open("/dev/null", O_WRONLY));
-		ready = 1;
-	}
-	o.len = 0;
+	assert_non_null(o.f);
 	json_str(&o, s, n);
-	r = malloc(o.len + 1);
-	memcpy(r, o.buf, o.len);
-	r[o.len] = '\0';
+	assert_int_equal(fclose(o.f), 0);
 	return r;
 }
 
