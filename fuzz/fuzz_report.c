@@ -377,6 +377,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			CHECK(want_fatal);
 		}
 		symsrc_close(&m);
+		out_note(&o, "");
 		fclose(o.f);
 		free(buf);
 		if (want_fatal)

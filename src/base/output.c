@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -39,6 +40,7 @@ out_init(struct out *o, int fd)
 {
 	o->fd = fd;
 	o->partial = 0;
+	o->note = NULL;
 	o->held = 0;
 	o->unheld = 0;
 	if (!is_dev_null(fd)) {
@@ -116,14 +118,36 @@ copy_out(struct out *o)
 	return ret;
 }
 
+void
+out_note(struct out *o, const char *msg)
+{
+	size_t n = strlen(msg);
+
+	free(o->note);
+	o->note = NULL;
+	if (n == 0)
+		return;
+	o->note = xmalloc(n + 1);
+	memcpy(o->note, msg, n + 1);
+}
+
+/* The note, once the report is out. */
+static void
+say_note(struct out *o)
+{
+	if (o->note != NULL)
+		warnx_("%s", o->note);
+	free(o->note);
+	o->note = NULL;
+}
+
 int
 out_finish(struct out *o)
 {
-	if (o->held)
-		return copy_out(o);
-	if (fflush(o->f) != 0)
+	if (o->held ? copy_out(o) < 0 : fflush(o->f) != 0)
 		return -1;
 	o->partial = 0;
+	say_note(o);
 	return 0;
 }
 
@@ -137,6 +161,8 @@ out_discard(struct out *o)
 	} else if (o->f != NULL) {
 		fflush(o->f);
 	}
+	free(o->note);
+	o->note = NULL;
 	if (o->partial)
 		warnx_("standard output: the report written so far is "
 		    "incomplete (no temporary file could hold it)");

@@ -21,6 +21,7 @@ struct out {
 	int held;		/* F is the temporary file */
 	int unheld;		/* no temporary file could be made */
 	int partial;		/* part of an unfinished report is out */
+	char *note;		/* for standard error after the report, or NULL */
 };
 
 void out_init(struct out *o, int fd);
@@ -31,6 +32,13 @@ void out_str(struct out *o, const char *s, size_t n);
 /* printf(3) into the report. */
 void out_printf(struct out *o, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+
+/*
+ * A warning about the report, written on standard error (prefixed
+ * "readprofile: ") by out_finish once the report is out; an empty one
+ * is none.  A later note replaces an earlier one.
+ */
+void out_note(struct out *o, const char *msg);
 
 /*
  * Write everything held to the descriptor.  Returns 0, or -1 with errno

@@ -222,19 +222,21 @@ take_line(struct run *r, const struct sym *s, struct report_result *res)
  * report's numbers are counted; stdout is as util-linux writes it.
  */
 static void
-warn_nosym(const struct run *r, const struct report_result *res)
+note_nosym(const struct run *r, struct report_result *res)
 {
 	if (res->nosym == 0)
 		return;
 	if (!res->have_etext)
-		warnx_("%llu of %llu ticks lie past the last symbol of %s "
-		    "(0x%llx), which has no _etext: is the map truncated, or "
-		    "of another kernel?", (unsigned long long)res->nosym,
+		snprintf(res->note, sizeof res->note, "%llu of %llu ticks lie "
+		    "past the last symbol of %.128s (0x%llx), which has no "
+		    "_etext: is the map truncated, or of another kernel?",
+		    (unsigned long long)res->nosym,
 		    (unsigned long long)res->all, r->m->name,
 		    (unsigned long long)r->p.addr);
 	else
-		warnx_("%llu of %llu ticks lie in no symbol of %s: is it the "
-		    "map of this kernel?", (unsigned long long)res->nosym,
+		snprintf(res->note, sizeof res->note, "%llu of %llu ticks lie "
+		    "in no symbol of %.128s: is it the map of this kernel?",
+		    (unsigned long long)res->nosym,
 		    (unsigned long long)res->all, r->m->name);
 }
 
@@ -284,8 +286,8 @@ report_run(struct symsrc *m, const struct counters *c, uint32_t step,
 	res->load = r.p.addr > res->origin ?
 	    attrib_load(r.total, r.p.addr - res->origin) : 0.0;
 	res->a = r.a;
+	note_nosym(&r, res);
 	sink->end(sink->ctx, res);
-	warn_nosym(&r, res);
 	pending_free(&r.p);
 }
 

@@ -42,6 +42,7 @@ struct report_result {
 	uint64_t unknown;	/* the last word; histogram: the bins of no symbol */
 	uint64_t nosym;		/* kernel: ticks in no symbol's words */
 	uint64_t all;		/* every tick: total + unknown + nosym */
+	char note[384];		/* a warning about ticks of no symbol, or "" */
 	int last_in_func;	/* classic: a function reaches into the last
 				 * word, whose ticks are then its and
 				 * *unknown*'s: the views count them once */
@@ -93,7 +94,8 @@ void report_text_bounds(struct symsrc *m, struct report_result *res);
 
 /*
  * The whole report of counters C against map M into SINK.  Ticks in no
- * symbol get a warning on standard error (a wrong or truncated map).
+ * symbol get a warning in RES->note (a wrong or truncated map), which
+ * the views write on standard error after the report.
  */
 void report_run(struct symsrc *m, const struct counters *c, uint32_t step,
     const struct report_opts *opt, const struct report_sink *sink,

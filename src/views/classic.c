@@ -188,11 +188,13 @@ classic_end(void *ctx, const struct report_result *res)
 
 	out_unknown(k->o, res->unknown);
 	out_total(k->o, res, res->total, k->opt->verbose);
+	out_note(k->o, res->note);
 }
 
 struct collecting {
 	struct collect *k;
 	const struct report_opts *opt;
+	struct out *o;
 };
 
 static void
@@ -205,11 +207,11 @@ collect_func(void *ctx, const struct func_rec *f)
 		    f->name, f->namelen);
 }
 
+/* Collected: printed later, the note after the report all the same. */
 static void
-nothing(void *ctx, const struct report_result *res)
+collect_end(void *ctx, const struct report_result *res)
 {
-	(void)ctx;
-	(void)res;
+	out_note(((struct collecting *)ctx)->o, res->note);
 }
 
 /* The classic text, or OPT's collection. */
@@ -217,7 +219,7 @@ static struct report_sink
 sink_for(struct classic *cl, struct collecting *co)
 {
 	if (cl->opt->collect)
-		return (struct report_sink){ NULL, collect_func, nothing, co };
+		return (struct report_sink){ NULL, collect_func, collect_end, co };
 	return (struct report_sink){ classic_begin, classic_func, classic_end,
 	    cl };
 }
@@ -227,7 +229,7 @@ classic_run(struct symsrc *m, const struct counters *c, uint32_t step,
     const struct report_opts *opt, struct out *o, struct report_result *res)
 {
 	struct classic cl = { o, c, opt, NULL };
-	struct collecting co = { opt->collect, opt };
+	struct collecting co = { opt->collect, opt, o };
 	struct report_sink s = sink_for(&cl, &co);
 
 	report_run(m, c, step, opt, &s, res);
@@ -239,7 +241,7 @@ classic_hist_run(struct symsrc *m, const struct counters *c,
     struct report_result *res)
 {
 	struct classic cl = { o, c, opt, NULL };
-	struct collecting co = { opt->collect, opt };
+	struct collecting co = { opt->collect, opt, o };
 	struct report_sink s = sink_for(&cl, &co);
 
 	report_hist_run(m, c, h, opt, &s, res);

@@ -282,6 +282,7 @@ folded_end(void *ctx, const struct report_result *res)
 		    (ull)report_unknown(res));
 	if (res->nosym)
 		out_printf(fs->o, "[no symbol] %llu\n", (ull)res->nosym);
+	out_note(fs->o, res->note);
 }
 
 struct report_sink
@@ -578,6 +579,7 @@ json_end(void *ctx, const struct report_result *res)
 		}
 	}
 	put(o, "}\n");
+	out_note(o, res->note);
 }
 
 struct report_sink
