@@ -3,7 +3,8 @@
 #
 #   sh fuzz/run.sh [SECONDS]        (default 60 per harness; make fuzz)
 #
-# Harnesses: the map reader, the profile reader, the report, JSON strings.
+# Harnesses: the map reader, the profile reader, the report, JSON strings,
+# --folded frames.
 # Needs clang (with libFuzzer).  Builds into build-fuzz/ with
 # -fsanitize=fuzzer,address,undefined, writes seed corpora there from
 # fixtures/, replays the regression inputs of fixtures/hostile/fuzz/HARNESS/,
@@ -17,7 +18,7 @@ TOP=$(cd "$(dirname "$0")/.." && pwd)
 SECS=${1:-60}
 CLANG=${CLANG:-clang}
 B=$TOP/build-fuzz
-HARNESSES="fuzz_map fuzz_profile fuzz_report fuzz_json fuzz_elf"
+HARNESSES="fuzz_map fuzz_profile fuzz_report fuzz_json fuzz_folded fuzz_elf"
 
 case $SECS in
 ''|*[!0-9]*) echo "usage: sh fuzz/run.sh [SECONDS]" >&2; exit 2 ;;
@@ -51,11 +52,16 @@ done
 byte() { printf "\\$(printf %03o "$1")"; }
 
 rm -rf "$B/seeds" && mkdir -p "$B/seeds/fuzz_map" "$B/seeds/fuzz_profile" \
-    "$B/seeds/fuzz_report" "$B/seeds/fuzz_json" "$B/seeds/fuzz_elf" || exit 1
+    "$B/seeds/fuzz_report" "$B/seeds/fuzz_json" "$B/seeds/fuzz_folded" \
+    "$B/seeds/fuzz_elf" || exit 1
 # JSON strings: names of the real capture, and bytes JSON must escape
 gzip -dc fixtures/real/kallsyms.gz | awk 'NR % 5000 == 1 { print $3 }' |
 	head -n 20 | split -l 1 - "$B/seeds/fuzz_json/name"
 printf 'a"b\\c\001\177\377\303\251\355\240\200' >"$B/seeds/fuzz_json/escapes"
+cp "$B/seeds/fuzz_json/"* "$B/seeds/fuzz_folded/"
+printf 'x 12' >"$B/seeds/fuzz_folded/count"
+printf 'f 1.5 2' >"$B/seeds/fuzz_folded/counts"
+printf '[unknown]' >"$B/seeds/fuzz_folded/frame"
 
 # Small real ELF files: the test texts assembled for every target found,
 # as objects, executables and shared objects (both classes, both orders).
