@@ -63,7 +63,7 @@ check(struct out *o)
 void
 out_str(struct out *o, const char *s, size_t n)
 {
-	if (n && fwrite(s, 1, n, o->f) != n)
+	if (n && fwrite_unlocked(s, 1, n, o->f) != n)
 		check(o);
 	o->partial |= o->unheld;
 }

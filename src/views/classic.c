@@ -100,6 +100,74 @@ out_bins(struct out *o, const struct counters *c, const struct attrib *a,
 	}
 }
 
+/*
+ * "%#llx" at the end of P: "0" for 0, else "0x" and the hex digits.
+ * -s writes a line per counter, millions of them: printf's cost there
+ * is five times this (bench/run.sh, dense-s).
+ */
+static char *
+put_althex(char *p, uint64_t v)
+{
+	static const char hex[] = "0123456789abcdef";
+	char t[16];
+	int n = 0;
+
+	if (v == 0) {
+		*p++ = '0';
+		return p;
+	}
+	while (v) {
+		t[n++] = hex[v & 15];
+		v >>= 4;
+	}
+	*p++ = '0';
+	*p++ = 'x';
+	while (n)
+		*p++ = t[--n];
+	return p;
+}
+
+/* "%u" at the end of P. */
+static char *
+put_u32(char *p, uint32_t v)
+{
+	char t[10];
+	int n = 0;
+
+	do
+		t[n++] = (char)('0' + v % 10);
+	while (v /= 10);
+	while (n)
+		*p++ = t[--n];
+	return p;
+}
+
+/* "\t%#llx\t%s+%#llx\t%u\n": one write when the name is not long. */
+static void
+out_counter(struct out *o, uint64_t addr, const char *name, size_t nlen,
+    uint64_t off, uint32_t count)
+{
+	char line[256], *p = line;
+
+	*p++ = '\t';
+	p = put_althex(p, addr);
+	*p++ = '\t';
+	if (nlen > sizeof line - 64) {
+		out_str(o, line, (size_t)(p - line));
+		out_str(o, name, nlen);
+		p = line;
+	} else {
+		memcpy(p, name, nlen);
+		p += nlen;
+	}
+	*p++ = '+';
+	p = put_althex(p, off);
+	*p++ = '\t';
+	p = put_u32(p, count);
+	*p++ = '\n';
+	out_str(o, line, (size_t)(p - line));
+}
+
 /* -s: the counters of one function. */
 void
 out_counters(struct out *o, const struct counters *c, const struct attrib *a,
@@ -117,8 +185,7 @@ out_counters(struct out *o, const struct counters *c, const struct attrib *a,
 		for (size_t i = 0; i < got; i++) {
 			if (a->mode == ATTRIB_HIST)
 				addr = attrib_word_addr(a, k + i);
-			out_printf(o, "\t%#llx\t%.*s+%#llx\t%u\n", (ull)addr,
-			    (int)nlen, name, (ull)(addr - f->addr), w[i]);
+			out_counter(o, addr, name, nlen, addr - f->addr, w[i]);
 			addr += a->step;
 		}
 		k += got;
