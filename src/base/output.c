@@ -2,6 +2,7 @@
  * output.c - the held-back report: a temporary file copied out whole.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,6 +25,35 @@ is_dev_null(int fd)
 	    stat("/dev/null", &nb) == 0 && sb.st_rdev == nb.st_rdev;
 }
 
+/*
+ * An unlinked temporary file in $TMPDIR (when absolute) or /tmp, as a
+ * stream, or NULL.
+ */
+static FILE *
+temp_file(void)
+{
+	const char *dir = getenv("TMPDIR");
+	char path[4096];
+	int fd;
+	FILE *f;
+
+	if (dir == NULL || dir[0] != '/' || strlen(dir) > sizeof path - 32)
+		dir = "/tmp";
+	fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		snprintf(path, sizeof path, "%s/readprofile.XXXXXX", dir);
+		fd = mkostemp(path, O_CLOEXEC);
+		if (fd >= 0)
+			unlink(path);
+	}
+	if (fd < 0 || (f = fdopen(fd, "w+")) == NULL) {
+		if (fd >= 0)
+			close(fd);
+		return NULL;
+	}
+	return f;
+}
+
 /* FD as a stream: stdout for its own descriptor, else a new one. */
 static FILE *
 direct_stream(int fd)
@@ -44,7 +74,7 @@ out_init(struct out *o, int fd)
 	o->held = 0;
 	o->unheld = 0;
 	if (!is_dev_null(fd)) {
-		o->held = (o->f = tmpfile()) != NULL;
+		o->held = (o->f = temp_file()) != NULL;
 		o->unheld = !o->held;
 	}
 	if (!o->held)

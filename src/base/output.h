@@ -2,7 +2,7 @@
  * output.h - the report, held back until it is complete.
  *
  * Reports are printed with stdio into an unlinked temporary file
- * (tmpfile(3)) and copied to the descriptor by out_finish, so that an
+ * ($TMPDIR or /tmp) and copied to the descriptor by out_finish, so that an
  * error found late leaves none of their bytes on standard output.
  * Nothing is ever cut back, as bytes after ours may be another writer's.
  * Only /dev/null gets the report as it comes, and, when no temporary
