@@ -38,6 +38,7 @@
 #include "cli/gmonrun.h"
 #include "hist/profile.h"
 #include "core/report.h"
+#include "views/classic.h"
 #include "base/sniff.h"
 #include "sym/symsrc.h"
 #include "base/util.h"
@@ -237,10 +238,9 @@ run_report(const struct gmon *g, const uint64_t *sym, size_t ns,
 		    "TtWwDA"[i % 6], i);
 	symsrc_open_mem(&m, "map", text, len);
 	out_init(&o, -1);
-	report_hist_run(&m, &c, &h, &ro, &o, &res);
+	classic_hist_run(&m, &c, &h, &ro, &o, &res);
 	CHECK(res.total <= gmon_total(g));
 	out_discard(&o);
-	free(o.buf);
 	symsrc_close(&m);
 }
 

@@ -25,6 +25,7 @@
 #include "sym/mapfile.h"
 #include "base/output.h"
 #include "core/report.h"
+#include "views/classic.h"
 #include "base/util.h"
 
 #define CHECK(c) do { if (!(c)) { \
@@ -316,8 +317,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static struct out o;
-	static int o_ready;
+	struct out o;
+	char *buf;
+	size_t blen;
 	static struct symsrc m;
 	static uint32_t *words;
 	static uint64_t nw;
@@ -340,10 +342,6 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memcpy(words, data, nw * 4);
 	text = (const char *)data + plen;
 	tlen = size - plen;
-	if (!o_ready) {
-		out_init(&o, -1);	/* held in memory, never written */
-		o_ready = 1;
-	}
 	read_syms(text, tlen);
 
 	for (cur_opts = 0; cur_opts < 32; cur_opts++) {
@@ -360,27 +358,32 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		ro.mode = (cur_opts >> 4) & 1 ? ATTRIB_EXACT : ATTRIB_CLASSIC;
 		want_fatal = ref_report(words, nw, ro.mode == ATTRIB_EXACT,
 		    &want_total);
-		o.len = 0;
+		buf = NULL;
+		blen = 0;
+		o = (struct out){ .fd = -1, .f = open_memstream(&buf, &blen) };
+		CHECK(o.f != NULL);
 		tracking = 1;
 		if (setjmp(fatal_env) == 0) {
 			symsrc_open_mem(&m, "map", text, tlen);
-			report_run(&m, &c, words[0], &ro, &o, &res);
+			classic_run(&m, &c, words[0], &ro, &o, &res);
 			tracking = 0;
 			CHECK(!want_fatal);
 			CHECK(res.total == want_total);
-			if (o.spill < 0)
-				check_output(o.buf, o.len, &ro, want_total,
-				    words[nw - 1]);
+			CHECK(res.total + report_unknown(&res) + res.nosym == res.all);
+			CHECK(fflush(o.f) == 0);
+			check_output(buf, blen, &ro, want_total, words[nw - 1]);
 		} else {
 			tracking = 0;
 			CHECK(want_fatal);
 		}
 		symsrc_close(&m);
-		out_discard(&o);
+		out_note(&o, "");
+		fclose(o.f);
+		free(buf);
 		if (want_fatal)
-			free_leftovers(o.buf);
+			free_leftovers(NULL);
 		for (int i = 0; i < NLIVE; i++)
-			CHECK(live[i] == NULL || live[i] == o.buf);
+			CHECK(live[i] == NULL);
 	}
 	free_syms();
 	free(words);

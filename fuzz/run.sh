@@ -4,7 +4,8 @@
 #   sh fuzz/run.sh [SECONDS]        (default 60 per harness; make fuzz)
 #
 # Harnesses: the map reader, the profile reader, the report, JSON strings,
-# ELF files, the bound on demangled names, --pprof's encoder and its strings.
+# ELF files, the bound on demangled names, --pprof's encoder and its strings,
+# --folded frames.
 # Needs clang (with libFuzzer).  Builds into build-fuzz/ with
 # -fsanitize=fuzzer,address,undefined, writes seed corpora there from
 # fixtures/, replays the regression inputs of fixtures/hostile/fuzz/HARNESS/,
@@ -18,7 +19,8 @@ TOP=$(cd "$(dirname "$0")/.." && pwd)
 SECS=${1:-60}
 CLANG=${CLANG:-clang}
 B=$TOP/build-fuzz
-HARNESSES="fuzz_map fuzz_profile fuzz_report fuzz_json fuzz_elf fuzz_demangle fuzz_pprof"
+HARNESSES="fuzz_map fuzz_profile fuzz_report fuzz_json fuzz_folded fuzz_elf fuzz_demangle
+    fuzz_pprof"
 
 case $SECS in
 ''|*[!0-9]*) echo "usage: sh fuzz/run.sh [SECONDS]" >&2; exit 2 ;;
@@ -52,8 +54,8 @@ done
 byte() { printf "\\$(printf %03o "$1")"; }
 
 rm -rf "$B/seeds" && mkdir -p "$B/seeds/fuzz_map" "$B/seeds/fuzz_profile" \
-    "$B/seeds/fuzz_report" "$B/seeds/fuzz_json" "$B/seeds/fuzz_elf" \
-    "$B/seeds/fuzz_pprof" || exit 1
+    "$B/seeds/fuzz_report" "$B/seeds/fuzz_json" "$B/seeds/fuzz_folded" \
+    "$B/seeds/fuzz_elf" "$B/seeds/fuzz_pprof" || exit 1
 # JSON strings: names of the real capture, and bytes JSON must escape
 gzip -dc fixtures/real/kallsyms.gz | awk 'NR % 5000 == 1 { print $3 }' |
 	head -n 20 | split -l 1 - "$B/seeds/fuzz_json/name"
@@ -74,6 +76,10 @@ done
 printf '\003\372/boot/map\377\000caf\351\000caf\303\251\000back\\slash\000\355\240\200\000\364\220\200\200' \
     >"$B/seeds/fuzz_pprof/names"
 printf '\000\000map\000alpha\000\000beta' >"$B/seeds/fuzz_pprof/plain"
+cp "$B/seeds/fuzz_json/"* "$B/seeds/fuzz_folded/"
+printf 'x 12' >"$B/seeds/fuzz_folded/count"
+printf 'f 1.5 2' >"$B/seeds/fuzz_folded/counts"
+printf '[unknown]' >"$B/seeds/fuzz_folded/frame"
 
 # Small real ELF files: the test texts assembled for every target found,
 # as objects, executables and shared objects (both classes, both orders).

@@ -243,5 +243,5 @@ export_run(const struct options *o, struct out *out,
 	if (o->pprof)
 		write_pprof(o, out, k, res, c, ro, s);
 	else
-		view_folded(out, k, ro->rename);
+		view_folded(out, k, res, ro->rename);
 }

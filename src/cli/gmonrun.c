@@ -17,6 +17,7 @@
 #include "core/report.h"
 #include "sym/symsrc.h"
 #include "base/util.h"
+#include "views/classic.h"
 #include "views/view.h"
 
 int
@@ -385,10 +386,20 @@ report_view(const struct run *x)
 	    .baseline = opt->baseline, .rate = g->rate, .rate_from = "gmon.out",
 	    .format = g->format == GMON_GNU ? "gmon.out (GNU)" :
 	    "gmon.out (BSD)" };
+	struct report_sink sink;
+	struct json_stream js;
+	struct folded_stream fs;
 
+	if ((opt->json && !opt->top) || (opt->folded && !opt->pprof)) {
+		sink = opt->folded ? view_folded_sink(&fs, x->o, x->ro) :
+		    view_json_sink(&js, x->o, x->c, x->ro, &vi);
+		report_hist_run(x->m, x->c, x->h, x->ro, &sink, x->res);
+		tell(x);	/* streamed, but held until the run succeeds */
+		return;
+	}
 	collect_init(&k, opt->top ? opt->top : SIZE_MAX);
 	x->ro->collect = &k;
-	report_hist_run(x->m, x->c, x->h, x->ro, x->o, x->res);
+	classic_hist_run(x->m, x->c, x->h, x->ro, x->o, x->res);
 	tell(x);
 	collect_sort(&k);
 	if (export_wanted(opt))
@@ -421,7 +432,7 @@ report(const struct options *opt, const struct gmon *g, const char *name,
 	if (opt->top || opt->json || export_wanted(opt)) {
 		report_view(&x);
 	} else {
-		report_hist_run(&m, &c, h, &ro, o, &res);
+		classic_hist_run(&m, &c, h, &ro, o, &res);
 		tell(&x);
 	}
 	symsrc_close(&m);

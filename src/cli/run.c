@@ -13,6 +13,7 @@
 #include "cli/run.h"
 #include "views/view.h"
 #include "core/collect.h"
+#include "views/classic.h"
 #include "hist/step.h"
 
 void
@@ -117,16 +118,25 @@ run_report(const struct run *r, struct symsrc *m, const struct counters *c,
 	    kroot_last_counter_is_text(r->source == RUN_LIVE) == 1 };
 	struct collect k;
 	struct view_inputs vi;
+	struct report_sink s;
+	struct json_stream js;
+	struct folded_stream fs;
 
+	inputs_of(r, c, &vi);
+	if ((o->json && !o->top) || (o->folded && !o->pprof)) {	/* streamed */
+		s = o->folded ? view_folded_sink(&fs, r->out, &ro) :
+		    view_json_sink(&js, r->out, c, &ro, &vi);
+		report_run(m, c, r->step, &ro, &s, res);
+		return;
+	}
 	if (o->top || o->json || export_wanted(o)) {
 		collect_init(&k, o->top ? o->top : SIZE_MAX);
 		ro.collect = &k;
 	}
-	report_run(m, c, r->step, &ro, r->out, res);
+	classic_run(m, c, r->step, &ro, r->out, res);
 	if (ro.collect == NULL)
 		return;
 	collect_sort(&k);
-	inputs_of(r, c, &vi);
 	if (export_wanted(o))
 		kernel_export(r, c, res, &ro, &k);
 	else if (o->json)

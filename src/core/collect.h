@@ -1,10 +1,10 @@
 /*
- * collect.h - the reported functions kept for --top and --json.
+ * collect.h - the reported functions kept for --top (and --pprof).
  *
- * The classic text report is written as each symbol closes and keeps
- * nothing.  --top N and --json need the total before any percentage, so
- * they collect: --top N keeps only the N functions with most ticks in a
- * bounded heap; --json without --top keeps every reported function.  A
+ * The classic text, --json and --folded are written as each symbol
+ * closes and keep nothing.  --top N ranks, so it collects: it keeps only
+ * the N functions with most ticks in a bounded heap; without a limit
+ * (--pprof, until it streams) every reported function is kept.  A
  * record holds the function's address, length, ticks and the ranges of
  * words it is credited with and that -s lists (the buckets are read
  * again from the counters when printed, not copied); its name is copied

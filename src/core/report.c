@@ -23,13 +23,15 @@ struct run {
 	struct symsrc *m;
 	const struct counters *c;
 	const struct report_opts *opt;
-	struct out *o;
+	const struct report_sink *sink;
 	struct attrib a;
 	struct pending p;
 	uint64_t total;
 	uint32_t rate;		/* histogram: ticks per second, else 0 */
 	const struct report_hist *h;	/* histogram, else NULL */
 	uint64_t calls;		/* histogram: total of the calls column */
+	uint64_t seq;		/* symbols closed */
+	int last_in_func;	/* a function holds the last word */
 };
 
 /* S is the pending symbol: its name copied. */
@@ -83,56 +85,6 @@ report_text_bounds(struct symsrc *m, struct report_result *res)
 		}
 }
 
-/* -b: the bins of one symbol, with its header before the first one. */
-void
-report_list_bins(struct out *o, const struct counters *c,
-    const struct attrib *a, const struct attrib_span *sp, const char *name,
-    size_t nlen, int all)
-{
-	int header = 0;
-
-	for (uint64_t k = sp->first; k < sp->end;) {
-		size_t got;
-		const uint32_t *w = c->span(c->ctx, k, sp->end, &got);
-
-		for (size_t i = 0; i < got; i++) {
-			if (w[i] == 0 && !all)
-				continue;
-			if (!header) {
-				out_bin_header(o, name, nlen);
-				header = 1;
-			}
-			out_bin(o, attrib_word_addr(a, k + i), w[i]);
-		}
-		k += got;
-	}
-}
-
-/* -s: the counters of one symbol at START. */
-void
-report_list_counters(struct out *o, const struct counters *c,
-    const struct attrib *a, const struct attrib_span *sp, const char *name,
-    size_t nlen, uint64_t start)
-{
-	for (uint64_t k = sp->list_first; k < sp->list_end;) {
-		size_t got;
-		const uint32_t *w = c->span(c->ctx, k, sp->list_end, &got);
-		uint64_t addr = attrib_word_addr(a, k);
-
-		/*
-		 * The addresses of the words that follow, by the step; a
-		 * histogram's bins may have a fractional width: each its own.
-		 */
-		for (size_t i = 0; i < got; i++) {
-			if (a->mode == ATTRIB_HIST)
-				addr = attrib_word_addr(a, k + i);
-			out_counter(o, addr, name, nlen, addr - start, w[i]);
-			addr += a->step;
-		}
-		k += got;
-	}
-}
-
 /* Histogram: the calls into [start, next), added to the total's. */
 static uint64_t
 take_calls(struct run *r, uint64_t start, uint64_t next)
@@ -144,17 +96,6 @@ take_calls(struct run *r, uint64_t start, uint64_t next)
 	calls = r->h->calls(r->h->calls_ctx, start, next);
 	r->calls += calls;
 	return calls;
-}
-
-/* The -v line of a histogram's symbol: seconds, and calls if known. */
-static void
-out_hist_verbose(struct run *r, uint64_t addr, const char *name, size_t len,
-    uint64_t next, uint64_t ticks, double load)
-{
-	uint64_t calls = take_calls(r, addr, next);
-
-	out_sym_seconds(r->o, addr, name, len, ticks, load, r->rate,
-	    r->h->calls ? &calls : NULL);
 }
 
 /*
@@ -213,52 +154,18 @@ out_of_range(struct run *r, const struct sym *at)
 	    "from, given with -m", r->m->name);
 }
 
-/* The classic text of one closed symbol, written as it comes. */
-static void
-print_symbol(struct run *r, const struct attrib_span *sp, uint64_t ticks,
-    uint64_t len)
+uint64_t
+report_unknown(const struct report_result *res)
 {
-	const struct report_opts *opt = r->opt;
-	struct pending *p = &r->p;
-	const char *name = p->name;
-	size_t nlen = p->len;
-
-	if (opt->rename && (ticks || opt->all || opt->verbose))
-		name = opt->rename(p->name, p->len, &nlen);
-	if (opt->bins) {
-		report_list_bins(r->o, r->c, &r->a, sp, name, nlen,
-		    opt->all);
-		if (ticks || opt->verbose)
-			out_bin_total(r->o, ticks);
-		if (opt->verbose)	/* each symbol has a total: count its calls */
-			take_calls(r, p->addr, p->addr + len);
-	} else if (len && (ticks || opt->all)) {
-		double load = attrib_load(ticks, len);
-		if (opt->verbose && r->h)
-			out_hist_verbose(r, p->addr, name, nlen,
-			    p->addr + len, ticks, load);
-		else if (opt->verbose)
-			out_sym_verbose(r->o, p->addr, name, nlen, ticks,
-			    load);
-		else
-			out_sym(r->o, ticks, name, nlen, load);
-		if (opt->counters && (r->a.step || r->a.mode == ATTRIB_HIST))
-			report_list_counters(r->o, r->c, &r->a, sp, name,
-			    nlen, p->addr);
-	}
+	return res->last_in_func ? 0 : res->unknown;
 }
 
-/*
- * Whether --top/--json report a symbol: as the text report would.  With
- * -b, a symbol that has a bin to list (a non-zero one; any with -a).
- */
-static int
-reported(const struct report_opts *opt, const struct attrib_span *sp,
-    uint64_t ticks, uint64_t len)
+int
+report_shown(const struct report_opts *opt, const struct func_rec *f)
 {
 	if (opt->bins)
-		return ticks || (opt->all && sp->end > sp->first);
-	return len && (ticks || opt->all);
+		return f->ticks || (opt->all && f->sp.end > f->sp.first);
+	return f->len && (f->ticks || opt->all);
 }
 
 /* The line S closes the pending symbol; print or collect it. */
@@ -268,7 +175,7 @@ close_pending(struct run *r, const struct sym *s)
 	struct attrib_span sp;
 	const struct report_opts *opt = r->opt;
 	struct pending *p = &r->p;
-	uint64_t ticks, len;
+	struct func_rec f;
 
 	if (s->addr < p->addr)
 		fatalx("%s(%llu): address goes backwards (0x%llx after 0x%llx)",
@@ -276,16 +183,16 @@ close_pending(struct run *r, const struct sym *s)
 		    (unsigned long long)s->addr, (unsigned long long)p->addr);
 	if (attrib_close(&r->a, p->addr, s->addr, &sp) < 0)
 		out_of_range(r, s);
-	ticks = counters_sum(r->c, sp.first, sp.end);
-	r->total += ticks;
-	len = s->addr - p->addr;
-	if (opt->collect == NULL)
-		print_symbol(r, &sp, ticks, len);
-	else if (reported(opt, &sp, ticks, len))
-		collect_add(opt->collect, p->addr, len, ticks,
-		    take_calls(r, p->addr, s->addr), &sp, p->name, p->len);
-	else if (opt->bins)	/* its calls count in the total, as with -b -v */
-		take_calls(r, p->addr, s->addr);
+	f = (struct func_rec){ .addr = p->addr, .len = s->addr - p->addr,
+	    .ticks = counters_sum(r->c, sp.first, sp.end), .seq = r->seq++,
+	    .sp = sp, .name = (char *)p->name, .namelen = p->len };
+	r->total += f.ticks;
+	if (sp.end >= r->a.nwords && r->a.mode == ATTRIB_CLASSIC)
+		r->last_in_func = 1;
+	/* with -b, every symbol's calls count in the total, as -b -v lists */
+	if (opt->bins || report_shown(opt, &f))
+		f.calls = take_calls(r, p->addr, s->addr);
+	r->sink->func(r->sink->ctx, &f);
 	pending_set(p, s);
 }
 
@@ -311,30 +218,62 @@ take_line(struct run *r, const struct sym *s, struct report_result *res)
 	return LINE_NEXT;
 }
 
+/*
+ * Ticks no symbol holds: how many, and the likely cause.  Only the
+ * report's numbers are counted; stdout is as util-linux writes it.
+ */
+static void
+note_nosym(const struct run *r, struct report_result *res)
+{
+	/* with _etext, a map of less text than the profile: fit.c says so */
+	if (res->nosym == 0 || res->have_etext)
+		return;
+	snprintf(res->note, sizeof res->note, "%llu of %llu ticks lie past "
+	    "the last symbol of %.128s (0x%llx), which has no _etext: is the "
+	    "map truncated, or of another kernel?",
+	    (unsigned long long)res->nosym, (unsigned long long)res->all,
+	    r->m->name, (unsigned long long)r->p.addr);
+}
+
+/* The sink's begin, once the origin and every tick are known. */
+static void
+begin(const struct report_sink *sink, const struct report_result *res)
+{
+	if (sink->begin)
+		sink->begin(sink->ctx, res);
+}
+
 void
 report_run(struct symsrc *m, const struct counters *c, uint32_t step,
-    const struct report_opts *opt, struct out *o, struct report_result *res)
+    const struct report_opts *opt, const struct report_sink *sink,
+    struct report_result *res)
 {
-	struct run r = { .m = m, .c = c, .opt = opt, .o = o };
+	struct run r = { .m = m, .c = c, .opt = opt, .sink = sink };
 	struct sym s;
 
 	memset(res, 0, sizeof *res);
 	res->origin = need_stext(m, &s);
+	res->unknown = opt->last_is_text && opt->mode == ATTRIB_EXACT ? 0 :
+	    counters_get(c, c->n - 1);
+	/* a profile of its step word alone: that word is util-linux's
+	 * *unknown*, and so the whole */
+	res->all = c->n > 1 ? counters_sum(c, 1, c->n) : res->unknown;
 	attrib_init(&r.a, res->origin, step, c->n, opt->mode);
 	r.a.last_is_text = opt->last_is_text && opt->mode == ATTRIB_EXACT;
+	res->a = r.a;
+	begin(sink, res);
 	pending_set(&r.p, &s);
 	while (symsrc_next(m, &s))
 		if (take_line(&r, &s, res) == LINE_END)
 			break;
-	res->unknown = r.a.last_is_text ? 0 : counters_get(c, c->n - 1);
 	res->total = r.total;
+	res->last_in_func = r.last_in_func;
+	res->nosym = res->all - r.total - report_unknown(res);
 	res->load = r.p.addr > res->origin ?
 	    attrib_load(r.total, r.p.addr - res->origin) : 0.0;
 	res->a = r.a;
-	if (opt->collect == NULL) {
-		out_unknown(o, res->unknown);
-		out_total(o, res->total, res->load, opt->verbose);
-	}
+	note_nosym(&r, res);
+	sink->end(sink->ctx, res);
 	pending_free(&r.p);
 }
 
@@ -374,11 +313,11 @@ close_hist(struct run *r, const struct sym *s, uint64_t *end)
 
 void
 report_hist_run(struct symsrc *m, const struct counters *c,
-    const struct report_hist *h, const struct report_opts *opt, struct out *o,
-    struct report_result *res)
+    const struct report_hist *h, const struct report_opts *opt,
+    const struct report_sink *sink, struct report_result *res)
 {
-	struct run r = { .m = m, .c = c, .opt = opt, .o = o, .rate = h->rate,
-	    .h = h };
+	struct run r = { .m = m, .c = c, .opt = opt, .sink = sink,
+	    .rate = h->rate, .h = h };
 	struct sym s;
 	uint64_t all = counters_sum(c, 1, c->n), end = UINT64_MAX;
 	int below = 0;
@@ -386,7 +325,11 @@ report_hist_run(struct symsrc *m, const struct counters *c,
 	memset(res, 0, sizeof *res);
 	res->origin = h->low;
 	res->etext = h->high;
+	res->all = all;
+	res->h = h;
 	attrib_init_hist(&r.a, h->ranges, h->nranges);
+	res->a = r.a;
+	begin(sink, res);
 	while (symsrc_next(m, &s)) {
 		if (s.kind != SYM_TEXT)
 			continue;
@@ -415,22 +358,7 @@ report_hist_run(struct symsrc *m, const struct counters *c,
 	res->unknown = all - r.total;
 	res->load = attrib_load(r.total, h->high - h->low);
 	res->a = r.a;
-	res->h = h;
 	res->calls = r.calls;
-	if (opt->collect == NULL) {
-		out_unknown(o, res->unknown);
-		report_hist_total(o, res, opt->verbose);
-	}
+	sink->end(sink->ctx, res);
 	pending_free(&r.p);
-}
-
-void
-report_hist_total(struct out *o, const struct report_result *res,
-    int verbose)
-{
-	if (verbose)
-		out_sym_seconds(o, 0, "total", 5, res->total, res->load,
-		    res->h->rate, res->h->calls ? &res->calls : NULL);
-	else
-		out_sym(o, res->total, "total", 5, res->load);
 }

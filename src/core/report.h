@@ -1,10 +1,16 @@
 /*
- * report.h - one report: symbols in, attribution, report lines out.
+ * report.h - one report: symbols in, attribution, closed functions out.
  *
  * Applies the text rules (the origin at _stext, skipped absolute symbols,
  * the end of the text) to the stream of symbols, closes each symbol with
- * the attribution and writes it in the classic format as it goes, or
- * hands it to a collection (--top, --json) printed once the total is known.
+ * the attribution and hands it to a sink as it closes: the classic text,
+ * --top's heap, --json, --folded (views/).  Pure: it prints nothing.
+ *
+ * Every tick of the profile (less the baseline) is in exactly one place:
+ * a function, *unknown* (a kernel profile's last counter; a histogram's
+ * bins before its first symbol), or no symbol (past the map's last
+ * symbol, or in no function's words).  ALL = TOTAL + report_unknown()
+ * + NOSYM.
  */
 #ifndef RP_REPORT_H
 #define RP_REPORT_H
@@ -13,13 +19,12 @@
 
 #include "core/attrib.h"
 #include "core/collect.h"
-#include "base/output.h"
 #include "sym/symsrc.h"
 
 struct report_opts {
 	int verbose, all, bins, counters;
 	enum attrib_mode mode;
-	struct collect *collect;	/* --top/--json; NULL: classic text */
+	struct collect *collect;	/* views: --top/--json collect here */
 	int default_map;	/* the map was not given with -m */
 	/* The name to print for a symbol (C++ demangling), or NULL: as is.
 	 * The result is valid until the next call. */
@@ -33,8 +38,14 @@ struct report_result {
 	uint64_t origin;	/* _stext */
 	uint64_t etext;		/* _etext, when found */
 	int have_etext;
-	uint64_t total;
+	uint64_t total;		/* the functions' ticks (the classic total) */
 	uint64_t unknown;	/* the last word; histogram: the bins of no symbol */
+	uint64_t nosym;		/* kernel: ticks in no symbol's words */
+	uint64_t all;		/* every tick: total + unknown + nosym */
+	char note[384];		/* a warning about ticks of no symbol, or "" */
+	int last_in_func;	/* classic: a function reaches into the last
+				 * word, whose ticks are then its and
+				 * *unknown*'s: the views count them once */
 	double load;		/* of the total */
 	struct attrib a;	/* where the buckets are, for collected ones */
 	uint64_t nsyms;		/* histogram: text symbols in its range */
@@ -56,20 +67,39 @@ struct report_hist {
 	void *calls_ctx;
 };
 
+/*
+ * Where the closed functions go: BEGIN (may be NULL) once the origin and
+ * ALL are known, FUNC for every closed symbol (its name valid only during
+ * the call; report_shown says whether a view lists it), END with the
+ * totals.
+ */
+struct report_sink {
+	void (*begin)(void *ctx, const struct report_result *res);
+	void (*func)(void *ctx, const struct func_rec *f);
+	void (*end)(void *ctx, const struct report_result *res);
+	void *ctx;
+};
+
+/* The ticks of *unknown* no function holds: the views' *unknown*. */
+uint64_t report_unknown(const struct report_result *res);
+
+/*
+ * Whether a view lists F: as the classic text would, a function with a
+ * length and ticks (any with -a); with -b, one that has a bin to list.
+ */
+int report_shown(const struct report_opts *opt, const struct func_rec *f);
+
 /* Find _stext and _etext without reporting (for -i -v). */
 void report_text_bounds(struct symsrc *m, struct report_result *res);
 
-/* The whole report of counters C against map M. */
+/*
+ * The whole report of counters C against map M into SINK.  Ticks in no
+ * symbol get a warning in RES->note (a wrong or truncated map), which
+ * the views write on standard error after the report.
+ */
 void report_run(struct symsrc *m, const struct counters *c, uint32_t step,
-    const struct report_opts *opt, struct out *o, struct report_result *res);
-
-/* The buckets of one symbol as -b and -s list them. */
-void report_list_bins(struct out *o, const struct counters *c,
-    const struct attrib *a, const struct attrib_span *sp, const char *name,
-    size_t nlen, int all);
-void report_list_counters(struct out *o, const struct counters *c,
-    const struct attrib *a, const struct attrib_span *sp, const char *name,
-    size_t nlen, uint64_t start);
+    const struct report_opts *opt, const struct report_sink *sink,
+    struct report_result *res);
 
 /*
  * The report of a histogram's counters C against map M: the text symbols
@@ -83,11 +113,7 @@ void report_list_counters(struct out *o, const struct counters *c,
  * them.
  */
 void report_hist_run(struct symsrc *m, const struct counters *c,
-    const struct report_hist *h, const struct report_opts *opt, struct out *o,
-    struct report_result *res);
-
-/* A histogram report's total line (RES of report_hist_run), plain or -v. */
-void report_hist_total(struct out *o, const struct report_result *res,
-    int verbose);
+    const struct report_hist *h, const struct report_opts *opt,
+    const struct report_sink *sink, struct report_result *res);
 
 #endif

@@ -1,19 +1,13 @@
 /*
- * view.c - printing collected reports: --top text and --json.
+ * view.c - --top text, --json and --folded.
  */
 #include <stdio.h>
 #include <string.h>
 
-#include "base/fmt.h"
+#include "views/classic.h"
 #include "views/view.h"
 
-/* All the ticks counted: the functions' and *unknown*'s, the whole of
- * which --top's shares and --json's percents are parts. */
-static uint64_t
-view_all(const struct report_result *res)
-{
-	return res->total + res->unknown;
-}
+typedef unsigned long long ull;
 
 /* ticks * 100 / total, 0 for a total of 0. */
 static double
@@ -22,16 +16,12 @@ view_percent(uint64_t ticks, uint64_t total)
 	return total ? (double)ticks * 100.0 / (double)total : 0.0;
 }
 
-/* Replace the newline just written by " PCT%\n" (the line is in o->buf:
- * the output spills only before a line is formatted, never after). */
-static void
-pct_tail(struct out *o, double pct)
+/* The share column that ends a --top row, and its newline. */
+static const char *
+share(char *b, size_t size, double pct)
 {
-	char b[64];
-	int n = snprintf(b, sizeof b, " %6.2f%%\n", pct);
-
-	o->len--;
-	out_str(o, b, (size_t)n);
+	snprintf(b, size, " %6.2f%%\n", pct);
+	return b;
 }
 
 /* The header row of --top: the columns of the lines below (none for
@@ -40,115 +30,102 @@ static void
 top_header(struct out *o, const struct report_result *res,
     const struct report_opts *opt)
 {
-	char b[160];
-	int n;
-
 	if (opt->bins)
 		return;
 	if (!opt->verbose)
-		n = snprintf(b, sizeof b, "%6s %-40s %8s %7s\n", "ticks",
-		    "function", "load", "share");
+		out_printf(o, "%6s %-40s %8s %7s\n", "ticks", "function",
+		    "load", "share");
 	else if (res->h)
-		n = snprintf(b, sizeof b, "%-16s %-40s %6s %8s %10s%s %7s\n",
-		    "address", "function", "ticks", "load", "seconds",
-		    res->h->calls ? "    calls" : "", "share");
+		out_printf(o, "%-16s %-40s %6s %8s %10s%s %7s\n", "address",
+		    "function", "ticks", "load", "seconds", res->h->calls ?
+		    "    calls" : "", "share");
 	else
-		n = snprintf(b, sizeof b, "%-16s %-40s %6s %8s %7s\n",
-		    "address", "function", "ticks", "load", "share");
-	out_str(o, b, (size_t)n);
+		out_printf(o, "%-16s %-40s %6s %8s %7s\n", "address",
+		    "function", "ticks", "load", "share");
 }
 
-/* The *unknown* row: the ticks of no function, where a function's row has
- * its address, load, seconds and calls: blank. */
+/* A row of ticks in no function (*unknown*, no symbol): where a
+ * function's row has its address, load, seconds and calls: blank. */
 static void
-top_unknown(struct out *o, const struct report_result *res,
-    const struct report_opts *opt, double pct)
+top_nofunc(struct out *o, const struct report_result *res,
+    const struct report_opts *opt, const char *name, uint64_t u)
 {
-	char b[64 + FMT_MAX], t[FMT_MAX];
-	unsigned long long u = res->unknown;
-	int n;
+	char t[32], b[32];
 
 	if (opt->bins)		/* as the classic *unknown* line */
-		n = snprintf(b, sizeof b, "%6llu *unknown*", u);
+		out_printf(o, "%6llu %s", (ull)u, name);
 	else if (!opt->verbose)
-		n = snprintf(b, sizeof b, "%6llu %-40s %8s", u, "*unknown*", "");
+		out_printf(o, "%6llu %-40s %8s", (ull)u, name, "");
 	else
-		n = snprintf(b, sizeof b, "%16s %-40s %6llu %8s", "",
-		    "*unknown*", u, "");
-	out_str(o, b, (size_t)n);
+		out_printf(o, "%16s %-40s %6llu %8s", "", name, (ull)u, "");
 	if (opt->verbose && !opt->bins && res->h) {
-		t[fmt_seconds(t, res->unknown, res->h->rate)] = '\0';
-		n = snprintf(b, sizeof b, " %10s%s", t, res->h->calls ?
-		    "         " : "");
-		out_str(o, b, (size_t)n);
+		fmt_seconds(t, sizeof t, u, res->h->rate);
+		out_printf(o, " %10s%s", t, res->h->calls ? "         " : "");
 	}
-	out_str(o, "\n", 1);
-	pct_tail(o, pct);
+	out_printf(o, "%s", share(b, sizeof b, view_percent(u, res->all)));
 }
+
+/* A kept function's row, or -b block, and its -s counters. */
+static void
+top_func(struct out *o, const struct func_rec *f,
+    const struct report_result *res, const struct counters *c,
+    const struct report_opts *opt)
+{
+	char b[32];
+	const char *end = share(b, sizeof b, view_percent(f->ticks, res->all));
+	const char *name = f->name;
+	size_t nlen = f->namelen;
+
+	if (opt->rename)
+		name = opt->rename(f->name, f->namelen, &nlen);
+	if (opt->bins) {
+		out_bins(o, c, &res->a, f, name, nlen, opt->all);
+		out_bin_total(o, f->ticks, end);
+		return;
+	}
+	out_func_line(o, f, res, opt, name, nlen, end);
+	if (opt->counters && (res->a.step || res->h))
+		out_counters(o, c, &res->a, f, name, nlen);
+}
+
+/* A row of ticks no function holds. */
+struct nofunc {
+	const char *name;
+	uint64_t n;
+};
 
 void
 view_top(struct out *o, const struct collect *k,
     const struct report_result *res, const struct counters *c,
     const struct report_opts *opt, const char *counting)
 {
-	uint64_t all = view_all(res);
-	int unknown = res->unknown > 0;	/* still to list */
-	size_t rows = 0;
+	/* the rows of no function, ranked with the functions (after a tie) */
+	uint64_t u = report_unknown(res);
+	struct nofunc nf[2] = {
+		{ "*unknown*", u }, { "[no symbol]", res->nosym } };
+	size_t rows = 0, j = 0;
 
-	if (counting != NULL) {
-		out_str(o, "Counting: ", 10);
-		out_str(o, counting, strlen(counting));
-		out_str(o, "\n", 1);
+	if (res->nosym > u) {
+		nf[0] = (struct nofunc){ "[no symbol]", res->nosym };
+		nf[1] = (struct nofunc){ "*unknown*", u };
 	}
+	if (counting != NULL)
+		out_printf(o, "Counting: %s\n", counting);
 	top_header(o, res, opt);
 	for (size_t i = 0;; i++) {
-		const struct func_rec *f = &k->v[i];
-		double pct;
-		const char *name;
-		size_t nlen;
-
-		/* *unknown* ranks with the functions (after a tie) */
-		if (unknown && (i == k->n || res->unknown > f->ticks)) {
-			unknown = 0;
-			if (rows++ < k->limit)
-				top_unknown(o, res, opt,
-				    view_percent(res->unknown, all));
+		while (j < 2 && (nf[j].n == 0 || i == k->n ||
+		    nf[j].n > k->v[i].ticks)) {
+			if (nf[j].n > 0 && rows++ < k->limit)
+				top_nofunc(o, res, opt, nf[j].name, nf[j].n);
+			j++;
 		}
 		if (i == k->n || rows >= k->limit)
 			break;
 		rows++;
-		pct = view_percent(f->ticks, all);
-		name = f->name;
-		nlen = f->namelen;
-
-		if (opt->rename)
-			name = opt->rename(f->name, f->namelen, &nlen);
-		if (opt->bins) {
-			report_list_bins(o, c, &res->a, &f->sp, name,
-			    nlen, opt->all);
-			out_bin_total(o, f->ticks);
-			pct_tail(o, pct);
-			continue;
-		}
-		if (opt->verbose && res->h)
-			out_sym_seconds(o, f->addr, name, nlen,
-			    f->ticks, attrib_load(f->ticks, f->len),
-			    res->h->rate, res->h->calls ? &f->calls : NULL);
-		else if (opt->verbose)
-			out_sym_verbose(o, f->addr, name, nlen,
-			    f->ticks, attrib_load(f->ticks, f->len));
-		else
-			out_sym(o, f->ticks, name, nlen,
-			    attrib_load(f->ticks, f->len));
-		pct_tail(o, pct);
-		if (opt->counters && (res->a.step || res->h))
-			report_list_counters(o, c, &res->a, &f->sp, name,
-			    nlen, f->addr);
+		top_func(o, &k->v[i], res, c, opt);
 	}
-	if (res->h)
-		report_hist_total(o, res, opt->verbose);
-	else
-		out_total(o, res->total, res->load, opt->verbose);
+	/* the total row: every tick, of which the shares are parts */
+	out_total(o, res, res->all, opt->verbose);
 }
 
 size_t
@@ -228,49 +205,106 @@ json_str(struct out *o, const char *str, size_t n)
 	out_str(o, "\"", 1);
 }
 
+/* Whether the name's bytes from S to its end are a number flamegraph.pl
+ * would take for a count: digits, with dots. */
+static int
+count_like(const unsigned char *s, size_t n)
+{
+	int digit = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] >= '0' && s[i] <= '9')
+			digit = 1;
+		else if (s[i] != '.')
+			return 0;
+	}
+	return digit;
+}
+
+/* Whether byte J of the name S of N bytes is written \xNN. */
+static int
+folded_escaped(const unsigned char *s, size_t n, size_t j)
+{
+	if (s[j] == ';' || s[j] == '\\' || s[j] < 0x20 || s[j] == 0x7f)
+		return 1;
+	if (j == 0 && s[j] == '[')
+		return 1;
+	return s[j] == ' ' && count_like(s + j + 1, n - j - 1);
+}
+
+void
+folded_name(struct out *o, const char *name, size_t n)
+{
+	const unsigned char *s = (const unsigned char *)name;
+	size_t j = 0, run = 0, len;
+
+	while (j < n) {
+		if (s[j] >= 0x80 && (len = utf8_len(s + j, n - j))) {
+			j += len, run += len;
+			continue;
+		}
+		if (s[j] < 0x80 && !folded_escaped(s, n, j)) {
+			j++, run++;
+			continue;
+		}
+		out_str(o, name + j - run, run);
+		run = 0;
+		out_printf(o, "\\x%02x", s[j]);
+		j++;
+	}
+	out_str(o, name + j - run, run);
+}
+
+static void
+folded_func(void *ctx, const struct func_rec *f)
+{
+	struct folded_stream *fs = ctx;
+	const char *name = f->name;
+	size_t n = f->namelen;
+
+	if (f->ticks == 0 || !report_shown(fs->opt, f))
+		return;
+	if (fs->opt->rename)
+		name = fs->opt->rename(f->name, n, &n);
+	folded_name(fs->o, name, n);
+	out_printf(fs->o, " %llu\n", (ull)f->ticks);
+}
+
+/* The frames of no function. */
+static void
+folded_end(void *ctx, const struct report_result *res)
+{
+	struct folded_stream *fs = ctx;
+
+	if (report_unknown(res))
+		out_printf(fs->o, "[unknown] %llu\n",
+		    (ull)report_unknown(res));
+	if (res->nosym)
+		out_printf(fs->o, "[no symbol] %llu\n", (ull)res->nosym);
+	out_note(fs->o, res->note);
+}
+
+struct report_sink
+view_folded_sink(struct folded_stream *fs, struct out *o,
+    const struct report_opts *opt)
+{
+	fs->o = o;
+	fs->opt = opt;
+	return (struct report_sink){ NULL, folded_func, folded_end, fs };
+}
+
 void
 view_folded(struct out *o, const struct collect *k,
+    const struct report_result *res,
     const char *(*rename)(const char *, size_t, size_t *))
 {
-	static const char hex[] = "0123456789abcdef";
-	char b[FMT_MAX + 2];
+	struct report_opts opt = { .rename = rename, .bins = 1 };
+	struct folded_stream fs;
 
-	for (size_t i = 0; i < k->n; i++) {
-		const struct func_rec *f = &k->v[i];
-		const unsigned char *s;
-		size_t n, j = 0, run = 0, len;
-
-		if (f->ticks == 0)
-			continue;
-		s = (const unsigned char *)f->name;
-		n = f->namelen;
-		if (rename)
-			s = (const unsigned char *)rename(f->name, n, &n);
-		while (j < n) {
-			if (s[j] >= 0x20 && s[j] < 0x7f && s[j] != ';' &&
-			    s[j] != '\\') {
-				j++, run++;
-				continue;
-			}
-			if (s[j] >= 0x80 && (len = utf8_len(s + j, n - j))) {
-				j += len, run += len;
-				continue;
-			}
-			out_str(o, (const char *)s + j - run, run);
-			run = 0;
-			b[0] = '\\';
-			b[1] = 'x';
-			b[2] = hex[s[j] >> 4];
-			b[3] = hex[s[j] & 15];
-			out_str(o, b, 4);
-			j++;
-		}
-		out_str(o, (const char *)s + j - run, run);
-		b[0] = ' ';
-		len = fmt_u64(b + 1, f->ticks);
-		b[len + 1] = '\n';
-		out_str(o, b, len + 2);
-	}
+	view_folded_sink(&fs, o, &opt);
+	for (size_t i = 0; i < k->n; i++)
+		folded_func(&fs, &k->v[i]);
+	folded_end(&fs, res);
 }
 
 static void
@@ -282,35 +316,21 @@ put(struct out *o, const char *s)
 static void
 put_u64(struct out *o, uint64_t v)
 {
-	char b[FMT_MAX];
-
-	out_str(o, b, fmt_u64(b, v));
+	out_printf(o, "%llu", (ull)v);
 }
 
 static void
 put_fix(struct out *o, double v, int prec)
 {
-	char b[64];
-	int n = snprintf(b, sizeof b, "%.*f", prec, v);
-
-	out_str(o, b, (size_t)n);
+	out_printf(o, "%.*f", prec, v);
 }
 
 /* "KEY":N,"KEY_hex":"HHHH" */
 static void
 put_addr(struct out *o, const char *key, uint64_t v)
 {
-	char b[FMT_MAX];
-
-	out_str(o, "\"", 1);
-	put(o, key);
-	put(o, "\":");
-	put_u64(o, v);
-	put(o, ",\"");
-	put(o, key);
-	put(o, "_hex\":\"");
-	out_str(o, b, fmt_hex16(b, v));
-	out_str(o, "\"", 1);
+	out_printf(o, "\"%s\":%llu,\"%s_hex\":\"%016llx\"", key, (ull)v,
+	    key, (ull)v);
 }
 
 /* One bucket, as -b or -s would list it. */
@@ -356,10 +376,11 @@ static void
 put_hist_extra(struct out *o, const struct report_hist *h, uint64_t ticks,
     uint64_t calls)
 {
-	char b[FMT_MAX];
+	char b[32];
 
+	fmt_seconds(b, sizeof b, ticks, h->rate);
 	put(o, ",\"seconds\":");
-	out_str(o, b, fmt_seconds(b, ticks, h->rate));
+	put(o, b);
 	if (h->calls) {
 		put(o, ",\"calls\":");
 		put_u64(o, calls);
@@ -391,7 +412,7 @@ put_function(struct out *o, const struct func_rec *f,
 	put(o, ",\"load\":");
 	put_fix(o, attrib_load(f->ticks, f->len), 4);
 	put(o, ",\"percent\":");
-	put_fix(o, view_percent(f->ticks, view_all(res)), 6);
+	put_fix(o, view_percent(f->ticks, res->all), 6);
 	if (res->h)
 		put_hist_extra(o, res->h, f->ticks, f->calls);
 	if (opt->bins || opt->counters)
@@ -502,37 +523,85 @@ put_interval(struct out *o, const struct view_inputs *in)
 	put(o, "},");
 }
 
-void
-view_json(struct out *o, const struct collect *k,
-    const struct report_result *res, const struct counters *c,
-    const struct report_opts *opt, const struct view_inputs *in)
+/* The document up to its list of functions. */
+static void
+json_begin(void *ctx, const struct report_result *res)
 {
-	char b[FMT_MAX];
+	struct json_stream *j = ctx;
 
-	put(o, "{");
-	if (in->interval)
-		put_interval(o, in);
-	put(o, "\"inputs\":");
-	put_inputs(o, in, opt, res->h);
-	put(o, ",\"functions\":[");
-	for (size_t i = 0; i < k->n; i++) {
-		if (i)
-			put(o, ",");
-		put_function(o, &k->v[i], res, c, opt);
-	}
+	j->res = res;
+	put(j->o, "{");
+	if (j->in->interval)
+		put_interval(j->o, j->in);
+	put(j->o, "\"inputs\":");
+	put_inputs(j->o, j->in, j->opt, res->h);
+	put(j->o, ",\"functions\":[");
+}
+
+static void
+json_func(void *ctx, const struct func_rec *f)
+{
+	struct json_stream *j = ctx;
+
+	if (!report_shown(j->opt, f))
+		return;
+	if (j->n++)
+		put(j->o, ",");
+	put_function(j->o, f, j->res, j->c, j->opt);
+}
+
+/* The totals: functions', *unknown*'s and no symbol's add up to all. */
+static void
+json_end(void *ctx, const struct report_result *res)
+{
+	struct json_stream *j = ctx;
+	struct out *o = j->o;
+	char b[32];
+
 	put(o, "],\"unknown\":");
-	put_u64(o, res->unknown);
+	put_u64(o, report_unknown(res));
+	put(o, ",\"no_symbol\":");
+	put_u64(o, res->nosym);
 	put(o, ",\"total\":");
 	put_u64(o, res->total);
+	put(o, ",\"all\":");
+	put_u64(o, res->all);
 	put(o, ",\"total_load\":");
 	put_fix(o, res->load, 4);
 	if (res->h) {
+		fmt_seconds(b, sizeof b, res->total, res->h->rate);
 		put(o, ",\"total_seconds\":");
-		out_str(o, b, fmt_seconds(b, res->total, res->h->rate));
+		put(o, b);
 		if (res->h->calls) {
 			put(o, ",\"total_calls\":");
 			put_u64(o, res->calls);
 		}
 	}
 	put(o, "}\n");
+	out_note(o, res->note);
+}
+
+struct report_sink
+view_json_sink(struct json_stream *j, struct out *o, const struct counters *c,
+    const struct report_opts *opt, const struct view_inputs *in)
+{
+	*j = (struct json_stream){ o, c, opt, in, NULL, 0 };
+	return (struct report_sink){ json_begin, json_func, json_end, j };
+}
+
+void
+view_json(struct out *o, const struct collect *k,
+    const struct report_result *res, const struct counters *c,
+    const struct report_opts *opt, const struct view_inputs *in)
+{
+	struct json_stream j;
+
+	view_json_sink(&j, o, c, opt, in);
+	json_begin(&j, res);
+	for (size_t i = 0; i < k->n; i++) {
+		if (i)
+			put(o, ",");
+		put_function(o, &k->v[i], res, c, opt);
+	}
+	json_end(&j, res);
 }

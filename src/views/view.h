@@ -1,8 +1,12 @@
 /*
- * view.h - the collected reports: --top as text, and --json.
+ * view.h - the other reports: --top as text, --json and --folded.
  *
- * Both print what report_run() collected (collect.h), once the total is
- * known, reading the buckets of -b and -s again from the counters.
+ * --top prints what its bounded heap collected (collect.h) once the walk
+ * is over, reading the buckets of -b and -s again from the counters.
+ * --json (without --top) and --folded are sinks of the walk
+ * (core/report.h): each function is printed as it closes, and nothing
+ * is kept.  Every view states the same total, every tick of the profile
+ * (RES->all): the functions', *unknown*'s and those of no symbol.
  */
 #ifndef RP_VIEW_H
 #define RP_VIEW_H
@@ -39,7 +43,7 @@ void view_top(struct out *o, const struct collect *k,
     const struct report_result *res, const struct counters *c,
     const struct report_opts *opt, const char *counting);
 
-/* The --json document, on one line. */
+/* The --json document, on one line, of the collected functions K. */
 void view_json(struct out *o, const struct collect *k,
     const struct report_result *res, const struct counters *c,
     const struct report_opts *opt, const struct view_inputs *in);
@@ -47,6 +51,19 @@ void view_json(struct out *o, const struct collect *k,
 /* The length of the valid UTF-8 sequence at S (N >= 1 bytes left), or 0
  * (for pprof's strings too). */
 size_t utf8_len(const unsigned char *s, size_t n);
+
+/* The --json document as a sink: each function printed as it closes. */
+struct json_stream {
+	struct out *o;
+	const struct counters *c;
+	const struct report_opts *opt;
+	const struct view_inputs *in;
+	const struct report_result *res;
+	uint64_t n;		/* functions printed */
+};
+struct report_sink view_json_sink(struct json_stream *j, struct out *o,
+    const struct counters *c, const struct report_opts *opt,
+    const struct view_inputs *in);
 
 /*
  * A JSON string, quoted, for any bytes: '"' and control characters are
@@ -60,12 +77,27 @@ void json_str(struct out *o, const char *s, size_t n);
 
 /*
  * --folded: one line per function with ticks, "NAME TICKS", in address
- * order, NAME through RENAME when not NULL.  In NAME every byte that is
- * '\\', ';', a control character or not part of valid UTF-8 is written as
- * the four characters \xNN (NN lower-case hex): every line is one frame
- * and a count, whatever the name.
+ * order, NAME through RENAME when not NULL; then "[unknown] N" for the
+ * ticks of *unknown* and "[no symbol] N" for those of no symbol, when
+ * there are any.  In NAME every byte that is '\\', ';', ' ', a control
+ * character or not part of valid UTF-8 is written as the four characters
+ * \xNN (NN lower-case hex), and so is a leading '[': every line is one
+ * frame and a count, whatever the name, and no name reads as one of the
+ * two frames of no function.
  */
+struct folded_stream {
+	struct out *o;
+	const struct report_opts *opt;
+};
+struct report_sink view_folded_sink(struct folded_stream *f, struct out *o,
+    const struct report_opts *opt);
+
+/* One folded frame: NAME escaped as above. */
+void folded_name(struct out *o, const char *name, size_t n);
+
+/* The same lines of the collected functions K and RES's totals. */
 void view_folded(struct out *o, const struct collect *k,
+    const struct report_result *res,
     const char *(*rename)(const char *, size_t, size_t *));
 
 #endif

@@ -152,6 +152,19 @@ check_in() {
 		libc_expand "$TMP/exp1" > "$TMP/exp"
 		cmp -s "$TMP/exp" "$TMP/out" || bad="$bad stdout differs;"
 	fi
+	# the count of the ticks past a map's last symbol (readprofile(8),
+	# TOTALS), when it adds up with *unknown* and the total printed
+	awk -v out="$TMP/out" 'BEGIN {
+		while ((getline l < out) > 0) {
+			n = split(l, f, " ")
+			if (f[2] == "*unknown*") u = f[1]
+			if (f[2] == "total") t = f[1]
+			if (f[2] == "total" && n == 4) t = f[3]
+		}
+	}
+	/^readprofile: [0-9]+ of [0-9]+ ticks lie past the last symbol of / {
+		if ($2 + u + t == $4) next
+	} { print }' "$TMP/err" > "$TMP/err2" && mv "$TMP/err2" "$TMP/err"
 	if [ "$FLIPPED" = 1 ]; then
 		cmp -s "$TMP/experr" "$TMP/err" || bad="$bad stderr differs;"
 	else

@@ -49,9 +49,7 @@ def ours_top(path):
             m = TOTAL_LINE.match(line)
             if m:
                 total = int(m.group(1))
-    # the total line is the functions'; pprof's total counts *unknown* too
-    if total is not None and b'*unknown*' in funcs:
-        total += funcs[b'*unknown*'][0]
+    # the total row is every tick, *unknown* too, as pprof's total
     return funcs, total
 
 
@@ -152,9 +150,9 @@ def folded(ours_path, folded_path):
     got = {}
     for name, t in lines:
         got[name] = got.get(name, 0) + t
-    # --folded has the functions' lines: *unknown* is no function
-    want = {name: t for name, (t, _) in funcs.items()
-            if t and name != b'*unknown*'}
+    # --folded has the functions' lines, then *unknown* as [unknown]
+    want = {(b'[unknown]' if name == b'*unknown*' else name): t
+            for name, (t, _) in funcs.items() if t}
     for name in sorted(set(got) | set(want)):
         if got.get(name) != want.get(name):
             bad.append('%r: --top %s, --folded %s' % (

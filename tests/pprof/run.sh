@@ -210,7 +210,7 @@ if [ "$(gunzip -c small.pb.gz | tr -c '[:print:]' '\n' | grep -v 'command:')" = 
 then ok; else bad "--pprof - differs"; fi
 # the folded lines of the same
 rp --folded -p profile -m map > folded
-if printf '%s\n' 'alpha 3' 'beta 1' 'gamma\x3bdelta 7' 'epsilon 7' |
+if printf '%s\n' 'alpha 3' 'beta 1' 'gamma\x3bdelta 7' 'epsilon 7' '[unknown] 9' |
     cmp -s - folded
 then ok; else cp folded "$TMP/why"; bad "small: --folded"; fi
 

@@ -8,23 +8,17 @@
 
 #include "views/view.h"
 
-/* json_str() of S, as a C string (the buffer is read before any flush). */
+/* json_str() of S, as a C string. */
 static char *
 quoted(const char *s, size_t n)
 {
-	static struct out o;
-	static int ready;
-	char *r;
+	char *r = NULL;
+	size_t len = 0;
+	struct out o = { .fd = -1, .f = open_memstream(&r, &len) };
 
-	if (!ready) {
-		out_init(&o, open("/dev/null", O_WRONLY));
-		ready = 1;
-	}
-	o.len = 0;
+	assert_non_null(o.f);
 	json_str(&o, s, n);
-	r = malloc(o.len + 1);
-	memcpy(r, o.buf, o.len);
-	r[o.len] = '\0';
+	assert_int_equal(fclose(o.f), 0);
 	return r;
 }
 
@@ -198,6 +192,45 @@ long_name(void **state)
 	free(back);
 }
 
+/* folded_name() of S, as a C string. */
+static char *
+folded(const char *s)
+{
+	char *r = NULL;
+	size_t len = 0;
+	struct out o = { .fd = -1, .f = open_memstream(&r, &len) };
+
+	assert_non_null(o.f);
+	folded_name(&o, s, strlen(s));
+	assert_int_equal(fclose(o.f), 0);
+	return r;
+}
+
+/* A name that ends in a blank and a number would give flamegraph.pl a
+ * count of its own: that blank is \x20; other blanks stay. */
+static void
+folded_frames(void **state)
+{
+	static const char *c[][2] = {
+		{ "x 12", "x\\x2012" }, { "x 1.5", "x\\x201.5" },
+		{ "f 1.5 2", "f 1.5\\x202" }, { "x 12.", "x\\x2012." },
+		{ "x  7", "x \\x207" }, { "operator new(unsigned long)",
+		    "operator new(unsigned long)" }, { "a b", "a b" },
+		{ "v 2a", "v 2a" }, { "x .", "x ." }, { "x ", "x " },
+		{ "a;b\\c", "a\\x3bb\\x5cc" }, { "[unknown]", "\\x5bunknown]" },
+		{ "a[1]", "a[1]" }, { "t\tab", "t\\x09ab" },
+		{ "\xc3\xa9t\xc3\xa9 2", "\xc3\xa9t\xc3\xa9\\x202" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+		char *got = folded(c[i][0]);
+
+		assert_string_equal(got, c[i][1]);
+		free(got);
+	}
+}
+
 int
 main(void)
 {
@@ -205,6 +238,7 @@ main(void)
 		cmocka_unit_test(fixed_cases),
 		cmocka_unit_test(random_bytes_round_trip),
 		cmocka_unit_test(long_name),
+		cmocka_unit_test(folded_frames),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -4,6 +4,7 @@
  */
 #include "unit.h"
 #include "core/report.h"
+#include "views/classic.h"
 
 static const uint32_t W[] = { 4, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 };
 
@@ -34,12 +35,12 @@ report(struct run *r)
 
 	out_init(&o, fileno(f));
 	symsrc_open_mem(&m, "map", r->map, strlen(r->map));
-	report_run(&m, &c, r->w[0], &r->opt, &o, &r->res);
+	classic_run(&m, &c, r->w[0], &r->opt, &o, &r->res);
 	symsrc_close(&m);
 	assert_int_equal(out_finish(&o), 0);
 	s = slurp_fd(fileno(f));
 	fclose(f);
-	free(o.buf);
+	out_discard(&o);
 	return s;
 }
 
@@ -313,12 +314,12 @@ hist(struct report_opts *opt, struct report_result *res, char **text)
 	last = 0;
 	out_init(&o, fileno(f));
 	symsrc_open_mem(&m, "map", map, strlen(map));
-	report_hist_run(&m, &c, &h, opt, &o, res);
+	classic_hist_run(&m, &c, &h, opt, &o, res);
 	symsrc_close(&m);
 	assert_int_equal(out_finish(&o), 0);
 	*text = slurp_fd(fileno(f));
 	fclose(f);
-	free(o.buf);
+	out_discard(&o);
 }
 
 /* --top/--json on a histogram: each function with its calls, nothing

@@ -552,5 +552,71 @@ case $? in
 *) no "--interval on a terminal: each screen in place" ;;
 esac
 
+echo "== one total: --top, --folded and --json against the counters' sum"
+# The sum of the profile's counters (words 1..n, od over the file, not
+# readprofile) is what every view states: --top's total row, the sum of
+# --folded's counts, --json's total + unknown + no_symbol.  The same on
+# the map cut to its first 40%: the ticks past its last symbol are
+# counted as no symbol, warned about on stderr, and the classic report's
+# stdout is util-linux's when that is installed.
+SUM=$(od -An -tu4 -v "$R/profile" |
+    awk '{ for (i = 1; i <= NF; i++) if (n++) s += $i } END { printf "%.0f", s }')
+N=$(wc -l <"$R/map")
+head -n $((N * 4 / 10)) "$R/map" >"$R/cut"
+for M in map cut; do
+	P="-p $R/profile -m $R/$M"
+	rp "$TMP/t.top" $P --top 5 &&
+	    t=$(tail -n 1 "$TMP/t.top" | awk '{ print $1 }') &&
+	    [ "$t" = "$SUM" ] ||
+	    { echo "--top total $t, counters $SUM" >>"$TMP/why"; false; } &&
+	    ok || no "one total: --top, $M"
+	rp "$TMP/t.folded" $P --folded &&
+	    f=$(awk '{ s += $NF } END { printf "%.0f", s }' "$TMP/t.folded") &&
+	    [ "$f" = "$SUM" ] ||
+	    { echo "--folded sum $f, counters $SUM" >>"$TMP/why"; false; } &&
+	    ok || no "one total: --folded, $M"
+	rp "$TMP/t.json" $P --json &&
+	    "$PYTHON" - "$TMP/t.json" "$SUM" >"$TMP/why" 2>&1 <<'PY' &&
+import json, sys
+d = json.load(open(sys.argv[1]))
+s = d["total"] + d["unknown"] + d["no_symbol"]
+if s != int(sys.argv[2]) or d["all"] != s:
+    sys.exit("--json total+unknown+no_symbol %d, all %d, counters %s"
+             % (s, d["all"], sys.argv[2]))
+PY
+	    ok || no "one total: --json, $M"
+done
+# the cut map: the warning, after the report, with its count
+"$RP" -p "$R/profile" -m "$R/cut" >"$TMP/cut.out" 2>"$TMP/cut.err"
+rc=$?
+t=$(tail -n 1 "$TMP/cut.out" | awk '{ print $1 }')
+u=$(grep ' \*unknown\*$' "$TMP/cut.out" | awk '{ print $1 }')
+w=$(sed -n 's/^readprofile: \([0-9]*\) of \([0-9]*\) ticks lie past the last symbol of .*truncated.*/\1 \2/p' \
+    "$TMP/cut.err")
+if [ $rc = 0 ] && [ "$w" = "$((SUM - t - u)) $SUM" ] && [ "$((SUM - t - u))" -gt 0 ] &&
+    [ "$(wc -l <"$TMP/cut.err")" = 1 ]; then ok; else
+	{ echo "rc $rc, total $t, unknown $u, counters $SUM; stderr:"
+	    cat "$TMP/cut.err"; } >"$TMP/why"
+	no "a truncated map: the ticks past its last symbol are warned about"
+fi
+"$RP" -p "$R/profile" -m "$R/map" >/dev/null 2>"$TMP/map.err"
+if [ -s "$TMP/map.err" ]; then
+	cp "$TMP/map.err" "$TMP/why"
+	no "the whole map: no warning"
+else ok; fi
+ORACLE=${ORACLE:-/usr/sbin/readprofile}
+if [ -x "$ORACLE" ] && "$ORACLE" -V 2>/dev/null | grep -q util-linux; then
+	"$ORACLE" -p "$R/profile" -m "$R/cut" >"$TMP/cut.want" 2>/dev/null
+	if cmp -s "$TMP/cut.want" "$TMP/cut.out"; then ok; else
+		diff "$TMP/cut.want" "$TMP/cut.out" >"$TMP/why"
+		no "a truncated map: the classic stdout is util-linux's"
+	fi
+elif [ "${READPROFILE_CHECK_NO_SKIP:-}" = 1 ]; then
+	echo "util-linux readprofile not found" >"$TMP/why"
+	no "a truncated map against util-linux"
+else
+	echo "SKIP: a truncated map against util-linux: not installed"
+fi
+
 echo "views: $pass passed, $fail failed"
 [ $fail = 0 ]

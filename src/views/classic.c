@@ -1,0 +1,315 @@
+/*
+ * classic.c - the classic report's lines, and its sink.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "views/classic.h"
+
+typedef unsigned long long ull;
+
+void
+fmt_seconds(char *dst, size_t size, uint64_t ticks, uint32_t rate)
+{
+	uint64_t pow = 1, whole = ticks / rate, rem = ticks % rate, frac;
+	int d = 0;
+
+	while (d < 6 && (d < 2 || pow % rate != 0)) {
+		pow *= 10;
+		d++;
+	}
+	/* rem < rate < 2^32 and pow <= 10^6: no overflow */
+	frac = (rem * pow * 2 + rate) / (2 * (uint64_t)rate);
+	if (frac == pow) {
+		whole++;
+		frac = 0;
+	}
+	snprintf(dst, size, "%llu.%0*llu", (ull)whole, d, (ull)frac);
+}
+
+void
+out_line(struct out *o, const struct line *l)
+{
+	char secs[32];
+
+	if (!l->verbose) {
+		out_printf(o, "%6llu %-40.*s %8.4f%s", (ull)l->ticks,
+		    (int)l->nlen, l->name, l->load, l->end);
+		return;
+	}
+	out_printf(o, "%016llx %-40.*s %6llu %8.4f", (ull)l->addr,
+	    (int)l->nlen, l->name, (ull)l->ticks, l->load);
+	if (l->rate) {
+		fmt_seconds(secs, sizeof secs, l->ticks, l->rate);
+		out_printf(o, " %10s", secs);
+		if (l->calls)
+			out_printf(o, " %8llu", (ull)*l->calls);
+	}
+	out_str(o, l->end, strlen(l->end));
+}
+
+void
+out_bin_total(struct out *o, uint64_t ticks, const char *end)
+{
+	out_printf(o, "  total\t\t\t\t%llu%s", (ull)ticks, end);
+}
+
+void
+out_unknown(struct out *o, uint64_t count)
+{
+	out_printf(o, "%6llu *unknown*\n", (ull)count);
+}
+
+void
+out_total(struct out *o, const struct report_result *res, uint64_t total,
+    int verbose)
+{
+	const struct report_hist *h = res->h;
+	struct line l = { .ticks = total, .name = "total", .nlen = 5,
+	    .load = res->load, .verbose = verbose, .end = "\n" };
+
+	if (h != NULL) {
+		l.rate = h->rate;
+		l.calls = h->calls ? &res->calls : NULL;
+	}
+	out_line(o, &l);
+}
+
+/* -b: the bins of one function, with its header before the first one. */
+void
+out_bins(struct out *o, const struct counters *c, const struct attrib *a,
+    const struct func_rec *f, const char *name, size_t nlen, int all)
+{
+	int header = 0;
+
+	for (uint64_t k = f->sp.first; k < f->sp.end;) {
+		size_t got;
+		const uint32_t *w = c->span(c->ctx, k, f->sp.end, &got);
+
+		for (size_t i = 0; i < got; i++) {
+			if (w[i] == 0 && !all)
+				continue;
+			if (!header)
+				out_printf(o, "%.*s:\n", (int)nlen, name);
+			header = 1;
+			out_printf(o, "\t%llx\t%u\n",
+			    (ull)attrib_word_addr(a, k + i), w[i]);
+		}
+		k += got;
+	}
+}
+
+/*
+ * "%#llx" at the end of P: "0" for 0, else "0x" and the hex digits.
+ * -s writes a line per counter, millions of them: printf's cost there
+ * is five times this (bench/run.sh, dense-s).
+ */
+static char *
+put_althex(char *p, uint64_t v)
+{
+	static const char hex[] = "0123456789abcdef";
+	char t[16];
+	int n = 0;
+
+	if (v == 0) {
+		*p++ = '0';
+		return p;
+	}
+	while (v) {
+		t[n++] = hex[v & 15];
+		v >>= 4;
+	}
+	*p++ = '0';
+	*p++ = 'x';
+	while (n)
+		*p++ = t[--n];
+	return p;
+}
+
+/* "%u" at the end of P. */
+static char *
+put_u32(char *p, uint32_t v)
+{
+	char t[10];
+	int n = 0;
+
+	do
+		t[n++] = (char)('0' + v % 10);
+	while (v /= 10);
+	while (n)
+		*p++ = t[--n];
+	return p;
+}
+
+/* "\t%#llx\t%s+%#llx\t%u\n": one write when the name is not long. */
+static void
+out_counter(struct out *o, uint64_t addr, const char *name, size_t nlen,
+    uint64_t off, uint32_t count)
+{
+	char line[256], *p = line;
+
+	*p++ = '\t';
+	p = put_althex(p, addr);
+	*p++ = '\t';
+	if (nlen > sizeof line - 64) {
+		out_str(o, line, (size_t)(p - line));
+		out_str(o, name, nlen);
+		p = line;
+	} else {
+		memcpy(p, name, nlen);
+		p += nlen;
+	}
+	*p++ = '+';
+	p = put_althex(p, off);
+	*p++ = '\t';
+	p = put_u32(p, count);
+	*p++ = '\n';
+	out_str(o, line, (size_t)(p - line));
+}
+
+/* -s: the counters of one function. */
+void
+out_counters(struct out *o, const struct counters *c, const struct attrib *a,
+    const struct func_rec *f, const char *name, size_t nlen)
+{
+	for (uint64_t k = f->sp.list_first; k < f->sp.list_end;) {
+		size_t got;
+		const uint32_t *w = c->span(c->ctx, k, f->sp.list_end, &got);
+		uint64_t addr = attrib_word_addr(a, k);
+
+		/*
+		 * The addresses of the words that follow, by the step; a
+		 * histogram's bins may have a fractional width: each its own.
+		 */
+		for (size_t i = 0; i < got; i++) {
+			if (a->mode == ATTRIB_HIST)
+				addr = attrib_word_addr(a, k + i);
+			out_counter(o, addr, name, nlen, addr - f->addr, w[i]);
+			addr += a->step;
+		}
+		k += got;
+	}
+}
+
+void
+out_func_line(struct out *o, const struct func_rec *f,
+    const struct report_result *res, const struct report_opts *opt,
+    const char *name, size_t nlen, const char *end)
+{
+	struct line l = { .addr = f->addr, .ticks = f->ticks, .name = name,
+	    .nlen = nlen, .load = attrib_load(f->ticks, f->len),
+	    .verbose = opt->verbose, .end = end };
+
+	if (res->h != NULL) {
+		l.rate = res->h->rate;
+		l.calls = res->h->calls ? &f->calls : NULL;
+	}
+	out_line(o, &l);
+}
+
+/* The classic text as the functions close. */
+struct classic {
+	struct out *o;
+	const struct counters *c;
+	const struct report_opts *opt;
+	const struct report_result *res;
+};
+
+static void
+classic_begin(void *ctx, const struct report_result *res)
+{
+	((struct classic *)ctx)->res = res;
+}
+
+/* One -b block, or one function's line and its -s counters. */
+static void
+classic_func(void *ctx, const struct func_rec *f)
+{
+	struct classic *k = ctx;
+	const struct report_opts *opt = k->opt;
+	const struct report_result *res = k->res;
+	const char *name = f->name;
+	size_t nlen = f->namelen;
+
+	if (opt->rename && (f->ticks || opt->all || opt->verbose))
+		name = opt->rename(f->name, f->namelen, &nlen);
+	if (opt->bins) {
+		out_bins(k->o, k->c, &res->a, f, name, nlen, opt->all);
+		if (f->ticks || opt->verbose)
+			out_bin_total(k->o, f->ticks, "\n");
+		return;
+	}
+	if (!report_shown(opt, f))
+		return;
+	out_func_line(k->o, f, res, opt, name, nlen, "\n");
+	if (opt->counters && (res->a.step || res->a.mode == ATTRIB_HIST))
+		out_counters(k->o, k->c, &res->a, f, name, nlen);
+}
+
+/* util-linux's last two lines. */
+static void
+classic_end(void *ctx, const struct report_result *res)
+{
+	struct classic *k = ctx;
+
+	out_unknown(k->o, res->unknown);
+	out_total(k->o, res, res->total, k->opt->verbose);
+	out_note(k->o, res->note);
+}
+
+struct collecting {
+	struct collect *k;
+	const struct report_opts *opt;
+	struct out *o;
+};
+
+static void
+collect_func(void *ctx, const struct func_rec *f)
+{
+	struct collecting *k = ctx;
+
+	if (report_shown(k->opt, f))
+		collect_add(k->k, f->addr, f->len, f->ticks, f->calls, &f->sp,
+		    f->name, f->namelen);
+}
+
+/* Collected: printed later, the note after the report all the same. */
+static void
+collect_end(void *ctx, const struct report_result *res)
+{
+	out_note(((struct collecting *)ctx)->o, res->note);
+}
+
+/* The classic text, or OPT's collection. */
+static struct report_sink
+sink_for(struct classic *cl, struct collecting *co)
+{
+	if (cl->opt->collect)
+		return (struct report_sink){ NULL, collect_func, collect_end, co };
+	return (struct report_sink){ classic_begin, classic_func, classic_end,
+	    cl };
+}
+
+void
+classic_run(struct symsrc *m, const struct counters *c, uint32_t step,
+    const struct report_opts *opt, struct out *o, struct report_result *res)
+{
+	struct classic cl = { o, c, opt, NULL };
+	struct collecting co = { opt->collect, opt, o };
+	struct report_sink s = sink_for(&cl, &co);
+
+	report_run(m, c, step, opt, &s, res);
+}
+
+void
+classic_hist_run(struct symsrc *m, const struct counters *c,
+    const struct report_hist *h, const struct report_opts *opt, struct out *o,
+    struct report_result *res)
+{
+	struct classic cl = { o, c, opt, NULL };
+	struct collecting co = { opt->collect, opt, o };
+	struct report_sink s = sink_for(&cl, &co);
+
+	report_hist_run(m, c, h, opt, &s, res);
+}

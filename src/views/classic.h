@@ -1,0 +1,71 @@
+/*
+ * classic.h - the classic report, util-linux's lines, with stdio.
+ *
+ * Each line is printf's, byte for byte as the classic tool writes it.
+ * classic_run and classic_hist_run walk the report (core/report.h) into
+ * the classic text, or, when the options carry a collection (--top,
+ * --json with --top, --pprof), into it, printing nothing.
+ */
+#ifndef RP_CLASSIC_H
+#define RP_CLASSIC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/output.h"
+#include "core/report.h"
+
+/* The kernel report of C against M: the classic text, or collected. */
+void classic_run(struct symsrc *m, const struct counters *c, uint32_t step,
+    const struct report_opts *opt, struct out *o, struct report_result *res);
+
+/* The same for a histogram (gmon.out). */
+void classic_hist_run(struct symsrc *m, const struct counters *c,
+    const struct report_hist *h, const struct report_opts *opt, struct out *o,
+    struct report_result *res);
+
+/*
+ * One function's line (or the total's, at address 0):
+ *   plain:        "%6u %-40s %8.4f"
+ *   -v:           "%016llx %-40s %6u %8.4f"
+ *   -v, RATE > 0: the same, then " %10.Nf" the seconds TICKS / RATE with
+ *                 N the decimals that show them exactly (2 at 100 Hz, 3 at
+ *                 1000 Hz; 6, rounded, if none do); then, with CALLS,
+ *                 " %8llu" the calls;
+ * then END.
+ */
+struct line {
+	uint64_t addr, ticks;
+	const char *name;
+	size_t nlen;
+	double load;
+	int verbose;
+	uint32_t rate;		/* a histogram's ticks per second, or 0 */
+	const uint64_t *calls;	/* with RATE: the calls, or NULL */
+	const char *end;	/* "\n", or --top's share column */
+};
+void out_line(struct out *o, const struct line *l);
+/* The line of function F (its name NAME, renamed) in report RES. */
+void out_func_line(struct out *o, const struct func_rec *f,
+    const struct report_result *res, const struct report_opts *opt,
+    const char *name, size_t nlen, const char *end);
+/* Those seconds, unpadded, into DST of SIZE bytes (32 are enough). */
+void fmt_seconds(char *dst, size_t size, uint64_t ticks, uint32_t rate);
+/* "  total\t\t\t\t%u" then END */
+void out_bin_total(struct out *o, uint64_t ticks, const char *end);
+/* "%6u *unknown*\n" */
+void out_unknown(struct out *o, uint64_t count);
+/* The total line of TOTAL ticks (kernel, or histogram with RES->h),
+ * plain or -v. */
+void out_total(struct out *o, const struct report_result *res,
+    uint64_t total, int verbose);
+
+/* The buckets of one function as -b ("%s:\n" then "\t%llx\t%u\n") and
+ * -s ("\t%#llx\t%s+%#llx\t%u\n") list them. */
+void out_bins(struct out *o, const struct counters *c, const struct attrib *a,
+    const struct func_rec *f, const char *name, size_t nlen, int all);
+void out_counters(struct out *o, const struct counters *c,
+    const struct attrib *a, const struct func_rec *f, const char *name,
+    size_t nlen);
+
+#endif
