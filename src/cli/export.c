@@ -155,7 +155,6 @@ mapping_of(const struct report_result *res, const struct counters *c,
 {
 	struct elf_peek pk;
 
-	memset(in, 0, sizeof *in);
 	in->map = s->map;
 	in->start = res->origin;
 	in->limit = res->have_etext || !s->kernel ? res->etext :
@@ -173,25 +172,16 @@ mapping_of(const struct report_result *res, const struct counters *c,
 	return in->build_id.n > 0;
 }
 
-static void
-write_pprof(const struct options *o, struct out *out,
-    const struct collect *k, const struct report_result *res,
-    const struct counters *c, const struct report_opts *ro,
-    const struct export_src *s)
+/* The comments of the finished report RES (malloc'd into COM). */
+static size_t
+comments_of(const struct export_stream *x, const struct report_result *res,
+    int from_kernel, char **com)
 {
-	struct pprof_info in;
+	const struct options *o = x->o;
+	const struct export_src *s = x->s;
 	char hex[BUILD_ID_HEX];
-	int from_kernel;
-	char *com[NCOMMENTS];
-	size_t ncom = 0;
-	FILE *f;
-
-	from_kernel = mapping_of(res, c, s, &in);
-	in.rate = s->rate;
-	in.time_nanos = taken_at(s);
-	in.buckets = o->counters || o->bins;
-	in.rename = ro->rename;
 	char *cmd = command_line(o);
+	size_t ncom = 0;
 
 	comment(com, &ncom, "readprofile %s", RP_VERSION);
 	if (cmd != NULL)
@@ -200,15 +190,15 @@ write_pprof(const struct options *o, struct out *out,
 	comment(com, &ncom, "profile: %s%s", s->profile, s->live ?
 	    " (the running kernel's)" : "");
 	comment(com, &ncom, "map: %s", s->map);
-	if (in.build_id.n > 0)
+	if (x->in.build_id.n > 0)
 		comment(com, &ncom, "build-id: %s (%s)", build_id_hex(
-		    &in.build_id, hex), from_kernel ? "the running kernel's, "
+		    &x->in.build_id, hex), from_kernel ? "the running kernel's, "
 		    SYS_NOTES : "the map's");
 	if (s->baseline)
 		comment(com, &ncom, "baseline: %s (subtracted)", s->baseline);
 	if (s->kernel)
 		comment(com, &ncom, "format: kernel, step %u, %s attribution",
-		    s->step, ro->mode == ATTRIB_EXACT ? "exact" : "classic");
+		    s->step, x->ro->mode == ATTRIB_EXACT ? "exact" : "classic");
 	else
 		comment(com, &ncom, "format: %s", s->format);
 	if (s->rate)
@@ -216,32 +206,71 @@ write_pprof(const struct options *o, struct out *out,
 		    s->rate_from);
 	else
 		comment(com, &ncom, "tick rate: unknown (give it with --hz)");
-	if (in.buckets)
+	if (x->in.buckets)
 		comment(com, &ncom, "locations: one per non-zero %s",
 		    o->bins ? "histogram bin (-b)" : "counter (-s)");
-	comment(com, &ncom, "unknown: %llu ticks in no function (the sample "
-	    "of *unknown*)", (unsigned long long)res->unknown);
-	in.comments = (const char *const *)com;
-	in.ncomments = ncom;
-	f = strcmp(o->pprof, "-") == 0 ? out_stream(out) :
+	comment(com, &ncom, "unknown: %llu ticks in no function (the samples "
+	    "of *unknown* and [no symbol])", (unsigned long long)
+	    (report_unknown(res) + res->nosym));
+	return ncom;
+}
+
+static void
+pprof_sink_begin(void *ctx, const struct report_result *res)
+{
+	struct export_stream *x = ctx;
+
+	x->res = res;
+	memset(&x->in, 0, sizeof x->in);
+	x->in.rate = x->s->rate;
+	x->in.time_nanos = taken_at(x->s);
+	x->in.buckets = x->o->counters || x->o->bins;
+	x->in.rename = x->ro->rename;
+	x->f = strcmp(x->o->pprof, "-") == 0 ? out_stream(x->out) :
 	    outfile_stream(&pprof_file);
-	setvbuf(f, NULL, _IONBF, 0);	/* the encoder's blocks are the buffer */
-	if (pprof_encode(f, k, res, c, &in) < 0)
-		fatal("%s: write error", o->pprof);
-	if (f != outfile_stream(&pprof_file) && fclose(f) != 0)
+	setvbuf(x->f, NULL, _IONBF, 0);	/* the encoder's blocks are the buffer */
+	pprof_begin(&x->e, x->f, &x->in);
+}
+
+static void
+pprof_sink_func(void *ctx, const struct func_rec *f)
+{
+	struct export_stream *x = ctx;
+
+	if (report_shown(x->ro, f))
+		pprof_func(&x->e, f, x->c, &x->res->a);
+}
+
+/* The Mapping, the ticks of no function and the comments, known now. */
+static void
+pprof_sink_end(void *ctx, const struct report_result *res)
+{
+	struct export_stream *x = ctx;
+	char *com[NCOMMENTS];
+	size_t ncom;
+	int from_kernel = mapping_of(res, x->c, x->s, &x->in);
+
+	ncom = comments_of(x, res, from_kernel, com);
+	x->in.comments = (const char *const *)com;
+	x->in.ncomments = ncom;
+	/* as in --top: a share of all ticks counted */
+	pprof_unplaced(&x->e, "*unknown*", report_unknown(res));
+	pprof_unplaced(&x->e, "[no symbol]", res->nosym);
+	if (pprof_end(&x->e) < 0)
+		fatal("%s: write error", x->o->pprof);
+	if (x->f != outfile_stream(&pprof_file) && fclose(x->f) != 0)
 		fatal("--pprof -: write error");
 	while (ncom)
 		free(com[--ncom]);
 }
 
-void
-export_run(const struct options *o, struct out *out,
-    const struct collect *k, const struct report_result *res,
-    const struct counters *c, const struct report_opts *ro,
-    const struct export_src *s)
+struct report_sink
+export_sink(struct export_stream *x)
 {
-	if (o->pprof)
-		write_pprof(o, out, k, res, c, ro, s);
-	else
-		view_folded(out, k, res, ro->rename);
+	struct report_sink k = { pprof_sink_begin, pprof_sink_func,
+	    pprof_sink_end, x };
+
+	if (x->o->pprof == NULL)
+		return view_folded_sink(&x->fs, x->out, x->ro);
+	return k;
 }

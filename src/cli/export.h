@@ -1,7 +1,7 @@
 /*
  * export.h - the report for other tools: --pprof and --folded.
  *
- * Both take every reported function (a collection without limit) in
+ * Both are sinks of the report, written as each function closes, in
  * place of the text report; --pprof's file is created before any work
  * and put in place by export_commit, once the run has succeeded.
  */
@@ -9,11 +9,14 @@
 #define RP_EXPORT_H
 
 #include <stdint.h>
+#include <stdio.h>
 
 #include "cli/options.h"
 #include "core/collect.h"
 #include "core/report.h"
 #include "base/output.h"
+#include "views/pprof.h"
+#include "views/view.h"
 
 /* What the profile was made from, for the pprof Mapping and comments. */
 struct export_src {
@@ -39,14 +42,21 @@ void export_abort(void);
  * (nothing without one). */
 void export_commit(void);
 
-/*
- * The collected functions K (in address order) of the finished report RES
- * over counters C with options RO, as --pprof or --folded asks: into O
- * (standard output), or --pprof's file.
- */
-void export_run(const struct options *o, struct out *out,
-    const struct collect *k, const struct report_result *res,
-    const struct counters *c, const struct report_opts *ro,
-    const struct export_src *s);
+/* --pprof or --folded as the report's sink: X's first five fields set by
+ * the caller, the rest its own; each function is written as it closes. */
+struct export_stream {
+	const struct options *o;
+	struct out *out;	/* standard output */
+	const struct counters *c;
+	const struct report_opts *ro;
+	const struct export_src *s;
+	const struct report_result *res;
+	struct pprof_info in;
+	struct pprof_enc e;
+	struct folded_stream fs;
+	FILE *f;
+};
+
+struct report_sink export_sink(struct export_stream *x);
 
 #endif

@@ -386,15 +386,16 @@ report_view(const struct run *x)
 	    .baseline = opt->baseline, .rate = g->rate, .rate_from = "gmon.out",
 	    .format = g->format == GMON_GNU ? "gmon.out (GNU)" :
 	    "gmon.out (BSD)" };
+	struct export_stream e = { .o = opt, .out = x->o, .c = x->c,
+	    .ro = x->ro, .s = &s };
 	struct report_sink sink;
 	struct json_stream js;
-	struct folded_stream fs;
 
-	if ((opt->json && !opt->top) || (opt->folded && !opt->pprof)) {
-		sink = opt->folded ? view_folded_sink(&fs, x->o, x->ro) :
+	if (export_wanted(opt) || (opt->json && !opt->top)) {	/* streamed */
+		sink = export_wanted(opt) ? export_sink(&e) :
 		    view_json_sink(&js, x->o, x->c, x->ro, &vi);
 		report_hist_run(x->m, x->c, x->h, x->ro, &sink, x->res);
-		tell(x);	/* streamed, but held until the run succeeds */
+		tell(x);	/* before --pprof's file is put in place */
 		return;
 	}
 	collect_init(&k, opt->top ? opt->top : SIZE_MAX);
@@ -402,9 +403,7 @@ report_view(const struct run *x)
 	classic_hist_run(x->m, x->c, x->h, x->ro, x->o, x->res);
 	tell(x);
 	collect_sort(&k);
-	if (export_wanted(opt))
-		export_run(opt, x->o, &k, x->res, x->c, x->ro, &s);
-	else if (opt->json)
+	if (opt->json)
 		view_json(x->o, &k, x->res, x->c, x->ro, &vi);
 	else
 		view_top(x->o, &k, x->res, x->c, x->ro, NULL);

@@ -63,15 +63,17 @@ run_step_from_map(struct symsrc *m, uint64_t counters,
 	return step;
 }
 
-/* --pprof, --folded: a kernel profile's functions K. */
+/* --pprof, --folded: a kernel profile's report, streamed into its sink. */
 static void
-kernel_export(const struct run *r, const struct counters *c,
-    const struct report_result *res, const struct report_opts *ro,
-    const struct collect *k)
+kernel_export(const struct run *r, struct symsrc *m, const struct counters *c,
+    const struct report_opts *ro, struct report_result *res)
 {
 	struct export_src s = { .profile = r->profile, .map = r->map,
 	    .baseline = r->o->baseline, .kernel = 1, .step = r->step,
 	    .format = "kernel", .live = r->source == RUN_LIVE };
+	struct export_stream x = { .o = r->o, .out = r->out, .c = c, .ro = ro,
+	    .s = &s };
+	struct report_sink k;
 
 	if (r->o->hz) {
 		s.rate = (uint32_t)r->o->hz;
@@ -80,7 +82,8 @@ kernel_export(const struct run *r, const struct counters *c,
 		s.rate = (uint32_t)kernel_config_hz(&r->k);
 		s.rate_from = r->k.config;
 	}
-	export_run(r->o, r->out, k, res, c, ro, &s);
+	k = export_sink(&x);
+	report_run(m, c, r->step, ro, &k, res);
 }
 
 /* What --json says of the run's inputs: from R alone. */
@@ -120,16 +123,18 @@ run_report(const struct run *r, struct symsrc *m, const struct counters *c,
 	struct view_inputs vi;
 	struct report_sink s;
 	struct json_stream js;
-	struct folded_stream fs;
 
+	if (export_wanted(o)) {
+		kernel_export(r, m, c, &ro, res);
+		return;
+	}
 	inputs_of(r, c, &vi);
-	if ((o->json && !o->top) || (o->folded && !o->pprof)) {	/* streamed */
-		s = o->folded ? view_folded_sink(&fs, r->out, &ro) :
-		    view_json_sink(&js, r->out, c, &ro, &vi);
+	if (o->json && !o->top) {	/* streamed */
+		s = view_json_sink(&js, r->out, c, &ro, &vi);
 		report_run(m, c, r->step, &ro, &s, res);
 		return;
 	}
-	if (o->top || o->json || export_wanted(o)) {
+	if (o->top || o->json) {
 		collect_init(&k, o->top ? o->top : SIZE_MAX);
 		ro.collect = &k;
 	}
@@ -137,9 +142,7 @@ run_report(const struct run *r, struct symsrc *m, const struct counters *c,
 	if (ro.collect == NULL)
 		return;
 	collect_sort(&k);
-	if (export_wanted(o))
-		kernel_export(r, c, res, &ro, &k);
-	else if (o->json)
+	if (o->json)
 		view_json(r->out, &k, res, c, &ro, &vi);
 	else
 		view_top(r->out, &k, res, c, &ro, r->counting);

@@ -414,7 +414,6 @@ pprof_begin(struct pprof_enc *e, FILE *f, const struct pprof_info *in)
 		top_int(e, P_PERIOD, 1);
 	}
 	top_int(e, P_TIME_NANOS, (uint64_t)in->time_nanos);
-	mapping(e);
 }
 
 int
@@ -423,6 +422,7 @@ pprof_end(struct pprof_enc *e)
 	char b[160];
 	int rc;
 
+	mapping(e);	/* the text's bounds are known at the end */
 	for (size_t i = 0; i < e->in->ncomments; i++)
 		top_int(e, P_COMMENT, str_c(e, e->in->comments[i]));
 	if (e->clamped) {
@@ -439,16 +439,3 @@ pprof_end(struct pprof_enc *e)
 	return rc;
 }
 
-int
-pprof_encode(FILE *f, const struct collect *k, const struct report_result *res,
-    const struct counters *c, const struct pprof_info *in)
-{
-	struct pprof_enc e;
-
-	pprof_begin(&e, f, in);
-	for (size_t i = 0; i < k->n; i++)
-		pprof_func(&e, &k->v[i], c, &res->a);
-	/* as in --top: a share of all ticks counted */
-	pprof_unplaced(&e, "*unknown*", res->unknown);
-	return pprof_end(&e);
-}

@@ -77,7 +77,7 @@ struct pprof_enc {
 	uint64_t clamped;	/* cpu values past int64 */
 };
 
-/* Start the profile on F: its header, sample types, period, Mapping. */
+/* Start the profile on F: its header, sample types and period. */
 void pprof_begin(struct pprof_enc *e, FILE *f, const struct pprof_info *in);
 
 /* One reported function F as it closes (nothing when it has no ticks);
@@ -89,20 +89,13 @@ void pprof_func(struct pprof_enc *e, const struct func_rec *f,
  * end of the mapped text (e.g. "*unknown*"); nothing when 0. */
 void pprof_unplaced(struct pprof_enc *e, const char *name, uint64_t ticks);
 
-/* The comments, the end of the gzip member; frees E's buffers.  Returns
+/* The Mapping (IN's bounds are read now), the comments, the end of the
+ * gzip member; frees E's buffers.  Returns
  * 0, or -1 on a write error (errno set). */
 int pprof_end(struct pprof_enc *e);
 
 /* TICKS / RATE seconds in nanoseconds, rounded; past INT64_MAX: that,
  * with *CLAMPED incremented. */
 int64_t pprof_nanos(uint64_t ticks, uint32_t rate, uint64_t *clamped);
-
-/*
- * The whole profile of the collected functions K (address order) over
- * counters C as RES places them, and RES's unknown ticks, on F.
- */
-int pprof_encode(FILE *f, const struct collect *k,
-    const struct report_result *res, const struct counters *c,
-    const struct pprof_info *in);
 
 #endif

@@ -293,20 +293,6 @@ view_folded_sink(struct folded_stream *fs, struct out *o,
 	return (struct report_sink){ NULL, folded_func, folded_end, fs };
 }
 
-void
-view_folded(struct out *o, const struct collect *k,
-    const struct report_result *res,
-    const char *(*rename)(const char *, size_t, size_t *))
-{
-	struct report_opts opt = { .rename = rename, .bins = 1 };
-	struct folded_stream fs;
-
-	view_folded_sink(&fs, o, &opt);
-	for (size_t i = 0; i < k->n; i++)
-		folded_func(&fs, &k->v[i]);
-	folded_end(&fs, res);
-}
-
 static void
 put(struct out *o, const char *s)
 {

@@ -95,9 +95,4 @@ struct report_sink view_folded_sink(struct folded_stream *f, struct out *o,
 /* One folded frame: NAME escaped as above. */
 void folded_name(struct out *o, const char *name, size_t n);
 
-/* The same lines of the collected functions K and RES's totals. */
-void view_folded(struct out *o, const struct collect *k,
-    const struct report_result *res,
-    const char *(*rename)(const char *, size_t, size_t *));
-
 #endif
