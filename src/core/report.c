@@ -34,12 +34,18 @@ struct run {
 	int last_in_func;	/* a function holds the last word */
 };
 
-/* S is the pending symbol: its name copied. */
+/* S is the pending symbol: its name copied, unless it stays valid. */
 static void
 pending_set(struct pending *p, const struct sym *s)
 {
 	size_t len = s->namelen;
 
+	p->addr = s->addr;
+	p->len = len;
+	if (s->stable) {	/* no copy: each name is read once */
+		p->name = s->name;
+		return;
+	}
 	if (len + 1 > p->cap) {
 		p->cap = len + 64;
 		p->buf = xrealloc(p->buf, p->cap);
@@ -47,8 +53,6 @@ pending_set(struct pending *p, const struct sym *s)
 	memmove(p->buf, s->name, len);
 	p->buf[len] = '\0';
 	p->name = p->buf;
-	p->len = len;
-	p->addr = s->addr;
 }
 
 static void

@@ -1250,6 +1250,7 @@ elf_next(struct elf *e, struct sym *s)
 	s->type = ENT_TYPE(t);
 	s->kind = map_kind(s->type);
 	s->name = full_name(e, t, &e->namebuf, &e->namecap, &s->namelen);
+	s->stable = s->name != e->namebuf;
 	s->lineno = e->pos;
 	s->dynamic = e->dynsize != NULL;
 	s->size = e->dynsize != NULL ? e->dynsize[ENT_IDX(t)] : 0;

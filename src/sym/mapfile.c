@@ -210,6 +210,7 @@ parse_fields(const char *p, const char *e, struct sym *s)
 	s->name = name;
 	s->namelen = (size_t)(p - name);
 	s->dynamic = 0;
+	s->stable = 0;
 	s->size = 0;
 	return p;
 }

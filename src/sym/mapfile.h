@@ -43,6 +43,8 @@ struct sym {
 	char type;		/* the type letter, as nm prints it */
 	const char *name;	/* valid until the next map_next() */
 	size_t namelen;
+	int stable;		/* NAME, NUL-terminated, stays valid until the
+				 * source is closed (an ELF string table's) */
 	uint64_t lineno;
 	/*
 	 * From the .dynsym of an ELF file without .symtab (a stripped
