@@ -301,7 +301,7 @@ b_operator(struct bound *b)
 		return add(b_type(b), 10);
 	if (c == 'l' && d == 'i')
 		return add(b_source_name(b), 12);
-	return 24;	/* "operator delete[]" and the like */
+	return 32;	/* "operator reinterpret_cast" (25) and shorter */
 }
 
 /* U t|l|b ...: {unnamed type#N}, {lambda(PARAMS)#N} */

@@ -133,6 +133,20 @@ what_is_not_a_mangled_name_stays(void **state)
 	assert_true(demangle_bound("main", 4) >= ((uint64_t)1 << 40));
 }
 
+/* The bound of an operator's name holds its longest, whatever the
+ * demangler: "operator reinterpret_cast" is 25 characters. */
+static void
+operator_names_are_bounded(void **state)
+{
+	static const char *const names[] = { "_Zrc", "_Zdc", "_Zsc", "_Zcc",
+	    "_Zda", "_Zdl", "_Zna", "_Zaw" };
+
+	(void)state;
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+		assert_true(demangle_bound(names[i], strlen(names[i])) >=
+		    strlen("operator reinterpret_cast"));
+}
+
 int
 main(void)
 {
@@ -142,6 +156,7 @@ main(void)
 		cmocka_unit_test(short_doubling_name_is_demangled),
 		cmocka_unit_test(name_longer_than_4k_demangled_stays_mangled),
 		cmocka_unit_test(what_is_not_a_mangled_name_stays),
+		cmocka_unit_test(operator_names_are_bounded),
 	};
 
 	return cmocka_run_group_tests_name("demangle", tests, NULL, NULL);
