@@ -548,9 +548,9 @@ json_end(void *ctx, const struct report_result *res)
 	put_u64(o, report_unknown(res));
 	put(o, ",\"no_symbol\":");
 	put_u64(o, res->nosym);
-	put(o, ",\"total\":");
+	put(o, ",\"in_functions\":");
 	put_u64(o, res->total);
-	put(o, ",\"all\":");
+	put(o, ",\"total\":");
 	put_u64(o, res->all);
 	put(o, ",\"total_load\":");
 	put_fix(o, res->load, 4);

@@ -274,8 +274,8 @@ def cmd_json(path, classic_v, extra=None, top=None):
     doc = load_json(path)
     vf, unknown, total_line = parse_v(classic_v)
     total, tsec, tcalls = total_of(total_line)
-    if doc["total"] != total or doc["unknown"] != unknown:
-        fail("total/unknown %r/%r, want %r/%r" % (doc["total"], doc["unknown"],
+    if doc["in_functions"] != total or doc["unknown"] != unknown:
+        fail("total/unknown %r/%r, want %r/%r" % (doc["in_functions"], doc["unknown"],
                                                 total, unknown))
     gmon = doc["inputs"]["format"] == "gmon.out"
     if gmon != (tsec is not None):
@@ -487,19 +487,19 @@ def cmd_golden(d):
             unk = [x for x in text if x.endswith(b" *unknown*")]
             if not total or not unk:
                 why = "no total in the -v report"
-            elif doc["total"] != int(total[-1].split()[2]) or \
+            elif doc["in_functions"] != int(total[-1].split()[2]) or \
                     doc["unknown"] not in (int(unk[-1].split()[0]), 0) or \
-                    doc["total"] + doc["unknown"] + doc["no_symbol"] != \
-                    doc["all"]:
+                    doc["in_functions"] + doc["unknown"] + doc["no_symbol"] != \
+                    doc["total"]:
                 # *unknown*'s ticks are stated once: 0 when a function
                 # reaches into the last counter, and holds them
                 why = "total %r unknown %r; text: %r %r" % (
-                    doc["total"], doc["unknown"], total[-1], unk[-1])
+                    doc["in_functions"], doc["unknown"], total[-1], unk[-1])
             else:
                 want = golden_total(j[:-5] + ".exp")
-                if want is not None and want != doc["total"]:
+                if want is not None and want != doc["in_functions"]:
                     why = "total %r, the recorded report's %r" % (
-                        doc["total"], want)
+                        doc["in_functions"], want)
         except (SystemExit, ValueError, KeyError, IndexError) as e:
             why = "unreadable: %r" % (e,)
         n += 1

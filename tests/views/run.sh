@@ -579,10 +579,10 @@ for M in map cut; do
 	    "$PYTHON" - "$TMP/t.json" "$SUM" >"$TMP/why" 2>&1 <<'PY' &&
 import json, sys
 d = json.load(open(sys.argv[1]))
-s = d["total"] + d["unknown"] + d["no_symbol"]
-if s != int(sys.argv[2]) or d["all"] != s:
-    sys.exit("--json total+unknown+no_symbol %d, all %d, counters %s"
-             % (s, d["all"], sys.argv[2]))
+s = d["in_functions"] + d["unknown"] + d["no_symbol"]
+if s != int(sys.argv[2]) or d["total"] != s:
+    sys.exit("--json in_functions+unknown+no_symbol %d, total %d, counters %s"
+             % (s, d["total"], sys.argv[2]))
 PY
 	    ok || no "one total: --json, $M"
 done
