@@ -6,7 +6,8 @@
 #       sh bench/adversarial.sh
 #
 # Environment: BENCH_OURS (default ./readprofile), BENCH_RUNS (default 5),
-# BENCH_ADV_N (symbols and ranges, default 160000), BENCH_STRICT=1 (exit 1
+# BENCH_ADV_N (symbols, default 160000), BENCH_ADV_RANGES (a gmon.out's
+# records, default 100000), BENCH_STRICT=1 (exit 1
 # when a goal is missed).
 #
 # Cases, each against its ordinary twin:
@@ -35,6 +36,8 @@ TOP=$(pwd)
 OURS=${BENCH_OURS:-$TOP/readprofile}
 RUNS=${BENCH_RUNS:-5}
 N=${BENCH_ADV_N:-160000}
+# ranges: at most GMON_MAX_HIST (131,072) records in a gmon.out
+NR=${BENCH_ADV_RANGES:-100000}
 CC=${CC:-cc}
 : "${ANTIQSORT:?set ANTIQSORT to the tests/adversarial/antiqsort helper}"
 : "${GMONTOOL:?set GMONTOOL to the tests/gmon/gmontool helper}"
@@ -57,9 +60,9 @@ SUFFIXELF=$TOP/build/bench/suffixelf
 	$CC -std=c11 -O2 -o "$SUFFIXELF" tests/elf/suffixelf.c
 [ -f "$D/suffix.profile" ] && [ "$D/suffix" -nt "$SUFFIXELF" ] ||
 	"$SUFFIXELF" 80000 780000 "$D/suffix"
-"$GMONTOOL" write many le 8 0x100000 $((0x100000 + N * 16)) 1 100 7 "$N" \
+"$GMONTOOL" write many le 8 0x100000 $((0x100000 + NR * 16)) 1 100 7 "$NR" \
     > "$D/many.gmon"
-"$GMONTOOL" write manyone le 8 0x100000 $((0x100000 + N * 16)) 1 100 7 "$N" \
+"$GMONTOOL" write manyone le 8 0x100000 $((0x100000 + NR * 16)) 1 100 7 "$NR" \
     > "$D/one.gmon"
 awk -v n="$N" 'BEGIN { printf "%016x T _stext\n", 1048576
 	for (i = 1; i < n / 4; i++) printf "%016x T f%d\n", 1048576 + 64 * i, i }' \
@@ -107,7 +110,7 @@ case_ "  twin: shuffled symbols" "$D/twin.out" -m "$D/twin" -p "$D/twin.profile"
 cmp -s "$D/adv.out" "$D/twin.out" || { echo "  reports differ" ; differ=1; }
 case_ "ELF, 80000 names sharing bytes -m" "$D/suffix.out" -m "$D/suffix" \
     -p "$D/suffix.profile"
-case_ "gmon.out, $N ranges -p" "$D/many.out" -p "$D/many.gmon" -m "$D/many.map"
+case_ "gmon.out, $NR ranges -p" "$D/many.out" -p "$D/many.gmon" -m "$D/many.map"
 case_ "  twin: one range" "$D/one.out" -p "$D/one.gmon" -m "$D/many.map"
 cmp -s "$D/many.out" "$D/one.out" || { echo "  reports differ" ; differ=1; }
 case_ "gmon.out, doubling C++ names -p" "$D/dm.out" -p "$D/one.gmon" \
@@ -115,7 +118,7 @@ case_ "gmon.out, doubling C++ names -p" "$D/dm.out" -p "$D/one.gmon" \
 case_ "  twin: --no-demangle" "$D/nodm.out" --no-demangle -p "$D/one.gmon" \
     -m "$D/mangled.map"
 cmp -s "$D/dm.out" "$D/nodm.out" || { echo "  reports differ" ; differ=1; }
-case_ "gmon.out, $N ranges -s" "$D/many.out" -s -p "$D/many.gmon" -m "$D/many.map"
+case_ "gmon.out, $NR ranges -s" "$D/many.out" -s -p "$D/many.gmon" -m "$D/many.map"
 case_ "  twin: one range -s" "$D/one.out" -s -p "$D/one.gmon" -m "$D/many.map"
 cmp -s "$D/many.out" "$D/one.out" || { echo "  reports differ" ; differ=1; }
 [ $differ = 0 ] || exit 1

@@ -372,6 +372,10 @@ add_hist(struct rd *r, struct gmon *g, uint64_t low, uint64_t high,
 {
 	size_t at = 0;
 
+	if (g->nhist == GMON_MAX_HIST)
+		return fail(r, "more than %llu histogram records (a program's "
+		    "profile has one per profiled range)",
+		    (unsigned long long)GMON_MAX_HIST);
 	if (g->nhist == 0)
 		g->rate = rate;
 	else if (rate != g->rate)

@@ -36,6 +36,12 @@
 #define GMON_BSD_VERSION 0x00051879u
 /* More bins than any text segment could need (2 bytes of file each). */
 #define GMON_MAX_BINS ((uint64_t)1 << 29)
+/*
+ * More histogram records than a writer makes (glibc writes one per
+ * profiled range): each costs some 100 bytes of memory beside the file,
+ * which this many keeps within 16 MiB however small the records.
+ */
+#define GMON_MAX_HIST ((uint64_t)1 << 17)
 
 enum gmon_format { GMON_GNU, GMON_BSD };
 

@@ -594,6 +594,51 @@ windows(void **state)
 	free(f);
 }
 
+/* N one-bin records of one range after a GNU header, in a buffer of its
+ * own (malloc'd), its length in *LEN. */
+static unsigned char *
+many_records(uint64_t n, size_t *len)
+{
+	size_t at = 20, size = 20 + (size_t)n * 43;
+	unsigned char *b = calloc(1, size);
+
+	assert_non_null(b);
+	memcpy(b, "gmon", 4);
+	b[4] = 1;
+	for (uint64_t i = 0; i < n; i++) {
+		put_at(b, &at, 0, 0, 1);
+		put_at(b, &at, 0, 0x1000, 8);
+		put_at(b, &at, 0, 0x1010, 8);
+		put_at(b, &at, 0, 1, 4);
+		put_at(b, &at, 0, 100, 4);
+		memcpy(b + at, "seconds", 7);
+		at += 16;
+		put_at(b, &at, 0, 1, 2);
+	}
+	*len = at;
+	return b;
+}
+
+/* More records than a writer makes are refused: their memory is bounded. */
+static void
+records_bounded(void **state)
+{
+	struct gmon g;
+	size_t n;
+	unsigned char *b = many_records(GMON_MAX_HIST, &n);
+
+	(void)state;
+	assert_int_equal(gmon_parse(&g, b, n, err, sizeof err), 0);
+	assert_int_equal(g.nhist, GMON_MAX_HIST);
+	assert_int_equal(word(&g, 1), GMON_MAX_HIST);
+	gmon_free(&g);
+	free(b);
+	b = many_records(GMON_MAX_HIST + 1, &n);
+	assert_int_equal(gmon_parse(&g, b, n, err, sizeof err), -1);
+	assert_non_null(strstr(err, "histogram records"));
+	free(b);
+}
+
 int
 main(void)
 {
@@ -607,6 +652,7 @@ main(void)
 		cmocka_unit_test(calls),
 		cmocka_unit_test(calls_interleaved),
 		cmocka_unit_test(calls_many),
+		cmocka_unit_test(records_bounded),
 		cmocka_unit_test(disjoint_ranges),
 		cmocka_unit_test(subtract),
 		cmocka_unit_test(windows),
