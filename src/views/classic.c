@@ -14,6 +14,7 @@ fmt_seconds(char *dst, size_t size, uint64_t ticks, uint32_t rate)
 {
 	uint64_t pow = 1, whole = ticks / rate, rem = ticks % rate, frac;
 	int d = 0;
+	char f[8];
 
 	while (d < 6 && (d < 2 || pow % rate != 0)) {
 		pow *= 10;
@@ -25,7 +26,9 @@ fmt_seconds(char *dst, size_t size, uint64_t ticks, uint32_t rate)
 		whole++;
 		frac = 0;
 	}
-	snprintf(dst, size, "%llu.%0*llu", (ull)whole, d, (ull)frac);
+	/* six digits, of which the first D are shown */
+	snprintf(f, sizeof f, "%06u", (unsigned)(frac * (1000000 / pow)));
+	snprintf(dst, size, "%llu.%.*s", (ull)whole, d, f);
 }
 
 void
