@@ -23,6 +23,7 @@ static const struct {
 	{ "EACCES", EACCES }, { "EISDIR", EISDIR }, { "ELOOP", ELOOP },
 	{ "ENOENT", ENOENT }, { "ENOSPC", ENOSPC }, { "ERANGE", ERANGE },
 	{ "ENOTDIR", ENOTDIR }, { "EINVAL", EINVAL }, { "EIO", EIO },
+	{ "ENAMETOOLONG", ENAMETOOLONG },
 };
 
 /* readprofile's command line, restated: the interface, not its code. */
