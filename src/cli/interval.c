@@ -59,7 +59,7 @@ read_again(const struct shape *sh)
 	settle(sh);
 	profile_open(&p, sh->name);
 	p.swap = sh->swap;
-	profile_setup(&p, NULL, 1);
+	profile_setup(&p, 1);
 	if (p.step != sh->step || p.nwords != sh->nwords)
 		fatalx("%s: the profile changed shape (step %u, %llu counters; "
 		    "was step %u, %llu counters)", sh->name, p.step,
@@ -86,7 +86,7 @@ read_first(struct run *r, struct shape *sh, struct watch *w)
 		    "a program writes its gmon.out once, when it exits",
 		    sh->name);
 	profile_check(&p);
-	r->swapped = sh->swap = profile_setup(&p, NULL, r->o->noauto);
+	r->swapped = sh->swap = profile_setup(&p, r->o->noauto);
 	if (sh->swap)
 		warnx_("Assuming reversed byte order. Use -n to force native "
 		    "byte order.");

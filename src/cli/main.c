@@ -163,10 +163,9 @@ report_profile(struct run *r)
 		return 0;
 	}
 	profile_check(&prof);
+	r->swapped = profile_setup(&prof, o->noauto);
 	if (o->baseline)
-		profile_open(&base, o->baseline);
-	r->swapped = profile_setup(&prof, o->baseline ? &base : NULL,
-	    o->noauto);
+		profile_subtract(&prof, &base, o->baseline);
 	setup_notes(r, &prof, o->baseline ? &base : NULL);
 	if (o->baseline)
 		profile_close(&base);	/* subtracted: no longer needed */

@@ -20,6 +20,15 @@ check_bounds(const struct profile *p)
 
 #define HEAD PROFILE_HEAD
 
+/* The baseline is read this much at a time. */
+#define CHUNK ((size_t)1 << 20)
+
+static uint32_t *
+words(const struct profile *p)
+{
+	return (uint32_t *)(void *)p->data;
+}
+
 static void
 check_size(struct profile *p)
 {
@@ -137,12 +146,6 @@ profile_warn_step(struct profile *p)
 	    profile_peek(p, head, sizeof head));
 }
 
-static uint32_t *
-words(const struct profile *p)
-{
-	return (uint32_t *)(void *)p->data;
-}
-
 void
 profile_count_halves(const uint32_t *w, size_t n, uint64_t *big,
     uint64_t *small)
@@ -186,36 +189,8 @@ swap_words(struct profile *p)
 	p->step = w[0];
 }
 
-/*
- * BASE, in P's byte order, must have P's step and size, and no counter
- * higher than P's (words 1..n-1): then it is subtracted from P.
- */
-static void
-subtract_base(struct profile *p, struct profile *base)
-{
-	uint32_t *a = words(p);
-	const uint32_t *b = words(base);
-
-	base->swap = p->swap;
-	swap_words(base);
-	if (base->step != p->step)
-		fatalx("%s: sampling step %u differs from %s's %u",
-		    base->name, base->step, p->name, p->step);
-	if (base->nwords != p->nwords)
-		fatalx("%s: %llu counters, but %s has %llu", base->name,
-		    (unsigned long long)(base->nwords - 1), p->name,
-		    (unsigned long long)(p->nwords - 1));
-	for (uint64_t k = 1; k < p->nwords; k++)
-		if (a[k] < b[k])
-			fatalx("%s: counter %llu is lower than in %s "
-			    "(were the counters reset?)", p->name,
-			    (unsigned long long)(k - 1), base->name);
-	for (uint64_t k = 1; k < p->nwords; k++)
-		a[k] -= b[k];
-}
-
 int
-profile_setup(struct profile *p, struct profile *base, int noauto)
+profile_setup(struct profile *p, int noauto)
 {
 	uint64_t big = 0, small = 0;
 
@@ -225,9 +200,106 @@ profile_setup(struct profile *p, struct profile *base, int noauto)
 		p->swap = profile_guess_swapped(big, small);
 	}
 	swap_words(p);
-	if (base)
-		subtract_base(p, base);
 	return p->swap;
+}
+
+static void
+check_step(const struct profile *p, const struct profile *base, uint32_t w0)
+{
+	uint32_t step = p->swap ? __builtin_bswap32(w0) : w0;
+
+	if (step != p->step)
+		fatalx("%s: sampling step %u differs from %s's %u", base->name,
+		    step, p->name, p->step);
+}
+
+/*
+ * Subtract the baseline's words [k, k + n), as read, from P's; those past
+ * P's last are left for the size check.
+ */
+static void
+subtract_words(struct profile *p, const struct profile *base, uint64_t k,
+    const uint32_t *w, size_t n)
+{
+	uint32_t *a = words(p);
+
+	for (size_t i = 0; i < n && k < p->nwords; i++, k++) {
+		uint32_t b = p->swap ? __builtin_bswap32(w[i]) : w[i];
+
+		if (k == 0)	/* the step: checked with the size */
+			continue;
+		if (a[k] < b)
+			fatalx("%s: counter %llu is lower than in %s "
+			    "(were the counters reset?)", p->name,
+			    (unsigned long long)(k - 1), base->name);
+		a[k] -= b;
+	}
+}
+
+/* BYTES long: checked as profile_open checks, then against P. */
+static void
+size_base(const struct profile *p, struct profile *base, uint64_t bytes)
+{
+	base->bytes = bytes;
+	profile_check(base);
+	check_step(p, base, *(const uint32_t *)(const void *)base->head);
+	if (base->nwords != p->nwords)
+		fatalx("%s: %llu counters, but %s has %llu", base->name,
+		    (unsigned long long)(base->nwords - 1), p->name,
+		    (unsigned long long)(p->nwords - 1));
+}
+
+/* BASE's next bytes after the HAVE in its buffer, up to CHUNK: the count
+ * there then, short only at its end. */
+static size_t
+fill(struct profile *base, size_t have)
+{
+	size_t got;
+
+	while (have < CHUNK && (got = input_read(&base->in,
+	    base->data + have, CHUNK - have)) > 0)
+		have += got;
+	return have;
+}
+
+/*
+ * A regular file, or a pipe that ends in the first piece, is sized and its
+ * step checked before any counter is compared; a longer pipe at its end.
+ */
+void
+profile_subtract(struct profile *p, struct profile *base, const char *name)
+{
+	uint64_t k = 0, bytes = 0;
+	size_t have = 0, got, n;
+	int sized = 0;
+
+	memset(base, 0, sizeof *base);
+	base->name = name;
+	if (input_open(&base->in, name) < 0)
+		fatal("%s", name);
+	base->data = xmalloc(CHUNK);
+	do {
+		got = fill(base, have);
+		bytes += got - have;
+		if (k == 0) {
+			memcpy(base->head, base->data, got < HEAD ? got : HEAD);
+			sized = base->in.seekable || got < CHUNK;
+			if (sized)
+				size_base(p, base, base->in.seekable ?
+				    base->in.size : bytes);
+		}
+		if (bytes > PROFILE_MAX_BYTES) {
+			base->bytes = bytes;
+			check_bounds(base);
+		}
+		n = got / 4;
+		subtract_words(p, base, k, words(base), n);
+		k += n;
+		have = got - n * 4;
+		memmove(base->data, base->data + n * 4, have);
+	} while (got == CHUNK);
+	if (!sized)
+		size_base(p, base, bytes);
 }
 
 struct counters

@@ -2,10 +2,11 @@
  * profile.h - the profile source: /proc/profile, a snapshot file, a pipe.
  *
  * Knows the step, the counters and the byte order; knows nothing of
- * symbols.  Every input is read once, whole, into memory; after
- * profile_setup its words are in host order with the baseline, if any,
- * subtracted, and every view of the run is made from them.  A regular
- * file whose size changes while it is read is an error naming it.
+ * symbols.  A profile is read once, whole, into memory; after
+ * profile_setup its words are in host order, a baseline read once, a
+ * piece at a time, is subtracted from them in place, and every view of
+ * the run is made from them.  A regular file whose size changes while it
+ * is read is an error naming it.
  */
 #ifndef RP_PROFILE_H
 #define RP_PROFILE_H
@@ -63,11 +64,18 @@ const unsigned char *profile_bytes(struct profile *p);
 
 /*
  * Decide the byte order (unless NOAUTO), put the words in host order and
- * read the step; with a baseline, check that it belongs to the same boot
- * and subtract it (BASE may then be closed).  Returns 1 when the byte
- * order was found reversed.
+ * read the step.  Returns 1 when the byte order was found reversed.
  */
-int profile_setup(struct profile *p, struct profile *base, int noauto);
+int profile_setup(struct profile *p, int noauto);
+
+/*
+ * Read the baseline NAME once, a piece at a time, in P's byte order, and
+ * subtract it from P, set up: it must have P's step and size and no
+ * counter higher than P's (the same boot).  BASE is what was read, for
+ * its warnings and profile_close; it holds no counters.
+ */
+void profile_subtract(struct profile *p, struct profile *base,
+    const char *name);
 
 /* The byte-order heuristic: reversed when more words use the upper half. */
 int profile_guess_swapped(uint64_t big, uint64_t small);

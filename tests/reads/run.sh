@@ -13,7 +13,9 @@
 #     --baseline -) as from the file; where the output names the profile
 #     (--json, --pprof's comments) or the time it was taken (--pprof), that
 #     name and time are taken out of both before the comparison (--pprof:
-#     decoded with protoc --decode_raw; skipped by name without it).
+#     decoded with protoc --decode_raw; skipped by name without it);
+#   - with a baseline, from a file or a pipe, the peak resident set of a
+#     64 MiB profile is at most its size + 16 MiB.
 # Prints FAIL lines and "reads: N passed, N failed".
 set -u
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
@@ -250,6 +252,47 @@ echo "$VIEWS" | {
 	done
 }
 [ "$have_protoc" = 1 ] || skipped "protoc not found: --pprof from a pipe"
+
+# Held once: with a baseline, from a file or a pipe, the peak resident set
+# is at most the profile's size + 16 MiB (the baseline is read a piece at
+# a time into the profile's copy, not held beside it).  The profile: the
+# capture's, its counters repeated up to 64 MiB.
+BIG=$TMP/big
+BIGB=$TMP/bigbase
+"$PY" - "$P" "$BIG" "$BIGB" <<'PYEOF' || exit 1
+import sys
+d = open(sys.argv[1], 'rb').read()
+w, c = d[:4], d[4:]
+body = (c * (64 * 2**20 // len(c) + 1))[:64 * 2**20]
+open(sys.argv[2], 'wb').write(w + body)
+open(sys.argv[3], 'wb').write(w + bytes(len(body)))
+PYEOF
+# peak_kib ARGS...: the peak RSS (KiB) of readprofile ARGS, stdin from
+# $BIGB; nothing when it did not exit 0
+peak_kib() {
+	"$PY" - "$BIGB" "$RP" "$@" <<'PYEOF'
+import resource, subprocess, sys
+with open(sys.argv[1], 'rb') as f:
+    r = subprocess.run(sys.argv[2:], stdout=subprocess.DEVNULL,
+                       stderr=subprocess.DEVNULL, stdin=f)
+if r.returncode == 0:
+    print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+PYEOF
+}
+limit=$(( $(wc -c < "$BIG") / 1024 + 16 * 1024 ))
+for how in file pipe; do
+	b=$BIGB
+	[ $how = pipe ] && b=-
+	for v in "" "--top 5" "-s"; do
+		# shellcheck disable=SC2086
+		kib=$(peak_kib -p "$BIG" -m "$M" --baseline "$b" $v)
+		if [ -n "$kib" ] && [ "$kib" -le "$limit" ]; then
+			ok
+		else
+			bad "--baseline ($how) $v: peak ${kib:-?} KiB, over $limit"
+		fi
+	done
+done
 pass=$((pass + $(lines "$TMP/passed")))
 fail=$((fail + $(lines "$TMP/failed")))
 summary reads "$pass" "$fail"

@@ -90,14 +90,14 @@ native_and_reversed_files(void **state)
 		path = words_file(w, 8, swapped);
 		profile_open(&p, path);
 		assert_int_equal(p.nwords, 8);
-		assert_int_equal(profile_setup(&p, NULL, 0), swapped);
+		assert_int_equal(profile_setup(&p, 0), swapped);
 		assert_int_equal(p.step, 8);
 		check_counters(&p, w, 8);
 		profile_close(&p);
 
 		/* -n: taken as stored */
 		profile_open(&p, path);
-		assert_int_equal(profile_setup(&p, NULL, 1), 0);
+		assert_int_equal(profile_setup(&p, 1), 0);
 		assert_int_equal(p.step, swapped ? bswap(8) : 8);
 		profile_close(&p);
 		unlink(path);
@@ -124,7 +124,7 @@ large_file_across_chunks(void **state)
 	for (int swapped = 0; swapped < 2; swapped++) {
 		path = words_file(w, n, swapped);
 		profile_open(&p, path);
-		assert_int_equal(profile_setup(&p, NULL, 0), swapped);
+		assert_int_equal(profile_setup(&p, 0), swapped);
 		c = profile_counters(&p);
 		assert_true(counters_sum(&c, 1, n) == want);
 		assert_int_equal(counters_get(&c, n - 1), w[n - 1]);
@@ -159,7 +159,7 @@ sparse_sums_match_the_words(void **state)
 	for (int swapped = 0; swapped < 2; swapped++) {
 		path = words_file(w, n, swapped);
 		profile_open(&p, path);
-		profile_setup(&p, NULL, 0);
+		profile_setup(&p, 0);
 		c = profile_counters(&p);
 		for (int i = 0; i < 20000; i++) {
 			uint64_t a, b;
@@ -199,7 +199,7 @@ from_a_pipe(void **state)
 	dup2(saved, 0);
 	close(saved);
 	assert_null(p.in.seekable ? "seekable" : NULL);
-	profile_setup(&p, NULL, 0);
+	profile_setup(&p, 0);
 	check_counters(&p, w, 4);
 	profile_close(&p);
 }
@@ -230,7 +230,7 @@ trailing_partial_word(void **state)
 		profile_open(&p, path);
 		assert_int_equal(p.nwords, 3);
 		assert_int_equal(p.trailing, extra);
-		assert_int_equal(profile_setup(&p, NULL, 0), host_big_endian());
+		assert_int_equal(profile_setup(&p, 0), host_big_endian());
 		check_counters(&p, w, 3);
 		profile_close(&p);
 		unlink(path);
@@ -247,7 +247,7 @@ trailing_partial_word(void **state)
 		close(saved);
 		assert_int_equal(p.nwords, 3);
 		assert_int_equal(p.trailing, extra);
-		profile_setup(&p, NULL, 0);
+		profile_setup(&p, 0);
 		check_counters(&p, w, 3);
 		profile_close(&p);
 	}
@@ -282,7 +282,7 @@ dense_words_and_sums(void **state)
 	for (int swapped = 0; swapped < 2; swapped++) {
 		path = words_file(w, n, swapped);
 		profile_open(&p, path);
-		assert_int_equal(profile_setup(&p, NULL, 0), swapped);
+		assert_int_equal(profile_setup(&p, 0), swapped);
 		c = profile_counters(&p);
 		check_counters(&p, w, n);
 		for (int i = 0; i < 3000; i++) {
@@ -334,7 +334,7 @@ sums_jump_ahead_and_back(void **state)
 		prefix[k + 1] = prefix[k] + (k ? w[k] : 0);
 	path = words_file(w, n, 0);
 	profile_open(&p, path);
-	assert_int_equal(profile_setup(&p, NULL, 0), 0);
+	assert_int_equal(profile_setup(&p, 0), 0);
 	for (int i = 0; i < 200; i++) {
 		struct counters c = profile_counters(&p);
 		uint64_t a, b;
@@ -379,8 +379,8 @@ head_as_read(void **state)
 		assert_int_equal(fread(raw, 1, 20, f), 20);
 		fclose(f);
 		profile_open(&p, pp);
-		profile_open(&b, bp);
-		profile_setup(&p, &b, 0);
+		profile_setup(&p, 0);
+		profile_subtract(&p, &b, bp);
 		profile_close(&b);
 		assert_int_equal(profile_peek(&p, got, sizeof got), 20);
 		assert_memory_equal(got, raw, 20);
@@ -461,8 +461,8 @@ setup_pair(void *arg)
 	struct profile p, b;
 
 	profile_open(&p, pp->prof);
-	profile_open(&b, pp->base);
-	profile_setup(&p, &b, 0);
+	profile_setup(&p, 0);
+	profile_subtract(&p, &b, pp->base);
 }
 
 static void
@@ -489,8 +489,8 @@ baseline(void **state)
 		pp.prof = words_file(now, 5, swapped);
 		pp.base = words_file(before, 5, swapped);
 		profile_open(&p, pp.prof);
-		profile_open(&b, pp.base);
-		assert_int_equal(profile_setup(&p, &b, 0), swapped);
+		assert_int_equal(profile_setup(&p, 0), swapped);
+		profile_subtract(&p, &b, pp.base);
 		check_counters(&p, diff, 5);
 		profile_close(&p);
 		profile_close(&b);
@@ -505,6 +505,106 @@ baseline(void **state)
 		unlink(pp.prof);
 		free(pp.prof);
 	}
+}
+
+/*
+ * The file PATH through a pipe, written by a child: "/dev/fd/N" into
+ * NAME, the reading end in *FD, the child in *PID.
+ */
+static void
+feed(const char *path, char *name, size_t size, int *fd, pid_t *pid)
+{
+	int fds[2];
+
+	assert_int_equal(pipe(fds), 0);
+	fflush(NULL);
+	*pid = fork();
+	assert_true(*pid >= 0);
+	if (*pid == 0) {
+		char buf[65536];
+		int in = open(path, O_RDONLY);
+		ssize_t n;
+
+		close(fds[0]);
+		while ((n = read(in, buf, sizeof buf)) > 0)
+			if (write(fds[1], buf, (size_t)n) != n)
+				_exit(1);
+		_exit(0);
+	}
+	close(fds[1]);
+	*fd = fds[0];
+	snprintf(name, size, "/dev/fd/%d", fds[0]);
+}
+
+/*
+ * A baseline of several pieces (it is read 1 MiB at a time), from a file
+ * and from a pipe, in both byte orders: every counter is subtracted; a
+ * counter higher than the profile's in its last piece, and a pipe one
+ * word short, are refused.
+ */
+static void
+baseline_in_pieces(void **state)
+{
+	size_t n = (3 << 20) / 4 + 17;
+	uint32_t *now = malloc(n * 4), *before = malloc(n * 4);
+	uint32_t *diff = malloc(n * 4);
+	char name[32], want[64];
+	struct profile p, b;
+	struct pair pp;
+	pid_t pid;
+	int fd;
+
+	(void)state;
+	now[0] = before[0] = diff[0] = 4;
+	for (size_t k = 1; k < n; k++) {
+		before[k] = (uint32_t)(k * 2654435761u) % 1000;
+		diff[k] = (uint32_t)(k % 7);
+		now[k] = before[k] + diff[k];
+	}
+	for (int swapped = 0; swapped < 2; swapped++) {
+		char *prof = words_file(now, n, swapped);
+		char *base = words_file(before, n, swapped), *short_base;
+
+		for (int piped = 0; piped < 2; piped++) {
+			if (piped)
+				feed(base, name, sizeof name, &fd, &pid);
+			profile_open(&p, prof);
+			assert_int_equal(profile_setup(&p, 0), swapped);
+			profile_subtract(&p, &b, piped ? name : base);
+			assert_int_equal(b.in.seekable, !piped);
+			check_counters(&p, diff, n);
+			profile_close(&b);
+			profile_close(&p);
+			if (piped) {
+				close(fd);
+				waitpid(pid, NULL, 0);
+			}
+		}
+		pp.prof = prof;
+		before[n - 2] = now[n - 2] + 1;
+		pp.base = words_file(before, n, swapped);
+		snprintf(want, sizeof want, "counter %zu is lower than in", n - 3);
+		expect_fatal(setup_pair, &pp, want);
+		unlink(pp.base);
+		free(pp.base);
+		before[n - 2] = now[n - 2] - diff[n - 2];
+		short_base = words_file(before, n - 1, swapped);
+		feed(short_base, name, sizeof name, &fd, &pid);
+		pp.base = name;
+		snprintf(want, sizeof want, "%zu counters, but", n - 2);
+		expect_fatal(setup_pair, &pp, want);
+		close(fd);
+		waitpid(pid, NULL, 0);
+		unlink(short_base);
+		free(short_base);
+		unlink(prof);
+		unlink(base);
+		free(prof);
+		free(base);
+	}
+	free(now);
+	free(before);
+	free(diff);
 }
 
 int
@@ -524,6 +624,7 @@ main(void)
 		cmocka_unit_test(head_as_read),
 		cmocka_unit_test(grown_while_read),
 		cmocka_unit_test(baseline),
+		cmocka_unit_test(baseline_in_pieces),
 	};
 
 	return cmocka_run_group_tests_name("profile", tests, NULL, NULL);
