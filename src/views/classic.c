@@ -31,14 +31,54 @@ fmt_seconds(char *dst, size_t size, uint64_t ticks, uint32_t rate)
 	snprintf(dst, size, "%llu.%.*s", (ull)whole, d, f);
 }
 
+/* "%*llu" at the end of P: V right-aligned in WIDTH columns at least. */
+static char *
+put_u64(char *p, uint64_t v, int width)
+{
+	char t[20];
+	int n = 0;
+
+	do
+		t[n++] = (char)('0' + v % 10);
+	while (v /= 10);
+	while (width-- > n)
+		*p++ = ' ';
+	while (n)
+		*p++ = t[--n];
+	return p;
+}
+
+/*
+ * "%6llu %-40.*s %8.4f" and END.  -a writes a line for every symbol, tens
+ * of thousands, most with no tick: printf takes twice the time of the
+ * whole report there (bench/run.sh, real-a), so only a load other than
+ * 0.0000 is printf's to format.
+ */
+static void
+out_plain(struct out *o, const struct line *l)
+{
+	static const char blanks[] = "                                        ";
+	char b[64], *p = put_u64(b, l->ticks, 6);
+
+	*p++ = ' ';
+	out_str(o, b, (size_t)(p - b));
+	out_str(o, l->name, l->nlen);
+	if (l->nlen < 40)
+		out_str(o, blanks, 40 - l->nlen);
+	if (l->load == 0.0)
+		out_str(o, "   0.0000", 9);
+	else
+		out_printf(o, " %8.4f", l->load);
+	out_str(o, l->end, strlen(l->end));
+}
+
 void
 out_line(struct out *o, const struct line *l)
 {
 	char secs[32];
 
 	if (!l->verbose) {
-		out_printf(o, "%6llu %-40.*s %8.4f%s", (ull)l->ticks,
-		    (int)l->nlen, l->name, l->load, l->end);
+		out_plain(o, l);
 		return;
 	}
 	out_printf(o, "%016llx %-40.*s %6llu %8.4f", (ull)l->addr,
@@ -130,21 +170,6 @@ put_althex(char *p, uint64_t v)
 	return p;
 }
 
-/* "%u" at the end of P. */
-static char *
-put_u32(char *p, uint32_t v)
-{
-	char t[10];
-	int n = 0;
-
-	do
-		t[n++] = (char)('0' + v % 10);
-	while (v /= 10);
-	while (n)
-		*p++ = t[--n];
-	return p;
-}
-
 /* "\t%#llx\t%s+%#llx\t%u\n": one write when the name is not long. */
 static void
 out_counter(struct out *o, uint64_t addr, const char *name, size_t nlen,
@@ -166,7 +191,7 @@ out_counter(struct out *o, uint64_t addr, const char *name, size_t nlen,
 	*p++ = '+';
 	p = put_althex(p, off);
 	*p++ = '\t';
-	p = put_u32(p, count);
+	p = put_u64(p, count, 0);
 	*p++ = '\n';
 	out_str(o, line, (size_t)(p - line));
 }

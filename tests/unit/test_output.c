@@ -55,6 +55,39 @@ finish(struct out *o, FILE *f)
 	return s;
 }
 
+/* Plain lines as printf's "%6llu %-40.*s %8.4f\n", around every width. */
+static void
+plain_lines_as_printf(void **state)
+{
+	static const uint64_t ticks[] = { 0, 1, 99999, 999999, 1000000,
+	    18446744073709551615ull };
+	static const double loads[] = { 0.0, 0.00004, 0.00005, 1e-9, 0.5,
+	    123.45678, 1e12 };
+	static const size_t lens[] = { 0, 1, 39, 40, 41, 300 };
+	char name[301], *want = NULL, *got;
+	size_t wlen = 0;
+	FILE *f = tmpfile(), *w = open_memstream(&want, &wlen);
+	struct out o;
+
+	(void)state;
+	memset(name, 'n', sizeof name);
+	out_init(&o, fileno(f));
+	for (size_t t = 0; t < sizeof ticks / sizeof ticks[0]; t++)
+		for (size_t l = 0; l < sizeof loads / sizeof loads[0]; l++)
+			for (size_t n = 0; n < sizeof lens / sizeof lens[0]; n++) {
+				out_sym(&o, ticks[t], name, lens[n], loads[l]);
+				fprintf(w, "%6llu %-40.*s %8.4f\n",
+				    (unsigned long long)ticks[t], (int)lens[n],
+				    name, loads[l]);
+			}
+	fclose(w);
+	got = finish(&o, f);
+	assert_string_equal(got, want);
+	free(got);
+	free(want);
+	fclose(f);
+}
+
 static void
 line_formats(void **state)
 {
@@ -302,6 +335,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(line_formats),
+		cmocka_unit_test(plain_lines_as_printf),
 		cmocka_unit_test(seconds_formats),
 		cmocka_unit_test(held_back_and_spilled),
 		cmocka_unit_test(discarded),
