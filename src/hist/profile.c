@@ -151,20 +151,8 @@ profile_count_halves(const uint32_t *w, size_t n, uint64_t *big,
     uint64_t *small)
 {
 	uint64_t b = 0, s = 0;
-	size_t i = 0;
 
-	/* 64 words at a time into 32-bit counts: a loop that -O2 vectorises */
-	for (; i + 64 <= n; i += 64) {
-		uint32_t tb = 0, ts = 0;
-
-		for (int j = 0; j < 64; j++) {
-			tb += w[i + j] > 0xffffu;
-			ts += (w[i + j] & 0xffffu) != 0;
-		}
-		b += tb;
-		s += ts;
-	}
-	for (; i < n; i++) {
+	for (size_t i = 0; i < n; i++) {
 		b += w[i] > 0xffffu;
 		s += (w[i] & 0xffffu) != 0;
 	}

@@ -24,7 +24,7 @@ sums(void **state)
 	assert_true(counters_sum(&cb, 1, 3) == 2 * (uint64_t)0xffffffffu);
 }
 
-/* Sums over many words (summed sixteen at a time) and every cut of them. */
+/* Sums over many words and every cut of them. */
 static void
 long_sums(void **state)
 {

@@ -42,8 +42,8 @@ heuristic(void **state)
 	assert_false(profile_guess_swapped(0, 0));
 }
 
-/* The halves counted 64 words at a time agree with a word at a time, at
- * every length around the block size. */
+/* The halves counted over a run of words agree with a word at a time, at
+ * every length from 0 to 300. */
 static void
 heuristic_in_blocks(void **state)
 {
