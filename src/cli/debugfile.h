@@ -20,9 +20,8 @@ struct debugfile {
 	const char *use;	/* the symbol source to read: PROG or its debug file */
 	int stripped;		/* PROG has no .symtab, and no debug file was found */
 	char *tried[DEBUGFILE_TRIED];	/* the places looked at */
-	size_t ntried;
+	size_t ntried;		/* 0: PROG has no build-id, no debuglink */
 	int crc_bad;		/* a debuglink candidate had another CRC-32 */
-	int no_id;		/* PROG has neither a build-id nor a debuglink */
 };
 
 /*

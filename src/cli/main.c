@@ -13,7 +13,6 @@
 
 #include "base/output.h"
 #include "base/util.h"
-#include "cli/buildid.h"
 #include "cli/export.h"
 #include "cli/gmonrun.h"
 #include "cli/info.h"
@@ -74,8 +73,6 @@ main(int argc, char **argv)
 		out_str(&out, version, sizeof version - 1);
 		run_finish(&out);
 		return 0;
-	case OPT_BAD_VALUE:
-		return 1;
 	case OPT_USAGE_ERROR:
 		fprintf(stderr, "Try '%s --help' for more information.\n",
 		    o.name);
@@ -91,7 +88,7 @@ main(int argc, char **argv)
 		    NULL);
 	kroot_drop_privileges_for_good();
 	if (o.enable) {		/* start the kernel's profiling, and say how */
-		profiling_enable(o.enable, kroot_setuid_install(), &out);
+		profiling_enable(&r.k, o.enable, &out);
 		run_finish(&out);
 		return 0;
 	}
@@ -143,7 +140,8 @@ report_kernel(struct run *r, struct profile *p)
 	fit_warn(r->map, r->profile, res.origin, res.etext, res.have_etext,
 	    r->step, p->nwords - 1);
 	if (r->o->mapfile)	/* the default map's notice said it already */
-		buildid_warn(&bid, r->map, r->source == RUN_LIVE);
+		kernel_build_id_warn(&bid, r->map, r->source == RUN_LIVE ?
+		    &r->k.id : NULL);
 }
 
 /* The profile of R, as a gmon.out or a kernel profile, read once. */
@@ -151,7 +149,7 @@ static int
 report_profile(struct run *r)
 {
 	const struct options *o = r->o;
-	struct profile prof, base;
+	struct profile prof, base, *b = o->baseline ? &base : NULL;
 
 	profile_load(&prof, r->profile);
 	if (gmonrun_detect(&prof)) {	/* a process's gmon.out */
@@ -163,13 +161,12 @@ report_profile(struct run *r)
 		return 0;
 	}
 	profile_check(&prof);
-	if (o->baseline)
-		profile_open(&base, o->baseline);
-	r->swapped = profile_setup(&prof, o->baseline ? &base : NULL,
-	    o->noauto);
-	setup_notes(r, &prof, o->baseline ? &base : NULL);
-	if (o->baseline)
-		profile_close(&base);	/* subtracted: no longer needed */
+	if (b)
+		profile_open(b, o->baseline);
+	r->swapped = profile_setup(&prof, b, o->noauto);
+	setup_notes(r, &prof, b);
+	if (b)
+		profile_close(b);	/* subtracted: no longer needed */
 	if (o->info) {
 		info_print(r, &prof);
 		run_finish(r->out);
@@ -183,16 +180,16 @@ report_profile(struct run *r)
 static _Noreturn void
 usage(const char *name)
 {
-	/* the name it runs by, where the text says @ */
+	/* the name it runs by, at each %1$s */
 	static const char text[] =
 	    "\nUsage:\n"
-	    " @ [options]\n"
+	    " %1$s [options]\n"
 	    "\n"
 	    "Read the kernel's tick profile and attribute it to symbols.\n"
 	    "\n"
 	    "Options:\n"
 	    " -m, --mapfile <mapfile>   symbol map (default: the first System.map found,\n"
-	    "                           then /proc/kallsyms; see @(8))\n"
+	    "                           then /proc/kallsyms; see %1$s(8))\n"
 	    " -p, --profile <pro-file>  profile (default: /proc/profile; - reads stdin)\n"
 	    "                           or a program's gmon.out (cc -pg)\n"
 	    " -M, --multiplier <mult>   set the profiling multiplier to <mult>\n"
@@ -224,17 +221,9 @@ usage(const char *name)
 	    " -V, --version             display version\n"
 	    "\n"
 	    "Inputs ending in .gz, .xz, .zst or .bz2 are decompressed.\n"
-	    "For more details see @(8).\n";
+	    "For more details see %1$s(8).\n";
 
-	for (const char *s = text, *at; *s; s = at + 1) {
-		at = strchr(s, '@');
-		if (at == NULL) {
-			out_str(&out, s, strlen(s));
-			break;
-		}
-		out_str(&out, s, (size_t)(at - s));
-		out_str(&out, name, strlen(name));
-	}
+	out_printf(&out, text, name);
 	run_finish(&out);
 	exit(0);
 }
