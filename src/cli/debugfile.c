@@ -22,10 +22,7 @@ struct search {
 };
 
 /* FMT and its arguments, malloc'd: a place to look at. */
-static char *
-place(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static char *
+static char * __attribute__((format(printf, 1, 2)))
 place(const char *fmt, ...)
 {
 	va_list ap;

@@ -116,11 +116,7 @@ taken_at(const struct export_src *s)
 
 #define NCOMMENTS 12
 
-static void
-comment(char **v, size_t *n, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static void
+static void __attribute__((format(printf, 3, 4)))
 comment(char **v, size_t *n, const char *fmt, ...)
 {
 	va_list ap;

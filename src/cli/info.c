@@ -60,7 +60,6 @@ void
 info_print(const struct run *r, const struct profile *p)
 {
 	const struct options *o = r->o;
-	int live = r->source == RUN_LIVE;
 	const char *mapname = o->mapfile;
 	struct symsrc m;
 	struct report_result res;
@@ -68,7 +67,7 @@ info_print(const struct run *r, const struct profile *p)
 	uint32_t step = p->step;
 	int have_map = 0;
 
-	if (step == 0 && mapname == NULL && live)
+	if (step == 0 && mapname == NULL && r->live)
 		mapname = kernel_default_map(&r->k, r->profile, 1, 1);
 	if (mapname != NULL && (step == 0 || o->verbose)) {
 		if (symsrc_open(&m, mapname) < 0)
@@ -95,8 +94,8 @@ info_print(const struct run *r, const struct profile *p)
 	if (o->verbose) {
 		print_info_verbose(r, p, step, mapname, have_map ? &res :
 		    NULL);
-		profiling_info(r->out, &r->k, r->counting, live);
-		print_build_ids(r->out, live ? &r->k.id : NULL, have_map ?
+		profiling_info(r->out, &r->k, r->counting, r->live);
+		print_build_ids(r->out, r->live ? &r->k.id : NULL, have_map ?
 		    &bid : NULL);
 	}
 }

@@ -24,23 +24,20 @@ static _Noreturn void profile_missing(const struct kfiles *k);
 void
 kernel_write_profile(const struct kfiles *k, const int *multiplier)
 {
-	int fd, e;
+	int fd = kroot_open_installed(k->profile, O_WRONLY | O_CLOEXEC);
 	ssize_t r;
 	char byte = 0;
-	const char *name = k->profile;
 
-	fd = kroot_open_installed(name, O_WRONLY | O_CLOEXEC);
-	e = errno;
-	if (fd < 0 && e == ENOENT)
+	if (fd < 0 && errno == ENOENT)
 		profile_missing(k);
 	if (fd < 0)
-		fatal("%s", name);
+		fatal("%s", k->profile);
 	if (multiplier)
 		r = write(fd, multiplier, sizeof *multiplier);
 	else
 		r = write(fd, &byte, 1);
 	if (r < 0 || close(fd) < 0)
-		fatal("error writing %s", name);
+		fatal("error writing %s", k->profile);
 	exit(0);
 }
 

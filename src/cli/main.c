@@ -55,8 +55,6 @@ main(int argc, char **argv)
 {
 	struct options o;
 	struct run r;
-	static const char version[] = PROGNAME " from readprofile " RP_VERSION
-	    "\n";
 
 	sanitize_stdio();
 	kroot_drop_privileges();
@@ -70,7 +68,8 @@ main(int argc, char **argv)
 	case OPT_HELP:
 		usage(o.name);
 	case OPT_VERSION:
-		out_str(&out, version, sizeof version - 1);
+		out_printf(&out, "%s from readprofile %s\n", PROGNAME,
+		    RP_VERSION);
 		run_finish(&out);
 		return 0;
 	case OPT_USAGE_ERROR:
@@ -93,24 +92,11 @@ main(int argc, char **argv)
 		return 0;
 	}
 	export_prepare(&o);
-	if (r.source == RUN_LIVE)
+	if (r.live)
 		kernel_profile_check(&r.k);
 	if (o.interval > 0 && !o.info)
 		return interval_run(&r);
 	return report_profile(&r);
-}
-
-/* -i, or the notes a profile's read gives, baseline B (or NULL). */
-static void
-setup_notes(struct run *r, struct profile *p, struct profile *b)
-{
-	if (r->swapped)
-		warnx_("Assuming reversed byte order. Use -n to force native "
-		    "byte order.");
-	profile_warn_step(p);
-	profile_warn_trailing(p);
-	if (b)
-		profile_warn_trailing(b);
 }
 
 /* The kernel profile P, read and set up: -i, or the report. */
@@ -140,8 +126,7 @@ report_kernel(struct run *r, struct profile *p)
 	fit_warn(r->map, r->profile, res.origin, res.etext, res.have_etext,
 	    r->step, p->nwords - 1);
 	if (r->o->mapfile)	/* the default map's notice said it already */
-		kernel_build_id_warn(&bid, r->map, r->source == RUN_LIVE ?
-		    &r->k.id : NULL);
+		kernel_build_id_warn(&bid, r->map, r->live ? &r->k.id : NULL);
 }
 
 /* The profile of R, as a gmon.out or a kernel profile, read once. */
@@ -153,7 +138,6 @@ report_profile(struct run *r)
 
 	profile_load(&prof, r->profile);
 	if (gmonrun_detect(&prof)) {	/* a process's gmon.out */
-		r->source = RUN_GMON;
 		gmonrun_run(o, &prof, r->out);
 		profile_close(&prof);	/* a file that changed size is an error */
 		run_finish(r->out);
@@ -164,9 +148,15 @@ report_profile(struct run *r)
 	if (b)
 		profile_open(b, o->baseline);
 	r->swapped = profile_setup(&prof, b, o->noauto);
-	setup_notes(r, &prof, b);
-	if (b)
+	if (r->swapped)		/* the notes the read gives */
+		warnx_("Assuming reversed byte order. Use -n to force native "
+		    "byte order.");
+	profile_warn_step(&prof);
+	profile_warn_trailing(&prof);
+	if (b) {
+		profile_warn_trailing(b);
 		profile_close(b);	/* subtracted: no longer needed */
+	}
 	if (o->info) {
 		info_print(r, &prof);
 		run_finish(r->out);

@@ -15,12 +15,6 @@
 #include "cli/profiling.h"
 #include "base/util.h"
 
-/* How to start it, for the hints. */
-#define START_HOW "readprofile --enable (or: echo 2 > " SYS_PROFILING ")"
-#define MEMORY_NOTE "its counters take 4 bytes of kernel memory for every " \
-	"2^N bytes of kernel text (profile=N; with 2, as much memory as the " \
-	"kernel's text), until the next boot"
-
 /*
  * The mode K->profiling reads, or -1 with errno set when it cannot be read
  * (ENOENT: no such file; EINVAL: not a number).
@@ -216,9 +210,13 @@ profiling_hint(const struct kfiles *k)
 	if (mode < 0)
 		return;	/* no such file: kernel.c's hints */
 	if (mode == PROF_OFF)
-		fatalx_hint("profiling is off (%s reads 0); start it now, "
-		    "as root, with %s: no reboot is needed; it works once per "
-		    "boot, and " MEMORY_NOTE, SYS_PROFILING, START_HOW);
+		fatalx_hint("profiling is off (%s reads 0); start it now, as "
+		    "root, with readprofile --enable (or: echo 2 > %s): no "
+		    "reboot is needed; it works once per boot, and its counters "
+		    "take 4 bytes of kernel memory for every 2^N bytes of "
+		    "kernel text (profile=N; with 2, as much memory as the "
+		    "kernel's text), until the next boot", SYS_PROFILING,
+		    SYS_PROFILING);
 	fatalx_hint("%s reads %d (profiling is on%s%s), yet %s is missing: "
 	    "is /proc mounted?", SYS_PROFILING, mode, what ? ", counting " : "",
 	    what ? what : "", k->profile);
