@@ -6,7 +6,7 @@
  * of the program's GNU build-id), or the file named by its
  * .gnu_debuglink (its CRC-32 checked) beside the program, in .debug/
  * there, or under /usr/lib/debug/ followed by the program's directory.
- * /usr/lib/debug is looked for under the test root (kernel.h).
+ * /usr/lib/debug is looked for under the test root (kroot.h).
  */
 #ifndef RP_DEBUGFILE_H
 #define RP_DEBUGFILE_H

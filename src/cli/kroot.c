@@ -22,8 +22,9 @@ kroot_path(char *buf, const char *path)
 {
 	const char *root = secure_getenv(KERNEL_ROOT_ENV);
 
-	snprintf(buf, KPATH, "%s%s", root && !setuid_install ? root : "",
-	    path);
+	if (snprintf(buf, KPATH, "%s%s", root && !setuid_install ? root : "",
+	    path) >= KPATH)
+		fatalx("%s: too long under %s", path, KERNEL_ROOT_ENV);
 	return buf;
 }
 
