@@ -113,6 +113,12 @@ V2=/usr/lib/debug/lib/modules/$REL/vmlinux
 KS=/proc/kallsyms
 PKG=linux-image-$REL-dbg
 RICH=$TOP/fixtures/cases/rich/expected.out
+# missing PLACE...: the notice's line for each PLACE, found missing
+missing() {
+	for _p; do
+		echo "readprofile:   $_p: missing"
+	done
+}
 # put FILE PLACE: copy FILE to PLACE under $ROOT
 put() {
 	mkdir -p "$(dirname "$ROOT$2")" && cp "$1" "$ROOT$2"
@@ -131,25 +137,13 @@ root empty
 rm -r "$ROOT/boot"
 expect "no map at all, a copied profile" 1 - -p "$IN/rich.profile" <<EOF
 readprofile: no usable symbol map:
-readprofile:   $M1: missing
-readprofile:   $M2: missing
-readprofile:   $M3: missing
-readprofile:   $M4: missing
-readprofile:   $V1: missing
-readprofile:   $V2: missing
-readprofile:   $KS: missing
+$(missing $M1 $M2 $M3 $M4 $V1 $V2 $KS)
 readprofile: $IN/rich.profile is not this kernel's /proc/profile: pass the map of the kernel it came from with -m
 EOF
 live
 expect "no map at all, the live profile" 1 - <<EOF
 readprofile: no usable symbol map:
-readprofile:   $M1: missing
-readprofile:   $M2: missing
-readprofile:   $M3: missing
-readprofile:   $M4: missing
-readprofile:   $V1: missing
-readprofile:   $V2: missing
-readprofile:   $KS: missing
+$(missing $M1 $M2 $M3 $M4 $V1 $V2 $KS)
 readprofile: pass a map with -m: the kernel's System.map, or a copy of /proc/kallsyms made as root
 EOF
 
@@ -185,8 +179,7 @@ readprofile:   $M1: missing
 readprofile:   $M2: a stub; the real map is in the $PKG package
 readprofile:   $M3: unreadable ($(strerror EISDIR))
 readprofile:   $M4: no _stext
-readprofile:   $V1: missing
-readprofile:   $V2: missing
+$(missing $V1 $V2)
 EOF
 
 root hidden
@@ -197,10 +190,7 @@ expect "kallsyms hidden, the live profile" 1 - <<EOF
 readprofile: no usable symbol map:
 readprofile:   $M1: missing
 readprofile:   $M2: a stub; the real map is in the $PKG package
-readprofile:   $M3: missing
-readprofile:   $M4: missing
-readprofile:   $V1: missing
-readprofile:   $V2: missing
+$(missing $M3 $M4 $V1 $V2)
 readprofile:   $KS: symbol addresses are hidden (all zero)
 readprofile: $KS: symbol addresses are hidden (all zero, kernel.kptr_restrict); run as root, or allow them with: sysctl kernel.kptr_restrict=0 kernel.perf_event_paranoid=1
 EOF
@@ -208,10 +198,7 @@ expect "kallsyms hidden, a copied profile: -m is the fix" 1 - -p "$IN/rich.profi
 readprofile: no usable symbol map:
 readprofile:   $M1: missing
 readprofile:   $M2: a stub; the real map is in the $PKG package
-readprofile:   $M3: missing
-readprofile:   $M4: missing
-readprofile:   $V1: missing
-readprofile:   $V2: missing
+$(missing $M3 $M4 $V1 $V2)
 readprofile:   $KS: symbol addresses are hidden (all zero)
 readprofile: $IN/rich.profile is not this kernel's /proc/profile: pass the map of the kernel it came from with -m
 EOF
@@ -220,11 +207,7 @@ expect "a stub and no kallsyms: install the -dbg package" 1 - <<EOF
 readprofile: no usable symbol map:
 readprofile:   $M1: missing
 readprofile:   $M2: a stub; the real map is in the $PKG package
-readprofile:   $M3: missing
-readprofile:   $M4: missing
-readprofile:   $V1: missing
-readprofile:   $V2: missing
-readprofile:   $KS: missing
+$(missing $M3 $M4 $V1 $V2 $KS)
 readprofile: install $PKG for the real map, or pass one with -m
 EOF
 
@@ -272,10 +255,7 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1 &&
 readprofile: using $KS; no System.map was usable:
 readprofile:   $M1: missing
 readprofile:   $M2: unreadable ($(strerror EACCES))
-readprofile:   $M3: missing
-readprofile:   $M4: missing
-readprofile:   $V1: missing
-readprofile:   $V2: missing
+$(missing $M3 $M4 $V1 $V2)
 EOF
 	RP_WRAP=$RP_WRAP_SAVED
 else
@@ -338,10 +318,7 @@ $(cat "$TMP/iv" "$TMP/ivsnap" | sed 's/^/    /')"
 	put "$TMP/vmlinux-a" "$V2"
 	expect "default: the vmlinux of the running build" 0 "$TMP/kref" <<EOF
 readprofile: using $V2 (its build-id matches the running kernel's); no System.map was usable:
-readprofile:   $M1: missing
-readprofile:   $M2: missing
-readprofile:   $M3: missing
-readprofile:   $M4: missing
+$(missing $M1 $M2 $M3 $M4)
 readprofile:   $V1: build-id $KB, not the running kernel's $KA
 EOF
 	bidroot
@@ -351,40 +328,27 @@ EOF
 readprofile: using $V1 (its build-id matches the running kernel's); no System.map was usable:
 readprofile:   $M1: missing
 readprofile:   $M2: a stub; the real map is in the $PKG package
-readprofile:   $M3: missing
-readprofile:   $M4: missing
+$(missing $M3 $M4)
 EOF
 	bidroot
 	put "$TMP/vmlinux-b" "$V1"
 	put "$TMP/kmap" "$KS"
 	expect "default: another build's vmlinux, then kallsyms" 0 "$TMP/kref" <<EOF
 readprofile: using $KS; no System.map was usable:
-readprofile:   $M1: missing
-readprofile:   $M2: missing
-readprofile:   $M3: missing
-readprofile:   $M4: missing
+$(missing $M1 $M2 $M3 $M4)
 readprofile:   $V1: build-id $KB, not the running kernel's $KA
 readprofile:   $V2: missing
 EOF
 	rm "$ROOT$KS"
 	expect "default: only another build's vmlinux" 0 "$TMP/kref" <<EOF
 readprofile: using $V1 (its build-id is NOT the running kernel's: the report is likely wrong); nothing else was usable:
-readprofile:   $M1: missing
-readprofile:   $M2: missing
-readprofile:   $M3: missing
-readprofile:   $M4: missing
-readprofile:   $V2: missing
-readprofile:   $KS: missing
+$(missing $M1 $M2 $M3 $M4 $V2 $KS)
 EOF
 	bidroot nonotes
 	put "$TMP/vmlinux-b" "$V2"
 	expect "default: a vmlinux, no /sys/kernel/notes" 0 "$TMP/kref" <<EOF
 readprofile: using $V2 (its build-id not checked: /sys/kernel/notes gave none); no System.map was usable:
-readprofile:   $M1: missing
-readprofile:   $M2: missing
-readprofile:   $M3: missing
-readprofile:   $M4: missing
-readprofile:   $V1: missing
+$(missing $M1 $M2 $M3 $M4 $V1)
 EOF
 	# any place holding an ELF file of another build comes last
 	bidroot
@@ -392,9 +356,7 @@ EOF
 	put "$TMP/vmlinux-a" "$V2"
 	expect "default: another build's ELF file at a System.map place" 0 "$TMP/kref" <<EOF
 readprofile: using $V2 (its build-id matches the running kernel's); no System.map was usable:
-readprofile:   $M1: missing
-readprofile:   $M2: missing
-readprofile:   $M3: missing
+$(missing $M1 $M2 $M3)
 readprofile:   $M4: build-id $KB, not the running kernel's $KA
 readprofile:   $V1: missing
 EOF
