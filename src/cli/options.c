@@ -62,7 +62,7 @@ static const struct option longopts[] = {
 /*
  * The one rule is util-linux's for -M (strtol, base 10), stated in
  * options.h; checked before strtoull and strtod, which take more (a minus
- * sign, hexadecimal, exponents, inf).
+ * sign, hexadecimal, exponents, inf), and all of a string it passes.
  */
 int
 options_number(const char *s, int neg, int frac)
@@ -132,12 +132,11 @@ options_name(const char *argv0)
 int
 options_multiplier(const char *s, int *out)
 {
-	char *end;
 	long v;
 
 	errno = 0;
-	v = strtol(s, &end, 10);
-	if (!options_number(s, 1, 0) || *end != '\0') {
+	v = strtol(s, NULL, 10);	/* all of S, when it is a number */
+	if (!options_number(s, 1, 0)) {
 		warnx_("failed to parse multiplier: '%s'", s);
 		return -1;
 	}
@@ -155,12 +154,10 @@ static int
 positive(const char *opt, const char *s, unsigned long long max,
     unsigned long long *out)
 {
-	char *end;
-
 	errno = 0;
-	*out = strtoull(s, &end, 10);
-	if (!options_number(s, 0, 0) || *end != '\0' || errno == ERANGE ||
-	    *out == 0 || *out > max) {
+	*out = strtoull(s, NULL, 10);	/* all of S, when it is a number */
+	if (!options_number(s, 0, 0) || errno == ERANGE || *out == 0 ||
+	    *out > max) {
 		warnx_("%s: not a whole number from 1 to %llu: '%s'", opt, max,
 		    s);
 		return -1;
@@ -175,12 +172,9 @@ positive(const char *opt, const char *s, unsigned long long max,
 static int
 seconds(const char *s, double *out)
 {
-	char *end = NULL;
-
 	errno = 0;
-	*out = options_number(s, 0, 1) ? strtod(s, &end) : 0;
-	if (end == NULL || *end != '\0' || errno == ERANGE ||
-	    !(*out >= 0.001 && *out <= 86400)) {
+	*out = options_number(s, 0, 1) ? strtod(s, NULL) : 0;
+	if (errno == ERANGE || !(*out >= 0.001 && *out <= 86400)) {
 		warnx_("--interval: not a number of seconds from 0.001 to "
 		    "86400: '%s'", s);
 		return -1;
