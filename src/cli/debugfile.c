@@ -2,6 +2,7 @@
  * debugfile.c - finding a stripped program's debug file.
  */
 #include <limits.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,16 +17,23 @@
 struct search {
 	const char *prog;
 	struct elf_peek pk;
+	char debug[KPATH];	/* DEBUG_DIR under the test root */
 	struct debugfile *d;	/* the places tried, the CRC-32 seen */
 };
 
-static char *
-joined(const char *a, const char *b, const char *c)
+/* FMT and its arguments, malloc'd: a place to look at. */
+static char * __attribute__((format(printf, 1, 2)))
+place(const char *fmt, ...)
 {
-	size_t n = strlen(a) + strlen(b) + strlen(c) + 1;
-	char *s = xmalloc(n);
+	va_list ap;
+	int n;
+	char *s;
 
-	snprintf(s, n, "%s%s%s", a, b, c);
+	va_start(ap, fmt);
+	n = vasprintf(&s, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		fatalx("out of memory");
 	return s;
 }
 
@@ -45,17 +53,12 @@ usable(const struct search *s, const char *path)
 static const char *
 by_build_id(struct search *s)
 {
-	char hex[BUILD_ID_HEX], two[3];
-	char *dir, *path;
+	char hex[BUILD_ID_HEX], *path;
 
 	if (s->pk.bid.n < 2)
 		return NULL;
 	build_id_hex(&s->pk.bid, hex);
-	memcpy(two, hex, 2);
-	two[2] = '\0';
-	dir = joined(kroot_path(DEBUG_DIR "/.build-id/"), two, "/");
-	path = joined(dir, hex + 2, ".debug");
-	free(dir);
+	path = place("%s/.build-id/%.2s/%s.debug", s->debug, hex, hex + 2);
 	s->d->tried[s->d->ntried++] = path;
 	return usable(s, path) ? path : NULL;
 }
@@ -63,44 +66,33 @@ by_build_id(struct search *s)
 static const char *
 by_debuglink(struct search *s)
 {
-	char real[PATH_MAX], *slash;
-	const char *dir;
-	char *c[3], *tmp;
+	char real[PATH_MAX], self[PATH_MAX], rc[PATH_MAX], *slash, *c[3];
+	const char *dir = ".", *link = s->pk.link;
+	int have_self = realpath(s->prog, self) != NULL;
+	uint32_t crc;
 
-	if (s->pk.link[0] == '\0')
+	if (link[0] == '\0')
 		return NULL;
-	if (realpath(s->prog, real) == NULL)
-		snprintf(real, sizeof real, "%s", s->prog);
-	slash = strrchr(real, '/');
-	if (slash == NULL)
-		dir = ".";
-	else {
+	snprintf(real, sizeof real, "%s", have_self ? self : s->prog);
+	if ((slash = strrchr(real, '/')) != NULL) {
 		*slash = '\0';
 		dir = real[0] ? real : "/";
 	}
-	c[0] = joined(dir, "/", s->pk.link);
-	c[1] = joined(dir, "/.debug/", s->pk.link);
-	c[2] = joined(kroot_path(DEBUG_DIR), dir[0] == '/' ? dir : "/",
-	    strcmp(dir, "/") ? "/" : "");
-	tmp = c[2];
-	c[2] = joined(tmp, s->pk.link, "");
-	free(tmp);
+	c[0] = place("%s/%s", dir, link);
+	c[1] = place("%s/.debug/%s", dir, link);
+	c[2] = place("%s%s%s%s", s->debug, dir[0] == '/' ? dir : "/",
+	    strcmp(dir, "/") ? "/" : "", link);
 	for (size_t i = 0; i < 3; i++)	/* freed with the others */
 		s->d->tried[s->d->ntried++] = c[i];
 	for (size_t i = 0; i < 3; i++) {
-		uint32_t crc;
-		char rc[PATH_MAX];
-
-		if (realpath(c[i], rc) != NULL && realpath(s->prog, real) &&
-		    strcmp(rc, real) == 0)
+		if (have_self && realpath(c[i], rc) != NULL &&
+		    strcmp(rc, self) == 0)
 			continue;	/* the program itself */
 		if (elf_file_crc32(c[i], &crc) < 0)
 			continue;
-		if (crc != s->pk.link_crc) {
+		if (crc != s->pk.link_crc)
 			s->d->crc_bad = 1;
-			continue;
-		}
-		if (usable(s, c[i]))
+		else if (usable(s, c[i]))
 			return c[i];
 	}
 	return NULL;
@@ -116,6 +108,7 @@ debugfile_resolve(struct debugfile *d, const char *prog)
 	memset(&s, 0, sizeof s);
 	s.prog = prog;
 	s.d = d;
+	kroot_path(s.debug, DEBUG_DIR);
 	d->use = prog;
 	if (strcmp(prog, "-") == 0 || elf_peek(prog, &s.pk) < 0 || s.pk.symtab)
 		return;
@@ -132,7 +125,6 @@ debugfile_resolve(struct debugfile *d, const char *prog)
 		return;
 	}
 	d->stripped = 1;
-	d->no_id = d->ntried == 0;
 }
 
 char *
@@ -145,7 +137,7 @@ debugfile_cause(const struct debugfile *d, const char *prog)
 	for (size_t i = 0; i < d->ntried; i++)
 		len += strlen(d->tried[i]) + 2;
 	s = xmalloc(len);
-	if (d->no_id) {
+	if (d->ntried == 0) {
 		snprintf(s, len, "%s has no symbol table (stripped), nor a "
 		    "build-id or .gnu_debuglink to find its debug file by: only "
 		    "its dynamic symbols are known.", prog);

@@ -6,7 +6,7 @@
  * of the program's GNU build-id), or the file named by its
  * .gnu_debuglink (its CRC-32 checked) beside the program, in .debug/
  * there, or under /usr/lib/debug/ followed by the program's directory.
- * /usr/lib/debug is looked for under the test root (kernel.h).
+ * /usr/lib/debug is looked for under the test root (kroot.h).
  */
 #ifndef RP_DEBUGFILE_H
 #define RP_DEBUGFILE_H
@@ -20,9 +20,8 @@ struct debugfile {
 	const char *use;	/* the symbol source to read: PROG or its debug file */
 	int stripped;		/* PROG has no .symtab, and no debug file was found */
 	char *tried[DEBUGFILE_TRIED];	/* the places looked at */
-	size_t ntried;
+	size_t ntried;		/* 0: PROG has no build-id, no debuglink */
 	int crc_bad;		/* a debuglink candidate had another CRC-32 */
-	int no_id;		/* PROG has neither a build-id nor a debuglink */
 };
 
 /*

@@ -10,7 +10,7 @@
 
 #include "base/outfile.h"
 #include "base/util.h"
-#include "cli/buildid.h"
+#include "cli/kroot.h"
 #include "cli/export.h"
 #include "views/pprof.h"
 #include "views/view.h"
@@ -25,33 +25,28 @@ static struct outfile pprof_file;
 static char *
 command_line(const struct options *o)
 {
-	int cmd_argc = o->argc;
-	char *const *cmd_argv = o->argv;
 	static const char plain[] = "-+=.,/:@%_abcdefghijklmnopqrstuvwxyz"
 	    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
 	size_t n = 1;
 	char *s, *p;
 
-	for (int i = 0; i < cmd_argc; i++)
-		n += 4 * strlen(cmd_argv[i]) + 3;
-	p = s = malloc(n);
-	if (s == NULL)
+	for (int i = 0; i < o->argc; i++)
+		n += 4 * strlen(o->argv[i]) + 3;
+	if ((p = s = malloc(n)) == NULL)
 		return NULL;
-	for (int i = 0; i < cmd_argc; i++) {
-		const char *a = cmd_argv[i];
+	for (int i = 0; i < o->argc; i++) {
+		const char *a = o->argv[i];
 		int quote = a[0] == '\0' || a[strspn(a, plain)] != '\0';
 
 		if (i)
 			*p++ = ' ';
 		if (quote)
 			*p++ = '\'';
-		for (; *a; a++) {
-			if (*a == '\'') {	/* ' -> '\'' */
-				memcpy(p, "'\\''", 4);
-				p += 4;
-			} else
+		for (; *a; a++)
+			if (*a == '\'')	/* ' -> '\'' */
+				p = stpcpy(p, "'\\''");
+			else
 				*p++ = *a;
-		}
 		if (quote)
 			*p++ = '\'';
 	}
@@ -111,7 +106,7 @@ taken_at(const struct export_src *s)
 	struct stat sb;
 	struct timespec now;
 
-	if (!s->live && strcmp(s->profile, "-") != 0 &&
+	if (s->live == NULL && strcmp(s->profile, "-") != 0 &&
 	    stat(s->profile, &sb) == 0)
 		return (int64_t)sb.st_mtim.tv_sec * 1000000000 +
 		    sb.st_mtim.tv_nsec;
@@ -121,28 +116,15 @@ taken_at(const struct export_src *s)
 
 #define NCOMMENTS 12
 
-static void
-comment(char **v, size_t *n, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static void
+static void __attribute__((format(printf, 3, 4)))
 comment(char **v, size_t *n, const char *fmt, ...)
 {
 	va_list ap;
-	int len;
 
 	va_start(ap, fmt);
-	len = vsnprintf(NULL, 0, fmt, ap);
+	if (*n < NCOMMENTS && vasprintf(&v[*n], fmt, ap) >= 0)
+		(*n)++;
 	va_end(ap);
-	if (len < 0 || *n >= NCOMMENTS)
-		return;
-	v[*n] = malloc((size_t)len + 1);
-	if (v[*n] == NULL)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(v[*n], (size_t)len + 1, fmt, ap);
-	va_end(ap);
-	(*n)++;
 }
 
 /* IN's Mapping: the text's range, and when the map is an ELF file its
@@ -166,9 +148,9 @@ mapping_of(const struct report_result *res, const struct counters *c,
 		if (!s->kernel)
 			elf_peek_offset(&pk, in->start, &in->file_offset);
 	}
-	if (in->build_id.n > 0 || !s->live || !s->kernel)
+	if (in->build_id.n > 0 || s->live == NULL)
 		return 0;
-	in->build_id = *kernel_build_id();
+	in->build_id = *s->live;
 	return in->build_id.n > 0;
 }
 

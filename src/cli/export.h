@@ -22,7 +22,9 @@
 struct export_src {
 	const char *profile, *map, *baseline;
 	int kernel;		/* a kernel profile; else a gmon.out */
-	int live;		/* the running kernel's own /proc/profile */
+	/* the running kernel's build-id when the profile is its own
+	 * /proc/profile; else NULL */
+	const struct build_id *live;
 	uint32_t step;		/* kernel: its step */
 	uint32_t rate;		/* ticks per second; 0: unknown */
 	const char *rate_from;	/* where the rate comes from */

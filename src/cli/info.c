@@ -5,7 +5,6 @@
 #include <string.h>
 
 #include "base/util.h"
-#include "cli/buildid.h"
 #include "cli/info.h"
 #include "cli/kernel.h"
 #include "cli/profiling.h"
@@ -17,21 +16,39 @@ static void
 print_info_verbose(const struct run *r, const struct profile *p,
     uint32_t step, const char *mapname, const struct report_result *res)
 {
-	struct out *out = r->out;
-	int swapped = r->swapped, noauto = r->o->noauto;
 	char line[512];
 	uint64_t counters = p->nwords - 1;
-	int n;
 
-	n = snprintf(line, sizeof line, "Counters: %llu\nText_bytes: %llu\n"
+	out_printf(r->out, "Counters: %llu\nText_bytes: %llu\n"
 	    "Byte_order: %s (%s)\n", (unsigned long long)counters,
-	    (unsigned long long)(counters * step), run_byte_order(swapped),
-	    noauto ? "native, -n" : swapped ? "reversed" : "native");
-	out_str(out, line, (size_t)n);
-	if (res == NULL)
-		return;
-	out_str(out, line, fit_describe(line, sizeof line, mapname,
-	    res->origin, res->etext, res->have_etext, step, counters));
+	    (unsigned long long)(counters * step), run_byte_order(r->swapped),
+	    r->o->noauto ? "native, -n" : r->swapped ? "reversed" : "native");
+	if (res != NULL)
+		out_str(r->out, line, fit_describe(line, sizeof line, mapname,
+		    res->origin, res->etext, res->have_etext, step, counters));
+}
+
+/*
+ * -i -v: "Kernel_build_id: ..." when K (the running kernel's, for its own
+ * profile; else NULL) has one, and "Map_build_id: ..." when MAP (NULL: no
+ * map read) has one, with whether the two match.
+ */
+static void
+print_build_ids(struct out *out, const struct build_id *k,
+    const struct build_id *map)
+{
+	char hex[BUILD_ID_HEX];
+
+	if (k != NULL && k->n == 0)
+		k = NULL;
+	if (k != NULL)
+		out_printf(out, "Kernel_build_id: %s (%s)\n",
+		    build_id_hex(k, hex), SYS_NOTES);
+	if (map != NULL && map->n > 0)
+		out_printf(out, "Map_build_id: %s%s\n", build_id_hex(map, hex),
+		    k == NULL ? "" : build_id_equal(map, k) ?
+		    " (matches the running kernel's)" :
+		    " (differs from the running kernel's)");
 }
 
 /*
@@ -43,18 +60,15 @@ void
 info_print(const struct run *r, const struct profile *p)
 {
 	const struct options *o = r->o;
-	struct out *out = r->out;
-	int live = r->source == RUN_LIVE;
-	char line[512];
 	const char *mapname = o->mapfile;
 	struct symsrc m;
 	struct report_result res;
 	struct build_id bid = { 0 };
 	uint32_t step = p->step;
-	int n, have_map = 0;
+	int have_map = 0;
 
-	if (step == 0 && mapname == NULL && live)
-		mapname = kernel_default_map_quiet(&r->k);
+	if (step == 0 && mapname == NULL && r->live)
+		mapname = kernel_default_map(&r->k, r->profile, 1, 1);
 	if (mapname != NULL && (step == 0 || o->verbose)) {
 		if (symsrc_open(&m, mapname) < 0)
 			fatal("%s", mapname);
@@ -72,16 +86,16 @@ info_print(const struct run *r, const struct profile *p)
 		    "profile's step word is 0, as 64-bit big-endian kernels "
 		    "write it; to infer the step from the kernel's map, run "
 		    "readprofile -i -m MAP");
-	n = snprintf(line, sizeof line, "Sampling_step: %u%s%s%s\n", step,
-	    o->verbose && step != p->step ? " (inferred from " : "",
-	    o->verbose && step != p->step ? mapname : "",
-	    o->verbose && step != p->step ? ")" : "");
-	out_str(out, line, n < 0 ? 0 : (size_t)n < sizeof line ? (size_t)n :
-	    sizeof line - 1);
+	if (o->verbose && step != p->step)
+		out_printf(r->out, "Sampling_step: %u (inferred from %s)\n",
+		    step, mapname);
+	else
+		out_printf(r->out, "Sampling_step: %u\n", step);
 	if (o->verbose) {
 		print_info_verbose(r, p, step, mapname, have_map ? &res :
 		    NULL);
-		profiling_info(out, live);
-		buildid_info(out, live, have_map ? &bid : NULL);
+		profiling_info(r->out, &r->k, r->counting, r->live);
+		print_build_ids(r->out, r->live ? &r->k.id : NULL, have_map ?
+		    &bid : NULL);
 	}
 }

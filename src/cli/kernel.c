@@ -6,11 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/utsname.h>
 #include <unistd.h>
 
-#include "base/input.h"
-#include "cli/buildid.h"
 #include "cli/kernel.h"
 #include "cli/kroot.h"
 #include "cli/profiling.h"
@@ -27,23 +24,20 @@ static _Noreturn void profile_missing(const struct kfiles *k);
 void
 kernel_write_profile(const struct kfiles *k, const int *multiplier)
 {
-	int fd, e;
+	int fd = kroot_open_installed(k->profile, O_WRONLY | O_CLOEXEC);
 	ssize_t r;
 	char byte = 0;
-	const char *name = k->profile;
 
-	fd = kroot_open_installed(name, O_WRONLY | O_CLOEXEC);
-	e = errno;
-	if (fd < 0 && e == ENOENT)
+	if (fd < 0 && errno == ENOENT)
 		profile_missing(k);
 	if (fd < 0)
-		fatal("%s", name);
+		fatal("%s", k->profile);
 	if (multiplier)
 		r = write(fd, multiplier, sizeof *multiplier);
 	else
 		r = write(fd, &byte, 1);
 	if (r < 0 || close(fd) < 0)
-		fatal("error writing %s", name);
+		fatal("error writing %s", k->profile);
 	exit(0);
 }
 
@@ -52,16 +46,9 @@ static int
 cmdline_has_profile(const char *path)
 {
 	char buf[4096], *w;
-	ssize_t r;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
 
-	if (fd < 0)
+	if (kroot_read(path, buf, sizeof buf) < 0)
 		return -1;
-	r = read_full(fd, buf, sizeof buf - 1, -1);
-	close(fd);
-	if (r < 0)
-		return -1;
-	buf[r] = '\0';
 	for (w = buf; *w; w += strcspn(w, " \t\n")) {
 		w += strspn(w, " \t\n");
 		if (strncmp(w, "profile=", 8) == 0)
@@ -70,19 +57,24 @@ cmdline_has_profile(const char *path)
 	return 0;
 }
 
-/* Whether the kernel's config has CONFIG_PROFILING=y: 1, 0, -1 unknown. */
+/*
+ * The value of KEY in the kernel's config PATH, into LINE (N bytes) with
+ * its newline: 1, 0 when it has none, -1 unreadable.
+ */
 static int
-config_has_profiling(const char *path)
+config_value(const char *path, const char *key, char *line, size_t n)
 {
-	char line[256];
+	size_t len = strlen(key);
 	int r = 0;
 	FILE *f = fopen(path, "re");
 
 	if (f == NULL)
 		return -1;
-	while (r == 0 && fgets(line, sizeof line, f) != NULL)
-		if (strcmp(line, "CONFIG_PROFILING=y\n") == 0)
+	while (r == 0 && fgets(line, (int)n, f) != NULL)
+		if (strncmp(line, key, len) == 0 && line[len] == '=') {
+			memmove(line, line + len + 1, strlen(line + len));
 			r = 1;
+		}
 	fclose(f);
 	return r;
 }
@@ -90,20 +82,13 @@ config_has_profiling(const char *path)
 unsigned long
 kernel_config_hz(const struct kfiles *k)
 {
-	char line[256], *end;
-	unsigned long hz = 0;
-	FILE *f;
+	char v[256], *end;
+	unsigned long hz;
 
-	if ((f = fopen(k->config, "re")) == NULL)
+	if (config_value(k->config, "CONFIG_HZ", v, sizeof v) < 1)
 		return 0;
-	while (hz == 0 && fgets(line, sizeof line, f) != NULL)
-		if (strncmp(line, "CONFIG_HZ=", 10) == 0) {
-			hz = strtoul(line + 10, &end, 10);
-			if (*end != '\n' || hz > 100000)
-				hz = 0;
-		}
-	fclose(f);
-	return hz;
+	hz = strtoul(v, &end, 10);
+	return *end != '\n' || hz > 100000 ? 0 : hz;
 }
 
 /*
@@ -117,14 +102,15 @@ kernel_config_hz(const struct kfiles *k)
 static _Noreturn void
 profile_missing(const struct kfiles *k)
 {
-	const char *name = k->profile, *cmdline = k->cmdline;
-	const char *config = k->config;
+	const char *cmdline = k->cmdline, *config = k->config;
+	char v[256];
 	int cmd, cfg;
 
-	profiling_hint(name);	/* /sys/kernel/profiling knows better */
+	warnx_("%s: %s", k->profile, strerror(ENOENT));
+	profiling_hint(k);	/* /sys/kernel/profiling knows better */
 	cmd = cmdline_has_profile(cmdline);
-	cfg = config_has_profiling(config);
-	warnx_("%s: %s", name, strerror(ENOENT));
+	cfg = config_value(config, "CONFIG_PROFILING", v, sizeof v);
+	cfg = cfg == 1 ? strcmp(v, "y\n") == 0 : cfg;
 	if (cfg == 0)
 		fatalx_hint("this kernel was built without CONFIG_PROFILING "
 		    "(%s): /proc/profile needs a kernel built with it and booted "
@@ -157,26 +143,16 @@ kernel_profile_check(const struct kfiles *k)
 		profile_missing(k);
 }
 
-/* What a place of the default map chain holds. */
-enum found {
-	FOUND_MAP,		/* a map with a non-zero _stext */
-	FOUND_MISSING,
-	FOUND_UNREADABLE,	/* err says why */
-	FOUND_STUB,		/* Debian's one-line stub; pkg names the package */
-	FOUND_NO_STEXT,
-	FOUND_HIDDEN,		/* _stext at 0: kallsyms hiding its addresses */
-	FOUND_OTHER_BUILD,	/* an ELF map of another build than this kernel */
-};
-
+/* A place of the default map chain, and what it holds. */
 struct place {
 	const char *path;
-	enum found what;
-	int err;
+	int map;		/* a map with a non-zero _stext; else: */
+	int hidden;		/* _stext at 0: kallsyms hiding its addresses */
+	int stub;		/* Debian's one-line stub; pkg names the package */
 	char pkg[128];
+	char why[2 * BUILD_ID_HEX + 64];	/* what the notice says of it */
 	struct build_id bid;	/* an ELF map's; n 0: none */
 };
-
-#define MAX_PLACES KFILES_MAPS
 
 /*
  * Debian's and Ubuntu's /boot/System.map-* without the -dbg package is one
@@ -188,15 +164,9 @@ read_stub(const char *path, char *pkg, size_t n)
 {
 	static const char mark[] = "The real System.map is in the ";
 	char buf[512], *p;
-	ssize_t r;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
 
-	if (fd < 0)
-		return 0;
-	r = read_full(fd, buf, sizeof buf - 1, -1);
-	close(fd);
-	buf[r > 0 ? r : 0] = '\0';
-	if ((p = strstr(buf, mark)) == NULL)
+	if (kroot_read(path, buf, sizeof buf) < 0 ||
+	    (p = strstr(buf, mark)) == NULL)
 		return 0;
 	p += sizeof mark - 1;
 	snprintf(pkg, n, "%.*s", (int)strcspn(p, " \n"), p);
@@ -211,151 +181,129 @@ probe(struct place *pl)
 	int found;
 
 	if (symsrc_open(&m, pl->path) < 0) {
-		pl->err = errno;
-		pl->what = errno == ENOENT || errno == ENOTDIR ? FOUND_MISSING :
-		    FOUND_UNREADABLE;
+		if (errno == ENOENT || errno == ENOTDIR)
+			snprintf(pl->why, sizeof pl->why, "missing");
+		else
+			snprintf(pl->why, sizeof pl->why, "unreadable (%s)",
+			    strerror(errno));
 		return;
 	}
 	found = symsrc_find_stext(&m, &s);
 	pl->bid = *symsrc_build_id(&m);
 	symsrc_close(&m);
-	if (found)
-		pl->what = s.addr != 0 ? FOUND_MAP : FOUND_HIDDEN;
-	else
-		pl->what = read_stub(pl->path, pl->pkg, sizeof pl->pkg) ?
-		    FOUND_STUB : FOUND_NO_STEXT;
+	pl->map = found && s.addr != 0;
+	pl->hidden = found && s.addr == 0;
+	if (pl->hidden)
+		snprintf(pl->why, sizeof pl->why, "symbol addresses are hidden "
+		    "(all zero)");
+	else if (!found && (pl->stub = read_stub(pl->path, pl->pkg,
+	    sizeof pl->pkg)))
+		snprintf(pl->why, sizeof pl->why, "a stub; the real map is in "
+		    "the %s package", pl->pkg[0] ? pl->pkg : "-dbg");
+	else if (!found)
+		snprintf(pl->why, sizeof pl->why, "no _stext");
 }
 
+/* What the chain's notice says of PL, when it is no map to use. */
 static void
 tell(const struct place *pl)
 {
-	char a[BUILD_ID_HEX], b[BUILD_ID_HEX];
-
-	switch (pl->what) {
-	case FOUND_MISSING:
-		warnx_("  %s: missing", pl->path);
-		break;
-	case FOUND_UNREADABLE:
-		warnx_("  %s: unreadable (%s)", pl->path, strerror(pl->err));
-		break;
-	case FOUND_STUB:
-		warnx_("  %s: a stub; the real map is in the %s package",
-		    pl->path, pl->pkg[0] ? pl->pkg : "-dbg");
-		break;
-	case FOUND_NO_STEXT:
-		warnx_("  %s: no _stext", pl->path);
-		break;
-	case FOUND_HIDDEN:
-		warnx_("  %s: symbol addresses are hidden (all zero)", pl->path);
-		break;
-	case FOUND_OTHER_BUILD:
-		warnx_("  %s: build-id %s, not the running kernel's %s",
-		    pl->path, build_id_hex(&pl->bid, a), build_id_hex(
-		    kernel_build_id(), b));
-		break;
-	case FOUND_MAP:
-		break;
-	}
-}
-
-/* The places of the default map chain, in order; returns how many. */
-static size_t
-default_places(const struct kfiles *k, struct place *pl)
-{
-	memset(pl, 0, MAX_PLACES * sizeof *pl);
-	for (size_t i = 0; i < KFILES_MAPS; i++)
-		pl[i].path = k->maps[i];
-	return KFILES_MAPS;
+	if (!pl->map)
+		warnx_("  %s: %s", pl->path, pl->why);
 }
 
 /*
- * Probe the N places of PL in order up to the first map that will do (an
- * ELF map of another build than the running kernel will not); its index,
- * or N.  *OTHER: the first of another build, or N.
+ * Probe the places of K's default map chain into PL in order, up to the
+ * first map that will do (an ELF map of another build than the running
+ * kernel will not); its index, or KFILES_MAPS.  *OTHER: the first of
+ * another build, or KFILES_MAPS.
  */
 static size_t
-first_usable(struct place *pl, size_t n, size_t *other)
+first_usable(const struct kfiles *k, struct place *pl, size_t *other)
 {
-	const struct build_id *k = kernel_build_id();
+	char a[BUILD_ID_HEX], b[BUILD_ID_HEX];
 
-	*other = n;
-	for (size_t i = 0; i < n; i++) {
+	memset(pl, 0, KFILES_MAPS * sizeof *pl);
+	*other = KFILES_MAPS;
+	for (size_t i = 0; i < KFILES_MAPS; i++) {
+		pl[i].path = k->maps[i];
 		probe(&pl[i]);
-		if (pl[i].what != FOUND_MAP)
+		if (!pl[i].map)
 			continue;
-		if (pl[i].bid.n == 0 || k->n == 0 || build_id_equal(&pl[i].bid, k))
+		if (pl[i].bid.n == 0 || k->id.n == 0 ||
+		    build_id_equal(&pl[i].bid, &k->id))
 			return i;
-		pl[i].what = FOUND_OTHER_BUILD;
-		if (*other == n)
+		pl[i].map = 0;	/* another build: used only if nothing else is */
+		snprintf(pl[i].why, sizeof pl[i].why, "build-id %s, not the "
+		    "running kernel's %s", build_id_hex(&pl[i].bid, a),
+		    build_id_hex(&k->id, b));
+		if (*other == KFILES_MAPS)
 			*other = i;
 	}
-	return n;
+	return KFILES_MAPS;
 }
 
-const char *
-kernel_default_map_quiet(const struct kfiles *k)
-{
-	struct place pl[MAX_PLACES];
-	size_t other, n = default_places(k, pl), i = first_usable(pl, n, &other);
-
-	return i < n ? pl[i].path : other < n ? pl[other].path : NULL;
-}
-
-/* What the notice says of an ELF map's build-id. */
+/* What the notice says of an ELF map's build-id; K: the kernel's. */
 static const char *
-bid_note(const struct place *pl)
+bid_note(const struct place *pl, const struct build_id *k)
 {
 	if (pl->bid.n == 0)
 		return "it has no build-id to check";
-	if (kernel_build_id()->n == 0)
+	if (k->n == 0)
 		return "its build-id not checked: " SYS_NOTES " gave none";
-	return build_id_equal(&pl->bid, kernel_build_id()) ?
+	return build_id_equal(&pl->bid, k) ?
 	    "its build-id matches the running kernel's" :
 	    "its build-id is NOT the running kernel's: the report is likely "
 	    "wrong";
 }
 
-const char *
-kernel_default_map(const struct kfiles *k, const char *profile, int live)
+void
+kernel_build_id_warn(const struct build_id *map, const char *mapname,
+    const struct build_id *k)
 {
-	struct place pl[MAX_PLACES];
-	const char *stub = NULL;
-	size_t n = default_places(k, pl), i, j, other;
+	char a[BUILD_ID_HEX], b[BUILD_ID_HEX];
 
-	i = first_usable(pl, n, &other);
-	for (j = 0; j < i && j < n; j++)
-		if (pl[j].what == FOUND_STUB && stub == NULL)
-			stub = pl[j].pkg;
-	if (i < DEBUG_PLACES)
-		return pl[i].path;
-	if (i == n && other < n) {	/* better than nothing, said so */
-		warnx_("using %s (%s); nothing else was usable:",
-		    pl[other].path, bid_note(&pl[other]));
-		for (j = 0; j < n; j++)
-			if (j != other)
+	if (map->n == 0 || k == NULL || k->n == 0 || build_id_equal(map, k))
+		return;
+	warnx_("warning: %s has build-id %s, but the running kernel's is %s "
+	    "(%s): wrong map file?", mapname, build_id_hex(map, a),
+	    build_id_hex(k, b), SYS_NOTES);
+}
+
+const char *
+kernel_default_map(const struct kfiles *k, const char *profile, int live,
+    int quiet)
+{
+	struct place pl[KFILES_MAPS];
+	const char *stub = NULL;
+	size_t n = KFILES_MAPS, other, i = first_usable(k, pl, &other);
+	size_t use = i < n ? i : other;
+
+	if (quiet || i < DEBUG_PLACES)
+		return use < n ? pl[use].path : NULL;
+	if (use < n) {	/* better than nothing, said so */
+		if (i == n - 1)
+			warnx_("using %s; no System.map was usable:",
+			    pl[use].path);
+		else
+			warnx_("using %s (%s); %s was usable:", pl[use].path,
+			    bid_note(&pl[use], &k->id), i == n ?
+			    "nothing else" : "no System.map");
+		for (size_t j = 0; j < (i < n ? i : n); j++)
+			if (j != use)
 				tell(&pl[j]);
-		return pl[other].path;
-	}
-	if (i < n - 1) {
-		warnx_("using %s (%s); no System.map was usable:", pl[i].path,
-		    bid_note(&pl[i]));
-		for (j = 0; j < i; j++)
-			tell(&pl[j]);
-		return pl[i].path;
-	}
-	if (i == n - 1) {
-		warnx_("using %s; no System.map was usable:", pl[i].path);
-		for (i = 0; i < n - 1; i++)
-			tell(&pl[i]);
-		return pl[n - 1].path;
+		return pl[use].path;
 	}
 	warnx_("no usable symbol map:");
-	for (i = 0; i < n; i++)
-		tell(&pl[i]);
+	for (size_t j = 0; j < n; j++) {
+		tell(&pl[j]);
+		if (pl[j].stub && stub == NULL)
+			stub = pl[j].pkg;
+	}
 	if (!live)
 		fatalx("%s is not this kernel's /proc/profile: pass the map of "
 		    "the kernel it came from with -m", profile);
-	if (pl[n - 1].what == FOUND_HIDDEN)
+	if (pl[n - 1].hidden)
 		fatalx("%s: symbol addresses are hidden (all zero, "
 		    "kernel.kptr_restrict); run as root, or allow them with: "
 		    "sysctl kernel.kptr_restrict=0 kernel.perf_event_paranoid=1",

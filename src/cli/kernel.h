@@ -1,7 +1,13 @@
 /*
  * kernel.h - the running kernel's side: writes to /proc/profile (-r, -M),
- * the profile to read, its tick rate and the default map.  Its files and
- * the rights to open them: kroot.h.
+ * the profile to read, its tick rate, the default map and the kernel's
+ * build-id against a map's.  Its files and the rights to open them:
+ * kroot.h.
+ *
+ * The running kernel's build-id is in /sys/kernel/notes (its .notes
+ * section, read once into struct kfiles); an ELF map's (vmlinux) in its
+ * own notes.  They are compared only when the profile is the running
+ * kernel's /proc/profile.
  */
 #ifndef RP_KERNEL_H
 #define RP_KERNEL_H
@@ -28,10 +34,19 @@ _Noreturn void kernel_write_profile(const struct kfiles *k,
  * whose build-id is not the running kernel's comes last.  Anything but a
  * System.map is said on stderr with what each place held before it (and
  * for an ELF file, whether its build-id matched).  When none will do,
- * says so place by place, and what to do, and exits.
+ * says so place by place, and what to do, and exits.  QUIET: nothing is
+ * said, and NULL is returned when there is none.
  */
 const char *kernel_default_map(const struct kfiles *k, const char *profile,
-    int live);
+    int live, int quiet);
+
+/*
+ * After a report with the map MAPNAME given with -m, of build-id MAP: when
+ * the profile is the running kernel's, of build-id K (else NULL), and the
+ * two are known and differ, a warning naming both.
+ */
+void kernel_build_id_warn(const struct build_id *map, const char *mapname,
+    const struct build_id *k);
 
 /*
  * The running kernel's tick rate: CONFIG_HZ of its config, K->config
@@ -39,8 +54,5 @@ const char *kernel_default_map(const struct kfiles *k, const char *profile,
  * timer tick is one count of /proc/profile.
  */
 unsigned long kernel_config_hz(const struct kfiles *k);
-
-/* The same map, or NULL when there is none; silent. */
-const char *kernel_default_map_quiet(const struct kfiles *k);
 
 #endif

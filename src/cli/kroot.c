@@ -10,40 +10,39 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "base/input.h"
 #include "base/util.h"
 #include "cli/kroot.h"
 
 static uid_t saved_euid;
 static int setuid_install;
 
-/*
- * Each path is made once and kept for the whole run: a caller may hold
- * it as long as it likes.  The paths asked for are a few fixed names and
- * those of one kernel's files, so the list stays short.
- */
-const char *
-kroot_path(const char *path)
+char *
+kroot_path(char *buf, const char *path)
 {
-	static struct made {
-		struct made *next;
-		char path[];
-	} *made;
 	const char *root = secure_getenv(KERNEL_ROOT_ENV);
-	struct made *p;
-	size_t r, n;
 
-	if (root == NULL || setuid_install)
-		root = "";
-	r = strlen(root);
-	n = r + strlen(path) + 1;
-	for (p = made; p; p = p->next)	/* the root is the same all run */
-		if (strcmp(p->path + r, path) == 0)
-			return p->path;
-	p = xmalloc(sizeof *p + n);
-	snprintf(p->path, n, "%s%s", root, path);
-	p->next = made;
-	made = p;
-	return p->path;
+	if (snprintf(buf, KPATH, "%s%s", root && !setuid_install ? root : "",
+	    path) >= KPATH)
+		fatalx("%s: too long under %s", path, KERNEL_ROOT_ENV);
+	return buf;
+}
+
+ssize_t
+kroot_read(const char *path, char *buf, size_t n)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC), e;
+	ssize_t r;
+
+	if (fd < 0)
+		return -1;
+	r = read_full(fd, buf, n - 1, -1);
+	e = errno;
+	close(fd);
+	errno = e;
+	if (r >= 0)
+		buf[r] = '\0';
+	return r;
 }
 
 void
@@ -88,47 +87,14 @@ kroot_open_installed(const char *name, int flags)
 	return fd;
 }
 
-const char *
-kroot_release(char *buf, size_t n)
-{
-	struct utsname u;
-	const char *f = kroot_path("/proc/sys/kernel/osrelease");
-	int fd = secure_getenv(KERNEL_ROOT_ENV) && !setuid_install ?
-	    open(f, O_RDONLY | O_CLOEXEC) : -1;
-	ssize_t r = -1;
-
-	if (fd >= 0) {
-		r = read(fd, buf, n - 1);
-		close(fd);
-	}
-	if (r > 0) {
-		buf[r] = '\0';
-		buf[strcspn(buf, "\n")] = '\0';
-	} else
-		snprintf(buf, n, "%s", uname(&u) == 0 ? u.release : "");
-	return buf;
-}
-
 int
-kroot_last_counter_is_text(int live)
+kroot_last_counter_is_text(const struct kfiles *k, int live)
 {
-	char rel[256];
 	unsigned maj, min;
 
-	if (!live ||
-	    sscanf(kroot_release(rel, sizeof rel), "%u.%u", &maj, &min) != 2)
+	if (!live || sscanf(k->release, "%u.%u", &maj, &min) != 2)
 		return -1;
 	return maj > 6 || (maj == 6 && min >= 11);
-}
-
-/* FMT with the release R, under the test root if any. */
-static const char *
-with_release(const char *fmt, const char *r)
-{
-	char buf[512];
-
-	snprintf(buf, sizeof buf, fmt, r);
-	return kroot_path(buf);
 }
 
 void
@@ -140,10 +106,22 @@ kroot_files(struct kfiles *k)
 	    BOOT_MAP "-%s", "/usr/lib/debug/boot/System.map-%s",
 	    "/lib/modules/%s/System.map", "/usr/lib/debug/boot/vmlinux-%s",
 	    "/usr/lib/debug/lib/modules/%s/vmlinux", PROC_KALLSYMS };
+	char buf[KPATH];
 
-	k->profile = kroot_path(PROC_PROFILE);
-	k->cmdline = kroot_path("/proc/cmdline");
-	k->config = with_release("/boot/config-%s", r);
-	for (size_t i = 0; i < KFILES_MAPS; i++)
-		k->maps[i] = with_release(maps[i], r);
+	kroot_path(k->profile, PROC_PROFILE);
+	kroot_path(k->cmdline, "/proc/cmdline");
+	kroot_path(k->profiling, SYS_PROFILING);
+	snprintf(buf, sizeof buf, "/boot/config-%s", r);
+	kroot_path(k->config, buf);
+	for (size_t i = 0; i < KFILES_MAPS; i++) {
+		snprintf(buf, sizeof buf, maps[i], r);
+		kroot_path(k->maps[i], buf);
+	}
+	/* the release the test root says, else the real one */
+	if (secure_getenv(KERNEL_ROOT_ENV) == NULL || setuid_install ||
+	    kroot_read(kroot_path(buf, "/proc/sys/kernel/osrelease"),
+	    k->release, sizeof k->release) <= 0)
+		snprintf(k->release, sizeof k->release, "%s", r);
+	k->release[strcspn(k->release, "\n")] = '\0';
+	notes_file_build_id(kroot_path(buf, SYS_NOTES), &k->id);
 }

@@ -13,9 +13,16 @@
 #define PROC_PROFILE "/proc/profile"
 #endif
 #include <stddef.h>
+#include <sys/types.h>
+
+#include "sym/notes.h"
 
 #define PROC_KALLSYMS "/proc/kallsyms"
 #define BOOT_MAP "/boot/System.map"
+#define SYS_NOTES "/sys/kernel/notes"
+#ifndef SYS_PROFILING
+#define SYS_PROFILING "/sys/kernel/profiling"
+#endif
 
 /*
  * For tests: when READPROFILE_TEST_ROOT is set (and the program is not
@@ -26,22 +33,32 @@
  */
 #define KERNEL_ROOT_ENV "READPROFILE_TEST_ROOT"
 
-/* PATH under the test root if there is one: made once, valid for the
- * whole run. */
-const char *kroot_path(const char *path);
+/* PATH under the test root if there is one, into BUF (KPATH bytes);
+ * returns BUF.  Fatal when it does not fit. */
+#define KPATH 4096
+char *kroot_path(char *buf, const char *path);
+
+/* Up to N - 1 bytes of the small file PATH, NUL-terminated: how many, or
+ * -1 with errno set. */
+ssize_t kroot_read(const char *path, char *buf, size_t n);
 
 /* The places of the default map chain (kernel.h), in order. */
 #define KFILES_MAPS 7
 
 /*
  * The running kernel's files a run may read or write, under the test
- * root: resolved once, at start (R below is uname -r).
+ * root, and what it says of itself: resolved once, at start (R below is
+ * uname -r).
  */
 struct kfiles {
-	const char *profile;	/* /proc/profile */
-	const char *cmdline;	/* /proc/cmdline */
-	const char *config;	/* /boot/config-R */
-	const char *maps[KFILES_MAPS];	/* /boot/System.map ... kallsyms */
+	char profile[KPATH];	/* /proc/profile */
+	char cmdline[KPATH];	/* /proc/cmdline */
+	char profiling[KPATH];	/* /sys/kernel/profiling */
+	char config[KPATH];	/* /boot/config-R */
+	char maps[KFILES_MAPS][KPATH];	/* /boot/System.map ... kallsyms */
+	/* uname -r; under the test root, its /proc/sys/kernel/osrelease */
+	char release[256];
+	struct build_id id;	/* the running kernel's, SYS_NOTES; n 0: unknown */
 };
 
 void kroot_files(struct kfiles *k);
@@ -63,17 +80,11 @@ void kroot_drop_privileges_for_good(void);
 int kroot_open_installed(const char *name, int flags);
 
 /*
- * The running kernel's release (uname -r; under the test root, its
- * /proc/sys/kernel/osrelease), into BUF of N bytes; returns BUF.
- */
-const char *kroot_release(char *buf, size_t n);
-
-/*
  * What the last counter of a profile holds: 1 text ticks only (the LIVE
- * profile of a kernel 6.11 or later, which drops ticks outside the text),
- * 0 also every tick outside the text (an older live kernel clamps them
- * into it), -1 unknown (a snapshot, or an unreadable release).
+ * profile of K, a kernel 6.11 or later, which drops ticks outside the
+ * text), 0 also every tick outside the text (an older live kernel clamps
+ * them into it), -1 unknown (a snapshot, or an unreadable release).
  */
-int kroot_last_counter_is_text(int live);
+int kroot_last_counter_is_text(const struct kfiles *k, int live);
 
 #endif

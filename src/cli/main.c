@@ -13,7 +13,6 @@
 
 #include "base/output.h"
 #include "base/util.h"
-#include "cli/buildid.h"
 #include "cli/export.h"
 #include "cli/gmonrun.h"
 #include "cli/info.h"
@@ -56,8 +55,6 @@ main(int argc, char **argv)
 {
 	struct options o;
 	struct run r;
-	static const char version[] = PROGNAME " from readprofile " RP_VERSION
-	    "\n";
 
 	sanitize_stdio();
 	kroot_drop_privileges();
@@ -71,11 +68,10 @@ main(int argc, char **argv)
 	case OPT_HELP:
 		usage(o.name);
 	case OPT_VERSION:
-		out_str(&out, version, sizeof version - 1);
+		out_printf(&out, "%s from readprofile %s\n", PROGNAME,
+		    RP_VERSION);
 		run_finish(&out);
 		return 0;
-	case OPT_BAD_VALUE:
-		return 1;
 	case OPT_USAGE_ERROR:
 		fprintf(stderr, "Try '%s --help' for more information.\n",
 		    o.name);
@@ -91,29 +87,16 @@ main(int argc, char **argv)
 		    NULL);
 	kroot_drop_privileges_for_good();
 	if (o.enable) {		/* start the kernel's profiling, and say how */
-		profiling_enable(o.enable, kroot_setuid_install(), &out);
+		profiling_enable(&r.k, o.enable, &out);
 		run_finish(&out);
 		return 0;
 	}
 	export_prepare(&o);
-	if (r.source == RUN_LIVE)
+	if (r.live)
 		kernel_profile_check(&r.k);
 	if (o.interval > 0 && !o.info)
 		return interval_run(&r);
 	return report_profile(&r);
-}
-
-/* -i, or the notes a profile's read gives, baseline B (or NULL). */
-static void
-setup_notes(struct run *r, struct profile *p, struct profile *b)
-{
-	if (r->swapped)
-		warnx_("Assuming reversed byte order. Use -n to force native "
-		    "byte order.");
-	profile_warn_step(p);
-	profile_warn_trailing(p);
-	if (b)
-		profile_warn_trailing(b);
 }
 
 /* The kernel profile P, read and set up: -i, or the report. */
@@ -143,7 +126,7 @@ report_kernel(struct run *r, struct profile *p)
 	fit_warn(r->map, r->profile, res.origin, res.etext, res.have_etext,
 	    r->step, p->nwords - 1);
 	if (r->o->mapfile)	/* the default map's notice said it already */
-		buildid_warn(&bid, r->map, r->source == RUN_LIVE);
+		kernel_build_id_warn(&bid, r->map, r->live ? &r->k.id : NULL);
 }
 
 /* The profile of R, as a gmon.out or a kernel profile, read once. */
@@ -151,11 +134,10 @@ static int
 report_profile(struct run *r)
 {
 	const struct options *o = r->o;
-	struct profile prof, base;
+	struct profile prof, base, *b = o->baseline ? &base : NULL;
 
 	profile_load(&prof, r->profile);
 	if (gmonrun_detect(&prof)) {	/* a process's gmon.out */
-		r->source = RUN_GMON;
 		gmonrun_run(o, &prof, r->out);
 		profile_close(&prof);	/* a file that changed size is an error */
 		run_finish(r->out);
@@ -164,11 +146,17 @@ report_profile(struct run *r)
 	}
 	profile_check(&prof);
 	r->swapped = profile_setup(&prof, o->noauto);
-	if (o->baseline)
-		profile_subtract(&prof, &base, o->baseline);
-	setup_notes(r, &prof, o->baseline ? &base : NULL);
-	if (o->baseline)
-		profile_close(&base);	/* subtracted: no longer needed */
+	if (b)
+		profile_subtract(&prof, b, o->baseline);
+	if (r->swapped)		/* the notes the read gives */
+		warnx_("Assuming reversed byte order. Use -n to force native "
+		    "byte order.");
+	profile_warn_step(&prof);
+	profile_warn_trailing(&prof);
+	if (b) {
+		profile_warn_trailing(b);
+		profile_close(b);	/* subtracted: no longer needed */
+	}
 	if (o->info) {
 		info_print(r, &prof);
 		run_finish(r->out);
@@ -182,16 +170,16 @@ report_profile(struct run *r)
 static _Noreturn void
 usage(const char *name)
 {
-	/* the name it runs by, where the text says @ */
+	/* the name it runs by, at each %1$s */
 	static const char text[] =
 	    "\nUsage:\n"
-	    " @ [options]\n"
+	    " %1$s [options]\n"
 	    "\n"
 	    "Read the kernel's tick profile and attribute it to symbols.\n"
 	    "\n"
 	    "Options:\n"
 	    " -m, --mapfile <mapfile>   symbol map (default: the first System.map found,\n"
-	    "                           then /proc/kallsyms; see @(8))\n"
+	    "                           then /proc/kallsyms; see %1$s(8))\n"
 	    " -p, --profile <pro-file>  profile (default: /proc/profile; - reads stdin)\n"
 	    "                           or a program's gmon.out (cc -pg)\n"
 	    " -M, --multiplier <mult>   set the profiling multiplier to <mult>\n"
@@ -223,17 +211,9 @@ usage(const char *name)
 	    " -V, --version             display version\n"
 	    "\n"
 	    "Inputs ending in .gz, .xz, .zst or .bz2 are decompressed.\n"
-	    "For more details see @(8).\n";
+	    "For more details see %1$s(8).\n";
 
-	for (const char *s = text, *at; *s; s = at + 1) {
-		at = strchr(s, '@');
-		if (at == NULL) {
-			out_str(&out, s, strlen(s));
-			break;
-		}
-		out_str(&out, s, (size_t)(at - s));
-		out_str(&out, name, strlen(name));
-	}
+	out_printf(&out, text, name);
 	run_finish(&out);
 	exit(0);
 }

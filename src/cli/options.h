@@ -45,8 +45,9 @@ enum opt_result {
  */
 enum opt_result options_parse(struct options *o, int argc, char **argv);
 
-/* Options that do not go together: stdin twice (and -i with --baseline, a
- * warning).  Called by options_parse. */
+/* Options that do not go together, said on stderr (and -i with
+ * --baseline, a warning): stdin twice, OPT_CONFLICT; any other,
+ * OPT_BAD_VALUE.  Called by options_parse. */
 enum opt_result options_check(const struct options *o);
 
 /* The name ARGV0 runs the program by (its last part), for the usage

@@ -12,10 +12,7 @@
 #include <stddef.h>
 
 #include "base/output.h"
-
-#ifndef SYS_PROFILING
-#define SYS_PROFILING "/sys/kernel/profiling"
-#endif
+#include "cli/kroot.h"
 
 /* prof_on: what the counters count. */
 enum prof_mode {
@@ -26,13 +23,15 @@ enum prof_mode {
 	PROF_KVM = 4,		/* KVM exits */
 };
 
-/* What the profile's counters count when it is the LIVE /proc/profile
- * and the kernel says; else NULL. */
-const char *profiling_counting(int live);
+/* What the counters of K's /proc/profile count, as K->profiling says;
+ * NULL when it does not. */
+const char *profiling_counting(const struct kfiles *k);
 
-/* -i -v: a "Counting: ..." line on OUT when profiling_counting() knows,
- * and a "Last_counter: ..." line saying what the last counter holds. */
-void profiling_info(struct out *out, int live);
+/* -i -v: a "Counting: COUNTING" line on OUT (none for NULL), and a
+ * "Last_counter: ..." line saying what the last counter of the profile
+ * (LIVE: K's) holds. */
+void profiling_info(struct out *out, const struct kfiles *k,
+    const char *counting, int live);
 
 /*
  * ARG as profile= takes it: N, schedule[,N], sleep[,N] or kvm[,N], N a
@@ -45,18 +44,20 @@ void profiling_info(struct out *out, int live);
 int profiling_parse(const char *arg, unsigned *shift, char *canon, size_t n);
 
 /*
- * --enable=ARG: as the real root user only, write ARG to
- * /sys/kernel/profiling, then print on OUT what the kernel now counts, its
- * step and the memory its counters take.  Anything else is fatal, with
- * the reason (already on, in which mode; not root; no such file).
+ * --enable=ARG: as the real root user only (not by a set-user-ID
+ * install), write ARG to K->profiling, then print on OUT what the kernel
+ * now counts, its step and the memory its counters take.  Anything else
+ * is fatal, with the reason (already on, in which mode; not root; no such
+ * file).
  */
-void profiling_enable(const char *arg, int setuid_install, struct out *out);
+void profiling_enable(const struct kfiles *k, const char *arg,
+    struct out *out);
 
 /*
- * /proc/profile (NAME) is missing: when /sys/kernel/profiling tells why
- * (profiling is off: how to start it now; on: /proc not mounted?), say
- * so as a hint and exit; else return.
+ * K->profile is missing (already said): when K->profiling tells why
+ * (profiling is off: how to start it now; on: /proc not mounted?), say so
+ * as a hint and exit; else return.
  */
-void profiling_hint(const char *name);
+void profiling_hint(const struct kfiles *k);
 
 #endif

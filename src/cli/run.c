@@ -70,7 +70,7 @@ kernel_export(const struct run *r, struct symsrc *m, const struct counters *c,
 {
 	struct export_src s = { .profile = r->profile, .map = r->map,
 	    .baseline = r->o->baseline, .kernel = 1, .step = r->step,
-	    .format = "kernel", .live = r->source == RUN_LIVE };
+	    .format = "kernel", .live = r->live ? &r->k.id : NULL };
 	struct export_stream x = { .o = r->o, .out = r->out, .c = c, .ro = ro,
 	    .s = &s };
 	struct report_sink k;
@@ -118,7 +118,7 @@ run_report(const struct run *r, struct symsrc *m, const struct counters *c,
 	    .bins = o->bins, .counters = o->counters,
 	    .mode = o->exact ? ATTRIB_EXACT : ATTRIB_CLASSIC,
 	    .default_map = o->mapfile == NULL, .last_is_text = o->exact &&
-	    kroot_last_counter_is_text(r->source == RUN_LIVE) == 1 };
+	    kroot_last_counter_is_text(&r->k, r->live) == 1 };
 	struct collect k;
 	struct view_inputs vi;
 	struct report_sink s;
@@ -159,14 +159,13 @@ run_init(struct run *r, const struct options *o, struct out *out)
 	/* the one place that tells the live profile from a snapshot */
 	r->profile = strcmp(o->profile, "/proc/profile") == 0 ? r->k.profile :
 	    o->profile;
-	r->source = strcmp(r->profile, r->k.profile) == 0 ? RUN_LIVE :
-	    RUN_SNAPSHOT;
-	r->counting = profiling_counting(r->source == RUN_LIVE);
+	r->live = strcmp(r->profile, r->k.profile) == 0;
+	r->counting = r->live ? profiling_counting(&r->k) : NULL;
 }
 
 const char *
 run_map(const struct run *r)
 {
 	return r->o->mapfile ? r->o->mapfile : kernel_default_map(&r->k,
-	    r->profile, r->source == RUN_LIVE);
+	    r->profile, r->live, 0);
 }

@@ -16,13 +16,6 @@
 #include "core/report.h"
 #include "sym/symsrc.h"
 
-/* What the profile is. */
-enum run_source {
-	RUN_LIVE,		/* the running kernel's /proc/profile */
-	RUN_SNAPSHOT,		/* a copy of one: a file or a pipe */
-	RUN_GMON,		/* a program's gmon.out */
-};
-
 /* --interval: the read a report is of. */
 struct run_read {
 	uint64_t number;	/* 1, 2, ... */
@@ -35,7 +28,7 @@ struct run {
 	const struct options *o;
 	struct out *out;	/* standard output; dropped on a fatal error */
 	struct kfiles k;	/* the running kernel's files */
-	enum run_source source;	/* decided by run_init; RUN_GMON once read */
+	int live;		/* the profile is the running kernel's own */
 	const char *profile;	/* the file read: K's when the live one */
 	const char *map;	/* the map, once chosen */
 	uint32_t step;		/* once read (or inferred from the map) */

@@ -83,6 +83,17 @@ unwrap() {
 	mv "$TMP/err.joined" "$TMP/err"
 }
 
+# verdict WHAT: the status of the command just run counted; WHAT said
+# when it failed
+verdict() {
+	if [ $? = 0 ]; then
+		pass=$((pass + 1))
+	else
+		fail=$((fail + 1))
+		echo "FAIL $1"
+	fi
+}
+
 # run_root OUT ARGS...: readprofile ARGS under $ROOT, stdout and stderr to OUT
 run_root() {
 	_o=$1
@@ -102,6 +113,12 @@ V2=/usr/lib/debug/lib/modules/$REL/vmlinux
 KS=/proc/kallsyms
 PKG=linux-image-$REL-dbg
 RICH=$TOP/fixtures/cases/rich/expected.out
+# missing PLACE...: the notice's line for each PLACE, found missing
+missing() {
+	for _p; do
+		echo "readprofile:   $_p: missing"
+	done
+}
 # put FILE PLACE: copy FILE to PLACE under $ROOT
 put() {
 	mkdir -p "$(dirname "$ROOT$2")" && cp "$1" "$ROOT$2"
@@ -120,25 +137,13 @@ root empty
 rm -r "$ROOT/boot"
 expect "no map at all, a copied profile" 1 - -p "$IN/rich.profile" <<EOF
 readprofile: no usable symbol map:
-readprofile:   $M1: missing
-readprofile:   $M2: missing
-readprofile:   $M3: missing
-readprofile:   $M4: missing
-readprofile:   $V1: missing
-readprofile:   $V2: missing
-readprofile:   $KS: missing
+$(missing $M1 $M2 $M3 $M4 $V1 $V2 $KS)
 readprofile: $IN/rich.profile is not this kernel's /proc/profile: pass the map of the kernel it came from with -m
 EOF
 live
 expect "no map at all, the live profile" 1 - <<EOF
 readprofile: no usable symbol map:
-readprofile:   $M1: missing
-readprofile:   $M2: missing
-readprofile:   $M3: missing
-readprofile:   $M4: missing
-readprofile:   $V1: missing
-readprofile:   $V2: missing
-readprofile:   $KS: missing
+$(missing $M1 $M2 $M3 $M4 $V1 $V2 $KS)
 readprofile: pass a map with -m: the kernel's System.map, or a copy of /proc/kallsyms made as root
 EOF
 
@@ -174,8 +179,7 @@ readprofile:   $M1: missing
 readprofile:   $M2: a stub; the real map is in the $PKG package
 readprofile:   $M3: unreadable ($(strerror EISDIR))
 readprofile:   $M4: no _stext
-readprofile:   $V1: missing
-readprofile:   $V2: missing
+$(missing $V1 $V2)
 EOF
 
 root hidden
@@ -186,10 +190,7 @@ expect "kallsyms hidden, the live profile" 1 - <<EOF
 readprofile: no usable symbol map:
 readprofile:   $M1: missing
 readprofile:   $M2: a stub; the real map is in the $PKG package
-readprofile:   $M3: missing
-readprofile:   $M4: missing
-readprofile:   $V1: missing
-readprofile:   $V2: missing
+$(missing $M3 $M4 $V1 $V2)
 readprofile:   $KS: symbol addresses are hidden (all zero)
 readprofile: $KS: symbol addresses are hidden (all zero, kernel.kptr_restrict); run as root, or allow them with: sysctl kernel.kptr_restrict=0 kernel.perf_event_paranoid=1
 EOF
@@ -197,10 +198,7 @@ expect "kallsyms hidden, a copied profile: -m is the fix" 1 - -p "$IN/rich.profi
 readprofile: no usable symbol map:
 readprofile:   $M1: missing
 readprofile:   $M2: a stub; the real map is in the $PKG package
-readprofile:   $M3: missing
-readprofile:   $M4: missing
-readprofile:   $V1: missing
-readprofile:   $V2: missing
+$(missing $M3 $M4 $V1 $V2)
 readprofile:   $KS: symbol addresses are hidden (all zero)
 readprofile: $IN/rich.profile is not this kernel's /proc/profile: pass the map of the kernel it came from with -m
 EOF
@@ -209,11 +207,7 @@ expect "a stub and no kallsyms: install the -dbg package" 1 - <<EOF
 readprofile: no usable symbol map:
 readprofile:   $M1: missing
 readprofile:   $M2: a stub; the real map is in the $PKG package
-readprofile:   $M3: missing
-readprofile:   $M4: missing
-readprofile:   $V1: missing
-readprofile:   $V2: missing
-readprofile:   $KS: missing
+$(missing $M3 $M4 $V1 $V2 $KS)
 readprofile: install $PKG for the real map, or pass one with -m
 EOF
 
@@ -224,13 +218,9 @@ EOF
 sed -n 's/^readprofile:   \(.*\): [a-z].*/\1/p' "$TMP/own.err" | head -n 4 > "$TMP/own"
 if [ -s "$TMP/own" ]; then
 	printf '%s\n' "$M1" "$M2" "$M3" "$M4" > "$TMP/own.exp"
-	if cmp -s "$TMP/own.exp" "$TMP/own"; then
-		pass=$((pass + 1))
-	else
-		fail=$((fail + 1))
-		echo "FAIL this machine's default map places, in order:"
-		diff -u "$TMP/own.exp" "$TMP/own" | sed -n '3,12p'
-	fi
+	cmp -s "$TMP/own.exp" "$TMP/own"
+	verdict "this machine's default map places, in order:
+$(diff -u "$TMP/own.exp" "$TMP/own" | sed -n '3,12p')"
 else
 	skipped "this machine's default map places: a System.map here is usable"
 fi
@@ -265,10 +255,7 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1 &&
 readprofile: using $KS; no System.map was usable:
 readprofile:   $M1: missing
 readprofile:   $M2: unreadable ($(strerror EACCES))
-readprofile:   $M3: missing
-readprofile:   $M4: missing
-readprofile:   $V1: missing
-readprofile:   $V2: missing
+$(missing $M3 $M4 $V1 $V2)
 EOF
 	RP_WRAP=$RP_WRAP_SAVED
 else
@@ -319,13 +306,9 @@ EOF
 		grep -q Kernel_build_id "$TMP/ivsnap" && bad="$bad Kernel_build_id for a snapshot;"
 		[ "$(grep Map_build_id "$TMP/ivsnap")" = "Map_build_id: $(echo "${b#*:}" | cut -d' ' -f1)" ] ||
 			bad="$bad snapshot Map_build_id;"
-		if [ -z "$bad" ]; then
-			pass=$((pass + 1))
-		else
-			fail=$((fail + 1))
-			echo "FAIL -i -v with build ${b%%:*}:$bad"
-			cat "$TMP/iv" "$TMP/ivsnap" | sed 's/^/    /'
-		fi
+		[ -z "$bad" ]
+		verdict "-i -v with build ${b%%:*}:$bad
+$(cat "$TMP/iv" "$TMP/ivsnap" | sed 's/^/    /')"
 	done
 
 	# The default chain: the debug packages' vmlinux after the System.maps,
@@ -335,10 +318,7 @@ EOF
 	put "$TMP/vmlinux-a" "$V2"
 	expect "default: the vmlinux of the running build" 0 "$TMP/kref" <<EOF
 readprofile: using $V2 (its build-id matches the running kernel's); no System.map was usable:
-readprofile:   $M1: missing
-readprofile:   $M2: missing
-readprofile:   $M3: missing
-readprofile:   $M4: missing
+$(missing $M1 $M2 $M3 $M4)
 readprofile:   $V1: build-id $KB, not the running kernel's $KA
 EOF
 	bidroot
@@ -348,40 +328,27 @@ EOF
 readprofile: using $V1 (its build-id matches the running kernel's); no System.map was usable:
 readprofile:   $M1: missing
 readprofile:   $M2: a stub; the real map is in the $PKG package
-readprofile:   $M3: missing
-readprofile:   $M4: missing
+$(missing $M3 $M4)
 EOF
 	bidroot
 	put "$TMP/vmlinux-b" "$V1"
 	put "$TMP/kmap" "$KS"
 	expect "default: another build's vmlinux, then kallsyms" 0 "$TMP/kref" <<EOF
 readprofile: using $KS; no System.map was usable:
-readprofile:   $M1: missing
-readprofile:   $M2: missing
-readprofile:   $M3: missing
-readprofile:   $M4: missing
+$(missing $M1 $M2 $M3 $M4)
 readprofile:   $V1: build-id $KB, not the running kernel's $KA
 readprofile:   $V2: missing
 EOF
 	rm "$ROOT$KS"
 	expect "default: only another build's vmlinux" 0 "$TMP/kref" <<EOF
 readprofile: using $V1 (its build-id is NOT the running kernel's: the report is likely wrong); nothing else was usable:
-readprofile:   $M1: missing
-readprofile:   $M2: missing
-readprofile:   $M3: missing
-readprofile:   $M4: missing
-readprofile:   $V2: missing
-readprofile:   $KS: missing
+$(missing $M1 $M2 $M3 $M4 $V2 $KS)
 EOF
 	bidroot nonotes
 	put "$TMP/vmlinux-b" "$V2"
 	expect "default: a vmlinux, no /sys/kernel/notes" 0 "$TMP/kref" <<EOF
 readprofile: using $V2 (its build-id not checked: /sys/kernel/notes gave none); no System.map was usable:
-readprofile:   $M1: missing
-readprofile:   $M2: missing
-readprofile:   $M3: missing
-readprofile:   $M4: missing
-readprofile:   $V1: missing
+$(missing $M1 $M2 $M3 $M4 $V1)
 EOF
 	# any place holding an ELF file of another build comes last
 	bidroot
@@ -389,9 +356,7 @@ EOF
 	put "$TMP/vmlinux-a" "$V2"
 	expect "default: another build's ELF file at a System.map place" 0 "$TMP/kref" <<EOF
 readprofile: using $V2 (its build-id matches the running kernel's); no System.map was usable:
-readprofile:   $M1: missing
-readprofile:   $M2: missing
-readprofile:   $M3: missing
+$(missing $M1 $M2 $M3)
 readprofile:   $M4: build-id $KB, not the running kernel's $KA
 readprofile:   $V1: missing
 EOF
@@ -487,8 +452,8 @@ for a in fast 2x schedule2 ,2 'schedule,' kvm,31 sleep,-1 -1 '' 0x4 \
 readprofile: --enable=$a: not what the kernel's profile= takes: N, schedule[,N], sleep[,N] or kvm[,N], N a decimal number from 0 to 30 (each counter covers 2^N bytes of kernel text)
 EOF
 done
-[ "$(cat "$ROOT$SYS")" = 0 ] && pass=$((pass + 1)) ||
-	{ fail=$((fail + 1)); echo "FAIL a refused --enable wrote $SYS"; }
+[ "$(cat "$ROOT$SYS")" = 0 ]
+verdict "a refused --enable wrote $SYS"
 if [ "$(id -u)" = 0 ]; then
 	for m in 1:"CPU ticks" 2:"schedule() calls" 4:"KVM exits" 9:"something this readprofile does not know"; do
 		sysroot "${m%%:*}"
@@ -513,16 +478,16 @@ EOF
 	    "Kernel_memory: $(($(wc -c < "$IN/rich.profile") - 4)) bytes, until the next boot" \
 	    > "$TMP/enable.out"
 	expect "--enable=1" 0 "$TMP/enable.out" --enable=1 </dev/null
-	[ "$(cat "$ROOT$SYS")" = 1 ] && pass=$((pass + 1)) ||
-		{ fail=$((fail + 1)); echo "FAIL --enable=1 wrote '$(cat "$ROOT$SYS")'"; }
+	[ "$(cat "$ROOT$SYS")" = 1 ]
+	verdict "--enable=1 wrote '$(cat "$ROOT$SYS")'"
 	for a in "" =2 =schedule,3 =kvm; do
 		sysroot 0
 		live
 		(cd "$TMP" && READPROFILE_TEST_ROOT=$ROOT $RP_WRAP "$RP" --enable$a \
 		    </dev/null >/dev/null 2>&1)
 		w=${a#=}
-		[ "$(cat "$ROOT$SYS")" = "${w:-2}" ] && pass=$((pass + 1)) ||
-			{ fail=$((fail + 1)); echo "FAIL --enable$a wrote '$(cat "$ROOT$SYS")'"; }
+		[ "$(cat "$ROOT$SYS")" = "${w:-2}" ]
+		verdict "--enable$a wrote '$(cat "$ROOT$SYS")'"
 	done
 	# Numbers are decimal (man page, NUMBERS), and written as the kernel
 	# reads them in decimal: it takes 010 for octal 8, and 08 for 0.
@@ -539,8 +504,8 @@ EOF
 		*) said=$(head -n 1 "$TMP/enable.out") ;;
 		esac
 		[ "$(cat "$ROOT$SYS")" = "${a#*:}" ] &&
-		    [ "$said" = "Started: ${a#*:}" ] && pass=$((pass + 1)) ||
-			{ fail=$((fail + 1)); echo "FAIL --enable=${a%%:*} wrote '$(cat "$ROOT$SYS")', said '$(head -n 1 "$TMP/enable.out")'"; }
+		    [ "$said" = "Started: ${a#*:}" ]
+		verdict "--enable=${a%%:*} wrote '$(cat "$ROOT$SYS")', said '$(head -n 1 "$TMP/enable.out")'"
 	done
 else
 	echo "SKIP --enable as root: not root"
@@ -555,8 +520,8 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1 &&
 readprofile: --enable needs root: starting profiling takes kernel memory until the next boot (as root: readprofile --enable=2, or echo 2 > $SYS)
 EOF
 	RP_WRAP=$RP_WRAP_SAVED
-	[ "$(cat "$ROOT$SYS")" = 0 ] && pass=$((pass + 1)) ||
-		{ fail=$((fail + 1)); echo "FAIL --enable as a user wrote $SYS"; }
+	[ "$(cat "$ROOT$SYS")" = 0 ]
+	verdict "--enable as a user wrote $SYS"
 else
 	echo "SKIP --enable as a user: needs root and setpriv"
 fi
@@ -580,12 +545,8 @@ for m in 1:"CPU ticks" 2:"schedule() calls" 3:"milliseconds of uninterruptible s
 	sed -n 2p "$TMP/top" | grep -q "^ ticks function" || bad="$bad --top header;"
 	grep -q Counting "$TMP/ivsnap" && bad="$bad -i -v on a snapshot;"
 	grep -Fq '"counting":null,' "$TMP/jssnap" || bad="$bad --json on a snapshot;"
-	if [ -z "$bad" ]; then
-		pass=$((pass + 1))
-	else
-		fail=$((fail + 1))
-		echo "FAIL mode ${m%%:*}, what the counters count:$bad"
-	fi
+	[ -z "$bad" ]
+	verdict "mode ${m%%:*}, what the counters count:$bad"
 done
 
 # --- the last counter: text only from 6.11 (--exact), *unknown* before ----
@@ -617,16 +578,12 @@ for r in 6.10.14 6.11.0-1-amd64 6.12.5 7.0.0 5.19.0 junk; do
 	expect "--exact, kernel $r, a snapshot: *unknown*" 0 "$TMP/exact-old" \
 	    --exact -p "$IN/rich.profile" </dev/null
 	run_root "$TMP/iv" -i -v
-	if grep -Fqx "Last_counter: $meaning" "$TMP/iv"; then
-		pass=$((pass + 1))
-	else
-		fail=$((fail + 1))
-		echo "FAIL -i -v, live kernel $r: $(grep Last_counter "$TMP/iv")"
-	fi
+	grep -Fqx "Last_counter: $meaning" "$TMP/iv"
+	verdict "-i -v, live kernel $r: $(grep Last_counter "$TMP/iv")"
 done
 run_root "$TMP/iv" -i -v -p "$IN/rich.profile"
-grep -Fqx "Last_counter: unknown (not the running kernel's profile: up to 6.10 it also counts ticks outside the text, from 6.11 it is text only; *unknown*)" "$TMP/iv" &&
-	pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL -i -v, a snapshot: $(grep Last_counter "$TMP/iv")"; }
+grep -Fqx "Last_counter: unknown (not the running kernel's profile: up to 6.10 it also counts ticks outside the text, from 6.11 it is text only; *unknown*)" "$TMP/iv"
+verdict "-i -v, a snapshot: $(grep Last_counter "$TMP/iv")"
 
 # Another missing profile is only util-linux's line.
 root hint
@@ -706,12 +663,8 @@ for l in \
     "                           counter goes to the next one)" \
     "     --enable[=<arg>]      start the kernel's profiling now, as profile=<arg>" \
     "                           would (default 2; root only, once per boot)"; do
-	if grep -Fqx -e "$l" "$TMP/help"; then
-		pass=$((pass + 1))
-	else
-		fail=$((fail + 1))
-		echo "FAIL --help lacks the line '$l'"
-	fi
+	grep -Fqx -e "$l" "$TMP/help"
+	verdict "--help lacks the line '$l'"
 done
 
 summary kernel "$pass" "$fail"

@@ -4,13 +4,6 @@
 #include "unit.h"
 #include "cli/options.h"
 
-
-static enum opt_result
-parse(struct options *o, int argc, char **argv)
-{
-	return options_parse(o, argc, argv);
-}
-
 static void
 defaults(void **state)
 {
@@ -18,7 +11,7 @@ defaults(void **state)
 	char *argv[] = { "x", NULL };
 
 	(void)state;
-	assert_int_equal(parse(&o, 1, argv), OPT_RUN);
+	assert_int_equal(options_parse(&o, 1, argv), OPT_RUN);
 	assert_string_equal(o.profile, "/proc/profile");
 	assert_null(o.mapfile);
 	assert_null(o.baseline);
@@ -33,7 +26,7 @@ short_options(void **state)
 	char *argv[] = { "x", "-m", "map", "-p", "prof", "-ivabsn", NULL };
 
 	(void)state;
-	assert_int_equal(parse(&o, 6, argv), OPT_RUN);
+	assert_int_equal(options_parse(&o, 6, argv), OPT_RUN);
 	assert_string_equal(o.mapfile, "map");
 	assert_string_equal(o.profile, "prof");
 	assert_true(o.info && o.verbose && o.all && o.bins && o.counters &&
@@ -51,7 +44,7 @@ long_options(void **state)
 	    "-7", NULL };
 
 	(void)state;
-	assert_int_equal(parse(&o, 16, argv), OPT_RUN);
+	assert_int_equal(options_parse(&o, 16, argv), OPT_RUN);
 	assert_string_equal(o.mapfile, "map");
 	assert_string_equal(o.profile, "prof");
 	assert_string_equal(o.baseline, "before");
@@ -72,14 +65,14 @@ help_version_and_errors(void **state)
 	char *arg[] = { "x", "--all=3", NULL };
 
 	(void)state;
-	assert_int_equal(parse(&o, 2, h), OPT_HELP);
-	assert_int_equal(parse(&o, 2, v), OPT_VERSION);
+	assert_int_equal(options_parse(&o, 2, h), OPT_HELP);
+	assert_int_equal(options_parse(&o, 2, v), OPT_VERSION);
 	fprintf(stderr, "(getopt messages expected below)\n");
-	assert_int_equal(parse(&o, 2, bad), OPT_USAGE_ERROR);
-	assert_int_equal(parse(&o, 2, miss), OPT_USAGE_ERROR);
-	assert_int_equal(parse(&o, 2, longbad), OPT_USAGE_ERROR);
-	assert_int_equal(parse(&o, 3, amb), OPT_USAGE_ERROR);
-	assert_int_equal(parse(&o, 2, arg), OPT_USAGE_ERROR);
+	assert_int_equal(options_parse(&o, 2, bad), OPT_USAGE_ERROR);
+	assert_int_equal(options_parse(&o, 2, miss), OPT_USAGE_ERROR);
+	assert_int_equal(options_parse(&o, 2, longbad), OPT_USAGE_ERROR);
+	assert_int_equal(options_parse(&o, 3, amb), OPT_USAGE_ERROR);
+	assert_int_equal(options_parse(&o, 2, arg), OPT_USAGE_ERROR);
 	/* getopt names the program whatever argv[0] was */
 	assert_string_equal(bad[0], "readprofile");
 }
@@ -99,7 +92,7 @@ parse_msg(struct options *o, char **argv, char *msg, size_t n)
 	assert_non_null(f);
 	fflush(stderr);
 	dup2(fileno(f), 2);
-	r = argv ? parse(o, argc, argv) : options_check(o);
+	r = argv ? options_parse(o, argc, argv) : options_check(o);
 	fflush(stderr);
 	dup2(saved, 2);
 	close(saved);
@@ -110,67 +103,66 @@ parse_msg(struct options *o, char **argv, char *msg, size_t n)
 	return r;
 }
 
-static enum opt_result
-check_msg(struct options *o, char *msg, size_t n)
-{
-	return parse_msg(o, NULL, msg, n);
-}
-
+/* Inputs given twice as standard input, and -i with --baseline. */
 static void
 conflicts(void **state)
 {
+	static const struct {
+		const char *profile, *baseline, *mapfile;
+		int info;
+		enum opt_result r;
+		const char *msg;	/* after "readprofile: " */
+	} cases[] = {
+		{ "-", "-", NULL, 0, OPT_CONFLICT,
+		    "standard input used twice (-p - and --baseline -)\n" },
+		{ "-", "base", "-", 0, OPT_CONFLICT,
+		    "standard input used twice (-p - and -m -)\n" },
+		{ "p", "-", "-", 0, OPT_CONFLICT,
+		    "standard input used twice (-m - and --baseline -)\n" },
+		{ "p", "-", "m", 0, OPT_RUN, NULL },
+		{ "p", "-", "m", 1, OPT_RUN, "warning: -i prints the profile's "
+		    "step only: --baseline is not used\n" },
+		{ "p", NULL, "m", 1, OPT_RUN, NULL },
+	};
 	struct options o;
-	char msg[256];
+	char msg[256], want[256];
 
 	(void)state;
-	memset(&o, 0, sizeof o);
-	o.profile = "-";
-	o.baseline = "-";
-	assert_int_equal(check_msg(&o, msg, sizeof msg), OPT_CONFLICT);
-	assert_string_equal(msg, "readprofile: standard input used twice "
-	    "(-p - and --baseline -)\n");
-	o.baseline = "base";
-	o.mapfile = "-";
-	assert_int_equal(check_msg(&o, msg, sizeof msg), OPT_CONFLICT);
-	assert_string_equal(msg, "readprofile: standard input used twice "
-	    "(-p - and -m -)\n");
-	o.profile = "p";
-	o.baseline = "-";
-	assert_int_equal(check_msg(&o, msg, sizeof msg), OPT_CONFLICT);
-	assert_string_equal(msg, "readprofile: standard input used twice "
-	    "(-m - and --baseline -)\n");
-	o.mapfile = "m";
-	assert_int_equal(check_msg(&o, msg, sizeof msg), OPT_RUN);
-	assert_string_equal(msg, "");
-	o.info = 1;
-	assert_int_equal(check_msg(&o, msg, sizeof msg), OPT_RUN);
-	assert_string_equal(msg, "readprofile: warning: -i prints the "
-	    "profile's step only: --baseline is not used\n");
-	o.baseline = NULL;
-	assert_int_equal(check_msg(&o, msg, sizeof msg), OPT_RUN);
-	assert_string_equal(msg, "");
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		memset(&o, 0, sizeof o);
+		o.profile = cases[i].profile;
+		o.baseline = cases[i].baseline;
+		o.mapfile = cases[i].mapfile;
+		o.info = cases[i].info;
+		assert_int_equal(parse_msg(&o, NULL, msg, sizeof msg),
+		    cases[i].r);
+		snprintf(want, sizeof want, "%s%s", cases[i].msg ?
+		    "readprofile: " : "", cases[i].msg ? cases[i].msg : "");
+		assert_string_equal(msg, want);
+	}
 }
 
 static void
 multipliers(void **state)
 {
-	int m = 0;
+	static const struct {
+		const char *s;
+		int r, m;
+	} cases[] = { { "2", 0, 2 }, { " 5", 0, 5 },
+	    { "2147483647", 0, 2147483647 }, { "-2147483648", 0, -2147483647 - 1 },
+	    { "2147483648", -1, 0 },
+	    { "99999999999999999999999", -1, 0 }, { "abc", -1, 0 },
+	    { "5x", -1, 0 }, { "0x10", -1, 0 }, { "", -1, 0 } };
+	int m;
 
 	(void)state;
-	assert_int_equal(options_multiplier("2", &m), 0);
-	assert_int_equal(m, 2);
-	assert_int_equal(options_multiplier(" 5", &m), 0);
-	assert_int_equal(m, 5);
-	assert_int_equal(options_multiplier("2147483647", &m), 0);
-	assert_int_equal(m, 2147483647);
-	assert_int_equal(options_multiplier("-2147483648", &m), 0);
 	fprintf(stderr, "(multiplier messages expected below)\n");
-	assert_int_equal(options_multiplier("2147483648", &m), -1);
-	assert_int_equal(options_multiplier("99999999999999999999999", &m), -1);
-	assert_int_equal(options_multiplier("abc", &m), -1);
-	assert_int_equal(options_multiplier("5x", &m), -1);
-	assert_int_equal(options_multiplier("0x10", &m), -1);
-	assert_int_equal(options_multiplier("", &m), -1);
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		m = 0;
+		assert_int_equal(options_multiplier(cases[i].s, &m),
+		    cases[i].r);
+		assert_int_equal(m, cases[i].m);
+	}
 }
 
 /*
@@ -353,19 +345,20 @@ export_options(void **state)
 	char *a6[] = { "x", "--no-d", "--no", NULL };
 
 	(void)state;
-	assert_int_equal(parse(&o, 6, a1), OPT_RUN);
+	assert_int_equal(options_parse(&o, 6, a1), OPT_RUN);
 	assert_string_equal(o.pprof, "out.pb.gz");
 	assert_int_equal(o.hz, 250);
 	assert_true(o.no_demangle && !o.folded);
 	fprintf(stderr, "(messages expected below)\n");
-	assert_int_equal(parse(&o, 4, a2), OPT_BAD_VALUE);	/* both */
-	assert_int_equal(parse(&o, 4, a3), OPT_BAD_VALUE);
-	assert_int_equal(parse(&o, 3, a4), OPT_BAD_VALUE);
+	/* both */
+	assert_int_equal(options_parse(&o, 4, a2), OPT_BAD_VALUE);
+	assert_int_equal(options_parse(&o, 4, a3), OPT_BAD_VALUE);
+	assert_int_equal(options_parse(&o, 3, a4), OPT_BAD_VALUE);
 	/* an option's value is never respelled */
-	assert_int_equal(parse(&o, 5, a5), OPT_RUN);
+	assert_int_equal(options_parse(&o, 5, a5), OPT_RUN);
 	assert_string_equal(o.profile, "--p");
 	assert_string_equal(o.pprof, "--p");
-	assert_int_equal(parse(&o, 3, a6), OPT_RUN);
+	assert_int_equal(options_parse(&o, 3, a6), OPT_RUN);
 	assert_true(o.no_demangle && o.noauto);
 }
 
@@ -375,7 +368,7 @@ parse_args(struct options *o, const char *opt, const char *val)
 {
 	char *argv[] = { "x", (char *)opt, (char *)val, NULL };
 
-	return parse(o, 3, argv);
+	return options_parse(o, 3, argv);
 }
 
 /*
@@ -399,8 +392,8 @@ numbers(void **state)
 		char *iv[] = { "x", (char *)opt, "010", "--interval", "1",
 		    NULL };
 
-		assert_int_equal(parse(&o, strcmp(opt, "--iterations") ? 3 : 5,
-		    iv), OPT_RUN);
+		assert_int_equal(options_parse(&o, strcmp(opt, "--iterations") ?
+		    3 : 5, iv), OPT_RUN);
 		if (strcmp(opt, "--top") == 0)
 			assert_int_equal(o.top, 10);	/* decimal: 010 is ten */
 		else if (strcmp(opt, "--hz") == 0)
