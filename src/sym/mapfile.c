@@ -114,8 +114,6 @@ parse_hex(const char *p, uint64_t *out)
 	return p;
 }
 
-#define ONES 0x0101010101010101ull
-
 static const char *
 skip_space(const char *p)
 {
@@ -124,46 +122,11 @@ skip_space(const char *p)
 	return p;
 }
 
-/*
- * Eight bytes at P as a little-endian number: the first byte is the lowest,
- * so that the lowest flag bit below marks the first byte flagged (a borrow
- * only carries upwards, and can flag a byte after a true one, never
- * before).  A big-endian host swaps the bytes.
- */
-static uint64_t
-load_le64(const char *p)
-{
-	uint64_t x;
-
-	memcpy(&x, p, 8);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-	x = __builtin_bswap64(x);
-#endif
-	return x;
-}
-
-/*
- * The end of the word at P, at or before E (*E ends the line).  Eight
- * bytes at a time: any byte below '!' may end it and is looked at.
- */
+/* The end of the word at P, at or before E (*E ends the line). */
 static const char *
 skip_word(const char *p, const char *e)
 {
-	uint64_t x, t;
-
-	while (e - p >= 8) {
-		x = load_le64(p);
-		t = (x - ONES * 0x21) & ~x & ONES * 0x80;
-		if (t == 0) {
-			p += 8;
-			continue;
-		}
-		p += __builtin_ctzll(t) >> 3;
-		if (FIELD_END(p))
-			return p;
-		p++;
-	}
-	while (!FIELD_END(p))
+	while (p < e && !FIELD_END(p))
 		p++;
 	return p;
 }
