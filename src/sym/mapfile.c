@@ -12,17 +12,6 @@
 
 #define READ_CHUNK ((size_t)1 << 17)
 
-int
-map_open(struct map *m, const char *name)
-{
-	struct input in;
-
-	if (input_open(&in, name) < 0)
-		return -1;
-	map_open_input(m, name, &in, NULL, 0);
-	return 0;
-}
-
 void
 map_open_input(struct map *m, const char *name, const struct input *in,
     const void *head, size_t n)
@@ -32,8 +21,7 @@ map_open_input(struct map *m, const char *name, const struct input *in,
 	m->in = *in;
 	m->cap = READ_CHUNK * 2;
 	m->buf = xmalloc(m->cap);
-	if (n > 0)
-		memcpy(m->buf, head, n);
+	memcpy(m->buf, head, n);
 	m->len = n;
 }
 
@@ -322,29 +310,6 @@ int
 sym_is_etext(const struct sym *s)
 {
 	return is_marker(s, "etext");
-}
-
-/* "_stext\r": a name as read from a map with CRLF line endings. */
-static int
-is_stext_cr(const struct sym *s)
-{
-	struct sym t = *s;
-
-	if (t.namelen == 0 || t.name[t.namelen - 1] != '\r')
-		return 0;
-	t.namelen--;
-	return sym_is_stext(&t);
-}
-
-int
-map_find_stext(struct map *m, struct sym *s)
-{
-	while (map_next(m, s)) {
-		if (sym_is_stext(s))
-			return 1;
-		m->crlf |= is_stext_cr(s);
-	}
-	return 0;
 }
 
 void

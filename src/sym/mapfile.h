@@ -55,9 +55,6 @@ struct sym {
 	uint64_t size;
 };
 
-/* Open NAME; returns -1 with errno set when it cannot be opened. */
-int map_open(struct map *m, const char *name);
-
 /*
  * A map over IN, already open, whose first N bytes, HEAD, were read from
  * it already (to tell a text map from an ELF file).
@@ -85,12 +82,6 @@ enum sym_kind map_kind(char type);
 int sym_is(const struct sym *s, const char *name);
 int sym_is_stext(const struct sym *s);
 int sym_is_etext(const struct sym *s);
-
-/*
- * Read up to the first _stext (or __stext) line, into S.  Returns 1, or 0
- * when there is none (an address of 0 is for the caller to refuse).
- */
-int map_find_stext(struct map *m, struct sym *s);
 
 /*
  * Exit with a message about M; when M's data is recognisably not a map (a
