@@ -1156,7 +1156,7 @@ elf_open_mem(const char *name, const void *data, size_t n)
 {
 	struct elf *e = elf_new(name);
 
-	e->held = xmalloc(n ? n : 1);
+	e->held = xmalloc(n);
 	memcpy(e->held, data, n);
 	e->size = n;
 	load(e);

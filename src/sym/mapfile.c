@@ -172,7 +172,11 @@ map_parse_line(const char *p, const char *e, struct sym *s)
 	return parse_fields(p, e, s) ? 0 : -1;
 }
 
-void
+/*
+ * Exit with a message about M; when M's data is recognisably not a map (a
+ * compressed or ELF file), a second line says so.
+ */
+static _Noreturn void __attribute__((format(printf, 2, 3)))
 map_fatal(const struct map *m, const char *fmt, ...)
 {
 	char msg[8192];

@@ -84,14 +84,7 @@ int sym_is_stext(const struct sym *s);
 int sym_is_etext(const struct sym *s);
 
 /*
- * Exit with a message about M; when M's data is recognisably not a map (a
- * compressed or ELF file), a second line says so.
- */
-_Noreturn void map_fatal(const struct map *m, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-
-/*
- * Right after map_open: keep every line read in memory, so that
+ * Right after opening: keep every line read in memory, so that
  * map_rewind() can go back to the first line without reading the input
  * again (a pipe or a decompressor cannot be read twice).
  */
