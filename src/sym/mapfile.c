@@ -60,46 +60,22 @@ static const unsigned char field_end[256] = {
 
 #define TYPE_MAX 7
 
-/* Hex digit value + 1; 0 for any other byte. */
-static const unsigned char hexv1[256] = {
-	['0'] = 1, ['1'] = 2, ['2'] = 3, ['3'] = 4, ['4'] = 5, ['5'] = 6,
-	['6'] = 7, ['7'] = 8, ['8'] = 9, ['9'] = 10,
-	['a'] = 11, ['b'] = 12, ['c'] = 13, ['d'] = 14, ['e'] = 15, ['f'] = 16,
-	['A'] = 11, ['B'] = 12, ['C'] = 13, ['D'] = 14, ['E'] = 15, ['F'] = 16,
-};
-
 #define BLANK(p) blank[(unsigned char)*(p)]
 #define FIELD_END(p) field_end[(unsigned char)*(p)]
-#define HEX(p) (hexv1[(unsigned char)*(p)] - 1)
-#define NOHEX (-1)
 
-/* Like strtoull(p, &end, 16): sign, 0x, saturation; NULL without digits. */
+/*
+ * The address, as strtoull(p, &end, 16) reads it (sign, 0x, saturation),
+ * but not from the next line; NULL without digits.
+ */
 static const char *
 parse_hex(const char *p, uint64_t *out)
 {
-	int neg = 0;
-	uint64_t v = 0;
-	const char *digits, *q;
+	char *end;
 
-	if (*p == '+' || *p == '-')
-		neg = *p++ == '-';
-	if (p[0] == '0' && (p[1] | 0x20) == 'x' && HEX(p + 2) != NOHEX)
-		p += 2;
-	digits = p;
-	for (; HEX(p) != NOHEX; p++)
-		v = v << 4 | (uint64_t)HEX(p);
-	if (p == digits)
+	if (*p == '\n')
 		return NULL;
-	if (p - digits > 16) {		/* more than 64 bits, unless zeros lead */
-		for (q = digits; *q == '0'; q++)
-			;
-		if (p - q > 16) {
-			*out = UINT64_MAX;
-			return p;
-		}
-	}
-	*out = neg ? -v : v;
-	return p;
+	*out = strtoull(p, &end, 16);
+	return end == p ? NULL : end;
 }
 
 static const char *
@@ -141,18 +117,12 @@ parse_fields(const char *p, const char *e, struct sym *s)
 	p = parse_hex(skip_space(p), &s->addr);
 	if (p == NULL)
 		return NULL;
-	if (p[0] == ' ' && !BLANK(p + 1) && !FIELD_END(p + 1) &&
-	    p[2] == ' ' && !BLANK(p + 3)) {	/* the usual " T name" */
-		type = p + 1;
-		name = p + 3;
-	} else {
-		type = skip_space(p);
-		for (p = type; !FIELD_END(p) && p - type < TYPE_MAX; p++)
-			;
-		if (p == type)
-			return NULL;
-		name = skip_space(p);
-	}
+	type = skip_space(p);
+	for (p = type; !FIELD_END(p) && p - type < TYPE_MAX; p++)
+		;
+	if (p == type)
+		return NULL;
+	name = skip_space(p);
 	p = skip_word(name, e);
 	if (p == name)
 		return NULL;
