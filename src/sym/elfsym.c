@@ -670,19 +670,6 @@ apply_kernel_filter(struct elf *e)
 
 /* ---- names and order -------------------------------------------------- */
 
-/* The version of symbol I (to print as "@VER" or "@@VER"), or NULL. */
-static const char *
-version_of(const struct elf *e, uint32_t i, int *hidden)
-{
-	uint16_t v = e->versym[i];
-	const char *vn = e->vername[v & 0x7fff];
-
-	if (vn == NULL || (v & 0x7fff) < 2)
-		return NULL;
-	*hidden = (v & 0x8000) != 0 || e->vneeded[v & 0x7fff];
-	return vn;
-}
-
 /*
  * The length of entry T's name.  Names that are suffixes of one string
  * (nm's order puts them side by side, the shortest first) end at its
@@ -703,19 +690,24 @@ name_length(struct elf *e, const struct ent *t)
 	return (size_t)(e->lastnul - o);
 }
 
-/* The full name of entry T, composed in e->namebuf when it has a version. */
+/*
+ * The full name of entry T: with its version, "@VER" or "@@VER" (hidden
+ * or from another file: one '@'), composed in e->namebuf.
+ */
 static const char *
 full_name(struct elf *e, const struct ent *t, size_t *len)
 {
 	const char *n = e->str + t->name, *v;	/* checked in collect() */
-	int hidden = 0;
 	size_t nl = name_length(e, t), vl, need;
+	unsigned ver = e->versym != NULL ? e->versym[ENT_IDX(t)] : 0, at;
 
-	v = e->versym != NULL ? version_of(e, ENT_IDX(t), &hidden) : NULL;
+	/* indexes 0 and 1: local and global, no version printed */
+	v = (ver & 0x7fff) >= 2 ? e->vername[ver & 0x7fff] : NULL;
 	if (v == NULL) {
 		*len = nl;
 		return n;
 	}
+	at = (ver & 0x8000) || e->vneeded[ver & 0x7fff] ? 1 : 2;
 	vl = strlen(v);
 	need = nl + vl + 3;
 	if (need > e->namecap) {
@@ -723,10 +715,9 @@ full_name(struct elf *e, const struct ent *t, size_t *len)
 		e->namebuf = xrealloc(e->namebuf, e->namecap);
 	}
 	memcpy(e->namebuf, n, nl);
-	memcpy(e->namebuf + nl, "@@", hidden ? 1 : 2);
-	nl += hidden ? 1 : 2;
-	memcpy(e->namebuf + nl, v, vl + 1);
-	*len = nl + vl;
+	memcpy(e->namebuf + nl, "@@", at);
+	memcpy(e->namebuf + nl + at, v, vl + 1);
+	*len = nl + at + vl;
 	return e->namebuf;
 }
 
