@@ -616,10 +616,8 @@ collect_one(struct elf *e, uint32_t i, const unsigned char *p,
 	t->name = s.name;
 	t->idx_type = i << 8 | (unsigned char)type |
 	    (kernel_drops(type, n) ? ENT_DROP : 0);
-	if (n[0] == '_')
-		*stext |= strcmp(n, "_stext") == 0;
-	else if (n[0] == 'l')
-		*banner |= strcmp(n, "linux_banner") == 0;
+	*stext |= strcmp(n, "_stext") == 0;
+	*banner |= strcmp(n, "linux_banner") == 0;
 }
 
 /*

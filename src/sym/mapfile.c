@@ -235,11 +235,8 @@ map_next(struct map *m, struct sym *s)
 		m->lineno++;
 		s->lineno = m->lineno;
 		p = parse_fields(line, end, s);
-		if (p == NULL || *p != '\n')
-			nl = memchr(p ? p : line, '\n',
-			    (size_t)(end - (p ? p : line)) + 1);
-		else
-			nl = p;
+		nl = p != NULL ? p : line;
+		nl = memchr(nl, '\n', (size_t)(end - nl) + 1);
 		if ((size_t)(nl - line) > MAP_MAX_LINE)
 			map_fatal(m, "%s(%llu): line longer than %zu bytes",
 			    m->name, (unsigned long long)m->lineno,
