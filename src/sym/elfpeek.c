@@ -23,26 +23,47 @@
 
 struct peek {
 	struct input in;
-	int is64, big;
-	unsigned char eh[64];
+	struct elf_ehdr eh;
 };
-
-/* The LEN-byte word at B in the file's byte order. */
-static uint64_t
-rd(const struct peek *p, const unsigned char *b, size_t len)
-{
-	uint64_t v = 0;
-
-	for (size_t i = 0; i < len; i++)
-		v |= (uint64_t)b[p->big ? len - 1 - i : i] << (8 * i);
-	return v;
-}
 
 /* An address-sized word: at OFF32 in an ELF32 structure, OFF64 in ELF64. */
 static uint64_t
-rda(const struct peek *p, const unsigned char *b, size_t off32, size_t off64)
+rda(const struct elf_ehdr *eh, const unsigned char *b, size_t off32,
+    size_t off64)
 {
-	return p->is64 ? rd(p, b + off64, 8) : rd(p, b + off32, 4);
+	return eh->is64 ? elf_word(b + off64, 8, eh->big) :
+	    elf_word(b + off32, 4, eh->big);
+}
+
+void
+elf_ehdr(const unsigned char *h, struct elf_ehdr *eh)
+{
+	int x = (eh->is64 = h[EI_CLASS] == ELFCLASS64) ? 12 : 0;
+
+	eh->big = h[EI_DATA] == ELFDATA2MSB;
+	eh->phoff = rda(eh, h, 28, 32);
+	eh->shoff = rda(eh, h, 32, 40);
+	eh->phentsize = elf_word(h + 42 + x, 2, eh->big);
+	eh->phnum = elf_word(h + 44 + x, 2, eh->big);
+	eh->shentsize = elf_word(h + 46 + x, 2, eh->big);
+	eh->shnum = elf_word(h + 48 + x, 2, eh->big);
+	eh->shstrndx = elf_word(h + 50 + x, 2, eh->big);
+}
+
+void
+elf_shdr(const struct elf_ehdr *eh, const unsigned char *p,
+    struct elf_shdr *s)
+{
+	s->name = elf_word(p, 4, eh->big);
+	s->type = elf_word(p + 4, 4, eh->big);
+	s->flags = rda(eh, p, 8, 8);
+	s->addr = rda(eh, p, 12, 16);
+	s->offset = rda(eh, p, 16, 24);
+	s->size = rda(eh, p, 20, 32);
+	s->link = elf_word(p + (eh->is64 ? 40 : 24), 4, eh->big);
+	s->info = elf_word(p + (eh->is64 ? 44 : 28), 4, eh->big);
+	s->align = rda(eh, p, 32, 48);
+	s->entsize = rda(eh, p, 36, 56);
 }
 
 /* The N bytes at OFF, malloc'd; NULL when N is 0 or over MAX, or they lie
@@ -59,22 +80,6 @@ part(struct peek *p, uint64_t off, uint64_t n, uint64_t max)
 	return b;
 }
 
-struct sec {
-	uint64_t name, type, flags, addr, offset, size, align;
-};
-
-static void
-sec(const struct peek *p, const unsigned char *h, struct sec *s)
-{
-	s->name = rd(p, h, 4);
-	s->type = rd(p, h + 4, 4);
-	s->flags = rda(p, h, 8, 8);
-	s->addr = rda(p, h, 12, 16);
-	s->offset = rda(p, h, 16, 24);
-	s->size = rda(p, h, 20, 32);
-	s->align = rda(p, h, 32, 48);
-}
-
 /* The build-id among the notes of SIZE bytes at OFF, unless one is known. */
 static void
 notes_at(struct peek *p, uint64_t off, uint64_t size, uint64_t align,
@@ -84,13 +89,14 @@ notes_at(struct peek *p, uint64_t off, uint64_t size, uint64_t align,
 
 	if (pk->bid.n > 0 || (b = part(p, off, size, PART_MAX)) == NULL)
 		return;
-	notes_build_id(b, (size_t)size, p->big, align == 8 ? 8 : 4, &pk->bid);
+	notes_build_id(b, (size_t)size, p->eh.big, align == 8 ? 8 : 4,
+	    &pk->bid);
 	free(b);
 }
 
 /* .gnu_debuglink: a file name without '/', its NUL padded to 4, a CRC. */
 static void
-debuglink(struct peek *p, const struct sec *s, struct elf_peek *pk)
+debuglink(struct peek *p, const struct elf_shdr *s, struct elf_peek *pk)
 {
 	uint64_t n = s->size < LINK_MAX ? s->size : LINK_MAX;
 	unsigned char *b = part(p, s->offset, n, LINK_MAX);
@@ -103,7 +109,7 @@ debuglink(struct peek *p, const struct sec *s, struct elf_peek *pk)
 	if (len > 0 && len < sizeof pk->link && at + 4 <= n &&
 	    memchr(b, '/', len) == NULL) {
 		memcpy(pk->link, b, len + 1);
-		pk->link_crc = (uint32_t)rd(p, b + at, 4);
+		pk->link_crc = (uint32_t)elf_word(b + at, 4, p->eh.big);
 	}
 	free(b);
 }
@@ -120,7 +126,7 @@ is_named(const unsigned char *names, uint64_t size, uint64_t off,
 
 /* Where the executable sections lie, S one of them. */
 static void
-exec_span(const struct sec *s, struct elf_peek *pk)
+exec_span(const struct elf_shdr *s, struct elf_peek *pk)
 {
 	if ((s->flags & (SHF_ALLOC | SHF_EXECINSTR)) !=
 	    (SHF_ALLOC | SHF_EXECINSTR) || s->size == 0 ||
@@ -137,32 +143,29 @@ exec_span(const struct sec *s, struct elf_peek *pk)
 static void
 sections(struct peek *p, struct elf_peek *pk)
 {
-	uint64_t shoff = rda(p, p->eh, 32, 40);
-	uint64_t ent = rd(p, p->eh + (p->is64 ? 58 : 46), 2);
-	uint64_t num = rd(p, p->eh + (p->is64 ? 60 : 48), 2);
-	uint64_t strndx = rd(p, p->eh + (p->is64 ? 62 : 50), 2);
+	uint64_t ent = p->eh.shentsize, num = p->eh.shnum;
 	unsigned char *t, *names = NULL;
-	struct sec s, ns = { 0 };
+	struct elf_shdr s, ns = { 0 };
 
-	if (shoff == 0 || ent < (p->is64 ? 64u : 40u))
+	if (p->eh.shoff == 0 || ent < (p->eh.is64 ? 64u : 40u))
 		return;
 	if (num == 0) {		/* extended numbering: section 0's size */
-		if ((t = part(p, shoff, ent, ent)) == NULL)
+		if ((t = part(p, p->eh.shoff, ent, ent)) == NULL)
 			return;
-		sec(p, t, &s);
+		elf_shdr(&p->eh, t, &s);
 		num = s.size;
 		free(t);
 	}
-	if (num > TABLE_MAX / ent || (t = part(p, shoff, num * ent,
+	if (num > TABLE_MAX / ent || (t = part(p, p->eh.shoff, num * ent,
 	    TABLE_MAX)) == NULL)
 		return;
-	if (strndx < num) {
-		sec(p, t + strndx * ent, &ns);
+	if (p->eh.shstrndx < num) {
+		elf_shdr(&p->eh, t + p->eh.shstrndx * ent, &ns);
 		if (ns.type == SHT_STRTAB)
 			names = part(p, ns.offset, ns.size, PART_MAX);
 	}
 	for (uint64_t i = 1; i < num; i++) {
-		sec(p, t + i * ent, &s);
+		elf_shdr(&p->eh, t + i * ent, &s);
 		exec_span(&s, pk);
 		if (s.type == SHT_SYMTAB && s.size > 0)
 			pk->symtab = 1;
@@ -180,27 +183,26 @@ sections(struct peek *p, struct elf_peek *pk)
 static void
 programs(struct peek *p, struct elf_peek *pk)
 {
-	uint64_t phoff = rda(p, p->eh, 28, 32);
-	uint64_t ent = rd(p, p->eh + (p->is64 ? 54 : 42), 2);
-	uint64_t num = rd(p, p->eh + (p->is64 ? 56 : 44), 2);
+	const struct elf_ehdr *eh = &p->eh;
+	uint64_t ent = eh->phentsize, num = eh->phnum;
 	unsigned char *t;
 
-	if (phoff == 0 || num == 0 || ent < (p->is64 ? 56u : 32u) ||
-	    (t = part(p, phoff, num * ent, TABLE_MAX)) == NULL)
+	if (eh->phoff == 0 || num == 0 || ent < (eh->is64 ? 56u : 32u) ||
+	    (t = part(p, eh->phoff, num * ent, TABLE_MAX)) == NULL)
 		return;
 	for (uint64_t i = 0; i < num; i++) {
 		const unsigned char *h = t + i * ent;
-		uint64_t type = rd(p, h, 4);
-		uint64_t flags = rd(p, h + (p->is64 ? 4 : 24), 4);
-		uint64_t offset = rda(p, h, 4, 8), vaddr = rda(p, h, 8, 16);
-		uint64_t filesz = rda(p, h, 16, 32), memsz = rda(p, h, 20, 40);
+		uint64_t type = elf_word(h, 4, eh->big);
+		uint64_t flags = elf_word(h + (eh->is64 ? 4 : 24), 4, eh->big);
+		uint64_t offset = rda(eh, h, 4, 8), vaddr = rda(eh, h, 8, 16);
+		uint64_t filesz = rda(eh, h, 16, 32), memsz = rda(eh, h, 20, 40);
 
 		if (type == PT_LOAD && (!pk->have_load || vaddr < pk->load_lo)) {
 			pk->load_lo = vaddr;
 			pk->have_load = 1;
 		}
 		if (type == PT_NOTE)
-			notes_at(p, offset, filesz, rda(p, h, 28, 48), pk);
+			notes_at(p, offset, filesz, rda(eh, h, 28, 48), pk);
 		else if (type == PT_LOAD && (flags & PF_X) &&
 		    pk->ntext < ELF_PEEK_TEXT) {
 			pk->text[pk->ntext].vaddr = vaddr;
@@ -234,22 +236,19 @@ int
 elf_peek(const char *path, struct elf_peek *pk)
 {
 	struct peek p;
+	unsigned char h[64];
 	int rc = -1;
 
 	memset(pk, 0, sizeof *pk);
-	memset(&p, 0, sizeof p);
 	if (open_plain(path, &p.in) < 0)
 		return -1;
-	if (p.in.size >= 64)
-		input_pread(&p.in, p.eh, 64, 0);
-	else if (p.in.size >= 52)
-		input_pread(&p.in, p.eh, 52, 0);
-	if (p.in.size >= 52 && memcmp(p.eh, ELFMAG, SELFMAG) == 0 &&
-	    (p.eh[EI_CLASS] == ELFCLASS64 ? p.in.size >= 64 :
-	    p.eh[EI_CLASS] == ELFCLASS32) &&
-	    (p.eh[EI_DATA] == ELFDATA2LSB || p.eh[EI_DATA] == ELFDATA2MSB)) {
-		p.is64 = p.eh[EI_CLASS] == ELFCLASS64;
-		p.big = p.eh[EI_DATA] == ELFDATA2MSB;
+	if (p.in.size >= 52)
+		input_pread(&p.in, h, p.in.size < 64 ? 52 : 64, 0);
+	if (p.in.size >= 52 && memcmp(h, ELFMAG, SELFMAG) == 0 &&
+	    (h[EI_CLASS] == ELFCLASS64 ? p.in.size >= 64 :
+	    h[EI_CLASS] == ELFCLASS32) &&
+	    (h[EI_DATA] == ELFDATA2LSB || h[EI_DATA] == ELFDATA2MSB)) {
+		elf_ehdr(h, &p.eh);
 		sections(&p, pk);
 		programs(&p, pk);
 		rc = 0;

@@ -35,6 +35,31 @@ struct elf_peek {
 };
 
 /*
+ * The fields of an ELF header and of a section header that the readers
+ * use, of either class (ELF32's widened), in the host's byte order.
+ */
+struct elf_ehdr {
+	int is64, big;
+	uint64_t phoff, shoff;
+	uint64_t phentsize, phnum, shentsize, shnum, shstrndx;
+};
+
+struct elf_shdr {
+	uint64_t name, type, flags, addr, offset, size, link, info, align;
+	uint64_t entsize;
+};
+
+/*
+ * Decode the ELF header H, whose class and byte order are known ones, of
+ * 64 bytes (52 for ELF32).
+ */
+void elf_ehdr(const unsigned char *h, struct elf_ehdr *eh);
+
+/* The section header at P of a file whose ELF header is EH. */
+void elf_shdr(const struct elf_ehdr *eh, const unsigned char *p,
+    struct elf_shdr *s);
+
+/*
  * Peek at the ELF file PATH; 0, or -1 when it is not one (missing, not a
  * regular file, compressed, not ELF).
  */

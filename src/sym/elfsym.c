@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sym/elfpeek.h"
 #include "sym/elfsym.h"
-#include "sym/notes.h"
 #include "base/input.h"
 #include "base/util.h"
 
@@ -28,30 +28,23 @@ struct ent {
 #define ENT_TYPE(t) ((char)((t)->idx_type & 0x7f))
 #define ENT_DROP 0x80		/* the kernel filter drops it */
 #define MAX_SYMS ((uint32_t)1 << 24)
+#define NVER 0x8000		/* version indexes: 15 bits */
 
 _Static_assert(sizeof(struct ent) == 16, "an entry is 16 bytes");
 
 /* Symbols read from the file at a time. */
 #define SYM_CHUNK 2048
 
-/* A string table read whole: section IDX. */
-struct strtab {
-	uint32_t idx;
-	const char *p;
-	uint64_t size;
-};
-
 struct elf {
 	const char *name;
 	struct input in;	/* a regular file, read with pread */
 	unsigned char *held;	/* else the file held in memory */
 	uint64_t size;
-	int is64, swap;
+	struct elf_ehdr h;	/* class, byte order, section headers */
 	void **owned;		/* buffers read from the file */
 	size_t nowned;
 
 	const unsigned char *sh;	/* section headers */
-	size_t shentsize;
 	uint32_t shnum;
 	char *secletter;		/* per section */
 
@@ -60,16 +53,14 @@ struct elf {
 	uint32_t nsym;
 	const char *str;		/* its string table */
 	uint64_t strsize;
+	uint32_t strndx;		/* its section */
 	uint64_t xoff;			/* SHT_SYMTAB_SHNDX, when xshndx */
 	int xshndx;
-	struct strtab strtabs[4];	/* read so far */
-	size_t nstrtabs;
 
 	uint16_t *versym;		/* .dynsym only: versions, or NULL */
 	uint64_t *dynsize;		/* .dynsym only: sizes by index, or NULL */
-	const char **vername;		/* by version index */
+	const char **vername;		/* by version index, NVER of them */
 	unsigned char *vneeded;		/* by index: from another file */
-	uint32_t nvername;
 
 	struct build_id bid;		/* NT_GNU_BUILD_ID; n 0: none */
 
@@ -89,38 +80,11 @@ elf_magic(const void *head, size_t n)
 
 /* ---- reading fields --------------------------------------------------- */
 
-static uint16_t
-rd16(const struct elf *e, const unsigned char *p)
-{
-	uint16_t v;
-
-	memcpy(&v, p, sizeof v);
-	return e->swap ? __builtin_bswap16(v) : v;
-}
-
-static uint32_t
-rd32(const struct elf *e, const unsigned char *p)
-{
-	uint32_t v;
-
-	memcpy(&v, p, sizeof v);
-	return e->swap ? __builtin_bswap32(v) : v;
-}
-
+/* The LEN-byte field at P. */
 static uint64_t
-rd64(const struct elf *e, const unsigned char *p)
+rd(const struct elf *e, const unsigned char *p, size_t len)
 {
-	uint64_t v;
-
-	memcpy(&v, p, sizeof v);
-	return e->swap ? __builtin_bswap64(v) : v;
-}
-
-/* An address-sized field: 32 bits in ELF32, 64 in ELF64. */
-static uint64_t
-rdaddr(const struct elf *e, const unsigned char *p32, const unsigned char *p64)
-{
-	return e->is64 ? rd64(e, p64) : rd32(e, p32);
+	return elf_word(p, len, e->h.big);
 }
 
 /* [off, off + len) must lie inside the file: else a fatal error. */
@@ -165,25 +129,11 @@ span(struct elf *e, uint64_t off, uint64_t len, const char *what)
 	return read_span(e, buf, off, len, what);
 }
 
-/* Section header fields. */
-struct shdr {
-	uint32_t name, type, link, info;
-	uint64_t flags, offset, size, entsize;
-};
-
+/* Section I's header. */
 static void
-section(const struct elf *e, uint32_t i, struct shdr *s)
+section(const struct elf *e, uint32_t i, struct elf_shdr *s)
 {
-	const unsigned char *p = e->sh + (size_t)i * e->shentsize;
-
-	s->name = rd32(e, p);
-	s->type = rd32(e, p + 4);
-	s->flags = rdaddr(e, p + 8, p + 8);
-	s->offset = rdaddr(e, p + 16, p + 24);
-	s->size = rdaddr(e, p + 20, p + 32);
-	s->link = rd32(e, p + (e->is64 ? 40 : 24));
-	s->info = rd32(e, p + (e->is64 ? 44 : 28));
-	s->entsize = rdaddr(e, p + 36, p + 56);
+	elf_shdr(&e->h, e->sh + (size_t)i * e->h.shentsize, s);
 }
 
 /* Symbol fields. */
@@ -198,22 +148,17 @@ static void
 symbol(const struct elf *e, const unsigned char *p, const unsigned char *x,
     struct esym *s)
 {
-	unsigned info = e->is64 ? p[4] : p[12];
+	int is64 = e->h.is64;
+	unsigned info = p[is64 ? 4 : 12];
 
-	s->name = rd32(e, p);
+	s->name = (uint32_t)rd(e, p, 4);
 	s->bind = info >> 4;
 	s->type = info & 0xf;
-	if (e->is64) {
-		s->shndx = rd16(e, p + 6);
-		s->value = rd64(e, p + 8);
-		s->size = rd64(e, p + 16);
-	} else {
-		s->value = rd32(e, p + 4);
-		s->size = rd32(e, p + 8);
-		s->shndx = rd16(e, p + 14);
-	}
+	s->shndx = (uint32_t)rd(e, p + (is64 ? 6 : 14), 2);
+	s->value = rd(e, p + (is64 ? 8 : 4), is64 ? 8 : 4);
+	s->size = rd(e, p + (is64 ? 16 : 8), is64 ? 8 : 4);
 	if (s->shndx == SHN_XINDEX && x != NULL)
-		s->shndx = rd32(e, x);
+		s->shndx = (uint32_t)rd(e, x, 4);
 }
 
 /* ---- type letters ----------------------------------------------------- */
@@ -314,40 +259,38 @@ string_at(const char *tab, uint64_t size, uint64_t off)
 	return tab != NULL && off < size ? tab + off : NULL;
 }
 
-/* The section name table, or NULL when there is none worth reading. */
+/* Section S (not empty) read whole: strings that must end in a NUL byte. */
 static const char *
-section_names(struct elf *e, uint32_t shstrndx, uint64_t *size)
+nul_table(struct elf *e, const struct elf_shdr *s, const char *what)
 {
-	struct shdr s;
-	const char *tab;
+	const char *tab = (const char *)span(e, s->offset, s->size, what);
 
-	if (shstrndx == SHN_UNDEF || shstrndx >= e->shnum)
-		return NULL;
-	section(e, shstrndx, &s);
-	if (s.type == SHT_NOBITS || s.size == 0)
-		return NULL;
-	tab = (const char *)span(e, s.offset, s.size, "the section name table");
-	if (tab[s.size - 1] != '\0')
-		fatalx("%s: the section name table does not end in a NUL byte",
-		    e->name);
-	*size = s.size;
+	if (tab[s->size - 1] != '\0')
+		fatalx("%s: %s does not end in a NUL byte", e->name, what);
 	return tab;
 }
 
-/* The ELF header and the section header table. */
+/* The section name table, or NULL when there is none worth reading. */
+static const char *
+section_names(struct elf *e, uint64_t *size)
+{
+	struct elf_shdr s;
+
+	if (e->h.shstrndx == SHN_UNDEF || e->h.shstrndx >= e->shnum)
+		return NULL;
+	section(e, (uint32_t)e->h.shstrndx, &s);
+	if (s.type == SHT_NOBITS || s.size == 0)
+		return NULL;
+	*size = s.size;
+	return nul_table(e, &s, "the section name table");
+}
+
+/* The ELF header, checked: class, byte order, size. */
 static void
-read_headers(struct elf *e)
+read_ehdr(struct elf *e)
 {
 	unsigned char hb[sizeof(Elf64_Ehdr)];
 	const unsigned char *h;
-	uint64_t shoff, shnum;
-	uint32_t shstrndx;
-	size_t ehsize;
-	struct shdr s0;
-	uint64_t namesize = 0;
-	const char *names;
-	static const uint32_t one = 1;
-	int host_be = *(const unsigned char *)&one == 0;
 
 	if (e->size < EI_NIDENT)
 		fatalx("%s: truncated ELF header", e->name);
@@ -357,54 +300,60 @@ read_headers(struct elf *e)
 		fatalx("%s: unknown ELF class %u", e->name, h[EI_CLASS]);
 	if (h[EI_DATA] != ELFDATA2LSB && h[EI_DATA] != ELFDATA2MSB)
 		fatalx("%s: unknown ELF byte order %u", e->name, h[EI_DATA]);
-	e->is64 = h[EI_CLASS] == ELFCLASS64;
-	e->swap = (h[EI_DATA] == ELFDATA2MSB) != host_be;
-	ehsize = e->is64 ? sizeof(Elf64_Ehdr) : sizeof(Elf32_Ehdr);
-	if (e->size < ehsize)
+	if (e->size < (h[EI_CLASS] == ELFCLASS64 ? sizeof(Elf64_Ehdr) :
+	    sizeof(Elf32_Ehdr)))
 		fatalx("%s: truncated ELF header", e->name);
-	shoff = rdaddr(e, h + 32, h + 40);
-	e->shentsize = rd16(e, h + (e->is64 ? 58 : 46));
-	shnum = rd16(e, h + (e->is64 ? 60 : 48));
-	shstrndx = rd16(e, h + (e->is64 ? 62 : 50));
+	elf_ehdr(h, &e->h);
+}
+
+/* The ELF header and the section header table. */
+static void
+read_headers(struct elf *e)
+{
+	uint64_t shoff, shnum, ent, namesize = 0;
+	struct elf_shdr s;
+	const char *names, *n;
+
+	read_ehdr(e);
+	shoff = e->h.shoff;
+	shnum = e->h.shnum;
+	ent = e->h.shentsize;
 	if (shoff == 0)
 		fatalx("%s: no section headers, so no symbol table (stripped); "
 		    "use the unstripped file", e->name);
-	if (e->shentsize < (e->is64 ? sizeof(Elf64_Shdr) : sizeof(Elf32_Shdr)))
-		fatalx("%s: section header size %zu is too small", e->name,
-		    e->shentsize);
-	e->sh = span(e, shoff, e->shentsize, "the section header table");
+	if (ent < (e->h.is64 ? sizeof(Elf64_Shdr) : sizeof(Elf32_Shdr)))
+		fatalx("%s: section header size %llu is too small", e->name,
+		    (unsigned long long)ent);
+	e->sh = span(e, shoff, ent, "the section header table");
 	e->shnum = 1;
-	if (shnum == 0 || shstrndx == SHN_XINDEX) {
+	if (shnum == 0 || e->h.shstrndx == SHN_XINDEX) {
 		/* extended numbering: the counts are in section 0 */
-		section(e, 0, &s0);
+		section(e, 0, &s);
 		if (shnum == 0)
-			shnum = s0.size;
-		if (shstrndx == SHN_XINDEX)
-			shstrndx = s0.link;
+			shnum = s.size;
+		if (e->h.shstrndx == SHN_XINDEX)
+			e->h.shstrndx = s.link;
 	}
-	if (shnum > UINT32_MAX || shnum > (e->size - shoff) / e->shentsize)
+	if (shnum > UINT32_MAX || shnum > (e->size - shoff) / ent)
 		fatalx("%s: the section header table lies outside the file "
 		    "(%llu sections at offset %llu)", e->name,
 		    (unsigned long long)shnum, (unsigned long long)shoff);
 	e->shnum = (uint32_t)shnum;
-	e->sh = span(e, shoff, shnum * e->shentsize, "the section header table");
-	names = section_names(e, shstrndx, &namesize);
+	e->sh = span(e, shoff, shnum * ent, "the section header table");
+	names = section_names(e, &namesize);
 	e->secletter = xmalloc(e->shnum);
 	for (uint32_t i = 0; i < e->shnum; i++) {
-		struct shdr s;
-		const char *n;
-
 		section(e, i, &s);
 		n = string_at(names, namesize, s.name);
-		e->secletter[i] = elf_section_letter(n ? n : "", s.type,
-		    s.flags);
+		e->secletter[i] = elf_section_letter(n ? n : "",
+		    (uint32_t)s.type, s.flags);
 	}
 }
 
 /* The first section of TYPE (linked to LINK, unless LINK is 0), or 0. */
 static uint32_t
 find_section(const struct elf *e, uint32_t type, uint32_t link,
-    struct shdr *s)
+    struct elf_shdr *s)
 {
 	for (uint32_t i = 1; i < e->shnum; i++) {
 		section(e, i, s);
@@ -414,68 +363,71 @@ find_section(const struct elf *e, uint32_t type, uint32_t link,
 	return 0;
 }
 
-/* The string table of section LINK (of a WHAT), checked; read once. */
+/*
+ * The string table of section LINK (of a WHAT), checked; that of the
+ * symbol table, read first, is not read again.
+ */
 static const char *
-string_table(struct elf *e, uint32_t link, uint64_t *size, const char *what)
+string_table(struct elf *e, uint64_t link, uint64_t *size, const char *what)
 {
-	struct shdr s;
-	const char *tab;
-	struct strtab *t;
+	struct elf_shdr s;
 
-	for (size_t i = 0; i < e->nstrtabs; i++)
-		if (e->strtabs[i].idx == link) {
-			*size = e->strtabs[i].size;
-			return e->strtabs[i].p;
-		}
-
-	if (link == 0 || link >= e->shnum)
-		fatalx("%s: the %s links to section %u, not a string table",
-		    e->name, what, link);
-	section(e, link, &s);
-	if (s.type != SHT_STRTAB || s.size == 0)
-		fatalx("%s: the %s links to section %u, not a string table",
-		    e->name, what, link);
-	tab = (const char *)span(e, s.offset, s.size, "a string table");
-	if (tab[s.size - 1] != '\0')
-		fatalx("%s: a string table does not end in a NUL byte",
-		    e->name);
-	*size = s.size;
-	if (e->nstrtabs < sizeof e->strtabs / sizeof e->strtabs[0]) {
-		t = &e->strtabs[e->nstrtabs++];
-		t->idx = link;
-		t->p = tab;
-		t->size = s.size;
+	if (e->str != NULL && link == e->strndx) {
+		*size = e->strsize;
+		return e->str;
 	}
-	return tab;
+	if (link == 0 || link >= e->shnum)
+		fatalx("%s: the %s links to section %llu, not a string table",
+		    e->name, what, (unsigned long long)link);
+	section(e, (uint32_t)link, &s);
+	if (s.type != SHT_STRTAB || s.size == 0)
+		fatalx("%s: the %s links to section %llu, not a string table",
+		    e->name, what, (unsigned long long)link);
+	*size = s.size;
+	return nul_table(e, &s, "a string table");
 }
 
-#define BAD_VERSIONS(e) fatalx("%s: bad symbol version sections", (e)->name)
+static _Noreturn void
+bad_versions(const struct elf *e)
+{
+	fatalx("%s: bad symbol version sections", e->name);
+}
+
+/* The LEN bytes at OFF of the version section S, read at P: checked. */
+static const unsigned char *
+ver_at(const struct elf *e, const struct elf_shdr *s, const unsigned char *p,
+    uint64_t off, uint64_t len)
+{
+	if (off > s->size || s->size - off < len)
+		bad_versions(e);
+	return p + off;
+}
+
+/* The name at OFF of a version section's string table STR (SIZE bytes). */
+static const char *
+ver_name(const struct elf *e, const char *str, uint64_t size, uint64_t off)
+{
+	if (off >= size)
+		bad_versions(e);
+	return str + off;
+}
 
 /* The version definitions: index -> name. */
 static void
-read_verdef(struct elf *e, const struct shdr *vd)
+read_verdef(struct elf *e, const struct elf_shdr *vd)
 {
 	const unsigned char *p = span(e, vd->offset, vd->size,
-	    "the version definitions");
-	const char *str;
-	uint64_t strsize, off = 0;
+	    "the version definitions"), *d, *a;
+	uint64_t strsize, off = 0, next;
+	const char *str = string_table(e, vd->link, &strsize,
+	    "version definitions");
 
-	str = string_table(e, vd->link, &strsize, "version definitions");
-	for (uint32_t i = 0; i < vd->info; i++) {
-		uint32_t aux, next;
-		const char *n;
-
-		if (off > vd->size || vd->size - off < 20)
-			BAD_VERSIONS(e);
-		aux = rd32(e, p + off + 12);
-		next = rd32(e, p + off + 16);
-		if (aux > vd->size - off || vd->size - off - aux < 8)
-			BAD_VERSIONS(e);
-		n = string_at(str, strsize, rd32(e, p + off + aux));
-		if (n == NULL)
-			BAD_VERSIONS(e);
-		e->vername[rd16(e, p + off + 4) & 0x7fff] = n;
-		if (next == 0)
+	for (uint64_t i = 0; i < vd->info; i++) {
+		d = ver_at(e, vd, p, off, 20);
+		a = ver_at(e, vd, p, off + rd(e, d + 12, 4), 8);
+		e->vername[rd(e, d + 4, 2) & 0x7fff] = ver_name(e, str,
+		    strsize, rd(e, a, 4));
+		if ((next = rd(e, d + 16, 4)) == 0)
 			break;
 		off += next;
 	}
@@ -483,41 +435,28 @@ read_verdef(struct elf *e, const struct shdr *vd)
 
 /* The versions needed from other files: index -> name. */
 static void
-read_verneed(struct elf *e, const struct shdr *vn)
+read_verneed(struct elf *e, const struct elf_shdr *vn)
 {
 	const unsigned char *p = span(e, vn->offset, vn->size,
-	    "the version requirements");
-	const char *str;
-	uint64_t strsize, off = 0;
+	    "the version requirements"), *d, *x;
+	uint64_t strsize, off = 0, a, next, ndx;
+	const char *str = string_table(e, vn->link, &strsize,
+	    "version requirements");
 
-	str = string_table(e, vn->link, &strsize, "version requirements");
-	for (uint32_t i = 0; i < vn->info; i++) {
-		uint32_t cnt, aux, next;
-		uint64_t a;
-
-		if (off > vn->size || vn->size - off < 16)
-			BAD_VERSIONS(e);
-		cnt = rd16(e, p + off + 2);
-		aux = rd32(e, p + off + 8);
-		next = rd32(e, p + off + 12);
-		a = off + aux;
-		for (uint32_t k = 0; k < cnt; k++) {
-			uint16_t ndx;
-			const char *n;
-
-			if (a > vn->size || vn->size - a < 16)
-				BAD_VERSIONS(e);
-			ndx = rd16(e, p + a + 6) & 0x7fff;
-			n = string_at(str, strsize, rd32(e, p + a + 8));
-			if (n == NULL)
-				BAD_VERSIONS(e);
-			e->vername[ndx] = n;
+	for (uint64_t i = 0; i < vn->info; i++) {
+		d = ver_at(e, vn, p, off, 16);
+		a = off + rd(e, d + 8, 4);
+		for (uint64_t k = rd(e, d + 2, 2); k > 0; k--) {
+			x = ver_at(e, vn, p, a, 16);
+			ndx = rd(e, x + 6, 2) & 0x7fff;
+			e->vername[ndx] = ver_name(e, str, strsize,
+			    rd(e, x + 8, 4));
 			e->vneeded[ndx] = 1;
-			if (rd32(e, p + a + 12) == 0)
+			if ((next = rd(e, x + 12, 4)) == 0)
 				break;
-			a += rd32(e, p + a + 12);
+			a += next;
 		}
-		if (next == 0)
+		if ((next = rd(e, d + 12, 4)) == 0)
 			break;
 		off += next;
 	}
@@ -527,7 +466,7 @@ read_verneed(struct elf *e, const struct shdr *vn)
 static void
 read_versions(struct elf *e, uint32_t dynsym)
 {
-	struct shdr vs, vd, vn;
+	struct elf_shdr vs, vd, vn;
 	const unsigned char *p;
 
 	if (find_section(e, SHT_GNU_versym, dynsym, &vs) == 0)
@@ -538,12 +477,11 @@ read_versions(struct elf *e, uint32_t dynsym)
 	p = read_span(e, e->versym, vs.offset, (uint64_t)e->nsym * 2,
 	    "the symbol version table");
 	for (uint32_t i = 0; i < e->nsym; i++)
-		e->versym[i] = rd16(e, p + (size_t)i * 2);
-	e->nvername = 0x8000;
-	e->vername = xmalloc(e->nvername * sizeof *e->vername);
-	memset(e->vername, 0, e->nvername * sizeof *e->vername);
-	e->vneeded = xmalloc(e->nvername);
-	memset(e->vneeded, 0, e->nvername);
+		e->versym[i] = (uint16_t)rd(e, p + (size_t)i * 2, 2);
+	e->vername = xmalloc(NVER * sizeof *e->vername);
+	memset(e->vername, 0, NVER * sizeof *e->vername);
+	e->vneeded = xmalloc(NVER);
+	memset(e->vneeded, 0, NVER);
 	if (find_section(e, SHT_GNU_verdef, 0, &vd) != 0)
 		read_verdef(e, &vd);
 	if (find_section(e, SHT_GNU_verneed, 0, &vn) != 0)
@@ -554,9 +492,9 @@ read_versions(struct elf *e, uint32_t dynsym)
 static void
 read_symtab(struct elf *e)
 {
-	struct shdr s, x;
-	uint32_t i, link;
-	size_t entsize = e->is64 ? sizeof(Elf64_Sym) : sizeof(Elf32_Sym);
+	struct elf_shdr s, x;
+	uint32_t i;
+	size_t entsize = e->h.is64 ? sizeof(Elf64_Sym) : sizeof(Elf32_Sym);
 	int dyn = 0;
 
 	i = find_section(e, SHT_SYMTAB, 0, &s);
@@ -582,8 +520,8 @@ read_symtab(struct elf *e)
 	e->symoff = s.offset;
 	e->symentsize = entsize;
 	e->nsym = (uint32_t)(s.size / entsize);
-	link = s.link;
-	e->str = string_table(e, link, &e->strsize, "symbol table");
+	e->str = string_table(e, s.link, &e->strsize, "symbol table");
+	e->strndx = (uint32_t)s.link;
 	if (find_section(e, SHT_SYMTAB_SHNDX, i, &x) != 0) {
 		if (x.size / 4 < e->nsym)
 			fatalx("%s: the extended section index table is too "
@@ -640,7 +578,7 @@ drop_own_version(struct elf *e, uint32_t i, const struct esym *s,
 	if (e->versym == NULL || s->shndx != SHN_ABS)
 		return;
 	v = e->versym[i] & 0x7fff;
-	if (v >= 2 && v < e->nvername && e->vername[v] != NULL &&
+	if (v >= 2 && e->vername[v] != NULL &&
 	    strcmp(e->vername[v], n) == 0)
 		e->versym[i] = 0;
 }
@@ -678,10 +616,8 @@ collect_one(struct elf *e, uint32_t i, const unsigned char *p,
 	t->name = s.name;
 	t->idx_type = i << 8 | (unsigned char)type |
 	    (kernel_drops(type, n) ? ENT_DROP : 0);
-	if (n[0] == '_')
-		*stext |= strcmp(n, "_stext") == 0;
-	else if (n[0] == 'l')
-		*banner |= strcmp(n, "linux_banner") == 0;
+	*stext |= strcmp(n, "_stext") == 0;
+	*banner |= strcmp(n, "linux_banner") == 0;
 }
 
 /*
@@ -732,20 +668,6 @@ apply_kernel_filter(struct elf *e)
 
 /* ---- names and order -------------------------------------------------- */
 
-/* The version of symbol I (to print as "@VER" or "@@VER"), or NULL. */
-static const char *
-version_of(const struct elf *e, uint32_t i, int *hidden)
-{
-	uint16_t v = e->versym[i];
-	const char *vn;
-
-	vn = (v & 0x7fff) < e->nvername ? e->vername[v & 0x7fff] : NULL;
-	if (vn == NULL || (v & 0x7fff) < 2)
-		return NULL;
-	*hidden = (v & 0x8000) != 0 || e->vneeded[v & 0x7fff];
-	return vn;
-}
-
 /*
  * The length of entry T's name.  Names that are suffixes of one string
  * (nm's order puts them side by side, the shortest first) end at its
@@ -766,38 +688,35 @@ name_length(struct elf *e, const struct ent *t)
 	return (size_t)(e->lastnul - o);
 }
 
-/* The full name of entry T, in *BUF (grown) when it needs composing. */
+/*
+ * The full name of entry T: with its version, "@VER" or "@@VER" (hidden
+ * or from another file: one '@'), composed in e->namebuf.
+ */
 static const char *
-full_name(struct elf *e, const struct ent *t, char **buf, size_t *cap,
-    size_t *len)
+full_name(struct elf *e, const struct ent *t, size_t *len)
 {
-	const char *n, *v;
-	int hidden = 0;
-	size_t nl, vl, need;
+	const char *n = e->str + t->name, *v;	/* checked in collect() */
+	size_t nl = name_length(e, t), vl, need;
+	unsigned ver = e->versym != NULL ? e->versym[ENT_IDX(t)] : 0, at;
 
-	n = e->str + t->name;	/* checked in collect() */
-	nl = name_length(e, t);
-	if (e->versym == NULL) {
-		*len = nl;
-		return n;
-	}
-	v = version_of(e, ENT_IDX(t), &hidden);
+	/* indexes 0 and 1: local and global, no version printed */
+	v = (ver & 0x7fff) >= 2 ? e->vername[ver & 0x7fff] : NULL;
 	if (v == NULL) {
 		*len = nl;
 		return n;
 	}
+	at = (ver & 0x8000) || e->vneeded[ver & 0x7fff] ? 1 : 2;
 	vl = strlen(v);
 	need = nl + vl + 3;
-	if (need > *cap) {
-		*cap = need + 64;
-		*buf = xrealloc(*buf, *cap);
+	if (need > e->namecap) {
+		e->namecap = need + 64;
+		e->namebuf = xrealloc(e->namebuf, e->namecap);
 	}
-	memcpy(*buf, n, nl);
-	memcpy(*buf + nl, "@@", hidden ? 1 : 2);
-	nl += hidden ? 1 : 2;
-	memcpy(*buf + nl, v, vl + 1);
-	*len = nl + vl;
-	return *buf;
+	memcpy(e->namebuf, n, nl);
+	memcpy(e->namebuf + nl, "@@", at);
+	memcpy(e->namebuf + nl + at, v, vl + 1);
+	*len = nl + at + vl;
+	return e->namebuf;
 }
 
 /* ---- nm's order --------------------------------------------------------- */
@@ -1142,24 +1061,19 @@ elf_new(const char *name)
 static void
 read_build_id(struct elf *e)
 {
-	static const uint32_t one = 1;
-	int big = e->swap != (*(const unsigned char *)&one == 0);
 	unsigned char *buf = NULL;
+	const unsigned char *d;
+	struct elf_shdr s;
 
 	for (uint32_t i = 1; i < e->shnum && e->bid.n == 0; i++) {
-		const unsigned char *p = e->sh + (size_t)i * e->shentsize, *d;
-		struct shdr s;
-		uint64_t align;
-
 		section(e, i, &s);
 		if (s.type != SHT_NOTE || s.size == 0 || s.size > (1 << 20) ||
 		    s.offset > e->size || s.size > e->size - s.offset)
 			continue;
-		align = rdaddr(e, p + 32, p + 48);
 		buf = xrealloc(buf, (size_t)s.size);
 		d = read_span(e, buf, s.offset, s.size, "a note section");
-		notes_build_id(d, (size_t)s.size, big, align == 8 ? 8 : 4,
-		    &e->bid);
+		notes_build_id(d, (size_t)s.size, e->h.big,
+		    s.align == 8 ? 8 : 4, &e->bid);
 	}
 	free(buf);
 }
@@ -1231,7 +1145,7 @@ elf_open_mem(const char *name, const void *data, size_t n)
 {
 	struct elf *e = elf_new(name);
 
-	e->held = xmalloc(n ? n : 1);
+	e->held = xmalloc(n);
 	memcpy(e->held, data, n);
 	e->size = n;
 	load(e);
@@ -1249,7 +1163,7 @@ elf_next(struct elf *e, struct sym *s)
 	s->addr = t->addr;
 	s->type = ENT_TYPE(t);
 	s->kind = map_kind(s->type);
-	s->name = full_name(e, t, &e->namebuf, &e->namecap, &s->namelen);
+	s->name = full_name(e, t, &s->namelen);
 	s->stable = s->name != e->namebuf;
 	s->lineno = e->pos;
 	s->dynamic = e->dynsize != NULL;

@@ -12,17 +12,6 @@
 
 #define READ_CHUNK ((size_t)1 << 17)
 
-int
-map_open(struct map *m, const char *name)
-{
-	struct input in;
-
-	if (input_open(&in, name) < 0)
-		return -1;
-	map_open_input(m, name, &in, NULL, 0);
-	return 0;
-}
-
 void
 map_open_input(struct map *m, const char *name, const struct input *in,
     const void *head, size_t n)
@@ -32,8 +21,7 @@ map_open_input(struct map *m, const char *name, const struct input *in,
 	m->in = *in;
 	m->cap = READ_CHUNK * 2;
 	m->buf = xmalloc(m->cap);
-	if (n > 0)
-		memcpy(m->buf, head, n);
+	memcpy(m->buf, head, n);
 	m->len = n;
 }
 
@@ -72,49 +60,23 @@ static const unsigned char field_end[256] = {
 
 #define TYPE_MAX 7
 
-/* Hex digit value + 1; 0 for any other byte. */
-static const unsigned char hexv1[256] = {
-	['0'] = 1, ['1'] = 2, ['2'] = 3, ['3'] = 4, ['4'] = 5, ['5'] = 6,
-	['6'] = 7, ['7'] = 8, ['8'] = 9, ['9'] = 10,
-	['a'] = 11, ['b'] = 12, ['c'] = 13, ['d'] = 14, ['e'] = 15, ['f'] = 16,
-	['A'] = 11, ['B'] = 12, ['C'] = 13, ['D'] = 14, ['E'] = 15, ['F'] = 16,
-};
-
 #define BLANK(p) blank[(unsigned char)*(p)]
 #define FIELD_END(p) field_end[(unsigned char)*(p)]
-#define HEX(p) (hexv1[(unsigned char)*(p)] - 1)
-#define NOHEX (-1)
 
-/* Like strtoull(p, &end, 16): sign, 0x, saturation; NULL without digits. */
+/*
+ * The address, as strtoull(p, &end, 16) reads it (sign, 0x, saturation),
+ * but not from the next line; NULL without digits.
+ */
 static const char *
 parse_hex(const char *p, uint64_t *out)
 {
-	int neg = 0;
-	uint64_t v = 0;
-	const char *digits, *q;
+	char *end;
 
-	if (*p == '+' || *p == '-')
-		neg = *p++ == '-';
-	if (p[0] == '0' && (p[1] | 0x20) == 'x' && HEX(p + 2) != NOHEX)
-		p += 2;
-	digits = p;
-	for (; HEX(p) != NOHEX; p++)
-		v = v << 4 | (uint64_t)HEX(p);
-	if (p == digits)
+	if (*p == '\n')
 		return NULL;
-	if (p - digits > 16) {		/* more than 64 bits, unless zeros lead */
-		for (q = digits; *q == '0'; q++)
-			;
-		if (p - q > 16) {
-			*out = UINT64_MAX;
-			return p;
-		}
-	}
-	*out = neg ? -v : v;
-	return p;
+	*out = strtoull(p, &end, 16);
+	return end == p ? NULL : end;
 }
-
-#define ONES 0x0101010101010101ull
 
 static const char *
 skip_space(const char *p)
@@ -124,46 +86,11 @@ skip_space(const char *p)
 	return p;
 }
 
-/*
- * Eight bytes at P as a little-endian number: the first byte is the lowest,
- * so that the lowest flag bit below marks the first byte flagged (a borrow
- * only carries upwards, and can flag a byte after a true one, never
- * before).  A big-endian host swaps the bytes.
- */
-static uint64_t
-load_le64(const char *p)
-{
-	uint64_t x;
-
-	memcpy(&x, p, 8);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-	x = __builtin_bswap64(x);
-#endif
-	return x;
-}
-
-/*
- * The end of the word at P, at or before E (*E ends the line).  Eight
- * bytes at a time: any byte below '!' may end it and is looked at.
- */
+/* The end of the word at P, at or before E (*E ends the line). */
 static const char *
 skip_word(const char *p, const char *e)
 {
-	uint64_t x, t;
-
-	while (e - p >= 8) {
-		x = load_le64(p);
-		t = (x - ONES * 0x21) & ~x & ONES * 0x80;
-		if (t == 0) {
-			p += 8;
-			continue;
-		}
-		p += __builtin_ctzll(t) >> 3;
-		if (FIELD_END(p))
-			return p;
-		p++;
-	}
-	while (!FIELD_END(p))
+	while (p < e && !FIELD_END(p))
 		p++;
 	return p;
 }
@@ -190,18 +117,12 @@ parse_fields(const char *p, const char *e, struct sym *s)
 	p = parse_hex(skip_space(p), &s->addr);
 	if (p == NULL)
 		return NULL;
-	if (p[0] == ' ' && !BLANK(p + 1) && !FIELD_END(p + 1) &&
-	    p[2] == ' ' && !BLANK(p + 3)) {	/* the usual " T name" */
-		type = p + 1;
-		name = p + 3;
-	} else {
-		type = skip_space(p);
-		for (p = type; !FIELD_END(p) && p - type < TYPE_MAX; p++)
-			;
-		if (p == type)
-			return NULL;
-		name = skip_space(p);
-	}
+	type = skip_space(p);
+	for (p = type; !FIELD_END(p) && p - type < TYPE_MAX; p++)
+		;
+	if (p == type)
+		return NULL;
+	name = skip_space(p);
 	p = skip_word(name, e);
 	if (p == name)
 		return NULL;
@@ -221,7 +142,11 @@ map_parse_line(const char *p, const char *e, struct sym *s)
 	return parse_fields(p, e, s) ? 0 : -1;
 }
 
-void
+/*
+ * Exit with a message about M; when M's data is recognisably not a map (a
+ * compressed or ELF file), a second line says so.
+ */
+static _Noreturn void __attribute__((format(printf, 2, 3)))
 map_fatal(const struct map *m, const char *fmt, ...)
 {
 	char msg[8192];
@@ -310,11 +235,8 @@ map_next(struct map *m, struct sym *s)
 		m->lineno++;
 		s->lineno = m->lineno;
 		p = parse_fields(line, end, s);
-		if (p == NULL || *p != '\n')
-			nl = memchr(p ? p : line, '\n',
-			    (size_t)(end - (p ? p : line)) + 1);
-		else
-			nl = p;
+		nl = p != NULL ? p : line;
+		nl = memchr(nl, '\n', (size_t)(end - nl) + 1);
 		if ((size_t)(nl - line) > MAP_MAX_LINE)
 			map_fatal(m, "%s(%llu): line longer than %zu bytes",
 			    m->name, (unsigned long long)m->lineno,
@@ -359,29 +281,6 @@ int
 sym_is_etext(const struct sym *s)
 {
 	return is_marker(s, "etext");
-}
-
-/* "_stext\r": a name as read from a map with CRLF line endings. */
-static int
-is_stext_cr(const struct sym *s)
-{
-	struct sym t = *s;
-
-	if (t.namelen == 0 || t.name[t.namelen - 1] != '\r')
-		return 0;
-	t.namelen--;
-	return sym_is_stext(&t);
-}
-
-int
-map_find_stext(struct map *m, struct sym *s)
-{
-	while (map_next(m, s)) {
-		if (sym_is_stext(s))
-			return 1;
-		m->crlf |= is_stext_cr(s);
-	}
-	return 0;
 }
 
 void

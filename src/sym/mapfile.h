@@ -55,9 +55,6 @@ struct sym {
 	uint64_t size;
 };
 
-/* Open NAME; returns -1 with errno set when it cannot be opened. */
-int map_open(struct map *m, const char *name);
-
 /*
  * A map over IN, already open, whose first N bytes, HEAD, were read from
  * it already (to tell a text map from an ELF file).
@@ -87,20 +84,7 @@ int sym_is_stext(const struct sym *s);
 int sym_is_etext(const struct sym *s);
 
 /*
- * Read up to the first _stext (or __stext) line, into S.  Returns 1, or 0
- * when there is none (an address of 0 is for the caller to refuse).
- */
-int map_find_stext(struct map *m, struct sym *s);
-
-/*
- * Exit with a message about M; when M's data is recognisably not a map (a
- * compressed or ELF file), a second line says so.
- */
-_Noreturn void map_fatal(const struct map *m, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-
-/*
- * Right after map_open: keep every line read in memory, so that
+ * Right after opening: keep every line read in memory, so that
  * map_rewind() can go back to the first line without reading the input
  * again (a pipe or a decompressor cannot be read twice).
  */

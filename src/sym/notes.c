@@ -6,18 +6,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/input.h"
 #include "sym/notes.h"
 
 #define NT_GNU_BUILD_ID_TYPE 3
 
-static uint32_t
-word(const unsigned char *p, int big)
-{
-	return big ? (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
-	    (uint32_t)p[2] << 8 | p[3] :
-	    (uint32_t)p[3] << 24 | (uint32_t)p[2] << 16 |
-	    (uint32_t)p[1] << 8 | p[0];
-}
 
 /* X rounded up to ALIGN, or SIZE_MAX when that overflows. */
 static size_t
@@ -39,9 +32,9 @@ notes_build_id(const void *data, size_t n, int big, size_t align,
 	if (align != 8)
 		align = 4;
 	while (n - off >= 12) {
-		uint32_t namesz = word(p + off, big);
-		uint32_t descsz = word(p + off + 4, big);
-		uint32_t type = word(p + off + 8, big);
+		uint32_t namesz = (uint32_t)elf_word(p + off, 4, big);
+		uint32_t descsz = (uint32_t)elf_word(p + off + 4, 4, big);
+		uint32_t type = (uint32_t)elf_word(p + off + 8, 4, big);
 		size_t name = off + 12, desc, next;
 
 		/* checked before adding: where size_t is 32 bits wide the
@@ -91,17 +84,14 @@ notes_file_build_id(const char *file, struct build_id *id)
 {
 	static const uint32_t one = 1;
 	unsigned char buf[16384];
-	size_t len = 0;
-	ssize_t r;
+	ssize_t len;
 	int fd = open(file, O_RDONLY | O_CLOEXEC);
 
 	id->n = 0;
 	if (fd < 0)
 		return NOTES_NONE;
-	while (len < sizeof buf &&
-	    (r = read(fd, buf + len, sizeof buf - len)) > 0)
-		len += (size_t)r;
+	len = read_full(fd, buf, sizeof buf, -1);
 	close(fd);
-	return notes_build_id(buf, len, *(const unsigned char *)&one == 0, 4,
-	    id);
+	return notes_build_id(buf, len > 0 ? (size_t)len : 0,
+	    *(const unsigned char *)&one == 0, 4, id);
 }

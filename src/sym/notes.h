@@ -12,6 +12,7 @@
 #define RP_NOTES_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #define BUILD_ID_MAX 64		/* bytes; 20 (SHA-1) in practice */
 #define BUILD_ID_HEX (2 * BUILD_ID_MAX + 1)
@@ -40,6 +41,22 @@ char *build_id_hex(const struct build_id *id, char *buf);
 
 /* Whether A and B are the same build-id (both present). */
 int build_id_equal(const struct build_id *a, const struct build_id *b);
+
+/*
+ * The LEN-byte word (LEN at most 8) at P, big-endian when BIG.  Inline:
+ * with LEN a constant it is a load, and the ELF reader reads every field
+ * of every symbol through it.
+ */
+static inline uint64_t
+elf_word(const void *p, size_t len, int big)
+{
+	const unsigned char *b = p;
+	uint64_t v = 0;
+
+	for (size_t i = 0; i < len; i++)
+		v = v << 8 | b[big ? i : len - 1 - i];
+	return v;
+}
 
 /* Read FILE, a sequence of notes in this machine's byte order (the
  * kernel's /sys/kernel/notes), into ID; returns as notes_build_id(), or

@@ -60,14 +60,27 @@ symsrc_next(struct symsrc *s, struct sym *sym)
 	return map_next(&s->map, sym);
 }
 
+/* "_stext\r": a name as read from a map with CRLF line endings. */
+static int
+is_stext_cr(const struct sym *s)
+{
+	struct sym t = *s;
+
+	if (t.namelen == 0 || t.name[t.namelen - 1] != '\r')
+		return 0;
+	t.namelen--;
+	return sym_is_stext(&t);
+}
+
 int
 symsrc_find_stext(struct symsrc *s, struct sym *sym)
 {
-	if (s->elf == NULL)
-		return map_find_stext(&s->map, sym);
-	while (elf_next(s->elf, sym))
+	while (symsrc_next(s, sym)) {
 		if (sym_is_stext(sym))
 			return 1;
+		if (s->elf == NULL)
+			s->map.crlf |= is_stext_cr(sym);
+	}
 	return 0;
 }
 
@@ -113,9 +126,7 @@ symsrc_fatal(const struct symsrc *s, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
-	if (s->elf == NULL)
-		map_fatal(&s->map, "%s", msg);
-	fatalx("%s", msg);
+	sniff_map_fatal(s->name, s->elf == NULL ? s->map.kind : NULL, msg);
 }
 
 void

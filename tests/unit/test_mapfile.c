@@ -5,6 +5,7 @@
 
 #include "unit.h"
 #include "sym/mapfile.h"
+#include "sym/symsrc.h"
 
 static int
 parse(const char *line, struct sym *s)
@@ -261,12 +262,12 @@ blank_line_is_a_wrong_map_line(void **state)
 static void
 read_file_lines(void *arg)
 {
-	struct map m;
+	struct symsrc m;
 	struct sym s;
 
-	if (map_open(&m, arg) < 0)
+	if (symsrc_open(&m, arg) < 0)
 		_exit(2);
-	while (map_next(&m, &s))
+	while (symsrc_next(&m, &s))
 		;
 }
 
@@ -276,7 +277,7 @@ streams_files_across_buffer_edges(void **state)
 	/* lines of growing length cross every read boundary */
 	size_t cap = 1 << 22, len = 0, lines = 0;
 	char *text = malloc(cap), *path;
-	struct map m;
+	struct symsrc m;
 	struct sym s;
 
 	(void)state;
@@ -289,14 +290,14 @@ streams_files_across_buffer_edges(void **state)
 		lines++;
 	}
 	path = temp_file(text, len);
-	assert_int_equal(map_open(&m, path), 0);
+	assert_int_equal(symsrc_open(&m, path), 0);
 	for (size_t i = 0; i < lines; i++) {
-		assert_int_equal(map_next(&m, &s), 1);
+		assert_int_equal(symsrc_next(&m, &s), 1);
 		assert_true(s.addr == i + 1);
 		assert_int_equal(s.namelen, i % 700 + 1);
 	}
-	assert_int_equal(map_next(&m, &s), 0);
-	map_close(&m);
+	assert_int_equal(symsrc_next(&m, &s), 0);
+	symsrc_close(&m);
 
 	/* a line over the limit is refused, with its number */
 	memset(text, 'y', MAP_MAX_LINE + 10);
@@ -310,13 +311,13 @@ streams_files_across_buffer_edges(void **state)
 	free(text);
 }
 
-/* map_hold and map_rewind: a second pass over the same lines, from memory. */
+/* symsrc_hold and symsrc_rewind: a second pass over the same lines, from memory. */
 static void
 rewinds_to_the_first_line(void **state)
 {
 	size_t cap = 1 << 21, len = 0, lines = 0;
 	char *text = malloc(cap), *path;
-	struct map m;
+	struct symsrc m;
 	struct sym s;
 
 	(void)state;
@@ -326,13 +327,13 @@ rewinds_to_the_first_line(void **state)
 		lines++;
 	}
 	path = temp_file(text, len);
-	assert_int_equal(map_open(&m, path), 0);
-	map_hold(&m);
+	assert_int_equal(symsrc_open(&m, path), 0);
+	symsrc_hold(&m);
 	for (int pass = 0; pass < 2; pass++) {
 		for (size_t i = 0; i < lines; i++) {
 			char want[32];
 
-			assert_int_equal(map_next(&m, &s), 1);
+			assert_int_equal(symsrc_next(&m, &s), 1);
 			assert_true(s.addr == i + 1);
 			assert_true(s.lineno == i + 1);
 			snprintf(want, sizeof want, "s%zu", i);
@@ -342,10 +343,10 @@ rewinds_to_the_first_line(void **state)
 				break;		/* stop half way, as at _etext */
 		}
 		if (pass == 0)
-			map_rewind(&m);
+			symsrc_rewind(&m);
 	}
-	assert_int_equal(map_next(&m, &s), 0);
-	map_close(&m);
+	assert_int_equal(symsrc_next(&m, &s), 0);
+	symsrc_close(&m);
 	unlink(path);
 	free(path);
 	free(text);
