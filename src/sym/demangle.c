@@ -97,6 +97,19 @@ is_upper(int c)
 	return c >= 'A' && c <= 'Z';
 }
 
+/* Qualifiers of SET at B: " volatile" and shorter, each printed. */
+static uint64_t
+b_quals(struct bound *b, const char *set)
+{
+	uint64_t n = 0;
+
+	while (peek(b, 0) != 0 && strchr(set, peek(b, 0)) != NULL) {
+		b->p++;
+		n = add(n, 9);
+	}
+	return n;
+}
+
 /* A decimal number; its digits (n, the optional negative sign). */
 static uint64_t
 b_number(struct bound *b, uint64_t *v)
@@ -399,11 +412,11 @@ b_prefix(struct bound *b)
 static uint64_t
 b_nested(struct bound *b)
 {
+	uint64_t q;
+
 	b->p++;
-	while (peek(b, 0) == 'r' || peek(b, 0) == 'V' || peek(b, 0) == 'K' ||
-	    peek(b, 0) == 'R' || peek(b, 0) == 'O' || peek(b, 0) == 'H')
-		b->p++;
-	return add(b_prefix(b), 32);
+	q = b_quals(b, "rVKROH");
+	return add(b_prefix(b), add(q, 32));
 }
 
 /* Z <encoding> E <name> [<discriminator>], or E s, or E d [N] _ <name> */
@@ -572,12 +585,10 @@ b_type(struct bound *b)
 		n = addsub(b, b_source_name(b));
 		break;
 	case 'r': case 'V': case 'K':
-		while (peek(b, 0) == 'r' || peek(b, 0) == 'V' ||
-		    peek(b, 0) == 'K')
-			b->p++;
+		n = b_quals(b, "rVK");
 		/* a member function's qualifiers: F...E is no candidate */
-		n = peek(b, 0) == 'F' ? b_function_type(b) : b_type(b);
-		n = addsub(b, add(n, 24));
+		n = add(n, peek(b, 0) == 'F' ? b_function_type(b) : b_type(b));
+		n = addsub(b, n);
 		break;
 	case 'P': case 'R': case 'O': case 'C': case 'G':
 		b->p++;
