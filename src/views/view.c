@@ -161,9 +161,7 @@ utf8_len(const unsigned char *s, size_t n)
 void
 json_str(struct out *o, const char *str, size_t n)
 {
-	static const char hex[] = "0123456789abcdef";
 	const unsigned char *s = (const unsigned char *)str;
-	char b[16];
 	size_t i = 0, run = 0, len;
 
 	out_str(o, "\"", 1);
@@ -188,17 +186,10 @@ json_str(struct out *o, const char *str, size_t n)
 			out_str(o, "\\n", 2);
 		else if (ch == '\t')
 			out_str(o, "\\t", 2);
-		else if (ch < 0x80) {	/* other controls, and DEL */
-			memcpy(b, "\\u00", 4);
-			b[4] = hex[ch >> 4];
-			b[5] = hex[ch & 15];
-			out_str(o, b, 6);
-		} else {		/* not UTF-8: \\xNN */
-			memcpy(b, "\\\\x", 3);
-			b[3] = hex[ch >> 4];
-			b[4] = hex[ch & 15];
-			out_str(o, b, 5);
-		}
+		else if (ch < 0x80)	/* other controls, and DEL */
+			out_printf(o, "\\u%04x", ch);
+		else			/* not UTF-8: \\xNN */
+			out_printf(o, "\\\\x%02x", ch);
 		i++;
 	}
 	out_str(o, str + i - run, run);
