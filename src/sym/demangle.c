@@ -194,9 +194,10 @@ b_exprs(struct bound *b, char end)
 /*
  * The parts SPEC names, read in turn, their bounds added: t a type, l
  * types (b_types), e an expression, x expressions up to E, u an
- * unresolved name, n a number, N a name, C an encoding, o a call offset (h <number> _, v <number> _
- * <number> _), s a seq-id and its _, c any byte; E and _ are themselves,
- * ? an _ that may be left out.
+ * unresolved name, n a number, N a name, C an encoding, o a call offset
+ * (h <number> _, v <number> _ <number> _), s a seq-id and its _; E and _
+ * are themselves, and ? makes the letter after it one that may be left
+ * out.
  */
 static uint64_t
 b_parts(struct bound *b, const char *spec)
@@ -241,14 +242,8 @@ b_parts(struct bound *b, const char *spec)
 			if (!b_seq(b, &v))
 				bad(b);
 			break;
-		case 'c':
-			if (b->p == b->e)
-				bad(b);
-			else
-				b->p++;
-			break;
-		case '?':
-			eat(b, '_');
+		case '?':	/* the letter after it, if there */
+			eat(b, *++spec);
 			break;
 		default:	/* E, _ */
 			if (!eat(b, *spec))
@@ -292,7 +287,7 @@ static const struct code specials[] = {
 	{ "GV", 64, "N" },		/* guard variable */
 	{ "GR", 64, "Ns" },		/* reference temporary */
 	{ "GA", 64, "C" },		/* hidden alias */
-	{ "GT", 64, "cC" },		/* transaction clone: GTt, GTn */
+	{ "GT", 64, "?t?nC" },		/* transaction clone: GTt, GTn */
 	{ NULL, 0, NULL }
 };
 
@@ -317,7 +312,7 @@ static const struct code unnamed[] = {
 /* Operators of expressions (but cv and sr) */
 static const struct code operators[] = {
 	{ "psngaddecontsztwsZspazgs", 16, "e" },
-	{ "ppmm", 16, "?e" },		/* pp_, mm_: the prefix forms */
+	{ "ppmm", 16, "?_e" },		/* pp_, mm_: the prefix forms */
 	{ "plmimldvrmanoreoaSpLmImLdVrMaNoReOlsrslSrSeqneltgtlegessaaoocm"
 	    "pmdsix", 16, "ee" },
 	{ "qu", 16, "eee" },

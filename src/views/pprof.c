@@ -218,7 +218,8 @@ str_n(struct pprof_enc *e, const char *s, size_t n)
 		if (u[i] == '\\') {
 			pb_raw(&e->esc, "\\\\", 2);
 		} else if (len == 0) {
-			char b[4] = { '\\', 'x', hex[u[i] >> 4], hex[u[i] & 15] };
+			char b[4] = { '\\', 'x', hex[u[i] >> 4],
+			    hex[u[i] & 15] };
 
 			pb_raw(&e->esc, b, 4);
 			len = 1;
