@@ -13,10 +13,7 @@
 
 #include "base/output.h"
 #include "views/view.h"
-
-#define CHECK(c) do { if (!(c)) { \
-	fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #c); \
-	abort(); } } while (0)
+#include "check.h"
 
 /* Perl's \s on bytes. */
 static int
@@ -53,13 +50,6 @@ split_count(const unsigned char *s, size_t n)
 	if (i == 0 || !number(s + i, n - i))
 		return -1;
 	return (long)i - 1;
-}
-
-static int
-hexval(unsigned char c)
-{
-	CHECK((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'));
-	return c <= '9' ? c - '0' : c - 'a' + 10;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

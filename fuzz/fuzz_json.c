@@ -12,19 +12,7 @@
 
 #include "base/output.h"
 #include "views/view.h"
-
-#define CHECK(c) do { if (!(c)) { \
-	fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #c); \
-	abort(); } } while (0)
-
-static int
-hexval(unsigned char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	CHECK(c >= 'a' && c <= 'f');
-	return c - 'a' + 10;
-}
+#include "check.h"
 
 /* The length of the UTF-8 sequence at S (N left), checked strictly. */
 static size_t
@@ -65,7 +53,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct out o = { .fd = -1, .f = open_memstream(&buf, &blen) };
 	const unsigned char *q;
 	unsigned char *mid, *back;
-	size_t n, m = 0, b = 0;
+	size_t n, m = 0, b;
 
 	CHECK(o.f != NULL);
 	json_str(&o, (const char *)data, size);
@@ -103,23 +91,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 	}
 	/* second layer: "\\" a backslash, "\xNN" a byte */
-	for (size_t i = 0; i < m;) {
-		if (mid[i] != '\\') {
-			back[b++] = mid[i++];
-			continue;
-		}
-		CHECK(i + 1 < m);
-		if (mid[i + 1] == '\\') {
-			back[b++] = '\\';
-			i += 2;
-			continue;
-		}
-		CHECK(mid[i + 1] == 'x' && i + 3 < m);
-		back[b++] = (unsigned char)(hexval(mid[i + 2]) * 16 +
-		    hexval(mid[i + 3]));
-		CHECK(back[b - 1] >= 0x80);
-		i += 4;
-	}
+	b = unescape(mid, m, back);
 	CHECK(b == size && memcmp(back, data, size) == 0);
 	free(mid);
 	free(back);

@@ -15,48 +15,21 @@
 #include <string.h>
 
 #include "views/pprof.h"
+#include "check.h"
 #include "pprof_check.h"
 
-#define CHECK(c) do { if (!(c)) { \
-	fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #c); \
-	abort(); } } while (0)
-
 #define NAMES_MAX 64
-
-static int
-hexval(unsigned char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	CHECK(c >= 'a' && c <= 'f');
-	return c - 'a' + 10;
-}
 
 /* Whether string S (N bytes) decodes to the bytes NAME (LEN). */
 static int
 decodes_to(const unsigned char *s, size_t n, const char *name, size_t len)
 {
-	size_t j = 0;
+	unsigned char *back = malloc(n + 1);
+	size_t m = unescape(s, n, back);
+	int same = m == len && memcmp(back, name, len) == 0;
 
-	for (size_t i = 0; i < n; j++) {
-		int c = s[i];
-
-		if (c == '\\') {
-			CHECK(i + 1 < n);
-			if (s[i + 1] == '\\') {
-				i += 2;
-			} else {
-				CHECK(s[i + 1] == 'x' && i + 3 < n);
-				c = hexval(s[i + 2]) << 4 | hexval(s[i + 3]);
-				CHECK(c >= 0x80);	/* only bytes not UTF-8 */
-				i += 4;
-			}
-		} else
-			i++;
-		if (j >= len || (unsigned char)name[j] != c)
-			return 0;
-	}
-	return j == len;
+	free(back);
+	return same;
 }
 
 /* The string FIRST + K of the inflated profile PB (N bytes). */

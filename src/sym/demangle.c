@@ -27,12 +27,12 @@
 #define MAXDEPTH 256
 
 struct bound {
-	const char *s0, *p, *e;
+	const char *p, *e;
 	uint64_t *sub;		/* the substitution candidates so far */
 	uint64_t nsub;
 	uint64_t *targ;		/* by place: the longest template argument */
 	uint64_t *prevtarg;	/* the same, at the end of the last pass */
-	uint64_t ntarg;		/* places */
+	uint64_t nmax;		/* places, and candidates at most */
 	uint64_t pack;		/* the most arguments of a pack (J ... E) */
 	uint64_t prevpack;	/* the same, at the end of the last pass */
 	uint64_t maxsrc;	/* the longest source name: a constructor's */
@@ -45,6 +45,7 @@ static uint64_t b_name(struct bound *b, int substable);
 static uint64_t b_encoding(struct bound *b);
 static uint64_t b_expr(struct bound *b);
 static uint64_t b_template_args(struct bound *b);
+static uint64_t b_unresolved(struct bound *b);
 
 static uint64_t
 add(uint64_t a, uint64_t c)
@@ -64,7 +65,7 @@ bad(struct bound *b)
 static uint64_t
 addsub(struct bound *b, uint64_t n)
 {
-	if (b->nsub >= b->ntarg)
+	if (b->nsub >= b->nmax)
 		return bad(b);
 	b->sub[b->nsub++] = n;
 	return n;
@@ -92,9 +93,9 @@ is_digit(int c)
 }
 
 static int
-is_upper(int c)
+is_lower(int c)
 {
-	return c >= 'A' && c <= 'Z';
+	return c >= 'a' && c <= 'z';
 }
 
 /* A decimal number; its digits (n, the optional negative sign). */
@@ -113,12 +114,35 @@ b_number(struct bound *b, uint64_t *v)
 	return (uint64_t)(b->p - s);
 }
 
-/* <seq-id>? _ : base-36 digits and upper-case letters, then _. */
-static int
-b_seq(struct bound *b)
+/* Qualifiers of SET at B: " volatile" and shorter, each printed. */
+static uint64_t
+b_quals(struct bound *b, const char *set)
 {
-	while (is_digit(peek(b, 0)) || is_upper(peek(b, 0)))
+	uint64_t n = 0;
+
+	while (peek(b, 0) != 0 && strchr(set, peek(b, 0)) != NULL) {
 		b->p++;
+		n = add(n, 9);
+	}
+	return n;
+}
+
+/* <seq-id>? _ : base-36 digits and upper-case letters, then _; in *I
+ * 0 for _ alone, else the seq-id + 1 (at most NMAX). */
+static int
+b_seq(struct bound *b, uint64_t *i)
+{
+	const char *s = b->p;
+	uint64_t v = 0;
+	int c;
+
+	while (is_digit(c = peek(b, 0)) || (c >= 'A' && c <= 'Z')) {
+		v = v * 36 + (uint64_t)(is_digit(c) ? c - '0' : c - 'A' + 10);
+		if (v >= b->nmax)
+			v = b->nmax;
+		b->p++;
+	}
+	*i = b->p == s ? 0 : v + 1;
 	return eat(b, '_');
 }
 
@@ -137,6 +161,169 @@ b_source_name(struct bound *b)
 	return n + 22;	/* "(anonymous namespace)" for _GLOBAL__N */
 }
 
+/* Types up to E, '.' or the end of the name: a parameter list. */
+static uint64_t
+b_types(struct bound *b)
+{
+	uint64_t n = 2;
+
+	while (!b->fail && b->p < b->e && peek(b, 0) != 'E' &&
+	    peek(b, 0) != '.') {
+		if ((peek(b, 0) == 'R' || peek(b, 0) == 'O') &&
+		    peek(b, 1) == 'E') {	/* a function type's & or && */
+			b->p++;
+			n = add(n, 3);
+			continue;
+		}
+		n = add(n, add(b_type(b), 2));
+	}
+	return n;
+}
+
+/* Expressions up to the byte END, which is eaten. */
+static uint64_t
+b_exprs(struct bound *b, char end)
+{
+	uint64_t n = 2;
+
+	while (!b->fail && b->p < b->e && !eat(b, end))
+		n = add(n, add(b_expr(b), 2));
+	return n;
+}
+
+/*
+ * The parts SPEC names, read in turn, their bounds added: t a type, l
+ * types (b_types), e an expression, x expressions up to E, u an
+ * unresolved name, n a number, N a name, C an encoding, o a call offset
+ * (h <number> _, v <number> _ <number> _), s a seq-id and its _; E and _
+ * are themselves, and ? makes the letter after it one that may be left
+ * out.
+ */
+static uint64_t
+b_parts(struct bound *b, const char *spec)
+{
+	uint64_t n = 0, v;
+
+	for (; *spec != '\0' && !b->fail; spec++) {
+		switch (*spec) {
+		case 't':
+			n = add(n, b_type(b));
+			break;
+		case 'l':
+			n = add(n, b_types(b));
+			break;
+		case 'e':
+			n = add(n, b_expr(b));
+			break;
+		case 'x':
+			n = add(n, b_exprs(b, 'E'));
+			break;
+		case 'u':
+			n = add(n, b_unresolved(b));
+			break;
+		case 'n':
+			n = add(n, b_number(b, &v));
+			break;
+		case 'N':
+			n = add(n, b_name(b, 0));
+			break;
+		case 'C':
+			n = add(n, b_encoding(b));
+			break;
+		case 'o':
+			if (eat(b, 'h'))
+				b_parts(b, "n_");
+			else if (eat(b, 'v'))
+				b_parts(b, "n_n_");
+			else
+				bad(b);
+			break;
+		case 's':
+			if (!b_seq(b, &v))
+				bad(b);
+			break;
+		case '?':	/* the letter after it, if there */
+			eat(b, *++spec);
+			break;
+		default:	/* E, _ */
+			if (!eat(b, *spec))
+				bad(b);
+			break;
+		}
+	}
+	return n;
+}
+
+/* Codes of two letters, and what each prints at most around its parts. */
+struct code {
+	const char *codes;	/* two letters each */
+	uint64_t base;
+	const char *spec;	/* the parts (b_parts) */
+};
+
+/* The code at B among T, and its parts. */
+static uint64_t
+b_code(struct bound *b, const struct code *t)
+{
+	int c = peek(b, 0), d = peek(b, 1);
+
+	for (; t->codes != NULL; t++)
+		for (const char *s = t->codes; *s != '\0'; s += 2)
+			if (s[0] == c && s[1] == d) {
+				b->p += 2;
+				return add(t->base, b_parts(b, t->spec));
+			}
+	return bad(b);
+}
+
+/* <special-name>s */
+static const struct code specials[] = {
+	{ "TVTTTITSTA", 64, "t" },	/* vtable, VTT, typeinfo, its name */
+	{ "THTW", 64, "N" },		/* TLS init function, wrapper */
+	{ "TC", 64, "tn_t" },		/* construction vtable */
+	{ "Th", 64, "n_C" },		/* thunks: non-virtual, virtual, */
+	{ "Tv", 64, "n_n_C" },
+	{ "Tc", 64, "ooC" },		/* covariant */
+	{ "GV", 64, "N" },		/* guard variable */
+	{ "GR", 64, "Ns" },		/* reference temporary */
+	{ "GA", 64, "C" },		/* hidden alias */
+	{ "GT", 64, "?t?nC" },		/* transaction clone: GTt, GTn */
+	{ NULL, 0, NULL }
+};
+
+/* Types whose code begins with D (but Dp and Dv) */
+static const struct code dtypes[] = {
+	{ "DtDT", 12, "eE" },		/* decltype (expression) */
+	{ "DxDo", 24, "t" },		/* transaction_safe, noexcept */
+	{ "DO", 24, "eEt" },		/* noexcept (expression) */
+	{ "Dw", 24, "lEt" },		/* throw (types) */
+	{ "DFDBDU", 40, "n_" },		/* _FloatN, _BitInt(N) */
+	{ "DaDcDdDeDfDhDiDsDuDn", 32, "" },	/* decltype(nullptr), ... */
+	{ NULL, 0, NULL }
+};
+
+/* {unnamed type#N}, {lambda(PARAMS)#N} */
+static const struct code unnamed[] = {
+	{ "Ut", 40, "n_" },
+	{ "Ul", 40, "lEn_" },
+	{ NULL, 0, NULL }
+};
+
+/* Operators of expressions (but cv and sr) */
+static const struct code operators[] = {
+	{ "psngaddecontsztwsZspazgs", 16, "e" },
+	{ "ppmm", 16, "?_e" },		/* pp_, mm_: the prefix forms */
+	{ "plmimldvrmanoreoaSpLmImLdVrMaNoReOlsrslSrSeqneltgtlegessaaoocm"
+	    "pmdsix", 16, "ee" },
+	{ "qu", 16, "eee" },
+	{ "stat", 16, "t" },		/* sizeof, alignof (type) */
+	{ "clilsP", 16, "x" },		/* call, {...}, sizeof...(pack) */
+	{ "tl", 16, "tx" },		/* type{...} */
+	{ "dtpt", 16, "eu" },		/* a.b, a->b */
+	{ "tr", 16, "" },		/* throw */
+	{ NULL, 0, NULL }
+};
+
 /* ABI tags after a name: B <source-name>, printed [abi:NAME]. */
 static uint64_t
 b_abi_tags(struct bound *b, uint64_t n)
@@ -151,45 +338,19 @@ b_abi_tags(struct bound *b, uint64_t n)
 static void
 b_discriminator(struct bound *b)
 {
-	uint64_t v;
-
 	if (peek(b, 0) != '_')
 		return;
 	b->p++;
-	if (eat(b, '_')) {
-		b_number(b, &v);
-		if (!eat(b, '_'))
-			bad(b);
-	} else if (is_digit(peek(b, 0))) {
+	if (eat(b, '_'))
+		b_parts(b, "n_");
+	else if (is_digit(peek(b, 0)))
 		b->p++;
-	} else {
+	else
 		bad(b);
-	}
 }
 
-/* Types up to E (or the end of the name): a parameter list. */
-static uint64_t
-b_types(struct bound *b, int to_e)
-{
-	uint64_t n = 2;
-
-	while (!b->fail && b->p < b->e && peek(b, 0) != 'E' &&
-	    peek(b, 0) != '.') {
-		if ((peek(b, 0) == 'R' || peek(b, 0) == 'O') &&
-		    peek(b, 1) == 'E') {	/* a function type's & or && */
-			b->p++;
-			n = add(n, 3);
-			continue;
-		}
-		n = add(n, add(b_type(b), 2));
-	}
-	if (to_e == 1 && !eat(b, 'E'))
-		return bad(b);
-	return n;
-}
-
-/* S_, S0_, ... (the longest part: see above), or Sa, Sb, Ss, ...:
- * std::allocator and the other abbreviations, printed in full. */
+/* S_, S0_, ... (the part it names), or Sa, Sb, Ss, ...: std::allocator
+ * and the other abbreviations, printed in full. */
 static uint64_t
 b_substitution(struct bound *b)
 {
@@ -197,44 +358,21 @@ b_substitution(struct bound *b)
 	uint64_t i;
 
 	b->p++;
-	if (c >= 'a' && c <= 'z') {
+	if (is_lower(c)) {
 		b->p++;
 		return c == 't' ? 5 : 80;
 	}
-	if (!is_digit(peek(b, 0)) && !is_upper(peek(b, 0)))
-		return eat(b, '_') && b->nsub > 0 ? b->sub[0] : bad(b);
-	for (i = 0; is_digit(peek(b, 0)) || is_upper(peek(b, 0)); b->p++) {
-		c = peek(b, 0);
-		i = i * 36 + (uint64_t)(is_digit(c) ? c - '0' : c - 'A' + 10);
-		if (i >= b->ntarg)
-			return bad(b);
-	}
-	if (!eat(b, '_') || i + 1 >= b->nsub)
-		return bad(b);
-	return b->sub[i + 1];
+	return b_seq(b, &i) && i < b->nsub ? b->sub[i] : bad(b);
 }
 
 /* T_, T0_, ...: the longest argument of that place in any list. */
 static uint64_t
 b_template_param(struct bound *b)
 {
-	uint64_t i = 0;
+	uint64_t i;
 
 	b->p++;
-	if (is_digit(peek(b, 0)) || is_upper(peek(b, 0))) {
-		while (is_digit(peek(b, 0)) || is_upper(peek(b, 0))) {
-			int c = peek(b, 0);
-
-			i = i * 36 + (uint64_t)(is_digit(c) ? c - '0' : c - 'A' + 10);
-			if (i > (uint64_t)(b->e - b->s0))
-				return bad(b);
-			b->p++;
-		}
-		i++;
-	}
-	if (!eat(b, '_'))
-		return bad(b);
-	if (i >= b->ntarg)
+	if (!b_seq(b, &i) || i >= b->nmax)
 		return bad(b);
 	return b->targ[i] > b->prevtarg[i] ? b->targ[i] : b->prevtarg[i];
 }
@@ -245,25 +383,24 @@ b_template_arg(struct bound *b)
 {
 	uint64_t n = 0, k = 0;
 
-	switch (peek(b, 0)) {
-	case 'X':
-		b->p++;
+	if (++b->depth > MAXDEPTH)
+		return bad(b);
+	if (eat(b, 'X')) {
+		n = b_parts(b, "eE");
+	} else if (peek(b, 0) == 'L') {
 		n = b_expr(b);
-		return eat(b, 'E') ? n : bad(b);
-	case 'L':
-		return b_expr(b);
-	case 'J':
-		b->p++;
+	} else if (eat(b, 'J')) {
 		while (!b->fail && b->p < b->e && !eat(b, 'E')) {
 			n = add(n, add(b_template_arg(b), 2));
 			k++;
 		}
 		if (k > b->pack)
 			b->pack = k;
-		return n;
-	default:
-		return b_type(b);
+	} else {
+		n = b_type(b);
 	}
+	b->depth--;
+	return n;
 }
 
 /* I <template-arg>+ E, printed <A, B, ...> */
@@ -276,7 +413,7 @@ b_template_args(struct bound *b)
 	b->p++;
 	while (!b->fail && b->p < b->e && peek(b, 0) != 'E') {
 		a = b_template_arg(b);
-		if (rec && i < b->ntarg && a > b->targ[i])
+		if (rec && i < b->nmax && a > b->targ[i])
 			b->targ[i] = a;
 		i++;
 		n = add(n, add(a, 2));
@@ -294,7 +431,7 @@ b_operator(struct bound *b)
 		b->p += 2;
 		return add(b_source_name(b), 10);
 	}
-	if (!(d >= 'a' && d <= 'z') && !(d >= 'A' && d <= 'Z'))
+	if (!is_lower(d) && !(d >= 'A' && d <= 'Z'))
 		return bad(b);
 	b->p += 2;
 	if (c == 'c' && d == 'v')
@@ -302,21 +439,6 @@ b_operator(struct bound *b)
 	if (c == 'l' && d == 'i')
 		return add(b_source_name(b), 12);
 	return 32;	/* "operator reinterpret_cast" (25) and shorter */
-}
-
-/* U t|l|b ...: {unnamed type#N}, {lambda(PARAMS)#N} */
-static uint64_t
-b_unnamed(struct bound *b)
-{
-	uint64_t n = 40, v;
-
-	b->p++;
-	if (eat(b, 'l'))
-		n = add(n, b_types(b, 1));
-	else if (!eat(b, 't'))
-		return bad(b);
-	b_number(b, &v);
-	return eat(b, '_') ? n : bad(b);
 }
 
 /* <unqualified-name>: a constructor prints a class's name again. */
@@ -350,8 +472,8 @@ b_unqualified(struct bound *b)
 		while (!b->fail && b->p < b->e && !eat(b, 'E'))
 			n = add(n, add(b_source_name(b), 2));
 	} else if (c == 'U') {
-		n = b_unnamed(b);
-	} else if (c >= 'a' && c <= 'z') {
+		n = b_code(b, unnamed);
+	} else if (is_lower(c)) {
 		n = b_operator(b);
 	} else {
 		return bad(b);
@@ -359,72 +481,53 @@ b_unqualified(struct bound *b)
 	return b_abi_tags(b, n);
 }
 
-/* The parts of a nested name up to E: A::B<C>::D */
-static uint64_t
-b_prefix(struct bound *b)
-{
-	uint64_t n = 0, c;
-
-	while (!b->fail && b->p < b->e && peek(b, 0) != 'E') {
-		int ch = peek(b, 0), d = peek(b, 1);
-
-		if (ch == 'M') {	/* a data member's initializer */
-			b->p++;
-			continue;
-		}
-		if (ch == 'S') {	/* not a candidate again */
-			n = add(n, add(b_substitution(b), 2));
-			continue;
-		}
-		if (ch == 'I')
-			c = b_template_args(b);
-		else if (ch == 'T')
-			c = b_template_param(b);
-		else if (ch == 'D' && (d == 't' || d == 'T')) {
-			b->p += 2;
-			c = add(b_expr(b), 12);
-			if (!eat(b, 'E'))
-				return bad(b);
-			addsub(b, c);
-		} else
-			c = b_unqualified(b);
-		n = add(n, add(c, 2));
-		if (peek(b, 0) != 'E')	/* the last is the name's own */
-			addsub(b, n);
-	}
-	return eat(b, 'E') ? n : bad(b);
-}
-
-/* N [<CV-qualifiers>] [<ref-qualifier>] <prefix> E */
+/* N [<CV-qualifiers>] [<ref-qualifier>] <prefix> E: A::B<C>::D, each
+ * part a candidate with those before it, but the last (the name's own). */
 static uint64_t
 b_nested(struct bound *b)
 {
+	uint64_t n = 0, q;
+
 	b->p++;
-	while (peek(b, 0) == 'r' || peek(b, 0) == 'V' || peek(b, 0) == 'K' ||
-	    peek(b, 0) == 'R' || peek(b, 0) == 'O' || peek(b, 0) == 'H')
-		b->p++;
-	return add(b_prefix(b), 32);
+	q = b_quals(b, "rVKROH");
+	while (!b->fail && b->p < b->e && peek(b, 0) != 'E') {
+		int c = peek(b, 0), d = peek(b, 1);
+
+		if (eat(b, 'M'))	/* a data member's initializer */
+			continue;
+		if (c == 'S') {		/* not a candidate again */
+			n = add(n, add(b_substitution(b), 2));
+			continue;
+		}
+		if (c == 'I')
+			n = add(n, b_template_args(b));
+		else if (c == 'T')
+			n = add(n, b_template_param(b));
+		else if (c == 'D' && (d == 't' || d == 'T'))
+			n = add(n, addsub(b, b_code(b, dtypes)));
+		else
+			n = add(n, b_unqualified(b));
+		n = add(n, 2);
+		if (peek(b, 0) != 'E')
+			addsub(b, n);
+	}
+	return eat(b, 'E') ? add(n, add(q, 32)) : bad(b);
 }
 
 /* Z <encoding> E <name> [<discriminator>], or E s, or E d [N] _ <name> */
 static uint64_t
 b_local(struct bound *b)
 {
-	uint64_t n, v;
+	uint64_t n;
 
 	b->p++;
-	n = b_encoding(b);
-	if (!eat(b, 'E'))
-		return bad(b);
+	n = b_parts(b, "CE");
 	if (eat(b, 's')) {
 		b_discriminator(b);
 		return add(n, 20);	/* ::string literal */
 	}
-	if (eat(b, 'd')) {
-		b_number(b, &v);
-		if (!eat(b, '_'))
-			return bad(b);
-	}
+	if (eat(b, 'd'))
+		b_parts(b, "n_");
 	n = add(n, add(b_name(b, 0), 2));
 	b_discriminator(b);
 	return n;
@@ -435,29 +538,22 @@ static uint64_t
 b_name(struct bound *b, int substable)
 {
 	uint64_t n;
-	int sub = 0;
+	int c = peek(b, 0), sub = 0;
 
 	if (++b->depth > MAXDEPTH)
 		return bad(b);
-	switch (peek(b, 0)) {
-	case 'N':
+	if (c == 'N') {
 		n = b_nested(b);
-		break;
-	case 'Z':
+	} else if (c == 'Z') {
 		n = b_local(b);
-		break;
-	case 'S':
-		if (peek(b, 1) == 't') {
-			b->p += 2;
-			n = add(5, b_unqualified(b));
-		} else {
-			n = b_substitution(b);
-			sub = 1;
-		}
-		break;
-	default:
+	} else if (c == 'S' && peek(b, 1) == 't') {
+		b->p += 2;
+		n = add(5, b_unqualified(b));
+	} else if (c == 'S') {
+		n = b_substitution(b);
+		sub = 1;
+	} else {
 		n = b_unqualified(b);
-		break;
 	}
 	if (peek(b, 0) == 'I') {	/* <unscoped-template-name> <args> */
 		if (!sub)
@@ -477,87 +573,42 @@ mul(uint64_t a, uint64_t c)
 	return c != 0 && a > SAT / c ? SAT : a * c;
 }
 
-/* A [<number> | <expression>] _ <type> */
-static uint64_t
-b_array(struct bound *b)
-{
-	uint64_t n = 4, v;
-
-	b->p++;
-	if (is_digit(peek(b, 0)))
-		n += b_number(b, &v);
-	else if (peek(b, 0) != '_')
-		n = add(n, b_expr(b));
-	if (!eat(b, '_'))
-		return bad(b);
-	return add(n, b_type(b));
-}
-
 /* F [Y] <bare-function-type> [<ref-qualifier>] E */
 static uint64_t
 b_function_type(struct bound *b)
 {
 	b->p++;
 	eat(b, 'Y');
-	return add(b_types(b, 1), 24);
+	return add(b_parts(b, "lE"), 24);
 }
 
 /* D...: the types whose code begins with D. */
 static uint64_t
 b_dtype(struct bound *b)
 {
-	uint64_t n, v;
-	int c = peek(b, 1);
+	uint64_t n;
+	int d = peek(b, 1);
 
-	if (c == 0)
-		return bad(b);
-	b->p += 2;
-	switch (c) {
-	case 't': case 'T':	/* decltype (expression) */
-		n = add(b_expr(b), 12);
-		return eat(b, 'E') ? addsub(b, n) : bad(b);
-	case 'p':		/* a pack expansion: once per argument */
+	if (d == 'p') {		/* a pack expansion: once per argument */
+		b->p += 2;
 		n = b_type(b);
-		return addsub(b, mul(n, b->pack > b->prevpack ? b->pack + 1 :
-		    b->prevpack + 1));
-	case 'v':		/* a vector */
-		if (eat(b, '_'))
-			n = b_expr(b);
-		else
-			n = b_number(b, &v);
-		if (!eat(b, '_'))
-			return bad(b);
-		return addsub(b, add(add(n, b_type(b)), 24));
-	case 'F': case 'B': case 'U':	/* _FloatN, _BitInt(N) */
-		if (peek(b, 0) == '_')
-			n = b_expr(b);
-		else
-			b_number(b, &v);
-		eat(b, 'x');
-		return eat(b, '_') ? 40 : bad(b);
-	case 'x': case 'o':	/* transaction_safe, noexcept */
-		return add(b_type(b), 24);
-	case 'O':		/* noexcept (expression) */
-		n = b_expr(b);
-		if (!eat(b, 'E'))
-			return bad(b);
-		return add(add(n, b_type(b)), 24);
-	case 'w':		/* throw (types) */
-		n = b_types(b, 1);
-		return add(add(n, b_type(b)), 24);
-	case 'a': case 'c': case 'd': case 'e': case 'f': case 'h':
-	case 'i': case 's': case 'u': case 'n':
-		return 32;	/* decltype(nullptr), char16_t, ... */
-	default:
-		return bad(b);
+		return addsub(b, mul(n, (b->pack > b->prevpack ? b->pack :
+		    b->prevpack) + 1));
 	}
+	if (d == 'v') {		/* a vector */
+		b->p += 2;
+		n = eat(b, '_') ? b_expr(b) : b_parts(b, "n");
+		return addsub(b, add(add(n, 24), b_parts(b, "_t")));
+	}
+	n = b_code(b, dtypes);
+	return d == 't' || d == 'T' ? addsub(b, n) : n;
 }
 
 static uint64_t
 b_type(struct bound *b)
 {
 	uint64_t n;
-	int c = peek(b, 0), tname = b->tname;
+	int c = peek(b, 0), d = peek(b, 1), tname = b->tname;
 
 	if (c != 0 && strchr("vwbcahstijlmxynofdegz", c) != NULL) {
 		b->p++;
@@ -566,85 +617,42 @@ b_type(struct bound *b)
 	if (++b->depth > MAXDEPTH)
 		return bad(b);
 	b->tname = 0;
-	switch (c) {
-	case 'u':
-		b->p++;
-		n = addsub(b, b_source_name(b));
-		break;
-	case 'r': case 'V': case 'K':
-		while (peek(b, 0) == 'r' || peek(b, 0) == 'V' ||
-		    peek(b, 0) == 'K')
-			b->p++;
+	if (c == 'r' || c == 'V' || c == 'K') {
+		n = b_quals(b, "rVK");
 		/* a member function's qualifiers: F...E is no candidate */
-		n = peek(b, 0) == 'F' ? b_function_type(b) : b_type(b);
-		n = addsub(b, add(n, 24));
-		break;
-	case 'P': case 'R': case 'O': case 'C': case 'G':
+		n = add(n, peek(b, 0) == 'F' ? b_function_type(b) : b_type(b));
+		n = addsub(b, n);
+	} else if (c == 'P' || c == 'R' || c == 'O' || c == 'C' || c == 'G') {
 		b->p++;
 		n = addsub(b, add(b_type(b), 12));
-		break;
-	case 'F':
-		n = addsub(b, b_function_type(b));
-		break;
-	case 'A':
-		n = addsub(b, b_array(b));
-		break;
-	case 'M':
+	} else if (c == 'M') {		/* a pointer to member */
 		b->p++;
-		n = add(b_type(b), 8);
-		n = addsub(b, add(n, b_type(b)));
-		break;
-	case 'T':
-		n = addsub(b, b_template_param(b));
+		n = addsub(b, add(b_parts(b, "tt"), 8));
+	} else if (c == 'u') {		/* a vendor's type */
+		b->p++;
+		n = addsub(b, b_source_name(b));
+	} else if (c == 'F') {
+		n = addsub(b, b_function_type(b));
+	} else if (c == 'A') {		/* A [<number> | <expr>] _ <type> */
+		b->p++;
+		n = is_digit(peek(b, 0)) ? b_parts(b, "n") :
+		    peek(b, 0) != '_' ? b_expr(b) : 0;
+		n = addsub(b, add(add(n, 4), b_parts(b, "_t")));
+	} else if (c == 'D') {
+		n = b_dtype(b);
+	} else if (c == 'T' || (c == 'S' && (is_digit(d) || d == '_' ||
+	    (d >= 'A' && d <= 'Z')))) {
+		n = c == 'T' ? addsub(b, b_template_param(b)) :
+		    b_substitution(b);
 		if (peek(b, 0) == 'I')
 			n = addsub(b, add(n, b_template_args(b)));
-		break;
-	case 'S':
-		c = peek(b, 1);
-		if (!is_digit(c) && c != '_' && !is_upper(c))
-			n = b_name(b, 1);
-		else if ((n = b_substitution(b)), peek(b, 0) == 'I')
-			n = addsub(b, add(n, b_template_args(b)));
-		break;
-	case 'D':
-		n = b_dtype(b);
-		break;
-	default:
-		if (!is_digit(c) && c != 'N' && c != 'Z')
-			return bad(b);
+	} else if (is_digit(c) || c == 'N' || c == 'Z' || c == 'S') {
 		n = b_name(b, 1);
-		break;
+	} else {
+		n = bad(b);
 	}
 	b->tname = tname;
 	b->depth--;
-	return n;
-}
-
-/* Operators of expressions by their code, and how many operands. */
-static int
-arity(int c, int d)
-{
-	static const char *const one = "psngaddecontppmmsztwsZspaz";
-	static const char *const two = "plmimldvrmanoreoaSpLmImLdVrMaNoReOlsrslS"
-	    "rSeqneltgtlegessaaoocmpmdsix";
-	static const char *const three = "qu";
-	const char *const t[3] = { one, two, three };
-
-	for (int k = 0; k < 3; k++)
-		for (const char *s = t[k]; s[0] != '\0'; s += 2)
-			if (s[0] == c && s[1] == d)
-				return k + 1;
-	return 0;
-}
-
-/* Expressions up to the byte END, which is eaten. */
-static uint64_t
-b_exprs(struct bound *b, char end)
-{
-	uint64_t n = 2;
-
-	while (!b->fail && b->p < b->e && !eat(b, end))
-		n = add(n, add(b_expr(b), 2));
 	return n;
 }
 
@@ -654,9 +662,7 @@ b_unresolved(struct bound *b)
 {
 	uint64_t n;
 
-	if (peek(b, 0) == 'o' && peek(b, 1) == 'n')
-		b->p += 2;
-	else if (peek(b, 0) == 'd' && peek(b, 1) == 'n')
+	if ((peek(b, 0) == 'o' || peek(b, 0) == 'd') && peek(b, 1) == 'n')
 		b->p += 2;
 	n = is_digit(peek(b, 0)) ? b_source_name(b) :
 	    peek(b, 0) == 'S' || peek(b, 0) == 'T' ? b_type(b) :
@@ -686,69 +692,33 @@ b_literal(struct bound *b)
 	return eat(b, 'E') ? add(n, 8) : bad(b);
 }
 
-/* fp <CV> [N] _, fL N p <CV> [N] _, fpT: a function's parameter */
+/* fp <CV> [N] _, fL N p <CV> [N] _, fpT: a function's parameter, at
+ * most "{parm#N}" */
 static uint64_t
 b_fparam(struct bound *b)
 {
-	uint64_t v;
-
 	b->p += 2;
-	if (b->p[-1] == 'p' && eat(b, 'T'))
+	if (eat(b, 'T'))
 		return 4;
-	if (b->p[-1] == 'L') {
-		b_number(b, &v);
-		if (!eat(b, 'p'))
-			return bad(b);
-	}
-	while (peek(b, 0) == 'r' || peek(b, 0) == 'V' || peek(b, 0) == 'K')
+	while (peek(b, 0) != 0 && strchr("0123456789nprVK", peek(b, 0)))
 		b->p++;
-	b_number(b, &v);
 	return eat(b, '_') ? 24 : bad(b);
 }
 
+/* sr: A::B<C>::d, T::a, ... */
 static uint64_t
-b_expr_coded(struct bound *b, int c, int d)
+b_scoped(struct bound *b)
 {
 	uint64_t n = 16;
-	int k;
 
-	if (d == 0)
-		return bad(b);
 	b->p += 2;
-	if ((c == 's' && d == 't') || (c == 'a' && d == 't'))
-		return add(b_type(b), 16);
-	if (c == 'c' && d == 'v') {
+	if (eat(b, 'N'))
 		n = add(n, b_type(b));
-		return add(n, eat(b, '_') ? b_exprs(b, 'E') : b_expr(b));
-	}
-	if ((c == 'c' && d == 'l') || (c == 'i' && d == 'l'))
-		return add(n, b_exprs(b, 'E'));
-	if (c == 't' && d == 'l')
-		return add(add(n, b_type(b)), b_exprs(b, 'E'));
-	if ((c == 'd' || c == 'p') && d == 't')
-		return add(add(n, b_expr(b)), b_unresolved(b));
-	if (c == 's' && d == 'r') {	/* A::B<C>::d, T::a, ... */
-		if (eat(b, 'N'))
-			n = add(n, b_type(b));
-		else if (!is_digit(peek(b, 0)))
-			return add(add(n, b_type(b)), b_unresolved(b));
-		while (!b->fail && b->p < b->e && !eat(b, 'E'))
-			n = add(n, b_unresolved(b));
-		return add(n, b_unresolved(b));
-	}
-	if (c == 's' && d == 'P')
-		return add(n, b_exprs(b, 'E'));
-	if (c == 'g' && d == 's')
-		return add(n, b_expr(b));
-	if (c == 't' && d == 'r')
-		return n;
-	if ((k = arity(c, d)) == 0)
-		return bad(b);
-	if ((c == 'p' || c == 'm') && c == d)
-		eat(b, '_');	/* pp_, mm_: the prefix forms */
-	while (k-- > 0)
-		n = add(n, b_expr(b));
-	return n;
+	else if (!is_digit(peek(b, 0)))
+		return add(add(n, b_type(b)), b_unresolved(b));
+	while (!b->fail && b->p < b->e && !eat(b, 'E'))
+		n = add(n, b_unresolved(b));
+	return add(n, b_unresolved(b));
 }
 
 static uint64_t
@@ -759,86 +729,25 @@ b_expr(struct bound *b)
 
 	if (++b->depth > MAXDEPTH)
 		return bad(b);
-	if (c == 'L')
+	if (c == 'L') {
 		n = b_literal(b);
-	else if (c == 'T')
+	} else if (c == 'T') {
 		n = b_template_param(b);
-	else if (c == 'f' && (d == 'p' || d == 'L'))
+	} else if (c == 'f' && (d == 'p' || d == 'L')) {
 		n = b_fparam(b);
-	else if (is_digit(c) || (c == 'o' && d == 'n') || (c == 'd' && d == 'n'))
+	} else if (is_digit(c) || ((c == 'o' || c == 'd') && d == 'n')) {
 		n = b_unresolved(b);
-	else if (c >= 'a' && c <= 'z')
-		n = b_expr_coded(b, c, d);
-	else
-		n = bad(b);
+	} else if (c == 's' && d == 'r') {
+		n = b_scoped(b);
+	} else if (c == 'c' && d == 'v') {	/* (T)a, T(a, b) */
+		b->p += 2;
+		n = add(16, b_type(b));
+		n = add(n, eat(b, '_') ? b_exprs(b, 'E') : b_expr(b));
+	} else {
+		n = b_code(b, operators);
+	}
 	b->depth--;
 	return n;
-}
-
-/* h <number> _, v <number> _ <number> _: a thunk's offsets (after H). */
-static int
-b_call_offset(struct bound *b, int h)
-{
-	uint64_t v;
-
-	b_number(b, &v);
-	if (!eat(b, '_'))
-		return 0;
-	if (h == 'v') {
-		b_number(b, &v);
-		return eat(b, '_');
-	}
-	return 1;
-}
-
-/* <special-name>: T V/T/I/S <type>, T h/v <offsets> <encoding>, G V
- * <name>, G R <name> [N] _, G A <encoding>, G T t/n <encoding>, T H/W
- * <name>, T C <type> <number> _ <type>, T c <offsets> <offsets> ... */
-static uint64_t
-b_special(struct bound *b)
-{
-	int c = peek(b, 0), d = peek(b, 1);
-	uint64_t n = 64, v;
-
-	if (d == 0)
-		return bad(b);
-	b->p += 2;
-	if (c == 'T' && strchr("VTISA", d) != NULL)
-		return add(n, b_type(b));
-	if (c == 'T' && (d == 'H' || d == 'W'))
-		return add(n, b_name(b, 0));
-	if (c == 'T' && d == 'C') {
-		n = add(n, b_type(b));
-		b_number(b, &v);
-		if (!eat(b, '_'))
-			return bad(b);
-		return add(n, b_type(b));
-	}
-	if (c == 'T' && (d == 'h' || d == 'v'))
-		return b_call_offset(b, d) ? add(n, b_encoding(b)) : bad(b);
-	if (c == 'T' && d == 'c') {
-		for (int k = 0; k < 2; k++) {
-			int h = peek(b, 0);
-
-			if (h != 'h' && h != 'v')
-				return bad(b);
-			b->p++;
-			if (!b_call_offset(b, h))
-				return bad(b);
-		}
-		return add(n, b_encoding(b));
-	}
-	if (c == 'G' && d == 'V')
-		return add(n, b_name(b, 0));
-	if (c == 'G' && d == 'R') {
-		n = add(n, b_name(b, 0));
-		return b_seq(b) ? n : bad(b);
-	}
-	if (c == 'G' && d == 'A')
-		return add(n, b_encoding(b));
-	if (c == 'G' && d == 'T' && (eat(b, 't') || eat(b, 'n')))
-		return add(n, b_encoding(b));
-	return bad(b);
 }
 
 /* <encoding> ::= <name> [<bare-function-type>] | <special-name> */
@@ -846,91 +755,68 @@ static uint64_t
 b_encoding(struct bound *b)
 {
 	uint64_t n;
-	int c = peek(b, 0);
+	int c = peek(b, 0), d = peek(b, 1), tname = b->tname;
 
 	if (++b->depth > MAXDEPTH)
 		return bad(b);
-	if ((c == 'T' && peek(b, 1) != '_' && !is_digit(peek(b, 1))) ||
-	    c == 'G')
-		n = b_special(b);
-	else {
-		int tname = b->tname;
-
+	if (c == 'G' || (c == 'T' && d != '_' && !is_digit(d))) {
+		n = b_code(b, specials);
+	} else {
 		b->tname = 1;
 		n = b_name(b, 0);
 		b->tname = tname;
-		if (b->p < b->e && peek(b, 0) != 'E' && peek(b, 0) != '.')
-			n = add(n, b_types(b, 0));
+		n = add(n, b_types(b));
 	}
 	b->depth--;
 	return n;
 }
 
-/* A clone's suffix: .constprop.0, .isra.0, .cold, printed [clone ...] */
+/* A clone's suffix, the rest of the name: .constprop.0, .isra.0, .cold,
+ * each part printed " [clone .PART]" (the demangler refuses any other
+ * form). */
 static uint64_t
 b_clones(struct bound *b)
 {
 	uint64_t n = 0;
-	const char *s;
 
-	while (peek(b, 0) == '.' && (peek(b, 1) == '_' || is_digit(peek(b, 1)) ||
-	    (peek(b, 1) >= 'a' && peek(b, 1) <= 'z'))) {
-		s = b->p;
-		b->p += 2;
-		while (peek(b, 0) == '_' || (peek(b, 0) >= 'a' && peek(b, 0) <= 'z'))
-			b->p++;
-		while (peek(b, 0) == '.' && is_digit(peek(b, 1)))
-			for (b->p += 2; is_digit(peek(b, 0)); b->p++)
-				;
-		n = add(n, (uint64_t)(b->p - s) + 10);
-	}
+	if (peek(b, 0) != '.')
+		return 0;
+	for (; b->p < b->e; b->p++)
+		n = add(n, *b->p == '.' ? 10 : 1);
 	return n;
-}
-
-/* One pass over NAME (LEN bytes, after its _Z): the bound, or SAT. */
-static uint64_t
-bound_pass(struct bound *b, const char *name, size_t len)
-{
-	uint64_t n;
-
-	b->s0 = b->p = name + 2;
-	b->e = name + len;
-	b->nsub = b->pack = b->maxsrc = 0;
-	b->depth = b->fail = b->tname = 0;
-	memset(b->targ, 0, b->ntarg * sizeof *b->targ);
-	n = b_encoding(b);
-	n = add(n, b_clones(b));
-	return b->fail || b->p != b->e ? SAT : n;
 }
 
 uint64_t
 demangle_bound(const char *name, size_t len)
 {
-	struct bound b;
+	struct bound b = { 0 };
 	uint64_t n = SAT;
 
 	if (len < 3 || name[0] != '_' || name[1] != 'Z')
 		return SAT;
-	b.ntarg = len;
-	b.targ = xmalloc(3 * len * sizeof *b.targ);
+	b.nmax = len;
+	b.sub = xmalloc(3 * len * sizeof *b.sub);
+	b.targ = b.sub + len;
 	b.prevtarg = b.targ + len;
-	b.sub = b.targ + 2 * len;
 	memset(b.prevtarg, 0, len * sizeof *b.prevtarg);
-	b.prevpack = 0;
 	/* a template parameter may name an argument read later: again,
 	 * until no argument's bound grows */
 	for (int pass = 0; pass < 8; pass++) {
-		if ((n = bound_pass(&b, name, len)) == SAT)
-			break;
-		if (b.pack == b.prevpack && memcmp(b.targ, b.prevtarg,
-		    len * sizeof *b.targ) == 0)
+		b.p = name + 2;
+		b.e = name + len;
+		b.nsub = b.pack = b.maxsrc = 0;
+		memset(b.targ, 0, len * sizeof *b.targ);
+		n = b_encoding(&b);
+		n = add(n, b_clones(&b));
+		if (b.fail || b.p != b.e || (b.pack == b.prevpack &&
+		    memcmp(b.targ, b.prevtarg, len * sizeof *b.targ) == 0))
 			break;
 		memcpy(b.prevtarg, b.targ, len * sizeof *b.targ);
 		b.prevpack = b.pack;
 		n = SAT;
 	}
-	free(b.targ);
-	return n;
+	free(b.sub);
+	return b.fail || b.p != b.e ? SAT : n;
 }
 
 /* ---- the demangler ------------------------------------------------------- */
@@ -943,8 +829,7 @@ typedef char *(*cxa_demangle_fn)(const char *mangled, char *buf,
 
 static cxa_demangle_fn cxa_demangle;
 static int loaded, told;
-static char *in, *last;
-static size_t incap;
+static char *last;
 
 /*
  * The library is named by its soname, never by a path: the dynamic
@@ -985,21 +870,21 @@ worth_demangling(const char *name, size_t len)
 }
 
 /*
- * The demangled form of NAME (LEN bytes), its length in *OUTLEN; NULL when
- * NAME is not a mangled C++ name (it does not begin with "_Z", or the
- * demangler refuses it), when its demangled form would be over
- * DEMANGLED_MAX bytes, or when no demangler can be loaded.  Valid until
- * the next call.
+ * The demangled form of NAME (LEN bytes), or NAME itself when it is not a
+ * mangled C++ name (it does not begin with "_Z", or the demangler refuses
+ * it), when its demangled form would be over DEMANGLED_MAX bytes, or when
+ * no demangler can be loaded.  Valid until the next call.
  */
-static const char *
-demangle(const char *name, size_t len, size_t *outlen)
+const char *
+demangle_or_same(const char *name, size_t len, size_t *outlen)
 {
 	int status = -1;
-	char *r;
+	char *in, *r;
 
+	*outlen = len;
 	if (len < 3 || name[0] != '_' || name[1] != 'Z' ||
 	    memchr(name, '\0', len) != NULL || !worth_demangling(name, len))
-		return NULL;
+		return name;
 	if (!loaded)
 		load();
 	if (cxa_demangle == NULL) {
@@ -1008,32 +893,19 @@ demangle(const char *name, size_t len, size_t *outlen)
 			    "demangler (__cxa_demangle of libstdc++.so.6) "
 			    "could be loaded");
 		told = 1;
-		return NULL;
+		return name;
 	}
-	if (len + 1 > incap) {
-		incap = len + 64;
-		in = xrealloc(in, incap);
-	}
+	in = xmalloc(len + 1);
 	memcpy(in, name, len);
 	in[len] = '\0';
 	r = cxa_demangle(in, NULL, NULL, &status);
+	free(in);
 	if (r == NULL || status != 0 || strlen(r) > DEMANGLED_MAX) {
 		free(r);
-		return NULL;
+		return name;
 	}
 	free(last);
 	last = r;
 	*outlen = strlen(r);
 	return r;
-}
-
-const char *
-demangle_or_same(const char *name, size_t len, size_t *outlen)
-{
-	const char *d = demangle(name, len, outlen);
-
-	if (d != NULL)
-		return d;
-	*outlen = len;
-	return name;
 }

@@ -193,35 +193,13 @@ top_msg(struct pprof_enc *e, unsigned field, struct pb *m)
 	m->len = 0;
 }
 
+/* A varint field of the Profile (through the empty scratch message). */
 static void
 top_int(struct pprof_enc *e, unsigned field, uint64_t v)
 {
-	unsigned char b[20];
-	size_t k;
-
-	if (v == 0)
-		return;
-	k = varint(b, (uint64_t)field << 3 | WT_VARINT);
-	k += varint(b + k, v);
-	gz_write(&e->gz, b, k);
-}
-
-/* The bytes at U (N) that are copied as they are: up to the first
- * backslash or byte that is not part of valid UTF-8. */
-static size_t
-plain_len(const unsigned char *u, size_t n)
-{
-	size_t i = 0, len;
-
-	while (i < n && u[i] != '\\') {
-		if (u[i] < 0x80)
-			i++;
-		else if ((len = utf8_len(u + i, n - i)) != 0)
-			i += len;
-		else
-			break;
-	}
-	return i;
+	pb_int(&e->m, field, v);
+	gz_write(&e->gz, e->m.b, e->m.len);
+	e->m.len = 0;
 }
 
 /*
@@ -233,29 +211,21 @@ str_n(struct pprof_enc *e, const char *s, size_t n)
 {
 	static const char hex[] = "0123456789abcdef";
 	const unsigned char *u = (const unsigned char *)s;
-	size_t i = plain_len(u, n);
+	size_t len;
 
-	if (i == n) {		/* as it is: the common case */
-		top_bytes(e, P_STRING_TABLE, s, n);
-		return e->nstr++;
-	}
-	pb_raw(&e->esc, s, i);
-	while (i < n) {
-		char b[4] = { '\\', '\\', 0, 0 };
-		size_t j;
+	for (size_t i = 0; i < n; i += len) {
+		len = u[i] < 0x80 ? 1 : utf8_len(u + i, n - i);
+		if (u[i] == '\\') {
+			pb_raw(&e->esc, "\\\\", 2);
+		} else if (len == 0) {
+			char b[4] = { '\\', 'x', hex[u[i] >> 4],
+			    hex[u[i] & 15] };
 
-		if (u[i] == '\\')
-			pb_raw(&e->esc, b, 2);
-		else {
-			b[1] = 'x';
-			b[2] = hex[u[i] >> 4];
-			b[3] = hex[u[i] & 15];
 			pb_raw(&e->esc, b, 4);
+			len = 1;
+		} else {
+			pb_raw(&e->esc, u + i, len);
 		}
-		i++;
-		j = plain_len(u + i, n - i);
-		pb_raw(&e->esc, u + i, j);
-		i += j;
 	}
 	top_bytes(e, P_STRING_TABLE, e->esc.b, e->esc.len);
 	e->esc.len = 0;

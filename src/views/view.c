@@ -161,9 +161,7 @@ utf8_len(const unsigned char *s, size_t n)
 void
 json_str(struct out *o, const char *str, size_t n)
 {
-	static const char hex[] = "0123456789abcdef";
 	const unsigned char *s = (const unsigned char *)str;
-	char b[16];
 	size_t i = 0, run = 0, len;
 
 	out_str(o, "\"", 1);
@@ -188,17 +186,10 @@ json_str(struct out *o, const char *str, size_t n)
 			out_str(o, "\\n", 2);
 		else if (ch == '\t')
 			out_str(o, "\\t", 2);
-		else if (ch < 0x80) {	/* other controls, and DEL */
-			memcpy(b, "\\u00", 4);
-			b[4] = hex[ch >> 4];
-			b[5] = hex[ch & 15];
-			out_str(o, b, 6);
-		} else {		/* not UTF-8: \\xNN */
-			memcpy(b, "\\\\x", 3);
-			b[3] = hex[ch >> 4];
-			b[4] = hex[ch & 15];
-			out_str(o, b, 5);
-		}
+		else if (ch < 0x80)	/* other controls, and DEL */
+			out_printf(o, "\\u%04x", ch);
+		else			/* not UTF-8: \\xNN */
+			out_printf(o, "\\\\x%02x", ch);
 		i++;
 	}
 	out_str(o, str + i - run, run);
@@ -299,36 +290,22 @@ put(struct out *o, const char *s)
 	out_str(o, s, strlen(s));
 }
 
+/* S as a JSON string, or null for NULL. */
 static void
-put_u64(struct out *o, uint64_t v)
+put_str(struct out *o, const char *s)
 {
-	out_printf(o, "%llu", (ull)v);
+	if (s)
+		json_str(o, s, strlen(s));
+	else
+		put(o, "null");
 }
 
+/* SEP"KEY":N,"KEY_hex":"HHHH" */
 static void
-put_fix(struct out *o, double v, int prec)
+put_addr(struct out *o, const char *sep, const char *key, uint64_t v)
 {
-	out_printf(o, "%.*f", prec, v);
-}
-
-/* "KEY":N,"KEY_hex":"HHHH" */
-static void
-put_addr(struct out *o, const char *key, uint64_t v)
-{
-	out_printf(o, "\"%s\":%llu,\"%s_hex\":\"%016llx\"", key, (ull)v,
-	    key, (ull)v);
-}
-
-/* One bucket, as -b or -s would list it. */
-static void
-put_bucket(struct out *o, int *first, uint64_t addr, uint32_t count)
-{
-	put(o, *first ? "{" : ",{");
-	*first = 0;
-	put_addr(o, "address", addr);
-	put(o, ",\"count\":");
-	put_u64(o, count);
-	put(o, "}");
+	out_printf(o, "%s\"%s\":%llu,\"%s_hex\":\"%016llx\"", sep, key,
+	    (ull)v, key, (ull)v);
 }
 
 /* The buckets -b (non-zero ones, all with -a) or -s would list. */
@@ -339,7 +316,7 @@ put_buckets(struct out *o, const struct func_rec *f,
 {
 	uint64_t from = opt->bins ? f->sp.first : f->sp.list_first;
 	uint64_t to = opt->bins ? f->sp.end : f->sp.list_end;
-	int first = 1;
+	const char *sep = "{";
 
 	if (!opt->bins && res->a.step == 0 && res->h == NULL)
 		to = from;
@@ -348,29 +325,31 @@ put_buckets(struct out *o, const struct func_rec *f,
 		size_t got;
 		const uint32_t *w = c->span(c->ctx, k, to, &got);
 
-		for (size_t i = 0; i < got; i++)
-			if (!opt->bins || opt->all || w[i])
-				put_bucket(o, &first,
-				    attrib_word_addr(&res->a, k + i), w[i]);
+		for (size_t i = 0; i < got; i++) {
+			if (opt->bins && !opt->all && w[i] == 0)
+				continue;
+			put_addr(o, sep, "address",
+			    attrib_word_addr(&res->a, k + i));
+			out_printf(o, ",\"count\":%llu}", (ull)w[i]);
+			sep = ",{";
+		}
 		k += got;
 	}
 	put(o, "]");
 }
 
-/* A gmon.out's ',"seconds":S' (exact decimals, as -v), and its calls. */
+/* A gmon.out's ',"PREFIXseconds":S' (exact decimals, as -v), and its
+ * calls. */
 static void
-put_hist_extra(struct out *o, const struct report_hist *h, uint64_t ticks,
-    uint64_t calls)
+put_hist_extra(struct out *o, const char *prefix,
+    const struct report_hist *h, uint64_t ticks, uint64_t calls)
 {
 	char b[32];
 
 	fmt_seconds(b, sizeof b, ticks, h->rate);
-	put(o, ",\"seconds\":");
-	put(o, b);
-	if (h->calls) {
-		put(o, ",\"calls\":");
-		put_u64(o, calls);
-	}
+	out_printf(o, ",\"%sseconds\":%s", prefix, b);
+	if (h->calls)
+		out_printf(o, ",\"%scalls\":%llu", prefix, (ull)calls);
 }
 
 static void
@@ -389,34 +368,29 @@ put_function(struct out *o, const struct func_rec *f,
 		put(o, ",\"mangled\":");
 		json_str(o, f->name, f->namelen);
 	}
-	put(o, ",");
-	put_addr(o, "address", f->addr);
-	put(o, ",\"size\":");
-	put_u64(o, f->len);
-	put(o, ",\"ticks\":");
-	put_u64(o, f->ticks);
-	put(o, ",\"load\":");
-	put_fix(o, attrib_load(f->ticks, f->len), 4);
-	put(o, ",\"percent\":");
-	put_fix(o, view_percent(f->ticks, res->all), 6);
+	put_addr(o, ",", "address", f->addr);
+	out_printf(o, ",\"size\":%llu,\"ticks\":%llu,\"load\":%.4f,"
+	    "\"percent\":%.6f", (ull)f->len, (ull)f->ticks,
+	    attrib_load(f->ticks, f->len), view_percent(f->ticks, res->all));
 	if (res->h)
-		put_hist_extra(o, res->h, f->ticks, f->calls);
+		put_hist_extra(o, "", res->h, f->ticks, f->calls);
 	if (opt->bins || opt->counters)
 		put_buckets(o, f, res, c, opt);
 	put(o, "}");
 }
 
-/* A bin width: the integer when whole, else rounded to six decimals
- * (the exact width is (high - low) / bins). */
+/* ,"KEY":W, W a bin width: the integer when whole, else rounded to six
+ * decimals (the exact width is (high - low) / bins). */
 static void
-put_width(struct out *o, const struct hist_range *r)
+put_width(struct out *o, const char *key, const struct hist_range *r)
 {
 	uint64_t span = r->high - r->low;
 
 	if (span % r->nbins == 0)
-		put_u64(o, span / r->nbins);
+		out_printf(o, ",\"%s\":%llu", key, (ull)(span / r->nbins));
 	else
-		put_fix(o, (double)span / (double)r->nbins, 6);
+		out_printf(o, ",\"%s\":%.6f", key,
+		    (double)span / (double)r->nbins);
 }
 
 /* A gmon.out's shape: format, rate, the width of the first range's bins
@@ -425,28 +399,17 @@ static void
 put_gmon(struct out *o, const struct view_inputs *in,
     const struct report_hist *h)
 {
-	put(o, ",\"format\":\"gmon.out\",\"gmon_format\":\"");
-	put(o, in->gmon_format);
-	put(o, "\",\"version\":");
-	put_u64(o, in->gmon_version);
-	put(o, ",\"pointer_size\":");
-	put_u64(o, (uint64_t)in->pointer_size);
-	put(o, ",\"rate\":");
-	put_u64(o, h->rate);
-	put(o, ",\"step\":");
-	put_width(o, &h->ranges[0]);
-	put(o, ",\"counters\":");
-	put_u64(o, h->nbins);
-	put(o, ",\"ranges\":[");
+	out_printf(o, ",\"format\":\"gmon.out\",\"gmon_format\":\"%s\","
+	    "\"version\":%llu,\"pointer_size\":%llu,\"rate\":%llu",
+	    in->gmon_format, (ull)in->gmon_version,
+	    (ull)(uint64_t)in->pointer_size, (ull)h->rate);
+	put_width(o, "step", &h->ranges[0]);
+	out_printf(o, ",\"counters\":%llu,\"ranges\":[", (ull)h->nbins);
 	for (size_t i = 0; i < h->nranges; i++) {
-		put(o, i ? ",{" : "{");
-		put_addr(o, "low", h->ranges[i].low);
-		put(o, ",");
-		put_addr(o, "high", h->ranges[i].high);
-		put(o, ",\"bins\":");
-		put_u64(o, h->ranges[i].nbins);
-		put(o, ",\"bin_width\":");
-		put_width(o, &h->ranges[i]);
+		put_addr(o, i ? ",{" : "{", "low", h->ranges[i].low);
+		put_addr(o, ",", "high", h->ranges[i].high);
+		out_printf(o, ",\"bins\":%llu", (ull)h->ranges[i].nbins);
+		put_width(o, "bin_width", &h->ranges[i]);
 		put(o, "}");
 	}
 	put(o, "]");
@@ -457,56 +420,38 @@ put_inputs(struct out *o, const struct view_inputs *in,
     const struct report_opts *opt, const struct report_hist *h)
 {
 	put(o, "{\"profile\":");
-	json_str(o, in->profile, strlen(in->profile));
+	put_str(o, in->profile);
 	put(o, ",\"map\":");
-	json_str(o, in->map, strlen(in->map));
+	put_str(o, in->map);
 	put(o, ",\"baseline\":");
-	if (in->baseline)
-		json_str(o, in->baseline, strlen(in->baseline));
-	else
-		put(o, "null");
-	if (h)
+	put_str(o, in->baseline);
+	if (h) {
 		put_gmon(o, in, h);
-	else {
-		put(o, ",\"format\":\"kernel\",\"step\":");
-		put_u64(o, in->step);
-		put(o, ",\"counters\":");
-		put_u64(o, in->counters);
-		put(o, ",\"counting\":");
-		if (in->counting)
-			json_str(o, in->counting, strlen(in->counting));
-		else
-			put(o, "null");
+	} else {
+		out_printf(o, ",\"format\":\"kernel\",\"step\":%llu,"
+		    "\"counters\":%llu,\"counting\":", (ull)in->step,
+		    (ull)in->counters);
+		put_str(o, in->counting);
 	}
-	put(o, ",\"byte_order\":\"");
-	put(o, in->byte_order);
-	put(o, "\",\"mode\":\"");
-	put(o, h ? "histogram" : opt->mode == ATTRIB_EXACT ? "exact" :
-	    "classic");
-	put(o, "\",\"all\":");
-	put(o, opt->all ? "true" : "false");
-	put(o, ",\"buckets\":\"");
-	put(o, opt->bins ? "histbin" : opt->counters ? "counters" : "none");
-	put(o, "\",\"top\":");
+	out_printf(o, ",\"byte_order\":\"%s\",\"mode\":\"%s\",\"all\":%s,"
+	    "\"buckets\":\"%s\",\"top\":", in->byte_order,
+	    h ? "histogram" : opt->mode == ATTRIB_EXACT ? "exact" : "classic",
+	    opt->all ? "true" : "false",
+	    opt->bins ? "histbin" : opt->counters ? "counters" : "none");
 	if (in->top)
-		put_u64(o, in->top);
+		out_printf(o, "%llu}", (ull)in->top);
 	else
-		put(o, "null");
-	put(o, "}");
+		put(o, "null}");
 }
 
 static void
 put_interval(struct out *o, const struct view_inputs *in)
 {
-	put(o, "\"interval\":{\"number\":");
-	put_u64(o, in->number);
-	put(o, ",\"time\":");
-	json_str(o, in->time, strlen(in->time));
-	put(o, ",\"seconds\":");
-	put_fix(o, in->seconds, 3);
-	put(o, ",\"reset\":");
-	put(o, in->reset ? "true" : "false");
-	put(o, "},");
+	out_printf(o, "\"interval\":{\"number\":%llu,\"time\":",
+	    (ull)in->number);
+	put_str(o, in->time);
+	out_printf(o, ",\"seconds\":%.3f,\"reset\":%s},", in->seconds,
+	    in->reset ? "true" : "false");
 }
 
 /* The document up to its list of functions. */
@@ -541,30 +486,15 @@ static void
 json_end(void *ctx, const struct report_result *res)
 {
 	struct json_stream *j = ctx;
-	struct out *o = j->o;
-	char b[32];
 
-	put(o, "],\"unknown\":");
-	put_u64(o, report_unknown(res));
-	put(o, ",\"no_symbol\":");
-	put_u64(o, res->nosym);
-	put(o, ",\"in_functions\":");
-	put_u64(o, res->total);
-	put(o, ",\"total\":");
-	put_u64(o, res->all);
-	put(o, ",\"total_load\":");
-	put_fix(o, res->load, 4);
-	if (res->h) {
-		fmt_seconds(b, sizeof b, res->total, res->h->rate);
-		put(o, ",\"total_seconds\":");
-		put(o, b);
-		if (res->h->calls) {
-			put(o, ",\"total_calls\":");
-			put_u64(o, res->calls);
-		}
-	}
-	put(o, "}\n");
-	out_note(o, res->note);
+	out_printf(j->o, "],\"unknown\":%llu,\"no_symbol\":%llu,"
+	    "\"in_functions\":%llu,\"total\":%llu,\"total_load\":%.4f",
+	    (ull)report_unknown(res), (ull)res->nosym, (ull)res->total,
+	    (ull)res->all, res->load);
+	if (res->h)
+		put_hist_extra(j->o, "total_", res->h, res->total, res->calls);
+	put(j->o, "}\n");
+	out_note(j->o, res->note);
 }
 
 struct report_sink

@@ -147,6 +147,24 @@ operator_names_are_bounded(void **state)
 		    strlen("operator reinterpret_cast"));
 }
 
+/* Each qualifier of a nested name, or of a function type, is printed
+ * (" const" 100 times): the bound holds every one. */
+static void
+repeated_qualifiers_are_bounded(void **state)
+{
+	static const char *const forms[] = { "_Z1fPN%s1A1fE", "_Z1fP%sFvvE" };
+	char k[101], name[160];
+
+	(void)state;
+	memset(k, 'K', 100);
+	k[100] = '\0';
+	for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++) {
+		snprintf(name, sizeof name, forms[i], k);
+		assert_true(demangle_bound(name, strlen(name)) >=
+		    100 * strlen(" const"));
+	}
+}
+
 int
 main(void)
 {
@@ -157,6 +175,7 @@ main(void)
 		cmocka_unit_test(name_longer_than_4k_demangled_stays_mangled),
 		cmocka_unit_test(what_is_not_a_mangled_name_stays),
 		cmocka_unit_test(operator_names_are_bounded),
+		cmocka_unit_test(repeated_qualifiers_are_bounded),
 	};
 
 	return cmocka_run_group_tests_name("demangle", tests, NULL, NULL);
