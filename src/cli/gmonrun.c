@@ -324,20 +324,6 @@ tell_unattributed(const struct report_result *res, const char *gmon,
 	free(text);
 }
 
-/* The calls column: the arcs of a gmon.out, read in one pass. */
-struct calls {
-	const struct gmon *g;
-	size_t cursor;
-};
-
-static uint64_t
-calls_in(void *ctx, uint64_t start, uint64_t next)
-{
-	struct calls *k = ctx;
-
-	return gmon_calls(k->g, start, next, &k->cursor);
-}
-
 /* One report of a gmon.out against its program. */
 struct run {
 	const struct options *opt;
@@ -443,7 +429,7 @@ gmonrun_run(const struct options *opt, struct profile *p, struct out *o)
 {
 	struct gmon g;
 	struct report_hist h;
-	struct calls calls = { &g, 0 };
+	struct gmon_walk calls = { &g, 0 };
 	struct baseline base;
 
 	load(&g, p);
@@ -467,7 +453,7 @@ gmonrun_run(const struct options *opt, struct profile *p, struct out *o)
 	h.nranges = g.nranges;
 	h.rate = g.rate;
 	/* call counts when there are arcs; a difference has none */
-	h.calls = g.narcs && !opt->baseline ? calls_in : NULL;
+	h.calls = g.narcs && !opt->baseline ? gmon_calls : NULL;
 	if (h.calls)
 		gmon_index_arcs(&g, p->data);	/* no longer a gmon.out */
 	h.calls_ctx = &calls;
