@@ -527,71 +527,50 @@ gmon_maybe_kernel(const unsigned char *b, size_t n, uint64_t total)
 	    (be && be <= 1024 && (be & (be - 1)) == 0);
 }
 
-/* A guess of byte order and address size, and how far it read. */
-struct guess {
-	int big, ptr;
-	size_t reached;
-	int score;		/* ranks successes */
-};
-
-static int
-try_parse(struct gmon *g, const unsigned char *b, size_t n, struct guess *x,
-    char *err, size_t errlen)
-{
-	struct rd r = { .b = b, .n = n, .big = x->big, .ptr = x->ptr,
-	    .bsd = n < 4 || memcmp(b, "gmon", 4) != 0, .err = err,
-	    .errlen = errlen };
-	int rc;
-
-	memset(g, 0, sizeof *g);
-	g->format = r.bsd ? GMON_BSD : GMON_GNU;
-	g->ptrsize = x->ptr;
-	g->big_endian = x->big;
-	rc = parse(&r, g);
-	free(r.recs);
-	g->version = r.version;
-	x->reached = r.pos;
-	/* the version is small in the right byte order; text; then 64-bit */
-	x->score = (r.bsd || r.version <= 0xffff) * 4 +
-	    (r.bsd || dimen_is_text(r.dimen)) * 2 + (x->ptr == 8);
-	if (rc < 0)
-		gmon_free(g);
-	return rc;
-}
-
-/* Every guess is read; the best that reads whole is kept. */
+/*
+ * The file read under each guess of byte order and address size: the
+ * best (by score) of those that read whole is kept; when none does, the
+ * error of the one that read furthest.
+ */
 int
 gmon_parse(struct gmon *g, const unsigned char *b, size_t n, char *err,
     size_t errlen)
 {
-	struct gmon cand;
-	struct guess x, best = { 0 };
 	char msg[256];
-	size_t best_reach = 0;
-	int found = 0, best_fail = -1;
+	size_t reach = 0;
+	int best = -1, best_fail = -1;
 
 	memset(g, 0, sizeof *g);
-	for (x.big = 0; x.big <= 1; x.big++)
-		for (x.ptr = 8; x.ptr >= 4; x.ptr -= 4) {
-			if (try_parse(&cand, b, n, &x, msg, sizeof msg) < 0) {
-				/* the furthest read names the error */
-				if (best_fail < 0 || x.reached > best_reach ||
-				    (x.reached == best_reach &&
-				    x.score > best_fail)) {
-					best_reach = x.reached;
-					best_fail = x.score;
-					snprintf(err, errlen, "%s", msg);
-				}
-			} else if (!found || x.score > best.score) {
+	for (int big = 0; big <= 1; big++)
+		for (int ptr = 8; ptr >= 4; ptr -= 4) {
+			struct rd r = { .b = b, .n = n, .big = big, .ptr = ptr,
+			    .bsd = n < 4 || memcmp(b, "gmon", 4) != 0,
+			    .err = msg, .errlen = sizeof msg };
+			struct gmon x = { .format = r.bsd ? GMON_BSD : GMON_GNU,
+			    .ptrsize = ptr, .big_endian = big };
+			int rc = parse(&r, &x), score;
+
+			free(r.recs);
+			x.version = r.version;
+			/* the version small in the right byte order; text;
+			 * then 64-bit */
+			score = (r.bsd || r.version <= 0xffff) * 4 +
+			    (r.bsd || dimen_is_text(r.dimen)) * 2 + (ptr == 8);
+			if (rc == 0 && score > best) {
 				gmon_free(g);
-				*g = cand;
-				best = x;
-				found = 1;
-			} else {
-				gmon_free(&cand);
+				*g = x;
+				best = score;
+				continue;
 			}
+			gmon_free(&x);
+			if (rc == 0 || (best_fail >= 0 && (r.pos < reach ||
+			    (r.pos == reach && score <= best_fail))))
+				continue;
+			reach = r.pos;
+			best_fail = score;
+			snprintf(err, errlen, "%s", msg);
 		}
-	return found ? 0 : -1;
+	return best < 0 ? -1 : 0;
 }
 
 /* The first bin of G lower than BASE's (same ranges), or 0 when none. */
