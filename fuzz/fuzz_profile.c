@@ -201,19 +201,6 @@ check_attribution(const struct gmon *g, const uint64_t *sym, size_t ns)
 	CHECK(covered <= gmon_total(g));
 }
 
-struct calls_ctx {
-	const struct gmon *g;
-	size_t cursor;
-};
-
-static uint64_t
-calls_in(void *ctx, uint64_t start, uint64_t next)
-{
-	struct calls_ctx *k = ctx;
-
-	return gmon_calls(k->g, start, next, &k->cursor);
-}
-
 /* A report of G against the symbols, into memory. */
 static void
 run_report(const struct gmon *g, const uint64_t *sym, size_t ns,
@@ -223,9 +210,9 @@ run_report(const struct gmon *g, const uint64_t *sym, size_t ns,
 	struct report_opts ro = { .verbose = (flags & 2) != 0,
 	    .all = (flags & 4) != 0, .bins = (flags & 8) != 0,
 	    .counters = (flags & 16) != 0, .mode = ATTRIB_HIST };
-	struct calls_ctx k = { g, 0 };
+	struct gmon_walk k = { g, 0 };
 	struct report_hist h = { g->low, g->high, g->nbins, g->ranges,
-	    g->nranges, g->rate, calls_in, &k };
+	    g->nranges, g->rate, gmon_calls, &k };
 	struct report_result res;
 	struct counters c = gmon_counters(g);
 	struct symsrc m;
@@ -257,7 +244,7 @@ index_case(const struct gmon *g, const unsigned char *b, size_t n,
 	struct counters c, d;
 	char err[256];
 	uint64_t sum = 0, start = 0;
-	size_t cur = 0;
+	struct gmon_walk cur = { &h, 0 };
 
 	CHECK(copy != NULL);
 	memcpy(copy, b, n);
@@ -269,10 +256,10 @@ index_case(const struct gmon *g, const unsigned char *b, size_t n,
 	for (uint64_t k = 1; k <= g->nbins; k++)
 		CHECK(counters_get(&c, k) == counters_get(&d, k));
 	for (size_t i = 0; i < ns; start = sym[i++])
-		sum += gmon_calls(&h, start, sym[i], &cur);
-	sum += gmon_calls(&h, start, UINT64_MAX, &cur);
-	cur = 0;
-	CHECK(sum == gmon_calls(&h, 0, UINT64_MAX, &cur));
+		sum += gmon_calls(&cur, start, sym[i]);
+	sum += gmon_calls(&cur, start, UINT64_MAX);
+	cur.at = 0;
+	CHECK(sum == gmon_calls(&cur, 0, UINT64_MAX));
 	run_report(&h, sym, ns, flags);
 	gmon_free(&h);
 	free(copy);

@@ -1,7 +1,6 @@
 /*
  * gmonrun.c - the gmon.out path from options to report.
  */
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +12,7 @@
 #include "sym/demangle.h"
 #include "cli/debugfile.h"
 #include "cli/gmonrun.h"
+#include "cli/run.h"
 #include "base/wide.h"
 #include "core/report.h"
 #include "sym/symsrc.h"
@@ -48,24 +48,6 @@ load(struct gmon *g, struct profile *p)
 		fatalx("%s: %s", p->name, err);
 }
 
-static void
-put(struct out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void
-put(struct out *o, const char *fmt, ...)
-{
-	char line[256];
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(line, sizeof line, fmt, ap);
-	va_end(ap);
-	if (n > 0)
-		out_str(o, line, (size_t)n < sizeof line ? (size_t)n :
-		    sizeof line - 1);
-}
-
 /* One range's bin width: "4", or the fractional width with six decimals. */
 static void
 print_width(struct out *o, const struct hist_range *r)
@@ -73,9 +55,9 @@ print_width(struct out *o, const struct hist_range *r)
 	uint64_t span = r->high - r->low;
 
 	if (span % r->nbins == 0)
-		put(o, "%llu", (unsigned long long)(span / r->nbins));
+		out_printf(o, "%llu", (unsigned long long)(span / r->nbins));
 	else
-		put(o, "%.6f", (double)span / (double)r->nbins);
+		out_printf(o, "%.6f", (double)span / (double)r->nbins);
 }
 
 /* Whether ranges X and Y have bins of one width. */
@@ -99,41 +81,39 @@ print_step(struct out *o, const struct gmon *g)
 		i++;
 	if (i < g->nranges)
 		n = g->nranges;
-	put(o, "Sampling_step: ");
+	out_printf(o, "Sampling_step: ");
 	for (i = 0; i < n; i++) {
 		if (i)
-			put(o, ", ");
+			out_printf(o, ", ");
 		print_width(o, &g->ranges[i]);
 	}
-	put(o, "\n");
+	out_printf(o, "\n");
 }
 
 static void
 print_info_verbose(struct out *o, const struct gmon *g)
 {
-	if (g->format == GMON_GNU)
-		put(o, "Format: GNU gmon.out, version %u\n", g->version);
-	else
-		put(o, "Format: BSD gmon.out, version 0x%x\n", g->version);
-	put(o, "Pointer_size: %d\n", g->ptrsize);
-	put(o, "Byte_order: %s\n", g->big_endian ? "big-endian" :
-	    "little-endian");
+	out_printf(o, g->format == GMON_GNU ? "Format: GNU gmon.out, version "
+	    "%u\n" : "Format: BSD gmon.out, version 0x%x\n", g->version);
+	out_printf(o, "Pointer_size: %d\nByte_order: %s\n", g->ptrsize,
+	    g->big_endian ? "big-endian" : "little-endian");
 	for (size_t i = 0; i < g->nranges; i++) {
 		const struct hist_range *r = &g->ranges[i];
 
-		put(o, "Range: 0x%llx-0x%llx (%llu bytes", (unsigned long long)
-		    r->low, (unsigned long long)r->high,
+		out_printf(o, "Range: 0x%llx-0x%llx (%llu bytes",
+		    (unsigned long long)r->low, (unsigned long long)r->high,
 		    (unsigned long long)(r->high - r->low));
 		if (g->nranges > 1)
-			put(o, ", %llu bins", (unsigned long long)r->nbins);
-		put(o, ")\n");
+			out_printf(o, ", %llu bins",
+			    (unsigned long long)r->nbins);
+		out_printf(o, ")\n");
 	}
-	put(o, "Bins: %llu\n", (unsigned long long)g->nbins);
-	put(o, "Profiling_rate: %u Hz\n", g->rate);
-	put(o, "Histogram_records: %llu\nArc_records: %llu\n",
-	    (unsigned long long)g->nhist, (unsigned long long)g->narcs);
+	out_printf(o, "Bins: %llu\nProfiling_rate: %u Hz\nHistogram_records: "
+	    "%llu\nArc_records: %llu\n", (unsigned long long)g->nbins,
+	    g->rate, (unsigned long long)g->nhist,
+	    (unsigned long long)g->narcs);
 	if (g->format == GMON_GNU)
-		put(o, "Basic_block_records: %llu\n",
+		out_printf(o, "Basic_block_records: %llu\n",
 		    (unsigned long long)g->nblocks);
 }
 
@@ -165,44 +145,23 @@ subtract_baseline(struct gmon *g, const struct options *opt,
 #define TEXT_SLACK 16
 
 /*
- * The histogram of G (from GMON) must cover the text of PROG, [LO, HI):
- * no lower than its first loaded address (glibc's histogram starts at
- * __executable_start, the BSDs' at the text), and ending at the end of
- * its text (etext), rounded up by less than TEXT_SLACK.  Fatal when not,
- * naming both.
- */
-static void
-text_fits(const struct gmon *g, const char *gmon, const char *prog,
-    uint64_t lo, uint64_t hi)
-{
-	if (g->low >= lo && g->high >= hi && g->high - hi < TEXT_SLACK)
-		return;
-	fatalx("%s: the histogram 0x%llx-0x%llx does not match the text of "
-	    "%s, 0x%llx-0x%llx: it is the profile of another program, or of "
-	    "another build of it", gmon, (unsigned long long)g->low,
-	    (unsigned long long)g->high, prog, (unsigned long long)lo,
-	    (unsigned long long)hi);
-}
-
-/*
  * A map given as nm -n text, read once ahead when it is a file (not
- * standard input, nor compressed): its etext (or _etext, __etext) and,
- * when it has one, its __executable_start.  Lines that are no symbol are
- * passed over (the report says what is wrong with those it reads); a map
- * without etext is not checked.
+ * standard input, nor compressed): its etext (or _etext, __etext) in *HI
+ * and, when it has one, its __executable_start in *LO.  Lines that are no
+ * symbol are passed over (the report says what is wrong with those it
+ * reads).  Whether it has an etext.
  */
-static void
-check_nm_text(const struct gmon *g, const char *gmon, const char *map)
+static int
+nm_text(const char *map, uint64_t *lo, uint64_t *hi)
 {
 	FILE *f;
 	char *line = NULL;
 	size_t cap = 0;
 	ssize_t n;
-	uint64_t lo = 0, hi = 0;
 	int have_hi = 0;
 
 	if (strcmp(map, "-") == 0 || (f = fopen(map, "r")) == NULL)
-		return;		/* the report says why it cannot be opened */
+		return 0;	/* the report says why it cannot be opened */
 	while ((n = getline(&line, &cap, f)) > 0) {
 		struct sym s;
 
@@ -210,39 +169,51 @@ check_nm_text(const struct gmon *g, const char *gmon, const char *map)
 		    &s) < 0)
 			continue;
 		if (sym_is(&s, "__executable_start"))
-			lo = s.addr;
+			*lo = s.addr;
 		else if (!have_hi && (sym_is(&s, "etext") ||
 		    sym_is(&s, "_etext") || sym_is(&s, "__etext"))) {
-			hi = s.addr;
+			*hi = s.addr;
 			have_hi = 1;
 		}
 	}
 	free(line);
 	fclose(f);
-	if (have_hi)
-		text_fits(g, gmon, map, lo, hi);
+	return have_hi;
 }
 
 /*
- * The program given with -m must be the profiled one: for an ELF file,
+ * The program given with -m must be the profiled one: the histogram of G
+ * (from GMON) must cover the text of PROG, [LO, HI), no lower than its
+ * first loaded address (glibc's histogram starts at __executable_start,
+ * the BSDs' at the text), and ending at the end of its text (etext),
+ * rounded up by less than TEXT_SLACK.  For an ELF file, the text runs
  * from its first loaded address to the end of its executable sections
- * (one without section headers is not checked); for nm text, from its
- * symbols.
+ * (one without section headers is not checked); for nm text, it is
+ * found from its symbols (a map without etext is not checked).  Fatal
+ * when not, naming both.
  */
 static void
 check_program(const struct gmon *g, const char *gmon, const char *prog)
 {
 	struct elf_peek pk;
-	uint64_t lo;
+	uint64_t lo = 0, hi;
 
-	if (elf_peek(prog, &pk) < 0) {
-		check_nm_text(g, gmon, prog);
+	if (elf_peek(prog, &pk) == 0) {
+		if (!pk.have_exec)
+			return;
+		lo = pk.have_load && pk.load_lo < pk.exec_lo ? pk.load_lo :
+		    pk.exec_lo;
+		hi = pk.exec_hi;
+	} else if (!nm_text(prog, &lo, &hi)) {
 		return;
 	}
-	if (!pk.have_exec)
+	if (g->low >= lo && g->high >= hi && g->high - hi < TEXT_SLACK)
 		return;
-	lo = pk.have_load && pk.load_lo < pk.exec_lo ? pk.load_lo : pk.exec_lo;
-	text_fits(g, gmon, prog, lo, pk.exec_hi);
+	fatalx("%s: the histogram 0x%llx-0x%llx does not match the text of "
+	    "%s, 0x%llx-0x%llx: it is the profile of another program, or of "
+	    "another build of it", gmon, (unsigned long long)g->low,
+	    (unsigned long long)g->high, prog, (unsigned long long)lo,
+	    (unsigned long long)hi);
 }
 
 #define WRAP 80
@@ -324,115 +295,63 @@ tell_unattributed(const struct report_result *res, const char *gmon,
 	free(text);
 }
 
-/* The calls column: the arcs of a gmon.out, read in one pass. */
-struct calls {
-	const struct gmon *g;
-	size_t cursor;
-};
-
-static uint64_t
-calls_in(void *ctx, uint64_t start, uint64_t next)
-{
-	struct calls *k = ctx;
-
-	return gmon_calls(k->g, start, next, &k->cursor);
-}
-
-/* One report of a gmon.out against its program. */
-struct run {
-	const struct options *opt;
-	const struct gmon *g;
-	const char *name;	/* the gmon.out's */
-	struct symsrc *m;
-	const struct debugfile *d;
-	const struct counters *c;
-	const struct report_hist *h;
-	struct report_opts *ro;
-	struct out *o;
-	struct report_result *res;
-};
-
-/* The ticks no function holds, and a map with no symbol in the range. */
-static void
-tell(const struct run *x)
-{
-	const struct report_result *res = x->res;
-
-	if (res->nsyms == 0 && res->unknown == 0)
-		warnx_("warning: no text symbol of %s lies in %s's range "
-		    "0x%llx-0x%llx: is it the profiled program?",
-		    x->opt->mapfile, x->name, (unsigned long long)x->g->low,
-		    (unsigned long long)x->g->high);
-	tell_unattributed(res, x->name, x->opt->mapfile, x->d);
-}
-
 /*
- * --top, --json, --pprof and --folded: collect the reported functions,
- * then print them; an error about the ticks comes before a file is
- * written.
+ * The report of R's gmon.out (NAME) against the symbols of -m, over the
+ * histogram H: the classic text, --top, --json, --pprof or --folded;
+ * then what is told of the ticks, before --pprof's file is put in place
+ * and before a collected view is printed.
  */
 static void
-report_view(const struct run *x)
+report(struct run *r, const char *name, const struct report_hist *h)
 {
-	const struct options *opt = x->opt;
-	const struct gmon *g = x->g;
-	struct view_inputs vi = { .profile = opt->profile, .map = x->m->name,
-	    .baseline = opt->baseline, .byte_order = g->big_endian ?
-	    "big-endian" : "little-endian", .gmon_format = g->format == GMON_GNU ?
-	    "GNU" : "BSD", .gmon_version = g->version,
-	    .pointer_size = g->ptrsize, .top = opt->top };
-	struct collect k;
-	struct export_src s = { .profile = opt->profile, .map = x->m->name,
-	    .baseline = opt->baseline, .rate = g->rate, .rate_from = "gmon.out",
-	    .format = g->format == GMON_GNU ? "gmon.out (GNU)" :
-	    "gmon.out (BSD)" };
-	struct export_stream e = { .o = opt, .out = x->o, .c = x->c,
-	    .ro = x->ro, .s = &s };
-	struct report_sink sink;
-	struct json_stream js;
-
-	if (export_wanted(opt) || (opt->json && !opt->top)) {	/* streamed */
-		sink = export_wanted(opt) ? export_sink(&e) :
-		    view_json_sink(&js, x->o, x->c, x->ro, &vi);
-		report_hist_run(x->m, x->c, x->h, x->ro, &sink, x->res);
-		tell(x);	/* before --pprof's file is put in place */
-		return;
-	}
-	collect_init(&k, opt->top ? opt->top : SIZE_MAX);
-	x->ro->collect = &k;
-	classic_hist_run(x->m, x->c, x->h, x->ro, x->o, x->res);
-	tell(x);
-	collect_sort(&k);
-	if (opt->json)
-		view_json(x->o, &k, x->res, x->c, x->ro, &vi);
-	else
-		view_top(x->o, &k, x->res, x->c, x->ro, NULL);
-	collect_free(&k);
-}
-
-/* The symbols of -m, the histogram H, the report and what is told. */
-static void
-report(const struct options *opt, const struct gmon *g, const char *name,
-    struct report_hist *h, struct out *o)
-{
+	const struct options *opt = r->o;
 	struct report_opts ro = { .verbose = opt->verbose, .all = opt->all,
 	    .bins = opt->bins, .counters = opt->counters, .mode = ATTRIB_HIST,
 	    .rename = opt->no_demangle ? NULL : demangle_or_same };
+	struct counters c = gmon_counters(r->gmon);
+	struct export_src s = { .profile = opt->profile, .baseline =
+	    opt->baseline, .rate = h->rate, .rate_from = "gmon.out", .format =
+	    r->gmon->format == GMON_GNU ? "gmon.out (GNU)" : "gmon.out (BSD)" };
+	struct export_stream e = { .o = opt, .out = r->out, .c = &c,
+	    .ro = &ro, .s = &s };
 	struct report_result res;
-	struct counters c = gmon_counters(g);
+	struct view_inputs vi;
+	struct report_sink sink;
+	struct json_stream js;
 	struct debugfile d;
 	struct symsrc m;
-	struct run x = { opt, g, name, &m, &d, &c, h, &ro, o, &res };
+	struct collect k;
 
 	debugfile_resolve(&d, opt->mapfile);
 	if (symsrc_open(&m, d.use) < 0)
 		fatal("%s", m.name);
 	m.map.skip_undefined = 1;	/* plain `nm -n PROGRAM` output */
-	if (opt->top || opt->json || export_wanted(opt)) {
-		report_view(&x);
+	r->map = s.map = m.name;
+	run_inputs(r, &c, &vi);
+	if (export_wanted(opt) || (opt->json && !opt->top)) {	/* streamed */
+		sink = export_wanted(opt) ? export_sink(&e) :
+		    view_json_sink(&js, r->out, &c, &ro, &vi);
+		report_hist_run(&m, &c, h, &ro, &sink, &res);
 	} else {
-		classic_hist_run(&m, &c, h, &ro, o, &res);
-		tell(&x);
+		if (opt->top || opt->json) {
+			collect_init(&k, opt->top ? opt->top : SIZE_MAX);
+			ro.collect = &k;
+		}
+		classic_hist_run(&m, &c, h, &ro, r->out, &res);
+	}
+	if (res.nsyms == 0 && res.unknown == 0)
+		warnx_("warning: no text symbol of %s lies in %s's range "
+		    "0x%llx-0x%llx: is it the profiled program?", opt->mapfile,
+		    name, (unsigned long long)h->low,
+		    (unsigned long long)h->high);
+	tell_unattributed(&res, name, opt->mapfile, &d);
+	if (ro.collect != NULL) {
+		collect_sort(&k);
+		if (opt->json)
+			view_json(r->out, &k, &res, &c, &ro, &vi);
+		else
+			view_top(r->out, &k, &res, &c, &ro, NULL);
+		collect_free(&k);
 	}
 	symsrc_close(&m);
 	debugfile_free(&d);
@@ -442,12 +361,14 @@ void
 gmonrun_run(const struct options *opt, struct profile *p, struct out *o)
 {
 	struct gmon g;
+	struct gmon_walk calls = { &g, 0 };
+	struct run r = { .o = opt, .out = o, .source = RUN_GMON,
+	    .profile = opt->profile, .gmon = &g };
 	struct report_hist h;
-	struct calls calls = { &g, 0 };
 	struct baseline base;
 
 	load(&g, p);
-	if (opt->info) {	/* the file's shape: no baseline (a warning says so) */
+	if (opt->info) {	/* its shape: no baseline (a warning says so) */
 		print_step(o, &g);
 		if (opt->verbose)
 			print_info_verbose(o, &g);
@@ -460,18 +381,14 @@ gmonrun_run(const struct options *opt, struct profile *p, struct out *o)
 		fatalx("%s is a gmon.out: name the program with -m (the "
 		    "program itself, or its nm -n output)", p->name);
 	check_program(&g, p->name, opt->mapfile);
-	h.low = g.low;
-	h.high = g.high;
-	h.nbins = g.nbins;
-	h.ranges = g.ranges;
-	h.nranges = g.nranges;
-	h.rate = g.rate;
+	h = (struct report_hist){ g.low, g.high, g.nbins, g.ranges,
+	    g.nranges, g.rate, NULL, &calls };
 	/* call counts when there are arcs; a difference has none */
-	h.calls = g.narcs && !opt->baseline ? calls_in : NULL;
-	if (h.calls)
+	if (g.narcs && !opt->baseline) {
+		h.calls = gmon_calls;
 		gmon_index_arcs(&g, p->data);	/* no longer a gmon.out */
-	h.calls_ctx = &calls;
-	report(opt, &g, p->name, &h, o);
+	}
+	report(&r, p->name, &h);
 	gmon_free(&g);
 	if (opt->baseline) {
 		gmon_free(&base.g);

@@ -86,9 +86,8 @@ kernel_export(const struct run *r, struct symsrc *m, const struct counters *c,
 	report_run(m, c, r->step, ro, &k, res);
 }
 
-/* What --json says of the run's inputs: from R alone. */
-static void
-inputs_of(const struct run *r, const struct counters *c,
+void
+run_inputs(const struct run *r, const struct counters *c,
     struct view_inputs *vi)
 {
 	memset(vi, 0, sizeof *vi);
@@ -99,6 +98,13 @@ inputs_of(const struct run *r, const struct counters *c,
 	vi->counters = c->n - 1;
 	vi->byte_order = run_byte_order(r->swapped);
 	vi->top = r->o->top;
+	if (r->gmon) {
+		vi->byte_order = r->gmon->big_endian ? "big-endian" :
+		    "little-endian";
+		vi->gmon_format = r->gmon->format == GMON_GNU ? "GNU" : "BSD";
+		vi->gmon_version = r->gmon->version;
+		vi->pointer_size = r->gmon->ptrsize;
+	}
 	vi->counting = r->counting;
 	if (r->read) {
 		vi->interval = 1;
@@ -128,7 +134,7 @@ run_report(const struct run *r, struct symsrc *m, const struct counters *c,
 		kernel_export(r, m, c, &ro, res);
 		return;
 	}
-	inputs_of(r, c, &vi);
+	run_inputs(r, c, &vi);
 	if (o->json && !o->top) {	/* streamed */
 		s = view_json_sink(&js, r->out, c, &ro, &vi);
 		report_run(m, c, r->step, &ro, &s, res);

@@ -13,8 +13,10 @@
 #include "base/output.h"
 #include "cli/kroot.h"
 #include "cli/options.h"
+#include "hist/gmon.h"
 #include "core/report.h"
 #include "sym/symsrc.h"
+#include "views/view.h"
 
 /* --interval: the read a report is of. */
 struct run_read {
@@ -35,6 +37,7 @@ struct run {
 	int swapped;		/* the byte order was found reversed */
 	const char *counting;	/* what the live counters count; else NULL */
 	const struct run_read *read;	/* --interval's; else NULL */
+	const struct gmon *gmon;	/* RUN_GMON: the gmon.out read */
 };
 
 /* R for the options O, written into OUT: the kernel's files resolved,
@@ -58,6 +61,10 @@ void run_report(const struct run *r, struct symsrc *m,
  */
 uint32_t run_step_from_map(struct symsrc *m, uint64_t counters,
     struct report_result *res, int quiet);
+
+/* What --json says of R's inputs (C its counters): from R alone. */
+void run_inputs(const struct run *r, const struct counters *c,
+    struct view_inputs *vi);
 
 /* "little-endian" or "big-endian": this host's order, or, SWAPPED, the
  * other. */

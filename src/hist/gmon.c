@@ -16,6 +16,12 @@
 /* Bins converted to host-order words at a time. */
 #define WINDOW 4096
 
+/* A histogram record: its range, and where its bins are in the file. */
+struct hrec {
+	uint64_t low, high, nbins;
+	size_t off;
+};
+
 /*
  * The bins as served: read from the file's bytes, where they stay (no
  * copy), a window at a time; the records of one range added up, a
@@ -27,7 +33,7 @@ struct gmon_bins {
 	int big;
 	const struct hist_range *ranges;
 	size_t nranges;
-	size_t *recs;		/* the records' bin offsets, by range */
+	struct hrec *recs;	/* by low, each range's in file order */
 	size_t *rfirst;		/* range i's: recs[rfirst[i]..rfirst[i + 1]) */
 	const struct gmon_bins *base;	/* subtracted, or NULL */
 	uint32_t win[WINDOW];
@@ -42,15 +48,17 @@ bin16(const struct gmon_bins *v, size_t off, uint64_t k)
 	return v->big ? (uint32_t)p[0] << 8 | p[1] : (uint32_t)p[1] << 8 | p[0];
 }
 
-/* Bins [k, k + n) of range I, added up over its records, into W. */
+/*
+ * Bins [k, k + n) of range I, added up over its records, times SIGN (1,
+ * or UINT32_MAX: -1 modulo 2^32), added to W.
+ */
 static void
-range_bins(const struct gmon_bins *v, size_t i, uint64_t k, size_t n,
-    uint32_t *w)
+add_bins(const struct gmon_bins *v, size_t i, uint64_t k, size_t n,
+    uint32_t sign, uint32_t *w)
 {
-	memset(w, 0, n * sizeof *w);
 	for (size_t j = v->rfirst[i]; j < v->rfirst[i + 1]; j++)
 		for (size_t x = 0; x < n; x++)
-			w[x] += bin16(v, v->recs[j], k + x);
+			w[x] += sign * bin16(v, v->recs[j].off, k + x);
 }
 
 /* The range that holds word K >= 1 (K at most the last word). */
@@ -71,42 +79,54 @@ range_of_word(const struct gmon_bins *v, uint64_t k)
 }
 
 /*
- * Words [k, k + *got) into W: at most WINDOW, within one range, at most
- * TO - K (word 0 alone: 0).  Not less a baseline's.
+ * Words [from, from + *got): at most WINDOW, within one range (word 0
+ * alone: 0), less a baseline's.
  */
-static void
-window(const struct gmon_bins *v, uint64_t k, uint64_t to, uint32_t *w,
-    size_t *got)
+static const uint32_t *
+bins_span(void *ctx, uint64_t from, uint64_t to, size_t *got)
 {
-	size_t i, n;
+	struct gmon_bins *v = ctx;
 	const struct hist_range *x;
+	size_t i, n;
 
-	if (k == 0) {
-		w[0] = 0;
-		*got = 1;
-		return;
-	}
-	i = range_of_word(v, k);
+	v->win[0] = 0;
+	*got = 1;
+	if (from == 0)
+		return v->win;
+	i = range_of_word(v, from);
 	x = &v->ranges[i];
-	n = to - k < WINDOW ? (size_t)(to - k) : WINDOW;
-	if (x->first + x->nbins - k < n)
-		n = (size_t)(x->first + x->nbins - k);
-	range_bins(v, i, k - x->first, n, w);
+	n = to - from < WINDOW ? (size_t)(to - from) : WINDOW;
+	if (x->first + x->nbins - from < n)
+		n = (size_t)(x->first + x->nbins - from);
+	memset(v->win, 0, n * sizeof *v->win);
+	add_bins(v, i, from - x->first, n, 1, v->win);
+	if (v->base != NULL)
+		add_bins(v->base, i, from - x->first, n, UINT32_MAX, v->win);
 	*got = n;
+	return v->win;
 }
 
 /* A cursor over the file under one guess of byte order and address size. */
 struct rd {
 	const unsigned char *b;
 	size_t n, pos;
-	int big, ptr;
+	int big, ptr, bsd;
+	uint32_t version;
+	const unsigned char *dimen;	/* the first histogram's dimension */
+	struct hrec *recs;	/* the histogram records, in file order */
+	size_t reccap;
 	char *err;
 	size_t errlen;
-	/* the ranges met so far: by (low, high, nbins) in an open-addressing
-	 * table of range index + 1; where each was made; capacities */
-	size_t *slot, nslot, *made_at, rcap;
-	/* the histogram records: range index (in file order) and bin offset */
-	size_t *rec_range, *rec_off, reccap;
+};
+
+/* One record as read: a histogram, a call arc or basic blocks. */
+struct rec {
+	int tag;
+	size_t at;		/* where it starts */
+	struct hrec h;		/* a histogram's range and bins */
+	uint32_t rate;
+	size_t self, count;	/* an arc's callee and count: where they are */
+	int clen;		/* the count's bytes */
 };
 
 static int
@@ -139,6 +159,13 @@ have(const struct rd *r, uint64_t len)
 	return r->n - r->pos >= len;
 }
 
+/* 0 when LEN more bytes are there; else -1, "short WHAT at offset AT". */
+static int
+need(struct rd *r, uint64_t len, const char *what, size_t at)
+{
+	return have(r, len) ? 0 : fail(r, "short %s at offset %zu", what, at);
+}
+
 static uint64_t
 take(struct rd *r, int len)
 {
@@ -148,14 +175,12 @@ take(struct rd *r, int len)
 	return v;
 }
 
-/*
- * Check a histogram's range and bin count, and that its bins are there.
- * NB: the bins start at r->pos.
- */
+/* The histogram E, whose bins start at r->pos: checked, then passed. */
 static int
-check_hist(struct rd *r, uint64_t low, uint64_t high, uint64_t nbins,
-    uint32_t rate)
+hist_bins(struct rd *r, struct rec *e)
 {
+	uint64_t low = e->h.low, high = e->h.high, nbins = e->h.nbins;
+
 	if (low >= high)
 		return fail(r, "histogram range 0x%llx-0x%llx is empty "
 		    "(low_pc >= high_pc)", (unsigned long long)low,
@@ -169,256 +194,206 @@ check_hist(struct rd *r, uint64_t low, uint64_t high, uint64_t nbins,
 		    "%llu left", (unsigned long long)nbins,
 		    (unsigned long long)nbins * 2,
 		    (unsigned long long)(r->n - r->pos));
-	if (rate == 0)
+	if (e->rate == 0)
 		return fail(r, "profiling rate is 0");
-	return 0;
+	e->h.off = r->pos;
+	r->pos += (size_t)nbins * 2;
+	return 1;
 }
 
-static size_t
-hash_range(uint64_t low, uint64_t high, uint64_t nbins)
+/* The arc at r->pos (past its tag): callee, count of CLEN bytes, passed. */
+static int
+arc_at(struct rd *r, struct rec *e, int clen)
 {
-	uint64_t h = low * 0x9e3779b97f4a7c15ull ^ high * 0xc2b2ae3d27d4eb4full ^
-	    nbins * 0x165667b19e3779f9ull;
-
-	return (size_t)(h ^ h >> 29);
+	e->tag = TAG_ARC;
+	e->self = r->pos + (size_t)r->ptr;
+	e->count = r->pos + 2 * (size_t)r->ptr;
+	e->clen = clen;
+	r->pos += 2 * (size_t)r->ptr + (size_t)clen;
+	return 1;
 }
 
-/* The table slot of [low, high) in NBINS bins: its range, or empty. */
-static size_t *
-range_slot(struct rd *r, const struct gmon *g, uint64_t low, uint64_t high,
-    uint64_t nbins)
+/* The GNU record at r->pos. */
+static int
+gnu_rec(struct rd *r, struct rec *e)
 {
-	size_t i = hash_range(low, high, nbins) & (r->nslot - 1);
+	size_t ptr = (size_t)r->ptr;
+	uint64_t len;
 
-	for (;; i = (i + 1) & (r->nslot - 1)) {
-		const struct hist_range *x;
-
-		if (r->slot[i] == 0)
-			return &r->slot[i];
-		x = &g->ranges[r->slot[i] - 1];
-		if (x->low == low && x->high == high && x->nbins == nbins)
-			return &r->slot[i];
+	e->at = r->pos;
+	e->tag = r->b[r->pos++];
+	switch (e->tag) {
+	case TAG_HIST:
+		if (need(r, 2 * ptr + 24, "histogram record header", e->at) < 0)
+			return -1;
+		e->h.low = take(r, r->ptr);
+		e->h.high = take(r, r->ptr);
+		e->h.nbins = take(r, 4);
+		e->rate = (uint32_t)take(r, 4);
+		if (r->dimen == NULL)
+			r->dimen = r->b + r->pos;
+		r->pos += 16;
+		return hist_bins(r, e);
+	case TAG_ARC:
+		if (need(r, 2 * ptr + 4, "call arc record", e->at) < 0)
+			return -1;
+		return arc_at(r, e, 4);
+	case TAG_BB:
+		if (need(r, 4, "basic-block record", e->at) < 0 ||
+		    need(r, len = take(r, 4) * 2 * ptr, "basic-block record",
+		    e->at) < 0)
+			return -1;
+		r->pos += (size_t)len;
+		return 1;
 	}
+	return fail(r, "unknown record tag %d at offset %zu", e->tag, e->at);
 }
 
-/* Room for one more range in the table (kept at most half full). */
+/* The BSD header and its histogram, at 0; then the arcs to the end. */
 static int
-grow_slots(struct rd *r, const struct gmon *g)
+bsd_rec(struct rd *r, struct rec *e)
 {
-	size_t *old = r->slot, n = r->nslot;
+	size_t hdr = 2 * (size_t)r->ptr + 24, arc = 3 * (size_t)r->ptr;
+	uint64_t ncnt;
 
-	if (g->nranges + 1 <= n / 2)
-		return 0;
-	r->nslot = n ? n * 2 : 64;
-	r->slot = calloc(r->nslot, sizeof *r->slot);
-	if (r->slot == NULL) {
-		r->slot = old;
-		r->nslot = n;
-		return fail(r, "out of memory for histogram ranges");
-	}
-	for (size_t i = 0; i < n; i++)
-		if (old[i] != 0) {
-			const struct hist_range *x = &g->ranges[old[i] - 1];
-
-			*range_slot(r, g, x->low, x->high, x->nbins) = old[i];
-		}
-	free(old);
-	return 0;
-}
-
-static int
-low_cmp(const void *x, const void *y, void *ctx)
-{
-	const struct hist_range *a = x, *b = y;
-
-	(void)ctx;
-	return (a->low > b->low) - (a->low < b->low);
-}
-
-/* Whether two of the N ranges at V overlap; sorts V by low. */
-static int
-any_overlap(struct hist_range *v, size_t n)
-{
-	heap_sort(v, n, sizeof *v, low_cmp, NULL);
-	for (size_t i = 1; i < n; i++)
-		if (v[i].low < v[i - 1].high)
-			return 1;
-	return 0;
-}
-
-/*
- * Overlapping ranges are an error, found when all are in (O(n log n), not
- * a scan of all ranges per record): the one reported is the first that
- * the file order meets, with the first range it overlaps, as a scan would
- * have found them.  Returns -1 with that message, or 0 when none do.
- */
-static int
-check_overlap(struct rd *r, const struct gmon *g)
-{
-	struct hist_range *v;
-	const struct hist_range *x, *y;
-	size_t lo = 1, hi = g->nranges, c;
-
-	if (g->nranges < 2)
-		return 0;
-	v = malloc(g->nranges * sizeof *v);
-	if (v == NULL)
-		return fail(r, "out of memory for histogram ranges");
-	memcpy(v, g->ranges, g->nranges * sizeof *v);
-	if (!any_overlap(v, g->nranges)) {
-		free(v);
-		return 0;
-	}
-	while (lo + 1 < hi) {	/* the first lo ranges do not overlap; hi do */
-		size_t mid = lo + (hi - lo) / 2;
-
-		memcpy(v, g->ranges, mid * sizeof *v);
-		if (any_overlap(v, mid))
-			hi = mid;
-		else
-			lo = mid;
-	}
-	free(v);
-	c = hi - 1;		/* the range that overlaps an earlier one */
-	y = &g->ranges[c];
-	for (x = g->ranges; !(y->low < x->high && x->low < y->high); x++)
-		;
-	r->pos = r->made_at[c];
-	return fail(r, "histogram records overlap (0x%llx-0x%llx in %llu bins, "
-	    "0x%llx-0x%llx in %llu)", (unsigned long long)x->low,
-	    (unsigned long long)x->high, (unsigned long long)x->nbins,
-	    (unsigned long long)y->low, (unsigned long long)y->high,
-	    (unsigned long long)y->nbins);
-}
-
-/*
- * Where the range [low, high) of NBINS bins is among G's: 1 with *AT its
- * index, 0 when it is new (overlaps are checked at the end).
- */
-static int
-find_range(struct rd *r, const struct gmon *g, uint64_t low, uint64_t high,
-    uint64_t nbins, size_t *at)
-{
-	size_t *s;
-
-	if (r->nslot == 0)
-		return 0;
-	s = range_slot(r, g, low, high, nbins);
-	*at = *s - 1;
-	return *s != 0;
-}
-
-/* A new range (in file order, for now); the arrays grow by doubling. */
-static int
-new_range(struct rd *r, struct gmon *g, uint64_t low, uint64_t high,
-    uint64_t nbins, size_t *at)
-{
-	struct hist_range *x;
-
-	if (grow_slots(r, g) < 0)
+	e->at = r->pos;
+	if (r->pos > 0)		/* an arc, or the end */
+		return r->pos < r->n ? arc_at(r, e, r->ptr) : 0;
+	e->tag = TAG_HIST;
+	if (r->n < hdr)
+		return fail(r, "short BSD gmon.out header");
+	e->h.low = take(r, r->ptr);
+	e->h.high = take(r, r->ptr);
+	ncnt = take(r, 4);
+	r->version = (uint32_t)take(r, 4);
+	e->rate = (uint32_t)take(r, 4);
+	r->pos = hdr;
+	if (r->version != GMON_BSD_VERSION)
+		return fail(r, "not a gmon.out (no \"gmon\" magic, no BSD "
+		    "version)");
+	if (ncnt < hdr || ncnt > r->n || (ncnt - hdr) % 2)
+		return fail(r, "impossible byte count %llu in the BSD header "
+		    "(file of %zu bytes)", (unsigned long long)ncnt, r->n);
+	e->h.nbins = (ncnt - hdr) / 2;
+	if (hist_bins(r, e) < 0)
 		return -1;
-	if (g->nranges == r->rcap) {
-		size_t cap = r->rcap ? r->rcap * 2 : 16, *m;
-
-		x = realloc(g->ranges, cap * sizeof *x);
-		if (x == NULL)
-			return fail(r, "out of memory for histogram ranges");
-		g->ranges = x;
-		m = realloc(r->made_at, cap * sizeof *m);
-		if (m == NULL)
-			return fail(r, "out of memory for histogram ranges");
-		r->made_at = m;
-		r->rcap = cap;
-	}
-	x = &g->ranges[g->nranges];
-	x->low = low;
-	x->high = high;
-	x->nbins = nbins;
-	x->first = g->nranges;	/* its index in file order, until ordered */
-	r->made_at[g->nranges] = r->pos;
-	*range_slot(r, g, low, high, nbins) = g->nranges + 1;
-	*at = g->nranges++;
-	return 0;
+	if ((r->n - r->pos) % arc)	/* the arcs run to the end */
+		return fail(r, "short call arc record at offset %zu",
+		    r->pos + (r->n - r->pos) / arc * arc);
+	return 1;
 }
 
-/* Keep the record of range AT whose bins start at r->pos. */
+/* The next record into E: 1, 0 at the end, or -1 with a message. */
 static int
-add_record(struct rd *r, const struct gmon *g, size_t at)
+next_rec(struct rd *r, struct rec *e)
 {
-	size_t n = (size_t)g->nhist;
-
-	if (n == r->reccap) {
-		size_t cap = r->reccap ? r->reccap * 2 : 16, *a, *b;
-
-		a = realloc(r->rec_range, cap * sizeof *a);
-		if (a == NULL)
-			return fail(r, "out of memory for histogram records");
-		r->rec_range = a;
-		b = realloc(r->rec_off, cap * sizeof *b);
-		if (b == NULL)
-			return fail(r, "out of memory for histogram records");
-		r->rec_off = b;
-		r->reccap = cap;
+	if (r->bsd)
+		return bsd_rec(r, e);
+	if (r->pos == 0) {
+		if (r->n < GNU_HDR)
+			return fail(r, "short gmon.out header");
+		r->version = (uint32_t)get(r, 4, 4);
+		r->pos = GNU_HDR;
 	}
-	r->rec_range[n] = at;
-	r->rec_off[n] = r->pos;
-	return 0;
+	return r->pos < r->n ? gnu_rec(r, e) : 0;
 }
 
-/* Add the bins at r->pos to G: to the same range's, or as a new range. */
+/* Keep the histogram E (its range is made when all are in). */
 static int
-add_hist(struct rd *r, struct gmon *g, uint64_t low, uint64_t high,
-    uint64_t nbins, uint32_t rate)
+add_hist(struct rd *r, struct gmon *g, const struct rec *e)
 {
-	size_t at = 0;
+	size_t end = r->pos;
 
+	r->pos = e->h.off;	/* where an error is met */
 	if (g->nhist == GMON_MAX_HIST)
 		return fail(r, "more than %llu histogram records (a program's "
 		    "profile has one per profiled range)",
 		    (unsigned long long)GMON_MAX_HIST);
 	if (g->nhist == 0)
-		g->rate = rate;
-	else if (rate != g->rate)
+		g->rate = e->rate;
+	else if (e->rate != g->rate)
 		return fail(r, "histogram records disagree on the profiling "
-		    "rate (%u and %u)", g->rate, rate);
-	if (!find_range(r, g, low, high, nbins, &at) &&
-	    new_range(r, g, low, high, nbins, &at) < 0)
-		return -1;
-	if (add_record(r, g, at) < 0)
-		return -1;
-	r->pos += (size_t)nbins * 2;
-	g->nhist++;
+		    "rate (%u and %u)", g->rate, e->rate);
+	if (g->nhist == r->reccap) {
+		r->reccap = r->reccap ? 2 * r->reccap : 16;
+		r->recs = xrealloc(r->recs, r->reccap * sizeof *r->recs);
+	}
+	r->recs[g->nhist++] = e->h;
+	r->pos = end;
+	return 0;
+}
+
+/* By low, then in file order. */
+static int
+low_cmp(const void *x, const void *y, void *ctx)
+{
+	const struct hrec *a = x, *b = y;
+
+	(void)ctx;
+	if (a->low != b->low)
+		return a->low > b->low ? 1 : -1;
+	return (a->off > b->off) - (a->off < b->off);
+}
+
+static int
+same_range(const struct hrec *a, const struct hrec *b)
+{
+	return a->low == b->low && a->high == b->high && a->nbins == b->nbins;
+}
+
+/*
+ * Whether two of the first N records at RECS, of different ranges, share
+ * an address; V holds N.  Sorted by low, two neighbours then do.
+ */
+static int
+any_overlap(const struct hrec *recs, size_t n, struct hrec *v)
+{
+	memcpy(v, recs, n * sizeof *v);
+	heap_sort(v, n, sizeof *v, low_cmp, NULL);
+	for (size_t i = 1; i < n; i++)
+		if (!same_range(&v[i], &v[i - 1]) && v[i].low < v[i - 1].high)
+			return 1;
 	return 0;
 }
 
 /*
- * The records of each range, in file order, after the ranges were put in
- * address order (NEWAT: a range's index by its index in file order).
+ * Overlapping records are an error, found when all are in (O(n log n), not
+ * a scan of all ranges per record): the one reported is the first that
+ * the file order meets, with the first record it overlaps, as a scan would
+ * have found them.  Returns -1 with that message, or 0 when none do.
  */
 static int
-index_records(struct rd *r, struct gmon *g, const size_t *newat)
+check_overlap(struct rd *r, size_t n)
 {
-	struct gmon_bins *v = g->bins;
-	size_t *fill;
+	struct hrec *v;
+	const struct hrec *x = r->recs, *y;
+	size_t lo = 1, hi = n;
 
-	v->rfirst = calloc(g->nranges + 1, sizeof *v->rfirst);
-	v->recs = malloc((size_t)g->nhist * sizeof *v->recs);
-	fill = calloc(g->nranges, sizeof *fill);
-	if (v->rfirst == NULL || v->recs == NULL || fill == NULL) {
-		free(fill);
-		return fail(r, "out of memory for histogram records");
+	if (n < 2)
+		return 0;
+	v = xmalloc(n * sizeof *v);
+	if (!any_overlap(r->recs, n, v)) {
+		free(v);
+		return 0;
 	}
-	for (uint64_t i = 0; i < g->nhist; i++)
-		v->rfirst[newat[r->rec_range[i]] + 1]++;
-	for (size_t i = 0; i < g->nranges; i++)
-		v->rfirst[i + 1] += v->rfirst[i];
-	for (uint64_t i = 0; i < g->nhist; i++) {
-		size_t x = newat[r->rec_range[i]];
+	while (lo + 1 < hi) {	/* the first lo records do not overlap; hi do */
+		size_t mid = lo + (hi - lo) / 2;
 
-		v->recs[v->rfirst[x] + fill[x]++] = r->rec_off[i];
+		if (any_overlap(r->recs, mid, v))
+			hi = mid;
+		else
+			lo = mid;
 	}
-	free(fill);
-	return 0;
+	free(v);
+	y = &r->recs[hi - 1];	/* the record that overlaps an earlier one */
+	while (!(y->low < x->high && x->low < y->high))
+		x++;
+	r->pos = y->off;
+	return fail(r, "histogram records overlap (0x%llx-0x%llx in %llu bins, "
+	    "0x%llx-0x%llx in %llu)", (unsigned long long)x->low,
+	    (unsigned long long)x->high, (unsigned long long)x->nbins,
+	    (unsigned long long)y->low, (unsigned long long)y->high,
+	    (unsigned long long)y->nbins);
 }
 
 /*
@@ -431,15 +406,13 @@ check_sums(struct rd *r, const struct gmon *g)
 	const struct gmon_bins *v = g->bins;
 
 	for (size_t i = 0; i < g->nranges; i++) {
-		size_t n = v->rfirst[i + 1] - v->rfirst[i];
-
-		if (n <= 65537)
+		if (v->rfirst[i + 1] - v->rfirst[i] <= 65537)
 			continue;
 		for (uint64_t k = 0; k < g->ranges[i].nbins; k++) {
 			uint64_t sum = 0;
 
 			for (size_t j = v->rfirst[i]; j < v->rfirst[i + 1]; j++)
-				sum += bin16(v, v->recs[j], k);
+				sum += bin16(v, v->recs[j].off, k);
 			if (sum > UINT32_MAX)
 				return fail(r, "bin %llu overflows when the "
 				    "histogram records are added up",
@@ -449,179 +422,78 @@ check_sums(struct rd *r, const struct gmon *g)
 	return 0;
 }
 
-/* Put the ranges in address order, number their bins, index the records. */
+/*
+ * The records, none overlapping, in address order: each range's bins
+ * numbered after the lower ones'.
+ */
 static int
 order_ranges(struct rd *r, struct gmon *g)
 {
+	size_t n = (size_t)g->nhist;
+	struct gmon_bins *v = xmalloc(sizeof *v);
 	uint64_t pos = 1;
-	size_t *newat;
-	int rc;
 
-	if (check_overlap(r, g) < 0)
-		return -1;
-	heap_sort(g->ranges, g->nranges, sizeof *g->ranges, low_cmp, NULL);
-	newat = malloc(g->nranges * sizeof *newat);
-	g->bins = calloc(1, sizeof *g->bins);
-	if (newat == NULL || g->bins == NULL) {
-		free(newat);
-		return fail(r, "out of memory for histogram ranges");
-	}
-	g->bins->b = r->b;
-	g->bins->n = r->n;
-	g->bins->big = r->big;
-	g->bins->ranges = g->ranges;
-	g->bins->nranges = g->nranges;
-	g->nbins = 0;
-	for (size_t i = 0; i < g->nranges; i++) {
-		struct hist_range *x = &g->ranges[i];
+	heap_sort(r->recs, n, sizeof *r->recs, low_cmp, NULL);
+	*v = (struct gmon_bins){ .b = r->b, .n = r->n, .big = r->big,
+	    .recs = r->recs, .rfirst = xmalloc((n + 1) * sizeof *v->rfirst) };
+	r->recs = NULL;
+	g->bins = v;
+	g->ranges = xmalloc(n * sizeof *g->ranges);
+	for (size_t i = 0; i < n; i++) {
+		const struct hrec *h = &v->recs[i];
 
-		newat[x->first] = i;
-		x->first = pos;
-		pos += x->nbins;
-		g->nbins += x->nbins;
+		if (i > 0 && h->low == h[-1].low)
+			continue;
+		g->ranges[g->nranges] = (struct hist_range){ h->low, h->high,
+		    h->nbins, pos };
+		pos += h->nbins;
+		v->rfirst[g->nranges++] = i;
 	}
-	rc = index_records(r, g, newat);
-	free(newat);
-	if (rc < 0 || check_sums(r, g) < 0)
-		return -1;
+	v->rfirst[g->nranges] = n;
+	v->ranges = g->ranges;
+	v->nranges = g->nranges;
+	g->nbins = pos - 1;
 	g->low = g->ranges[0].low;
 	g->high = g->ranges[g->nranges - 1].high;
-	return 0;
+	return check_sums(r, g);
 }
 
+/* Every record of the file into G, under R's guess. */
 static int
-gnu_hist(struct rd *r, struct gmon *g)
+parse(struct rd *r, struct gmon *g)
 {
-	uint64_t low, high, nbins;
-	uint32_t rate;
-	size_t at = r->pos - 1;
+	struct rec e;
+	int rc;
 
-	if (!have(r, (uint64_t)2 * (unsigned)r->ptr + 24))
-		return fail(r, "short histogram record header at offset %zu",
-		    at);
-	low = take(r, r->ptr);
-	high = take(r, r->ptr);
-	nbins = take(r, 4);
-	rate = (uint32_t)take(r, 4);
-	if (g->nhist == 0) {
-		memcpy(g->dimen, r->b + r->pos, 15);
-		g->dimen[15] = '\0';
-		g->abbrev = (char)r->b[r->pos + 15];
-	}
-	r->pos += 16;
-	if (check_hist(r, low, high, nbins, rate) < 0)
-		return -1;
-	return add_hist(r, g, low, high, nbins, rate);
-}
-
-static int
-gnu_records(struct rd *r, struct gmon *g)
-{
-	while (r->pos < r->n) {
-		size_t at = r->pos;
-		int tag = r->b[r->pos++];
-		uint64_t len;
-
-		switch (tag) {
-		case TAG_HIST:
-			if (gnu_hist(r, g) < 0)
-				return -1;
-			break;
-		case TAG_ARC:
-			if (!have(r, (uint64_t)2 * (unsigned)r->ptr + 4))
-				return fail(r, "short call arc record at "
-				    "offset %zu", at);
-			r->pos += 2 * (size_t)r->ptr + 4;
+	while ((rc = next_rec(r, &e)) > 0) {
+		if (e.tag == TAG_ARC)
 			g->narcs++;	/* kept by gmon_index_arcs */
-			break;
-		case TAG_BB:
-			if (!have(r, 4))
-				return fail(r, "short basic-block record at "
-				    "offset %zu", at);
-			len = take(r, 4) * 2 * (unsigned)r->ptr;
-			if (!have(r, len))
-				return fail(r, "short basic-block record at "
-				    "offset %zu", at);
-			r->pos += (size_t)len;
+		else if (e.tag == TAG_BB)
 			g->nblocks++;
+		else if (add_hist(r, g, &e) < 0)
+			rc = -1;
+		if (rc < 0)
 			break;
-		default:
-			return fail(r, "unknown record tag %d at offset %zu",
-			    tag, at);
-		}
 	}
+	/* an overlap the file met before an error is reported instead */
+	if (check_overlap(r, (size_t)g->nhist) < 0 || rc < 0)
+		return -1;
 	if (g->nhist == 0)
 		return fail(r, "no histogram record");
 	return order_ranges(r, g);
 }
 
-static int
-parse_gnu(struct rd *r, struct gmon *g)
-{
-	if (r->n < GNU_HDR)
-		return fail(r, "short gmon.out header");
-	g->format = GMON_GNU;
-	g->version = (uint32_t)get(r, 4, 4);
-	r->pos = GNU_HDR;
-	if (gnu_records(r, g) == 0)
-		return 0;
-	/* an overlap the file met before this error is reported instead */
-	check_overlap(r, g);
-	return -1;
-}
-
-static size_t
-bsd_hdr(int ptr)
-{
-	return 2 * (size_t)ptr + 24;
-}
-
-static int
-parse_bsd(struct rd *r, struct gmon *g)
-{
-	size_t hdr = bsd_hdr(r->ptr), arc = 3 * (size_t)r->ptr;
-	uint64_t low, high, ncnt, nbins;
-	uint32_t rate;
-
-	if (r->n < hdr)
-		return fail(r, "short BSD gmon.out header");
-	low = take(r, r->ptr);
-	high = take(r, r->ptr);
-	ncnt = take(r, 4);
-	g->format = GMON_BSD;
-	g->version = (uint32_t)take(r, 4);
-	rate = (uint32_t)take(r, 4);
-	r->pos = hdr;
-	if (g->version != GMON_BSD_VERSION)
-		return fail(r, "not a gmon.out (no \"gmon\" magic, no BSD "
-		    "version)");
-	if (ncnt < hdr || ncnt > r->n || (ncnt - hdr) % 2)
-		return fail(r, "impossible byte count %llu in the BSD header "
-		    "(file of %zu bytes)", (unsigned long long)ncnt, r->n);
-	nbins = (ncnt - hdr) / 2;
-	if (check_hist(r, low, high, nbins, rate) < 0 ||
-	    add_hist(r, g, low, high, nbins, rate) < 0 ||
-	    order_ranges(r, g) < 0)
-		return -1;
-	if ((r->n - r->pos) % arc)
-		return fail(r, "short call arc record at offset %zu",
-		    r->pos + (r->n - r->pos) / arc * arc);
-	g->narcs = (r->n - r->pos) / arc;	/* kept by gmon_index_arcs */
-	r->pos = r->n;
-	return 0;
-}
-
 /* Whether the dimension field reads as text (a hint for ambiguous files). */
 static int
-dimen_is_text(const struct gmon *g)
+dimen_is_text(const unsigned char *d)
 {
 	size_t i = 0;
 
-	while (i < 15 && g->dimen[i] >= 0x20 && g->dimen[i] < 0x7f)
+	while (d != NULL && i < 15 && d[i] >= 0x20 && d[i] < 0x7f)
 		i++;
-	while (i < 15 && g->dimen[i] == '\0')
+	while (d != NULL && i < 15 && d[i] == '\0')
 		i++;
-	return i == 15;
+	return d == NULL || i == 15;
 }
 
 int
@@ -655,122 +527,93 @@ gmon_maybe_kernel(const unsigned char *b, size_t n, uint64_t total)
 	    (be && be <= 1024 && (be & (be - 1)) == 0);
 }
 
-/* A guess of byte order and address size, and how far it read. */
-struct guess {
-	int big, ptr;
-	size_t reached;
-	int score;		/* ranks successes */
-};
-
-static int
-try_parse(struct gmon *g, const unsigned char *b, size_t n, struct guess *x,
-    char *err, size_t errlen)
-{
-	struct rd r = { .b = b, .n = n, .big = x->big, .ptr = x->ptr,
-	    .err = err, .errlen = errlen };
-	int bsd = n < 4 || memcmp(b, "gmon", 4) != 0, rc;
-
-	memset(g, 0, sizeof *g);
-	g->ptrsize = x->ptr;
-	g->big_endian = x->big;
-	rc = bsd ? parse_bsd(&r, g) : parse_gnu(&r, g);
-	free(r.slot);
-	free(r.made_at);
-	free(r.rec_range);
-	free(r.rec_off);
-	x->reached = r.pos;
-	/* the version is small in the right byte order; text; then 64-bit */
-	x->score = (bsd || g->version <= 0xffff) * 4 +
-	    (bsd || dimen_is_text(g)) * 2 + (x->ptr == 8);
-	if (rc < 0)
-		gmon_free(g);
-	return rc;
-}
-
-/* Every guess is read; the one taken is read again, into G. */
+/*
+ * The file read under each guess of byte order and address size: the
+ * best (by score) of those that read whole is kept; when none does, the
+ * error of the one that read furthest.
+ */
 int
 gmon_parse(struct gmon *g, const unsigned char *b, size_t n, char *err,
     size_t errlen)
 {
-	struct gmon cand;
-	struct guess x, best = { 0 };
 	char msg[256];
-	size_t best_reach = 0;
-	int found = 0, best_fail = -1;
+	size_t reach = 0;
+	int best = -1, best_fail = -1;
 
 	memset(g, 0, sizeof *g);
-	snprintf(err, errlen, "not a gmon.out");
-	for (x.big = 0; x.big <= 1; x.big++)
-		for (x.ptr = 8; x.ptr >= 4; x.ptr -= 4) {
-			if (try_parse(&cand, b, n, &x, msg, sizeof msg) == 0) {
-				if (!found || x.score > best.score) {
-					best = x;
-					found = 1;
-				}
-				gmon_free(&cand);
+	for (int big = 0; big <= 1; big++)
+		for (int ptr = 8; ptr >= 4; ptr -= 4) {
+			struct rd r = { .b = b, .n = n, .big = big, .ptr = ptr,
+			    .bsd = n < 4 || memcmp(b, "gmon", 4) != 0,
+			    .err = msg, .errlen = sizeof msg };
+			struct gmon x = { .format = r.bsd ? GMON_BSD : GMON_GNU,
+			    .ptrsize = ptr, .big_endian = big };
+			int rc = parse(&r, &x), score;
+
+			free(r.recs);
+			x.version = r.version;
+			/* the version small in the right byte order; text;
+			 * then 64-bit */
+			score = (r.bsd || r.version <= 0xffff) * 4 +
+			    (r.bsd || dimen_is_text(r.dimen)) * 2 + (ptr == 8);
+			if (rc == 0 && score > best) {
+				gmon_free(g);
+				*g = x;
+				best = score;
 				continue;
 			}
-			/* the guess that read furthest names the error */
-			if (best_fail < 0 || x.reached > best_reach ||
-			    (x.reached == best_reach && x.score > best_fail)) {
-				best_reach = x.reached;
-				best_fail = x.score;
-				snprintf(err, errlen, "%s", msg);
-			}
+			gmon_free(&x);
+			if (rc == 0 || (best_fail >= 0 && (r.pos < reach ||
+			    (r.pos == reach && score <= best_fail))))
+				continue;
+			reach = r.pos;
+			best_fail = score;
+			snprintf(err, errlen, "%s", msg);
 		}
-	if (!found)
-		return -1;
-	return try_parse(g, b, n, &best, err, errlen);
+	return best < 0 ? -1 : 0;
 }
 
 /* The first bin of G lower than BASE's (same ranges), or 0 when none. */
 static uint64_t
 first_lower(const struct gmon *g, const struct gmon *base)
 {
-	uint32_t *w = malloc(2 * WINDOW * sizeof *w);
-	uint64_t k = 1, low = 0;
+	struct counters c = gmon_counters(g), d = gmon_counters(base);
+	size_t got;
 
-	if (w == NULL)
-		fatalx("out of memory");
-	while (k <= g->nbins && low == 0) {
-		size_t got, got2;
+	for (uint64_t k = 1; k < c.n; k += got) {
+		const uint32_t *w = c.span(c.ctx, k, c.n, &got);
+		const uint32_t *u = d.span(d.ctx, k, c.n, &got);
 
-		window(g->bins, k, g->nbins + 1, w, &got);
-		window(base->bins, k, g->nbins + 1, w + WINDOW, &got2);
-		for (size_t i = 0; i < got && low == 0; i++)
-			if (w[i] < w[WINDOW + i])
-				low = k + i;
-		k += got;
+		for (size_t i = 0; i < got; i++)
+			if (w[i] < u[i])
+				return k + i;
 	}
-	free(w);
-	return low;
+	return 0;
 }
 
 int
 gmon_subtract(struct gmon *g, const struct gmon *base, char *err,
     size_t errlen)
 {
+	size_t n = g->nranges < base->nranges ? g->nranges : base->nranges;
 	uint64_t low;
 
-	for (size_t i = 0; i < g->nranges || i < base->nranges; i++) {
-		const struct hist_range *x = i < base->nranges ?
-		    &base->ranges[i] : NULL, *y = i < g->nranges ?
-		    &g->ranges[i] : NULL;
+	for (size_t i = 0; i < n; i++) {
+		const struct hist_range *x = &base->ranges[i];
+		const struct hist_range *y = &g->ranges[i];
 
-		if (x && y && x->low == y->low && x->high == y->high &&
-		    x->nbins == y->nbins)
+		if (memcmp(x, y, sizeof *x) == 0)	/* first follows */
 			continue;
-		if (x == NULL || y == NULL) {
-			snprintf(err, errlen, "the baseline has %zu histogram "
-			    "ranges, the profile %zu", base->nranges,
-			    g->nranges);
-			return -1;
-		}
 		snprintf(err, errlen, "the baseline's histogram 0x%llx-0x%llx "
 		    "in %llu bins differs from 0x%llx-0x%llx in %llu bins",
 		    (unsigned long long)x->low, (unsigned long long)x->high,
 		    (unsigned long long)x->nbins, (unsigned long long)y->low,
 		    (unsigned long long)y->high, (unsigned long long)y->nbins);
+		return -1;
+	}
+	if (g->nranges != base->nranges) {
+		snprintf(err, errlen, "the baseline has %zu histogram ranges, "
+		    "the profile %zu", base->nranges, g->nranges);
 		return -1;
 	}
 	if ((low = first_lower(g, base)) != 0) {
@@ -781,23 +624,6 @@ gmon_subtract(struct gmon *g, const struct gmon *base, char *err,
 	}
 	g->bins->base = base->bins;
 	return 0;
-}
-
-static const uint32_t *
-bins_span(void *ctx, uint64_t from, uint64_t to, size_t *got)
-{
-	struct gmon_bins *v = ctx;
-	uint32_t sub[WINDOW];
-
-	window(v, from, to, v->win, got);
-	if (v->base != NULL && from > 0) {
-		size_t n;
-
-		window(v->base, from, from + *got, sub, &n);
-		for (size_t i = 0; i < n; i++)
-			v->win[i] -= sub[i];
-	}
-	return v->win;
 }
 
 struct counters
@@ -825,19 +651,13 @@ gmon_total(const struct gmon *g)
  * whole units.  Then they are sorted by callee and each callee's counts
  * added up.
  */
-struct units {
-	unsigned char *b;	/* the bytes parsed */
-	int ptr;		/* 4 or 8 */
-	size_t unit;		/* ptr + 8 */
-};
-
 static uint64_t
-unit_pc(const struct units *u, const unsigned char *p)
+unit_pc(int ptr, const unsigned char *p)
 {
 	uint32_t v4;
 	uint64_t v8;
 
-	if (u->ptr == 4) {
+	if (ptr == 4) {
 		memcpy(&v4, p, 4);
 		return v4;
 	}
@@ -846,24 +666,24 @@ unit_pc(const struct units *u, const unsigned char *p)
 }
 
 static uint64_t
-unit_count(const struct units *u, const unsigned char *p)
+unit_count(int ptr, const unsigned char *p)
 {
 	uint64_t v;
 
-	memcpy(&v, p + u->ptr, 8);
+	memcpy(&v, p + ptr, 8);
 	return v;
 }
 
 static void
-unit_put(const struct units *u, unsigned char *p, uint64_t pc, uint64_t count)
+unit_put(int ptr, unsigned char *p, uint64_t pc, uint64_t count)
 {
 	uint32_t v4 = (uint32_t)pc;
 
-	if (u->ptr == 4)
+	if (ptr == 4)
 		memcpy(p, &v4, 4);
 	else
 		memcpy(p, &pc, 8);
-	memcpy(p + u->ptr, &count, 8);
+	memcpy(p + ptr, &count, 8);
 }
 
 /* Exchange the N bytes at X and Y (apart). */
@@ -895,71 +715,46 @@ reverse(unsigned char *p, size_t n)
 	}
 }
 
-/* The gathering: [from, wb) bins moved, [wb, w) the units so far. */
+/*
+ * The gathering: [first arc, wb) bins moved, [wb, w) the units so far;
+ * wb 0 before the first arc (which lies after the file's header).
+ */
 struct gather {
-	struct rd r;		/* the file, read under G's guess */
-	struct units u;
-	struct gmon *g;
+	unsigned char *b;	/* the bytes parsed */
+	int ptr;
+	size_t unit;		/* ptr + 8 */
+	struct gmon_bins *v;
 	size_t wb, w;
-	int started;
 };
 
 static void
 gather_arc(struct gather *x, size_t at, uint64_t pc, uint64_t count)
 {
-	if (!x->started) {
+	if (x->wb == 0)
 		x->wb = x->w = at;
-		x->started = 1;
-	}
-	unit_put(&x->u, x->u.b + x->w, pc, count);
-	x->w += x->u.unit;
-}
-
-/* The record of range LOW whose bins were at OLD now has them at NEW. */
-static void
-moved_bins(struct gather *x, uint64_t low, size_t old, size_t new)
-{
-	const struct gmon *g = x->g;
-	size_t lo = 0, hi = g->nranges, *recs = g->bins->recs;
-
-	while (lo + 1 < hi) {	/* ranges are disjoint: low names one */
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (g->ranges[mid].low <= low)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	/* its records are in file order: those moved before it lie lower */
-	hi = g->bins->rfirst[lo + 1];
-	lo = g->bins->rfirst[lo];
-	while (recs[lo] != old) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (recs[mid] <= old)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	recs[lo] = new;
+	unit_put(x->ptr, x->b + x->w, pc, count);
+	x->w += x->unit;
 }
 
 /*
- * The LEN bytes of bins at OLD, met after the first arc: moved to W
- * (lower: their record's header is longer than a unit), then exchanged
- * with the units before them, so that the units stay together.  Each
- * move costs O(LEN): a rotation only when the units are fewer.
+ * The bins of H, met after the first arc: moved to W (lower: their
+ * record's header is longer than a unit), then exchanged with the units
+ * before them, so that the units stay together.  Each move costs O(its
+ * bytes): a rotation only when the units are fewer.  The records stay
+ * in order: those of H's range moved before it lie lower.
  */
 static void
-gather_bins(struct gather *x, uint64_t low, size_t old, size_t len)
+gather_bins(struct gather *x, const struct hrec *h)
 {
-	unsigned char *b = x->u.b;
-	size_t pad = (len + x->u.unit - 1) / x->u.unit * x->u.unit;
-	size_t s = x->w - x->wb;
+	unsigned char *b = x->b;
+	size_t len = (size_t)h->nbins * 2, s = x->w - x->wb;
+	size_t pad = (len + x->unit - 1) / x->unit * x->unit;
+	size_t lo = 0, hi = x->v->rfirst[x->v->nranges];
+	struct hrec *recs = x->v->recs;
 
-	if (!x->started)
+	if (x->wb == 0)
 		return;		/* before every arc: where it is */
-	memmove(b + x->w, b + old, len);
+	memmove(b + x->w, b + h->off, len);
 	if (pad <= s) {
 		swap_bytes(b + x->wb, b + x->w, pad);
 	} else if (s > 0) {
@@ -967,65 +762,31 @@ gather_bins(struct gather *x, uint64_t low, size_t old, size_t len)
 		reverse(b + x->w, pad);
 		reverse(b + x->wb, s + pad);
 	}
-	moved_bins(x, low, old, x->wb);
+	while (lo + 1 < hi) {	/* the record, in low_cmp's order */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (low_cmp(&recs[mid], h, NULL) <= 0)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	recs[lo].off = x->wb;
 	x->wb += pad;
 	x->w += pad;
 }
 
-/* The GNU records in order, already checked. */
 static void
-gather_gnu(struct gather *x)
-{
-	struct rd *r = &x->r;
-	size_t ptr = (size_t)r->ptr;
-
-	for (size_t p = GNU_HDR; p < r->n;) {
-		uint64_t k;
-
-		switch (r->b[p]) {
-		case TAG_HIST:
-			k = get(r, p + 1 + 2 * ptr, 4);
-			gather_bins(x, get(r, p + 1, r->ptr), p + 25 + 2 * ptr,
-			    (size_t)k * 2);
-			p += 25 + 2 * ptr + (size_t)k * 2;
-			break;
-		case TAG_ARC:
-			gather_arc(x, p, get(r, p + 1 + ptr, r->ptr),
-			    get(r, p + 1 + 2 * ptr, 4));
-			p += 5 + 2 * ptr;
-			break;
-		default:	/* TAG_BB */
-			k = get(r, p + 1, 4);
-			p += 5 + (size_t)k * 2 * ptr;
-			break;
-		}
-	}
-}
-
-/* The BSD arcs, after the bins, to the end. */
-static void
-gather_bsd(struct gather *x)
-{
-	struct rd *r = &x->r;
-	size_t ptr = (size_t)r->ptr;
-
-	for (size_t p = (size_t)get(r, 2 * ptr, 4); p < r->n; p += 3 * ptr)
-		gather_arc(x, p, get(r, p + ptr, r->ptr),
-		    get(r, p + 2 * ptr, r->ptr));
-}
-
-static void
-insertion_sort(const struct units *u, unsigned char *v, size_t n)
+insertion_sort(int ptr, unsigned char *v, size_t n)
 {
 	unsigned char t[16];
-	size_t w = u->unit;
+	size_t w = (size_t)ptr + 8;
 
 	for (size_t i = 1; i < n; i++) {
-		uint64_t pc = unit_pc(u, v + i * w);
+		uint64_t pc = unit_pc(ptr, v + i * w);
 		size_t j = i;
 
 		memcpy(t, v + i * w, w);
-		for (; j > 0 && unit_pc(u, v + (j - 1) * w) > pc; j--)
+		for (; j > 0 && unit_pc(ptr, v + (j - 1) * w) > pc; j--)
 			memcpy(v + j * w, v + (j - 1) * w, w);
 		memcpy(v + j * w, t, w);
 	}
@@ -1037,17 +798,17 @@ insertion_sort(const struct units *u, unsigned char *v, size_t n)
  * each bucket sorted on the next byte (at most 8 levels: linear).
  */
 static void
-radix_sort(const struct units *u, unsigned char *v, size_t n, int shift)
+radix_sort(int ptr, unsigned char *v, size_t n, int shift)
 {
-	size_t w = u->unit, first[257] = { 0 }, next[256];
+	size_t w = (size_t)ptr + 8, first[257] = { 0 }, next[256];
 	unsigned char t[16];
 
 	if (n <= 32) {
-		insertion_sort(u, v, n);
+		insertion_sort(ptr, v, n);
 		return;
 	}
 	for (size_t i = 0; i < n; i++)
-		first[(unit_pc(u, v + i * w) >> shift & 0xff) + 1]++;
+		first[(unit_pc(ptr, v + i * w) >> shift & 0xff) + 1]++;
 	for (int d = 0; d < 256; d++) {
 		first[d + 1] += first[d];
 		next[d] = first[d];
@@ -1055,7 +816,7 @@ radix_sort(const struct units *u, unsigned char *v, size_t n, int shift)
 	for (int d = 0; d < 256; d++)
 		while (next[d] < first[d + 1]) {	/* a cycle through d */
 			unsigned char *p = v + next[d] * w;
-			size_t e = unit_pc(u, p) >> shift & 0xff;
+			size_t e = unit_pc(ptr, p) >> shift & 0xff;
 
 			if ((int)e == d) {
 				next[d]++;
@@ -1068,31 +829,31 @@ radix_sort(const struct units *u, unsigned char *v, size_t n, int shift)
 	if (shift > 0)
 		for (int d = 0; d < 256; d++)
 			if (first[d + 1] - first[d] > 1)
-				radix_sort(u, v + first[d] * w,
+				radix_sort(ptr, v + first[d] * w,
 				    first[d + 1] - first[d], shift - 8);
 }
 
 /* Sort the N units at V; then each callee once, its counts added up. */
 static size_t
-sort_units(const struct units *u, unsigned char *v, size_t n)
+sort_units(int ptr, unsigned char *v, size_t n)
 {
-	size_t w = u->unit, k = 0;
+	size_t w = (size_t)ptr + 8, k = n > 0;
 	uint64_t diff = 0;
 	int shift = 0;
 
 	for (size_t i = 1; i < n; i++)	/* the bytes that differ at all */
-		diff |= unit_pc(u, v + i * w) ^ unit_pc(u, v);
+		diff |= unit_pc(ptr, v + i * w) ^ unit_pc(ptr, v);
 	while (shift < 56 && diff >> shift > 0xff)
 		shift += 8;
-	radix_sort(u, v, n, shift);
-	for (size_t i = 0; i < n; i++) {
-		uint64_t pc = unit_pc(u, v + i * w);
+	radix_sort(ptr, v, n, shift);
+	for (size_t i = 1; i < n; i++) {
+		unsigned char *last = v + (k - 1) * w, *p = v + i * w;
 
-		if (k > 0 && unit_pc(u, v + (k - 1) * w) == pc)
-			unit_put(u, v + (k - 1) * w, pc, unit_count(u, v +
-			    (k - 1) * w) + unit_count(u, v + i * w));
-		else if (k++ < i)
-			memcpy(v + (k - 1) * w, v + i * w, w);
+		if (unit_pc(ptr, last) == unit_pc(ptr, p))
+			unit_put(ptr, last, unit_pc(ptr, last),
+			    unit_count(ptr, last) + unit_count(ptr, p));
+		else
+			memmove(v + k++ * w, p, w);
 	}
 	return k;
 }
@@ -1100,38 +861,42 @@ sort_units(const struct units *u, unsigned char *v, size_t n)
 void
 gmon_index_arcs(struct gmon *g, unsigned char *b)
 {
-	struct gather x = { .r = { .b = b, .n = 0, .big = g->big_endian,
-	    .ptr = g->ptrsize }, .u = { b, g->ptrsize,
-	    (size_t)g->ptrsize + 8 }, .g = g };
+	struct rd r = { .b = b, .big = g->big_endian, .ptr = g->ptrsize,
+	    .bsd = g->format == GMON_BSD };
+	struct gather x = { b, g->ptrsize, (size_t)g->ptrsize + 8, g->bins,
+	    0, 0 };
+	struct rec e;
 
 	if (g->narcs == 0 || g->arcs != NULL || g->bins == NULL ||
 	    g->bins->b != b)
 		return;
-	x.r.n = g->bins->n;
-	if (g->format == GMON_GNU)
-		gather_gnu(&x);
-	else
-		gather_bsd(&x);
-	g->ncallees = sort_units(&x.u, b + x.wb, (x.w - x.wb) / x.u.unit);
+	r.n = g->bins->n;
+	while (next_rec(&r, &e) > 0)	/* read whole before: no error */
+		if (e.tag == TAG_ARC)
+			gather_arc(&x, e.at, get(&r, e.self, r.ptr),
+			    get(&r, e.count, e.clen));
+		else if (e.tag == TAG_HIST)
+			gather_bins(&x, &e.h);
+	g->ncallees = sort_units(x.ptr, b + x.wb, (x.w - x.wb) / x.unit);
 	g->arcs = b + x.wb;
 }
 
 uint64_t
-gmon_calls(const struct gmon *g, uint64_t start, uint64_t next,
-    size_t *cursor)
+gmon_calls(void *walk, uint64_t start, uint64_t next)
 {
-	struct units u = { NULL, g->ptrsize, (size_t)g->ptrsize + 8 };
-	const unsigned char *v = g->arcs;
-	size_t i = *cursor, n = g->ncallees, w = u.unit;
+	struct gmon_walk *k = walk;
+	const unsigned char *v = k->g->arcs;
+	size_t i = k->at, n = k->g->ncallees, w = (size_t)k->g->ptrsize + 8;
+	int ptr = k->g->ptrsize;
 	uint64_t sum = 0;
 
-	if (i > 0 && i <= n && unit_pc(&u, v + (i - 1) * w) >= start)
+	if (i > 0 && i <= n && unit_pc(ptr, v + (i - 1) * w) >= start)
 		i = 0;		/* not ascending: start over */
-	while (i < n && unit_pc(&u, v + i * w) < start)
+	while (i < n && unit_pc(ptr, v + i * w) < start)
 		i++;
-	for (; i < n && unit_pc(&u, v + i * w) < next; i++)
-		sum += unit_count(&u, v + i * w);
-	*cursor = i;
+	for (; i < n && unit_pc(ptr, v + i * w) < next; i++)
+		sum += unit_count(ptr, v + i * w);
+	k->at = i;
 	return sum;
 }
 

@@ -22,8 +22,8 @@
  * served behind struct counters as words 1..nbins (word 0 unused, 0),
  * read from the parsed bytes, which must outlive G: they are not copied,
  * but converted a window of 4096 words at a time.  Memory beyond the
- * bytes: the ranges, and 8 bytes per histogram record; the call arcs are
- * indexed in the bytes themselves.
+ * bytes: at most some 100 bytes per histogram record (its range and
+ * where its bins are); the call arcs are indexed in the bytes themselves.
  */
 #ifndef RP_GMON_H
 #define RP_GMON_H
@@ -57,8 +57,6 @@ struct gmon {
 	struct hist_range *ranges;	/* ascending; their bins in words */
 	size_t nranges;
 	uint32_t rate;		/* profiling ticks per second */
-	char dimen[16];		/* GNU: the dimension, NUL-terminated */
-	char abbrev;
 	uint64_t nhist, narcs, nblocks;	/* records seen */
 	struct gmon_bins *bins;	/* the bins, from the bytes parsed */
 	/* after gmon_index_arcs: ncallees records of (callee, count), by
@@ -114,13 +112,19 @@ struct counters gmon_counters(const struct gmon *g);
  */
 void gmon_index_arcs(struct gmon *g, unsigned char *b);
 
+/* A walk over G's call arcs: at 0 at first. */
+struct gmon_walk {
+	const struct gmon *g;
+	size_t at;
+};
+
 /*
- * The calls into [start, next): the counts of the arcs whose callee lies
- * there.  For ascending, non-overlapping ranges, *CURSOR (0 at first)
- * makes a whole report one pass over the arcs.  0 before gmon_index_arcs.
+ * The calls into [start, next) on WALK (a struct gmon_walk, as a
+ * report's calls column takes it): the counts of the arcs whose callee
+ * lies there.  For ascending, non-overlapping ranges, a whole report is
+ * one pass over the arcs.  0 before gmon_index_arcs.
  */
-uint64_t gmon_calls(const struct gmon *g, uint64_t start, uint64_t next,
-    size_t *cursor);
+uint64_t gmon_calls(void *walk, uint64_t start, uint64_t next);
 
 /* Sum of every bin. */
 uint64_t gmon_total(const struct gmon *g);
