@@ -362,7 +362,7 @@ gmonrun_run(const struct options *opt, struct profile *p, struct out *o)
 {
 	struct gmon g;
 	struct gmon_walk calls = { &g, 0 };
-	struct run r = { .o = opt, .out = o, .source = RUN_GMON,
+	struct run r = { .o = opt, .out = o,
 	    .profile = opt->profile, .gmon = &g };
 	struct report_hist h;
 	struct baseline base;

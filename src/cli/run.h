@@ -37,7 +37,7 @@ struct run {
 	int swapped;		/* the byte order was found reversed */
 	const char *counting;	/* what the live counters count; else NULL */
 	const struct run_read *read;	/* --interval's; else NULL */
-	const struct gmon *gmon;	/* RUN_GMON: the gmon.out read */
+	const struct gmon *gmon;	/* a gmon.out read, else NULL */
 };
 
 /* R for the options O, written into OUT: the kernel's files resolved,
