@@ -12,12 +12,11 @@
 #include "sym/elfpeek.h"
 #include "base/util.h"
 
-#define DEBUG_DIR "/usr/lib/debug"
 
 struct search {
 	const char *prog;
 	struct elf_peek pk;
-	char debug[KPATH];	/* DEBUG_DIR under the test root */
+	const char *debug;	/* /usr/lib/debug under the test root */
 	struct debugfile *d;	/* the places tried, the CRC-32 seen */
 };
 
@@ -99,7 +98,7 @@ by_debuglink(struct search *s)
 }
 
 void
-debugfile_resolve(struct debugfile *d, const char *prog)
+debugfile_resolve(struct debugfile *d, const char *prog, const char *debug)
 {
 	struct search s;
 	const char *found;
@@ -108,7 +107,7 @@ debugfile_resolve(struct debugfile *d, const char *prog)
 	memset(&s, 0, sizeof s);
 	s.prog = prog;
 	s.d = d;
-	kroot_path(s.debug, DEBUG_DIR);
+	s.debug = debug;
 	d->use = prog;
 	if (strcmp(prog, "-") == 0 || elf_peek(prog, &s.pk) < 0 || s.pk.symtab)
 		return;

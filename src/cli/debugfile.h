@@ -28,9 +28,11 @@ struct debugfile {
  * The symbol source to read for PROG (-m of a gmon.out report), in
  * D->use: PROG itself when it has a .symtab, is no ELF file or is
  * standard input; else its debug file, said on stderr; else PROG (its
- * .dynsym), D->stripped set.  D is freed with debugfile_free.
+ * .dynsym), D->stripped set; debug files are looked for under DEBUG
+ * (/usr/lib/debug, under the test root).  D is freed with debugfile_free.
  */
-void debugfile_resolve(struct debugfile *d, const char *prog);
+void debugfile_resolve(struct debugfile *d, const char *prog,
+    const char *debug);
 
 /*
  * Why a stripped program's symbols are only its dynamic ones (D from

@@ -322,7 +322,7 @@ report(struct run *r, const char *name, const struct report_hist *h)
 	struct symsrc m;
 	struct collect k;
 
-	debugfile_resolve(&d, opt->mapfile);
+	debugfile_resolve(&d, opt->mapfile, r->k.debug);
 	if (symsrc_open(&m, d.use) < 0)
 		fatal("%s", m.name);
 	m.map.skip_undefined = 1;	/* plain `nm -n PROGRAM` output */
@@ -358,12 +358,12 @@ report(struct run *r, const char *name, const struct report_hist *h)
 }
 
 void
-gmonrun_run(const struct options *opt, struct profile *p, struct out *o)
+gmonrun_run(struct run *r, struct profile *p)
 {
+	const struct options *opt = r->o;
+	struct out *o = r->out;
 	struct gmon g;
 	struct gmon_walk calls = { &g, 0 };
-	struct run r = { .o = opt, .out = o,
-	    .profile = opt->profile, .gmon = &g };
 	struct report_hist h;
 	struct baseline base;
 
@@ -388,7 +388,9 @@ gmonrun_run(const struct options *opt, struct profile *p, struct out *o)
 		h.calls = gmon_calls;
 		gmon_index_arcs(&g, p->data);	/* no longer a gmon.out */
 	}
-	report(&r, p->name, &h);
+	r->gmon = &g;
+	report(r, p->name, &h);
+	r->gmon = NULL;
 	gmon_free(&g);
 	if (opt->baseline) {
 		gmon_free(&base.g);

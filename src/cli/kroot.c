@@ -111,6 +111,7 @@ kroot_files(struct kfiles *k)
 	kroot_path(k->profile, PROC_PROFILE);
 	kroot_path(k->cmdline, "/proc/cmdline");
 	kroot_path(k->profiling, SYS_PROFILING);
+	kroot_path(k->debug, "/usr/lib/debug");
 	snprintf(buf, sizeof buf, "/boot/config-%s", r);
 	kroot_path(k->config, buf);
 	for (size_t i = 0; i < KFILES_MAPS; i++) {

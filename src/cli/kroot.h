@@ -55,6 +55,7 @@ struct kfiles {
 	char cmdline[KPATH];	/* /proc/cmdline */
 	char profiling[KPATH];	/* /sys/kernel/profiling */
 	char config[KPATH];	/* /boot/config-R */
+	char debug[KPATH];	/* /usr/lib/debug, of separate debug files */
 	char maps[KFILES_MAPS][KPATH];	/* /boot/System.map ... kallsyms */
 	/* uname -r; under the test root, its /proc/sys/kernel/osrelease */
 	char release[256];

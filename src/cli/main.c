@@ -138,7 +138,7 @@ report_profile(struct run *r)
 
 	profile_load(&prof, r->profile);
 	if (gmonrun_detect(&prof)) {	/* a process's gmon.out */
-		gmonrun_run(o, &prof, r->out);
+		gmonrun_run(r, &prof);
 		profile_close(&prof);	/* a file that changed size is an error */
 		run_finish(r->out);
 		export_commit();	/* last: every input checked */
