@@ -5,7 +5,6 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <sys/mman.h>
 #include <string.h>
 
 #include "base/util.h"
@@ -143,26 +142,6 @@ xmalloc(size_t n)
 
 	if (p == NULL)
 		fatalx("out of memory");
-	return p;
-}
-
-/*
- * A block of N bytes that fresh memory is faulted into in huge pages where
- * the kernel allows it: a whole profile read into 4 KiB pages costs a page
- * fault for every 4 KiB, more than the read itself (the default report's
- * CPU time 1.4 times this, bench/README.md).
- */
-void *
-xmalloc_big(size_t n)
-{
-	enum { HUGE = 2 << 20 };
-	void *p;
-
-	if (n < HUGE)
-		return xmalloc(n);
-	if (posix_memalign(&p, HUGE, n) != 0)
-		fatalx("out of memory");
-	(void)madvise(p, n, MADV_HUGEPAGE);
 	return p;
 }
 

@@ -29,7 +29,6 @@ _Noreturn void fatalx_hint(const char *fmt, ...)
 extern void (*fatal_hook)(void);
 
 void *xmalloc(size_t n);
-void *xmalloc_big(size_t n);
 void *xrealloc(void *p, size_t n);
 
 /*

@@ -82,7 +82,7 @@ profile_load(struct profile *p, const char *name)
 	else {
 		p->bytes = p->in.size;
 		check_bounds(p);
-		p->data = xmalloc_big((size_t)p->bytes);
+		p->data = xmalloc((size_t)p->bytes);
 		input_pread(&p->in, p->data, (size_t)p->bytes, 0);
 		input_check_size(&p->in);
 	}
