@@ -40,15 +40,12 @@ set_name(struct func_rec *f, const char *name, size_t namelen)
 	f->name = xmalloc(namelen + 1);
 	memcpy(f->name, name, namelen);
 	f->name[namelen] = '\0';
-	f->namelen = namelen;
 }
 
 void
-collect_add(struct collect *k, uint64_t addr, uint64_t len, uint64_t ticks,
-    uint64_t calls, const struct attrib_span *sp, const char *name,
-    size_t namelen)
+collect_add(struct collect *k, const struct func_rec *fn)
 {
-	struct func_rec f = { addr, len, ticks, calls, k->seen++, *sp, NULL, 0 };
+	struct func_rec f = *fn;
 
 	if (k->limit == 0)
 		return;
@@ -56,7 +53,7 @@ collect_add(struct collect *k, uint64_t addr, uint64_t len, uint64_t ticks,
 		if (!collect_before(&f, &k->v[0]))
 			return;
 		free(k->v[0].name);
-		set_name(&f, name, namelen);
+		set_name(&f, fn->name, fn->namelen);
 		k->v[0] = f;
 		heap_sift_down(k->v, 0, k->n, sizeof *k->v, worse, NULL);
 		return;
@@ -67,7 +64,7 @@ collect_add(struct collect *k, uint64_t addr, uint64_t len, uint64_t ticks,
 			k->cap = k->limit;
 		k->v = xrealloc(k->v, k->cap * sizeof *k->v);
 	}
-	set_name(&f, name, namelen);
+	set_name(&f, fn->name, fn->namelen);
 	k->v[k->n] = f;
 	if (++k->n == k->limit)		/* full: made a heap once */
 		for (size_t i = k->n / 2; i-- > 0;)
