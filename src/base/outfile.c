@@ -221,18 +221,6 @@ fail(const struct outfile *of)
 	fatal("%s", of->name);
 }
 
-/* The target is not a regular file: open it to write as it is. */
-static int
-open_direct(struct outfile *of, const struct stat *sb)
-{
-	if (S_ISDIR(sb->st_mode)) {
-		errno = EISDIR;
-		return -1;
-	}
-	of->direct = 1;
-	return open(of->path, O_WRONLY | O_CLOEXEC | O_NOCTTY);
-}
-
 void
 outfile_open(struct outfile *of, const char *name)
 {
@@ -246,17 +234,20 @@ outfile_open(struct outfile *of, const char *name)
 	st = stat(of->path, &sb);
 	if (st < 0 && errno != ENOENT)
 		fail(of);	/* too long a name, a path through a file */
-	if (st == 0 && !S_ISREG(sb.st_mode))
-		fd = open_direct(of, &sb);
-	else {
+	if ((st == 0 && S_ISDIR(sb.st_mode)) ||
+	    of->path[dir_len(of->path)] == '\0') {
+		errno = EISDIR;
+		fail(of);
+	}
+	if (st == 0 && !S_ISREG(sb.st_mode)) {
+		/* not a regular file: opened to write as it is */
+		of->direct = 1;
+		fd = open(of->path, O_WRONLY | O_CLOEXEC | O_NOCTTY);
+	} else {
 		of->exists = st == 0;
 		if (of->exists && (access(of->path, W_OK) < 0 ||
 		    sticky_other(of->path, &sb)))
 			fail(of);	/* not ours to replace */
-		if (of->path[dir_len(of->path)] == '\0') {
-			errno = EISDIR;
-			fail(of);
-		}
 		if (of->exists)
 			of->old = sb;
 		fd = open_unnamed(of->path);
