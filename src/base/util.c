@@ -121,11 +121,7 @@ fatalx_hint(const char *fmt, ...)
 void *
 xmalloc(size_t n)
 {
-	void *p = malloc(n ? n : 1);
-
-	if (p == NULL)
-		fatalx("out of memory");
-	return p;
+	return xrealloc(NULL, n);
 }
 
 /*
