@@ -10,6 +10,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,27 +35,17 @@ dup_n(const char *s, size_t n)
 	return d;
 }
 
-/* The text of the symlink PATH (malloc'd), or NULL with errno set. */
+/* The text of the symlink PATH (malloc'd), or NULL with errno set.  The
+ * kernel keeps no link text of PATH_MAX bytes or more. */
 static char *
 link_text(const char *path)
 {
-	size_t cap = 256;
+	char b[PATH_MAX];
+	ssize_t n = readlink(path, b, sizeof b);
 
-	for (;;) {
-		char *b = xmalloc(cap);
-		ssize_t n = readlink(path, b, cap);
-
-		if (n < 0) {
-			free(b);
-			return NULL;
-		}
-		if ((size_t)n < cap) {
-			b[n] = '\0';
-			return b;
-		}
-		free(b);
-		cap *= 2;
-	}
+	if (n == (ssize_t)sizeof b)
+		errno = ENAMETOOLONG;
+	return n < 0 || n == (ssize_t)sizeof b ? NULL : dup_n(b, (size_t)n);
 }
 
 /* The length of PATH's directory part, with its slash ("a/b": 2). */
