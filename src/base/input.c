@@ -76,9 +76,7 @@ spawn(struct input *in, int fd)
 	close(out[1]);
 	close(err[1]);
 	close(st[1]);
-	do
-		r = read(st[0], &e, sizeof e);
-	while (r < 0 && errno == EINTR);
+	r = read_full(st[0], &e, sizeof e, -1);
 	close(st[0]);
 	if (r == (ssize_t)sizeof e) {
 		waitpid(in->child, NULL, 0);
