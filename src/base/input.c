@@ -76,9 +76,7 @@ spawn(struct input *in, int fd)
 	close(out[1]);
 	close(err[1]);
 	close(st[1]);
-	do
-		r = read(st[0], &e, sizeof e);
-	while (r < 0 && errno == EINTR);
+	r = read_full(st[0], &e, sizeof e, -1);
 	close(st[0]);
 	if (r == (ssize_t)sizeof e) {
 		waitpid(in->child, NULL, 0);
@@ -93,33 +91,26 @@ spawn(struct input *in, int fd)
 int
 input_open(struct input *in, const char *name)
 {
+	int std = strcmp(name, "-") == 0;
+	int fd = std ? dup(0) : open(name, O_RDONLY | O_CLOEXEC), e;
 	struct stat sb;
-	int fd;
 
-	memset(in, 0, sizeof *in);
-	in->name = name;
-	in->child = -1;
-	in->errfd = -1;
-	if (strcmp(name, "-") == 0)
-		fd = dup(0);
-	else
-		fd = open(name, O_RDONLY | O_CLOEXEC);
+	*in = (struct input){ .name = name, .child = -1, .errfd = -1 };
 	if (fd < 0)
 		return -1;
-	if (fstat(fd, &sb) < 0 || S_ISDIR(sb.st_mode)) {
-		int e = fstat(fd, &sb) < 0 ? errno : EISDIR;
-
+	if ((e = fstat(fd, &sb) < 0 ? errno : S_ISDIR(sb.st_mode) ? EISDIR :
+	    0) != 0) {
 		close(fd);
 		errno = e;
 		return -1;
 	}
-	in->tool = strcmp(name, "-") ? input_tool(name) : NULL;
+	in->tool = std ? NULL : input_tool(name);
 	if (in->tool) {
 		spawn(in, fd);
 		return 0;
 	}
 	in->fd = fd;
-	if (S_ISREG(sb.st_mode) && sb.st_size > 0 && strcmp(name, "-") != 0) {
+	if (S_ISREG(sb.st_mode) && sb.st_size > 0 && !std) {
 		in->seekable = 1;
 		in->size = (uint64_t)sb.st_size;
 	}
@@ -151,28 +142,23 @@ drain_err(struct input *in)
 }
 
 /* The first non-empty line the decompressor wrote on stderr. */
-static void
-child_message(struct input *in, char *msg, size_t n)
+static const char *
+child_message(struct input *in)
 {
-	char *p, *nl;
+	char *p;
 
 	while (in->errfd >= 0)	/* it has exited: the rest is there */
 		drain_err(in);
-	if (in->errlen >= n)
-		in->errlen = n - 1;
-	memcpy(msg, in->errmsg, in->errlen);
-	msg[in->errlen] = '\0';
-	for (p = msg; *p == '\n' || *p == '\r' || *p == ' '; p++)
-		;
-	if ((nl = strchr(p, '\n')) != NULL)
-		*nl = '\0';
-	memmove(msg, p, strlen(p) + 1);
+	in->errmsg[in->errlen] = '\0';
+	p = in->errmsg + strspn(in->errmsg, "\n\r ");
+	p[strcspn(p, "\n")] = '\0';
+	return p;
 }
 
 static void
 reap(struct input *in)
 {
-	char msg[512];
+	const char *msg;
 	int status;
 
 	if (in->child < 0)
@@ -183,7 +169,7 @@ reap(struct input *in)
 	in->child = -1;
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
 		return;
-	child_message(in, msg, sizeof msg);
+	msg = child_message(in);
 	if (WIFSIGNALED(status))
 		fatalx("%s: %s killed by signal %d", in->name, in->tool,
 		    WTERMSIG(status));

@@ -10,6 +10,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,27 +35,17 @@ dup_n(const char *s, size_t n)
 	return d;
 }
 
-/* The text of the symlink PATH (malloc'd), or NULL with errno set. */
+/* The text of the symlink PATH (malloc'd), or NULL with errno set.  The
+ * kernel keeps no link text of PATH_MAX bytes or more. */
 static char *
 link_text(const char *path)
 {
-	size_t cap = 256;
+	char b[PATH_MAX];
+	ssize_t n = readlink(path, b, sizeof b);
 
-	for (;;) {
-		char *b = xmalloc(cap);
-		ssize_t n = readlink(path, b, cap);
-
-		if (n < 0) {
-			free(b);
-			return NULL;
-		}
-		if ((size_t)n < cap) {
-			b[n] = '\0';
-			return b;
-		}
-		free(b);
-		cap *= 2;
-	}
+	if (n == (ssize_t)sizeof b)
+		errno = ENAMETOOLONG;
+	return n < 0 || n == (ssize_t)sizeof b ? NULL : dup_n(b, (size_t)n);
 }
 
 /* The length of PATH's directory part, with its slash ("a/b": 2). */
@@ -221,18 +212,6 @@ fail(const struct outfile *of)
 	fatal("%s", of->name);
 }
 
-/* The target is not a regular file: open it to write as it is. */
-static int
-open_direct(struct outfile *of, const struct stat *sb)
-{
-	if (S_ISDIR(sb->st_mode)) {
-		errno = EISDIR;
-		return -1;
-	}
-	of->direct = 1;
-	return open(of->path, O_WRONLY | O_CLOEXEC | O_NOCTTY);
-}
-
 void
 outfile_open(struct outfile *of, const char *name)
 {
@@ -246,17 +225,20 @@ outfile_open(struct outfile *of, const char *name)
 	st = stat(of->path, &sb);
 	if (st < 0 && errno != ENOENT)
 		fail(of);	/* too long a name, a path through a file */
-	if (st == 0 && !S_ISREG(sb.st_mode))
-		fd = open_direct(of, &sb);
-	else {
+	if ((st == 0 && S_ISDIR(sb.st_mode)) ||
+	    of->path[dir_len(of->path)] == '\0') {
+		errno = EISDIR;
+		fail(of);
+	}
+	if (st == 0 && !S_ISREG(sb.st_mode)) {
+		/* not a regular file: opened to write as it is */
+		of->direct = 1;
+		fd = open(of->path, O_WRONLY | O_CLOEXEC | O_NOCTTY);
+	} else {
 		of->exists = st == 0;
 		if (of->exists && (access(of->path, W_OK) < 0 ||
 		    sticky_other(of->path, &sb)))
 			fail(of);	/* not ours to replace */
-		if (of->path[dir_len(of->path)] == '\0') {
-			errno = EISDIR;
-			fail(of);
-		}
 		if (of->exists)
 			of->old = sb;
 		fd = open_unnamed(of->path);

@@ -54,31 +54,18 @@ temp_file(void)
 	return f;
 }
 
-/* FD as a stream: stdout for its own descriptor, else a new one. */
-static FILE *
-direct_stream(int fd)
-{
-	FILE *f = fd == STDOUT_FILENO ? stdout : fdopen(dup(fd), "w");
-
-	if (f == NULL)
-		fatal("standard output");
-	return f;
-}
-
 void
 out_init(struct out *o, int fd)
 {
-	o->fd = fd;
-	o->partial = 0;
-	o->note = NULL;
-	o->held = 0;
-	o->unheld = 0;
+	*o = (struct out){ .fd = fd };
 	if (!is_dev_null(fd)) {
 		o->held = (o->f = temp_file()) != NULL;
 		o->unheld = !o->held;
 	}
-	if (!o->held)
-		o->f = direct_stream(fd);
+	/* else FD as a stream: stdout for its own descriptor, or a new one */
+	if (!o->held && (o->f = fd == STDOUT_FILENO ? stdout :
+	    fdopen(dup(fd), "w")) == NULL)
+		fatal("standard output");
 }
 
 /* A write failed. */
@@ -155,20 +142,8 @@ out_note(struct out *o, const char *msg)
 
 	free(o->note);
 	o->note = NULL;
-	if (n == 0)
-		return;
-	o->note = xmalloc(n + 1);
-	memcpy(o->note, msg, n + 1);
-}
-
-/* The note, once the report is out. */
-static void
-say_note(struct out *o)
-{
-	if (o->note != NULL)
-		warnx_("%s", o->note);
-	free(o->note);
-	o->note = NULL;
+	if (n > 0)
+		o->note = memcpy(xmalloc(n + 1), msg, n + 1);
 }
 
 int
@@ -177,7 +152,10 @@ out_finish(struct out *o)
 	if (o->held ? copy_out(o) < 0 : fflush(o->f) != 0)
 		return -1;
 	o->partial = 0;
-	say_note(o);
+	if (o->note != NULL)	/* once the report is out */
+		warnx_("%s", o->note);
+	free(o->note);
+	o->note = NULL;
 	return 0;
 }
 

@@ -19,8 +19,6 @@ static const struct {
 	{ { 'B', 'Z', 'h' }, 3, { "bzip2-compressed data", "bzip2", ".bz2" } },
 };
 
-static const struct sniff text = { "text", NULL, NULL };
-
 const struct sniff *
 sniff_binary(const unsigned char *buf, size_t n)
 {
@@ -46,14 +44,14 @@ is_text(const unsigned char *buf, size_t n)
 	return nl;
 }
 
-const struct sniff *
+/* What the first N bytes of a profile look like, or NULL. */
+static const struct sniff *
 sniff(const unsigned char *buf, size_t n)
 {
+	static const struct sniff text = { "text", NULL, NULL };
 	const struct sniff *k = sniff_binary(buf, n);
 
-	if (k == NULL && is_text(buf, n))
-		k = &text;
-	return k;
+	return k == NULL && is_text(buf, n) ? &text : k;
 }
 
 /* What to do about K, for input NAME. */

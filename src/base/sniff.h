@@ -16,10 +16,8 @@ struct sniff {
 	const char *suffix;	/* its suffix, or NULL */
 };
 
-/* What the first N bytes of an input look like, or NULL if nothing known. */
-const struct sniff *sniff(const unsigned char *buf, size_t n);
-
-/* Same, but text is not remarkable (for a map). */
+/* What the first N bytes of an input look like, or NULL if nothing known;
+ * text is not remarkable here (for a map). */
 const struct sniff *sniff_binary(const unsigned char *buf, size_t n);
 
 /*

@@ -94,43 +94,25 @@ hint_lines(const char *text)
 	}
 }
 
-static void
-vhint(const char *fmt, va_list ap)
-{
-	va_list aq;
-	char *text;
-	int n;
-
-	va_copy(aq, ap);
-	n = vsnprintf(NULL, 0, fmt, aq);
-	va_end(aq);
-	if (n < 0)
-		return;
-	text = xmalloc((size_t)n + 1);
-	vsnprintf(text, (size_t)n + 1, fmt, ap);
-	hint_lines(text);
-	free(text);
-}
-
-void
-warnx_hint(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vhint(fmt, ap);
-	va_end(ap);
-}
-
 void
 fatalx_hint(const char *fmt, ...)
 {
-	va_list ap;
+	va_list ap, aq;
+	char *text;
+	int n;
 
 	if (fatal_hook)
 		fatal_hook();
 	va_start(ap, fmt);
-	vhint(fmt, ap);
+	va_copy(aq, ap);
+	n = vsnprintf(NULL, 0, fmt, aq);
+	va_end(aq);
+	if (n >= 0) {
+		text = xmalloc((size_t)n + 1);
+		vsnprintf(text, (size_t)n + 1, fmt, ap);
+		hint_lines(text);
+		free(text);
+	}
 	va_end(ap);
 	exit(1);
 }
@@ -138,11 +120,7 @@ fatalx_hint(const char *fmt, ...)
 void *
 xmalloc(size_t n)
 {
-	void *p = malloc(n ? n : 1);
-
-	if (p == NULL)
-		fatalx("out of memory");
-	return p;
+	return xrealloc(NULL, n);
 }
 
 void *
@@ -166,11 +144,12 @@ swap_bytes(unsigned char *a, unsigned char *b, size_t size)
 	}
 }
 
-/* Move element I of the heap V[0..n) down to its place. */
-static void
-sift_down(unsigned char *v, size_t i, size_t n, size_t size,
+void
+heap_sift_down(void *base, size_t i, size_t n, size_t size,
     int (*cmp)(const void *, const void *, void *), void *ctx)
 {
+	unsigned char *v = base;
+
 	for (;;) {
 		size_t c = 2 * i + 1;
 
@@ -192,10 +171,10 @@ heap_sort(void *base, size_t n, size_t size,
 	unsigned char *v = base;
 
 	for (size_t i = n / 2; i-- > 0;)
-		sift_down(v, i, n, size, cmp, ctx);
+		heap_sift_down(v, i, n, size, cmp, ctx);
 	while (n > 1) {
 		n--;
 		swap_bytes(v, v + n * size, size);
-		sift_down(v, 0, n, size, cmp, ctx);
+		heap_sift_down(v, 0, n, size, cmp, ctx);
 	}
 }

@@ -18,10 +18,8 @@ void warnx_(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /*
  * Print "readprofile: hint: MSG" wrapped at 80 columns, each further line
- * "readprofile: " and blanks under the first's text; then go on, or, for
- * fatalx_hint, exit(1).
+ * "readprofile: " and blanks under the first's text, and exit(1).
  */
-void warnx_hint(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 _Noreturn void fatalx_hint(const char *fmt, ...)
     __attribute__((format(printf, 1, 2)));
 
@@ -37,6 +35,11 @@ void *xrealloc(void *p, size_t n);
  * inputs crafted against quicksort; not stable).
  */
 void heap_sort(void *base, size_t n, size_t size,
+    int (*cmp)(const void *, const void *, void *), void *ctx);
+
+/* Move element I of the heap BASE[0..n) (the greatest by CMP first) down
+ * to its place. */
+void heap_sift_down(void *base, size_t i, size_t n, size_t size,
     int (*cmp)(const void *, const void *, void *), void *ctx);
 
 #endif

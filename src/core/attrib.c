@@ -8,15 +8,8 @@ void
 attrib_init(struct attrib *a, uint64_t origin, uint32_t step, uint64_t nwords,
     enum attrib_mode mode)
 {
-	a->origin = origin;
-	a->step = step;
-	a->nwords = nwords;
-	a->mode = mode;
-	a->cursor = 1;
-	a->shift = -1;
-	a->last_is_text = 0;
-	a->ranges = NULL;
-	a->nranges = 0;
+	*a = (struct attrib){ .origin = origin, .step = step,
+	    .nwords = nwords, .mode = mode, .cursor = 1, .shift = -1 };
 	if (step && (step & (step - 1)) == 0)
 		a->shift = __builtin_ctz(step);
 }
@@ -24,13 +17,8 @@ attrib_init(struct attrib *a, uint64_t origin, uint32_t step, uint64_t nwords,
 void
 attrib_init_hist(struct attrib *a, const struct hist_range *r, size_t n)
 {
-	a->origin = r[0].low;
-	a->step = 0;
-	a->nwords = r[n - 1].first + r[n - 1].nbins;
-	a->mode = ATTRIB_HIST;
-	a->cursor = 1;
-	a->shift = -1;
-	a->last_is_text = 0;
+	attrib_init(a, r[0].low, 0, r[n - 1].first + r[n - 1].nbins,
+	    ATTRIB_HIST);
 	a->ranges = r;
 	a->nranges = n;
 }
@@ -57,18 +45,12 @@ min_u64(uint64_t x, uint64_t y)
 	return x < y ? x : y;
 }
 
-/* Classic: the word a symbol that ends at NEXT is credited up to. */
-static uint64_t
-classic_end(const struct attrib *a, uint64_t next)
-{
-	return a->step ? div_step(a, next - a->origin) : 0;
-}
-
 static int
 close_classic(struct attrib *a, uint64_t start, uint64_t next,
     struct attrib_span *sp)
 {
-	uint64_t j = classic_end(a, next);
+	/* the word a symbol that ends at NEXT is credited up to */
+	uint64_t j = a->step ? div_step(a, next - a->origin) : 0;
 
 	if (a->cursor >= a->nwords || j > a->nwords)
 		return -1;
@@ -104,11 +86,6 @@ close_exact(struct attrib *a, uint64_t start, uint64_t next,
 }
 
 /*
- * Hist: the first word whose bin starts at or after ADDR.  In a range,
- * bin j starts at low + floor(j * span / nbins), which is >= low + d
- * exactly when j * span >= d * nbins: j = ceil(d * nbins / span).
- */
-/*
  * floor(A * B / C), C > 0, for a quotient that fits 64 bits; *REM says
  * whether the division left a remainder.  The 128-bit product is divided
  * a bit at a time where the compiler has no 128-bit integer (32-bit
@@ -141,46 +118,55 @@ muldiv(uint64_t a, uint64_t b, uint64_t c, int *rem)
 #endif
 }
 
-static uint64_t
-bin_at_or_after(const struct attrib *a, uint64_t addr)
+/* The first range that ends past X: its high address, or (BY_WORD) its
+ * last word; nranges when none does. */
+static size_t
+range_past(const struct attrib *a, uint64_t x, int by_word)
 {
-	const struct hist_range *r;
 	size_t lo = 0, hi = a->nranges;
-	uint64_t q;
-	int rem;
 
-	while (lo < hi) {	/* the first range ending after ADDR */
+	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
+		const struct hist_range *r = &a->ranges[mid];
 
-		if (addr >= a->ranges[mid].high)
+		if (x >= (by_word ? r->first + r->nbins : r->high))
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	if (lo == a->nranges)
+	return lo;
+}
+
+/*
+ * Hist: the first word whose bin starts at or after ADDR.  In a range,
+ * bin j starts at low + floor(j * span / nbins), which is >= low + d
+ * exactly when j * span >= d * nbins: j = ceil(d * nbins / span).
+ */
+static uint64_t
+bin_at_or_after(const struct attrib *a, uint64_t addr)
+{
+	size_t i = range_past(a, addr, 0);
+	const struct hist_range *r = &a->ranges[i];
+	uint64_t q;
+	int rem;
+
+	if (i == a->nranges)
 		return a->nwords;
-	r = &a->ranges[lo];
 	if (addr <= r->low)
 		return r->first;
 	q = muldiv(addr - r->low, r->nbins, r->high - r->low, &rem);
 	return r->first + q + (rem != 0);
 }
 
-static int
-close_hist(struct attrib *a, uint64_t start, uint64_t next,
-    struct attrib_span *sp)
-{
-	sp->first = sp->list_first = bin_at_or_after(a, start);
-	sp->end = sp->list_end = bin_at_or_after(a, next);
-	return 0;
-}
-
 int
 attrib_close(struct attrib *a, uint64_t start, uint64_t next,
     struct attrib_span *sp)
 {
-	if (a->mode == ATTRIB_HIST)
-		return close_hist(a, start, next, sp);
+	if (a->mode == ATTRIB_HIST) {
+		sp->first = sp->list_first = bin_at_or_after(a, start);
+		sp->end = sp->list_end = bin_at_or_after(a, next);
+		return 0;
+	}
 	if (a->mode == ATTRIB_EXACT)
 		return close_exact(a, start, next, sp);
 	return close_classic(a, start, next, sp);
@@ -189,24 +175,15 @@ attrib_close(struct attrib *a, uint64_t start, uint64_t next,
 uint64_t
 attrib_word_addr(const struct attrib *a, uint64_t k)
 {
-	int rem;
-
 	const struct hist_range *r;
-	size_t lo = 0, hi = a->nranges;
+	size_t i;
+	int rem;
 
 	if (a->mode != ATTRIB_HIST)
 		return (k - 1) * a->step + a->origin;
-	while (lo < hi) {	/* the first range whose bins go past K */
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (k >= a->ranges[mid].first + a->ranges[mid].nbins)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo == a->nranges)
+	if ((i = range_past(a, k, 1)) == a->nranges)
 		return a->ranges[a->nranges - 1].high;
-	r = &a->ranges[lo];
+	r = &a->ranges[i];
 	return r->low + muldiv(k - r->first, r->high - r->low, r->nbins, &rem);
 }
 

@@ -26,71 +26,36 @@ collect_before(const struct func_rec *a, const struct func_rec *b)
 	return a->seq < b->seq;
 }
 
-static void
-swap(struct func_rec *a, struct func_rec *b)
+/* Heap order: the worst kept function is the greatest, the first to go. */
+static int
+worse(const void *a, const void *b, void *ctx)
 {
-	struct func_rec t = *a;
-
-	*a = *b;
-	*b = t;
-}
-
-/* The heap's root is the worst kept function: the first to go. */
-static void
-sift_up(struct func_rec *v, size_t i)
-{
-	while (i > 0) {
-		size_t up = (i - 1) / 2;
-
-		if (!collect_before(&v[up], &v[i]))
-			break;
-		swap(&v[up], &v[i]);
-		i = up;
-	}
-}
-
-static void
-sift_down(struct func_rec *v, size_t n, size_t i)
-{
-	for (;;) {
-		size_t l = 2 * i + 1, r = l + 1, worst = i;
-
-		if (l < n && collect_before(&v[worst], &v[l]))
-			worst = l;
-		if (r < n && collect_before(&v[worst], &v[r]))
-			worst = r;
-		if (worst == i)
-			return;
-		swap(&v[i], &v[worst]);
-		i = worst;
-	}
+	(void)ctx;
+	return collect_before(b, a) - collect_before(a, b);
 }
 
 static void
 set_name(struct func_rec *f, const char *name, size_t namelen)
 {
-	f->name = xrealloc(f->name, namelen + 1);
+	f->name = xmalloc(namelen + 1);
 	memcpy(f->name, name, namelen);
 	f->name[namelen] = '\0';
-	f->namelen = namelen;
 }
 
 void
-collect_add(struct collect *k, uint64_t addr, uint64_t len, uint64_t ticks,
-    uint64_t calls, const struct attrib_span *sp, const char *name,
-    size_t namelen)
+collect_add(struct collect *k, const struct func_rec *fn)
 {
-	struct func_rec f = { addr, len, ticks, calls, k->seen++, *sp, NULL, 0 };
+	struct func_rec f = *fn;
 
 	if (k->limit == 0)
 		return;
 	if (k->n == k->limit) {
 		if (!collect_before(&f, &k->v[0]))
 			return;
-		f.name = k->v[0].name;	/* reuse the evicted one's buffer */
-		set_name(&f, name, namelen);
+		free(k->v[0].name);
+		set_name(&f, fn->name, fn->namelen);
 		k->v[0] = f;
-		sift_down(k->v, k->n, 0);
+		heap_sift_down(k->v, 0, k->n, sizeof *k->v, worse, NULL);
 		return;
 	}
 	if (k->n == k->cap) {
@@ -99,26 +64,20 @@ collect_add(struct collect *k, uint64_t addr, uint64_t len, uint64_t ticks,
 			k->cap = k->limit;
 		k->v = xrealloc(k->v, k->cap * sizeof *k->v);
 	}
-	set_name(&f, name, namelen);
+	set_name(&f, fn->name, fn->namelen);
 	k->v[k->n] = f;
-	if (k->limit != SIZE_MAX)
-		sift_up(k->v, k->n);
-	k->n++;
+	if (++k->n == k->limit)		/* full: made a heap once */
+		for (size_t i = k->n / 2; i-- > 0;)
+			heap_sift_down(k->v, i, k->n, sizeof *k->v, worse,
+			    NULL);
 }
 
 void
 collect_sort(struct collect *k)
 {
-	size_t n = k->n;
-
-	if (k->limit == SIZE_MAX)
-		return;		/* all kept, already in address order */
-	/* heap sort: the worst goes last, leaving the best first */
-	while (n > 1) {
-		swap(&k->v[0], &k->v[n - 1]);
-		n--;
-		sift_down(k->v, n, 0);
-	}
+	/* without a limit all are kept, already in address order */
+	if (k->limit != SIZE_MAX)
+		heap_sort(k->v, k->n, sizeof *k->v, worse, NULL);
 }
 
 void

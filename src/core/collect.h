@@ -31,15 +31,13 @@ struct collect {
 	size_t limit;		/* --top N; SIZE_MAX: keep all */
 	struct func_rec *v;	/* a min-heap (worst first) when limited */
 	size_t n, cap;
-	uint64_t seen;		/* functions offered */
 };
 
 void collect_init(struct collect *k, size_t limit);
 
-/* Offer one function; NAME is copied only when it is kept. */
-void collect_add(struct collect *k, uint64_t addr, uint64_t len,
-    uint64_t ticks, uint64_t calls, const struct attrib_span *sp,
-    const char *name, size_t namelen);
+/* Offer F, its SEQ above every earlier one's; its name is copied only
+ * when it is kept. */
+void collect_add(struct collect *k, const struct func_rec *f);
 
 /* Put the kept functions in report order: by rank with a limit, else by
  * address (the order they came in). */

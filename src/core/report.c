@@ -27,7 +27,6 @@ struct run {
 	struct attrib a;
 	struct pending p;
 	uint64_t total;
-	uint32_t rate;		/* histogram: ticks per second, else 0 */
 	const struct report_hist *h;	/* histogram, else NULL */
 	uint64_t calls;		/* histogram: total of the calls column */
 	uint64_t seq;		/* symbols closed */
@@ -53,15 +52,6 @@ pending_set(struct pending *p, const struct sym *s)
 	memmove(p->buf, s->name, len);
 	p->buf[len] = '\0';
 	p->name = p->buf;
-}
-
-static void
-pending_free(struct pending *p)
-{
-	free(p->buf);
-	p->buf = NULL;
-	p->name = NULL;
-	p->cap = 0;
 }
 
 /* The origin; a map without _stext, or with _stext at 0, is fatal. */
@@ -200,9 +190,7 @@ close_pending(struct run *r, const struct sym *s)
 	pending_set(p, s);
 }
 
-enum { LINE_NEXT, LINE_END };
-
-/* The text rules for the line S: LINE_END when it ends the report. */
+/* The text rules for the line S: 0 when it ends the report. */
 static int
 take_line(struct run *r, const struct sym *s, struct report_result *res)
 {
@@ -210,16 +198,16 @@ take_line(struct run *r, const struct sym *s, struct report_result *res)
 		close_pending(r, s);
 		res->etext = s->addr;
 		res->have_etext = 1;
-		return LINE_END;
+		return 0;
 	}
 	/* Absolute symbols are skipped until ticks are seen. */
 	if (s->kind == SYM_ABS &&
 	    (r->total == 0 || sym_is(s, "__init_end")))
-		return LINE_NEXT;
+		return 1;
 	if (s->kind != SYM_TEXT)
-		return LINE_END;
+		return 0;
 	close_pending(r, s);
-	return LINE_NEXT;
+	return 1;
 }
 
 /*
@@ -237,14 +225,6 @@ note_nosym(const struct run *r, struct report_result *res)
 	    "map truncated, or of another kernel?",
 	    (unsigned long long)res->nosym, (unsigned long long)res->all,
 	    r->m->name, (unsigned long long)r->p.addr);
-}
-
-/* The sink's begin, once the origin and every tick are known. */
-static void
-begin(const struct report_sink *sink, const struct report_result *res)
-{
-	if (sink->begin)
-		sink->begin(sink->ctx, res);
 }
 
 void
@@ -265,11 +245,11 @@ report_run(struct symsrc *m, const struct counters *c, uint32_t step,
 	attrib_init(&r.a, res->origin, step, c->n, opt->mode);
 	r.a.last_is_text = opt->last_is_text && opt->mode == ATTRIB_EXACT;
 	res->a = r.a;
-	begin(sink, res);
+	if (sink->begin)
+		sink->begin(sink->ctx, res);
 	pending_set(&r.p, &s);
-	while (symsrc_next(m, &s))
-		if (take_line(&r, &s, res) == LINE_END)
-			break;
+	while (symsrc_next(m, &s) && take_line(&r, &s, res))
+		continue;
 	res->total = r.total;
 	res->last_in_func = r.last_in_func;
 	res->nosym = res->all - r.total - report_unknown(res);
@@ -278,7 +258,7 @@ report_run(struct symsrc *m, const struct counters *c, uint32_t step,
 	res->a = r.a;
 	note_nosym(&r, res);
 	sink->end(sink->ctx, res);
-	pending_free(&r.p);
+	free(r.p.buf);
 }
 
 /*
@@ -320,11 +300,10 @@ report_hist_run(struct symsrc *m, const struct counters *c,
     const struct report_hist *h, const struct report_opts *opt,
     const struct report_sink *sink, struct report_result *res)
 {
-	struct run r = { .m = m, .c = c, .opt = opt, .sink = sink,
-	    .rate = h->rate, .h = h };
+	struct run r = { .m = m, .c = c, .opt = opt, .sink = sink, .h = h };
 	struct sym s;
 	uint64_t all = counters_sum(c, 1, c->n), end = UINT64_MAX;
-	int below = 0;
+	int pending = 0;
 
 	memset(res, 0, sizeof *res);
 	res->origin = h->low;
@@ -333,26 +312,23 @@ report_hist_run(struct symsrc *m, const struct counters *c,
 	res->h = h;
 	attrib_init_hist(&r.a, h->ranges, h->nranges);
 	res->a = r.a;
-	begin(sink, res);
+	if (sink->begin)
+		sink->begin(sink->ctx, res);
 	while (symsrc_next(m, &s)) {
 		if (s.kind != SYM_TEXT)
 			continue;
-		if (s.addr < h->low) {	/* may reach into the range */
-			pending_set(&r.p, &s);
-			end = own_end(&s);
-			below = 1;
-			continue;
-		}
 		if (s.addr >= h->high)
 			break;
-		if (res->nsyms++ == 0 && !below) {
+		res->nsyms += s.addr >= h->low;
+		if (s.addr >= h->low && pending) {
+			close_hist(&r, &s, &end);
+		} else {	/* one below low may reach into the range */
 			pending_set(&r.p, &s);
 			end = own_end(&s);
-		} else {
-			close_hist(&r, &s, &end);
+			pending = 1;
 		}
 	}
-	if (res->nsyms || below) {
+	if (pending) {
 		memset(&s, 0, sizeof s);
 		s.addr = h->high;
 		s.name = "";
@@ -364,5 +340,5 @@ report_hist_run(struct symsrc *m, const struct counters *c,
 	res->a = r.a;
 	res->calls = r.calls;
 	sink->end(sink->ctx, res);
-	pending_free(&r.p);
+	free(r.p.buf);
 }

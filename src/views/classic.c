@@ -298,8 +298,7 @@ collect_func(void *ctx, const struct func_rec *f)
 	struct collecting *k = ctx;
 
 	if (report_shown(k->opt, f))
-		collect_add(k->k, f->addr, f->len, f->ticks, f->calls, &f->sp,
-		    f->name, f->namelen);
+		collect_add(k->k, f);
 }
 
 /* Collected: printed later, the note after the report all the same. */

@@ -63,8 +63,11 @@ check_top(const struct ref *r, size_t n, size_t limit)
 	collect_init(&k, limit);
 	for (size_t i = 0; i < n; i++) {
 		int len = snprintf(name, sizeof name, "f%zu", i);
-		collect_add(&k, r[i].addr, 4, r[i].ticks, 0, &sp, name,
-		    (size_t)len);
+		struct func_rec f = { .addr = r[i].addr, .len = 4,
+		    .ticks = r[i].ticks, .seq = i, .sp = sp, .name = name,
+		    .namelen = (size_t)len };
+
+		collect_add(&k, &f);
 	}
 	collect_sort(&k);
 	assert_int_equal(k.n, keep);
@@ -117,8 +120,13 @@ keep_all_in_map_order(void **state)
 
 	(void)state;
 	collect_init(&k, SIZE_MAX);
-	for (uint64_t i = 0; i < 1000; i++)
-		collect_add(&k, 0x1000 + i, 1, i % 7, 0, &sp, "n", 1);
+	for (uint64_t i = 0; i < 1000; i++) {
+		struct func_rec f = { .addr = 0x1000 + i, .len = 1,
+		    .ticks = i % 7, .seq = i, .sp = sp, .name = "n",
+		    .namelen = 1 };
+
+		collect_add(&k, &f);
+	}
 	collect_sort(&k);
 	assert_int_equal(k.n, 1000);
 	for (uint64_t i = 0; i < 1000; i++) {

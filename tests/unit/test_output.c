@@ -12,23 +12,14 @@
 #include "base/output.h"
 #include "views/classic.h"
 
-/* The classic line of a function, plain or -v, as out_line writes it. */
+/* The classic line of a function, plain or -v (with seconds when RATE is
+ * not 0), as out_line writes it. */
 static void
 out_sym(struct out *o, uint64_t ticks, const char *name, size_t nlen,
     double load)
 {
 	struct line l = { .ticks = ticks, .name = name, .nlen = nlen,
 	    .load = load, .end = "\n" };
-
-	out_line(o, &l);
-}
-
-static void
-out_sym_verbose(struct out *o, uint64_t addr, const char *name, size_t nlen,
-    uint64_t ticks, double load)
-{
-	struct line l = { .addr = addr, .ticks = ticks, .name = name,
-	    .nlen = nlen, .load = load, .verbose = 1, .end = "\n" };
 
 	out_line(o, &l);
 }
@@ -105,7 +96,7 @@ line_formats(void **state)
 	out_sym(&o, 1234567, longname, strlen(longname), 12345.67891);
 	n += sprintf(want + n, "%6u %-40s %8.4f\n", 1234567u, longname,
 	    12345.67891);
-	out_sym_verbose(&o, 0xffffffff81000000ull, "f", 1, 42, 0.5);
+	out_sym_seconds(&o, 0xffffffff81000000ull, "f", 1, 42, 0.5, 0, NULL);
 	n += sprintf(want + n, "%016llx %-40s %6u %8.4f\n",
 	    0xffffffff81000000ull, "f", 42u, 0.5);
 	out_bin_total(&o, 12, "\n");
