@@ -126,7 +126,8 @@ span(struct elf *e, uint64_t off, uint64_t len, const char *what)
 	buf = xmalloc((size_t)len);
 	e->owned = xrealloc(e->owned, (e->nowned + 1) * sizeof *e->owned);
 	e->owned[e->nowned++] = buf;
-	return read_span(e, buf, off, len, what);
+	input_pread(&e->in, buf, (size_t)len, off);
+	return buf;
 }
 
 /* Section I's header. */
@@ -325,7 +326,6 @@ read_headers(struct elf *e)
 		fatalx("%s: section header size %llu is too small", e->name,
 		    (unsigned long long)ent);
 	e->sh = span(e, shoff, ent, "the section header table");
-	e->shnum = 1;
 	if (shnum == 0 || e->h.shstrndx == SHN_XINDEX) {
 		/* extended numbering: the counts are in section 0 */
 		section(e, 0, &s);
@@ -370,16 +370,14 @@ find_section(const struct elf *e, uint32_t type, uint32_t link,
 static const char *
 string_table(struct elf *e, uint64_t link, uint64_t *size, const char *what)
 {
-	struct elf_shdr s;
+	struct elf_shdr s = { 0 };
 
 	if (e->str != NULL && link == e->strndx) {
 		*size = e->strsize;
 		return e->str;
 	}
-	if (link == 0 || link >= e->shnum)
-		fatalx("%s: the %s links to section %llu, not a string table",
-		    e->name, what, (unsigned long long)link);
-	section(e, (uint32_t)link, &s);
+	if (link != 0 && link < e->shnum)
+		section(e, (uint32_t)link, &s);
 	if (s.type != SHT_STRTAB || s.size == 0)
 		fatalx("%s: the %s links to section %llu, not a string table",
 		    e->name, what, (unsigned long long)link);
@@ -495,13 +493,9 @@ read_symtab(struct elf *e)
 	struct elf_shdr s, x;
 	uint32_t i;
 	size_t entsize = e->h.is64 ? sizeof(Elf64_Sym) : sizeof(Elf32_Sym);
-	int dyn = 0;
 
-	i = find_section(e, SHT_SYMTAB, 0, &s);
-	if (i == 0) {
+	if ((i = find_section(e, SHT_SYMTAB, 0, &s)) == 0)
 		i = find_section(e, SHT_DYNSYM, 0, &s);
-		dyn = 1;
-	}
 	if (i == 0)
 		fatalx("%s: no symbol table (stripped); use the unstripped file "
 		    "from the debug package (vmlinux from linux-image-*-dbg or "
@@ -531,16 +525,18 @@ read_symtab(struct elf *e)
 		e->xoff = x.offset;
 		e->xshndx = 1;
 	}
-	if (dyn) {
+	if (s.type == SHT_DYNSYM) {
 		read_versions(e, i);
 		e->dynsize = xmalloc(((size_t)e->nsym + 1) * sizeof *e->dynsize);
 	}
 }
 
-/* The kernel's mksysmap filter, by name. */
+/* The kernel's mksysmap filter: by type, then by name. */
 static int
-kernel_drops_name(const char *n)
+kernel_drops(char type, const char *n)
 {
+	if (type == 'a' || type == 'N' || type == 'U' || type == 'w')
+		return 1;
 	switch (n[0]) {
 	case '$':
 		return 1;
@@ -555,13 +551,6 @@ kernel_drops_name(const char *n)
 	default:
 		return 0;
 	}
-}
-
-static int
-kernel_drops(char type, const char *n)
-{
-	return type == 'a' || type == 'N' || type == 'U' || type == 'w' ||
-	    kernel_drops_name(n);
 }
 
 /*
@@ -908,8 +897,11 @@ rank_names(const struct elf *e, uint64_t *key, size_t m)
  * for a second sort.
  */
 static int
-cmp_ent(const struct ent *a, const struct ent *b)
+cmp_ent(const void *pa, const void *pb, void *ctx)
 {
+	const struct ent *a = pa, *b = pb;
+
+	(void)ctx;
 	if (a->addr != b->addr)
 		return a->addr < b->addr ? -1 : 1;
 	return a->idx_type < b->idx_type ? -1 : a->idx_type > b->idx_type;
@@ -922,13 +914,6 @@ swap_ent(struct ent *a, struct ent *b)
 
 	*a = *b;
 	*b = t;
-}
-
-static int
-cmp_ent_heap(const void *a, const void *b, void *ctx)
-{
-	(void)ctx;
-	return cmp_ent(a, b);
 }
 
 /*
@@ -945,22 +930,22 @@ sort_part(struct ent *v, size_t n, unsigned depth)
 		size_t m = n / 2, i = 0, j = n - 1;
 		struct ent pivot;
 
-		if (cmp_ent(&v[m], &v[0]) < 0)
+		if (cmp_ent(&v[m], &v[0], NULL) < 0)
 			swap_ent(&v[m], &v[0]);
-		if (cmp_ent(&v[n - 1], &v[m]) < 0) {
+		if (cmp_ent(&v[n - 1], &v[m], NULL) < 0) {
 			swap_ent(&v[n - 1], &v[m]);
-			if (cmp_ent(&v[m], &v[0]) < 0)
+			if (cmp_ent(&v[m], &v[0], NULL) < 0)
 				swap_ent(&v[m], &v[0]);
 		}
 		if (depth-- == 0) {
-			heap_sort(v, n, sizeof *v, cmp_ent_heap, NULL);
+			heap_sort(v, n, sizeof *v, cmp_ent, NULL);
 			return;
 		}
 		pivot = v[m];
 		for (;;) {	/* Hoare partition: v[0..j] <= pivot <= v[j+1..] */
-			while (cmp_ent(&v[i], &pivot) < 0)
+			while (cmp_ent(&v[i], &pivot, NULL) < 0)
 				i++;
-			while (cmp_ent(&pivot, &v[j]) < 0)
+			while (cmp_ent(&pivot, &v[j], NULL) < 0)
 				j--;
 			if (i >= j)
 				break;
@@ -976,7 +961,8 @@ sort_part(struct ent *v, size_t n, unsigned depth)
 		}
 	}
 	for (size_t i = 1; i < n; i++)
-		for (size_t k = i; k > 0 && cmp_ent(&v[k], &v[k - 1]) < 0; k--)
+		for (size_t k = i; k > 0 &&
+		    cmp_ent(&v[k], &v[k - 1], NULL) < 0; k--)
 			swap_ent(&v[k], &v[k - 1]);
 }
 
