@@ -98,21 +98,19 @@ check_span(const struct elf *e, uint64_t off, uint64_t len, const char *what)
 }
 
 /*
- * [off, off + len) of the file (checked, LEN bytes at most SIZE_MAX): in
- * place when the file is held, else read into BUF.
+ * [off, off + len) of the file (checked by the caller, LEN bytes at most
+ * SIZE_MAX): in place when the file is held, else read into BUF.
  */
 static const unsigned char *
-read_span(struct elf *e, void *buf, uint64_t off, uint64_t len,
-    const char *what)
+read_span(struct elf *e, void *buf, uint64_t off, uint64_t len)
 {
-	check_span(e, off, len, what);
 	if (e->held != NULL)
 		return e->held + off;
 	input_pread(&e->in, buf, (size_t)len, off);
 	return buf;
 }
 
-/* The same, kept until elf_close. */
+/* The same, checked here, and kept until elf_close. */
 static const unsigned char *
 span(struct elf *e, uint64_t off, uint64_t len, const char *what)
 {
@@ -126,8 +124,7 @@ span(struct elf *e, uint64_t off, uint64_t len, const char *what)
 	buf = xmalloc((size_t)len);
 	e->owned = xrealloc(e->owned, (e->nowned + 1) * sizeof *e->owned);
 	e->owned[e->nowned++] = buf;
-	input_pread(&e->in, buf, (size_t)len, off);
-	return buf;
+	return read_span(e, buf, off, len);
 }
 
 /* Section I's header. */
@@ -295,8 +292,7 @@ read_ehdr(struct elf *e)
 
 	if (e->size < EI_NIDENT)
 		fatalx("%s: truncated ELF header", e->name);
-	h = read_span(e, hb, 0, e->size < sizeof hb ? e->size : sizeof hb,
-	    "the ELF header");
+	h = read_span(e, hb, 0, e->size < sizeof hb ? e->size : sizeof hb);
 	if (h[EI_CLASS] != ELFCLASS32 && h[EI_CLASS] != ELFCLASS64)
 		fatalx("%s: unknown ELF class %u", e->name, h[EI_CLASS]);
 	if (h[EI_DATA] != ELFDATA2LSB && h[EI_DATA] != ELFDATA2MSB)
@@ -472,8 +468,9 @@ read_versions(struct elf *e, uint32_t dynsym)
 	if (vs.size / 2 < e->nsym)
 		fatalx("%s: the symbol version table is too short", e->name);
 	e->versym = xmalloc((size_t)e->nsym * 2 + 1);
-	p = read_span(e, e->versym, vs.offset, (uint64_t)e->nsym * 2,
+	check_span(e, vs.offset, (uint64_t)e->nsym * 2,
 	    "the symbol version table");
+	p = read_span(e, e->versym, vs.offset, (uint64_t)e->nsym * 2);
 	for (uint32_t i = 0; i < e->nsym; i++)
 		e->versym[i] = (uint16_t)rd(e, p + (size_t)i * 2, 2);
 	e->vername = xmalloc(NVER * sizeof *e->vername);
@@ -625,14 +622,13 @@ collect(struct elf *e)
 		sb = xmalloc(SYM_CHUNK * e->symentsize);
 		xb = e->xshndx ? xmalloc(SYM_CHUNK * 4) : NULL;
 	}
+	/* both tables were checked against the file in read_symtab() */
 	for (uint32_t i0 = 0; i0 < e->nsym; i0 += SYM_CHUNK) {
 		uint32_t n = e->nsym - i0 < SYM_CHUNK ? e->nsym - i0 : SYM_CHUNK;
 		const unsigned char *p = read_span(e, sb, e->symoff +
-		    (uint64_t)i0 * e->symentsize, (uint64_t)n * e->symentsize,
-		    "the symbol table");
+		    (uint64_t)i0 * e->symentsize, (uint64_t)n * e->symentsize);
 		const unsigned char *x = e->xshndx ? read_span(e, xb, e->xoff +
-		    (uint64_t)i0 * 4, (uint64_t)n * 4,
-		    "the extended section index table") : NULL;
+		    (uint64_t)i0 * 4, (uint64_t)n * 4) : NULL;
 
 		for (uint32_t k = i0 == 0; k < n; k++)
 			collect_one(e, i0 + k, p + (size_t)k * e->symentsize,
@@ -1057,7 +1053,7 @@ read_build_id(struct elf *e)
 		    s.offset > e->size || s.size > e->size - s.offset)
 			continue;
 		buf = xrealloc(buf, (size_t)s.size);
-		d = read_span(e, buf, s.offset, s.size, "a note section");
+		d = read_span(e, buf, s.offset, s.size);
 		notes_build_id(d, (size_t)s.size, e->h.big,
 		    s.align == 8 ? 8 : 4, &e->bid);
 	}
