@@ -681,7 +681,7 @@ static const char *
 full_name(struct elf *e, const struct ent *t, size_t *len)
 {
 	const char *n = e->str + t->name, *v;	/* checked in collect() */
-	size_t nl = name_length(e, t), vl, need;
+	size_t nl = name_length(e, t), vl;
 	unsigned ver = e->versym != NULL ? e->versym[ENT_IDX(t)] : 0, at;
 
 	/* indexes 0 and 1: local and global, no version printed */
@@ -692,15 +692,14 @@ full_name(struct elf *e, const struct ent *t, size_t *len)
 	}
 	at = (ver & 0x8000) || e->vneeded[ver & 0x7fff] ? 1 : 2;
 	vl = strlen(v);
-	need = nl + vl + 3;
-	if (need > e->namecap) {
-		e->namecap = need + 64;
+	*len = nl + at + vl;
+	if (*len + 1 > e->namecap) {
+		e->namecap = *len + 1 + 64;
 		e->namebuf = xrealloc(e->namebuf, e->namecap);
 	}
 	memcpy(e->namebuf, n, nl);
 	memcpy(e->namebuf + nl, "@@", at);
 	memcpy(e->namebuf + nl + at, v, vl + 1);
-	*len = nl + at + vl;
 	return e->namebuf;
 }
 
@@ -1030,9 +1029,8 @@ elf_new(const char *name)
 {
 	struct elf *e = xmalloc(sizeof *e);
 
-	memset(e, 0, sizeof *e);
-	e->name = name;
-	e->last = UINT64_MAX;	/* no last name yet */
+	/* last: no last name yet */
+	*e = (struct elf){ .name = name, .last = UINT64_MAX };
 	return e;
 }
 
