@@ -98,21 +98,19 @@ check_span(const struct elf *e, uint64_t off, uint64_t len, const char *what)
 }
 
 /*
- * [off, off + len) of the file (checked, LEN bytes at most SIZE_MAX): in
- * place when the file is held, else read into BUF.
+ * [off, off + len) of the file (checked by the caller, LEN bytes at most
+ * SIZE_MAX): in place when the file is held, else read into BUF.
  */
 static const unsigned char *
-read_span(struct elf *e, void *buf, uint64_t off, uint64_t len,
-    const char *what)
+read_span(struct elf *e, void *buf, uint64_t off, uint64_t len)
 {
-	check_span(e, off, len, what);
 	if (e->held != NULL)
 		return e->held + off;
 	input_pread(&e->in, buf, (size_t)len, off);
 	return buf;
 }
 
-/* The same, kept until elf_close. */
+/* The same, checked here, and kept until elf_close. */
 static const unsigned char *
 span(struct elf *e, uint64_t off, uint64_t len, const char *what)
 {
@@ -126,7 +124,7 @@ span(struct elf *e, uint64_t off, uint64_t len, const char *what)
 	buf = xmalloc((size_t)len);
 	e->owned = xrealloc(e->owned, (e->nowned + 1) * sizeof *e->owned);
 	e->owned[e->nowned++] = buf;
-	return read_span(e, buf, off, len, what);
+	return read_span(e, buf, off, len);
 }
 
 /* Section I's header. */
@@ -294,8 +292,7 @@ read_ehdr(struct elf *e)
 
 	if (e->size < EI_NIDENT)
 		fatalx("%s: truncated ELF header", e->name);
-	h = read_span(e, hb, 0, e->size < sizeof hb ? e->size : sizeof hb,
-	    "the ELF header");
+	h = read_span(e, hb, 0, e->size < sizeof hb ? e->size : sizeof hb);
 	if (h[EI_CLASS] != ELFCLASS32 && h[EI_CLASS] != ELFCLASS64)
 		fatalx("%s: unknown ELF class %u", e->name, h[EI_CLASS]);
 	if (h[EI_DATA] != ELFDATA2LSB && h[EI_DATA] != ELFDATA2MSB)
@@ -325,7 +322,6 @@ read_headers(struct elf *e)
 		fatalx("%s: section header size %llu is too small", e->name,
 		    (unsigned long long)ent);
 	e->sh = span(e, shoff, ent, "the section header table");
-	e->shnum = 1;
 	if (shnum == 0 || e->h.shstrndx == SHN_XINDEX) {
 		/* extended numbering: the counts are in section 0 */
 		section(e, 0, &s);
@@ -370,16 +366,14 @@ find_section(const struct elf *e, uint32_t type, uint32_t link,
 static const char *
 string_table(struct elf *e, uint64_t link, uint64_t *size, const char *what)
 {
-	struct elf_shdr s;
+	struct elf_shdr s = { 0 };
 
 	if (e->str != NULL && link == e->strndx) {
 		*size = e->strsize;
 		return e->str;
 	}
-	if (link == 0 || link >= e->shnum)
-		fatalx("%s: the %s links to section %llu, not a string table",
-		    e->name, what, (unsigned long long)link);
-	section(e, (uint32_t)link, &s);
+	if (link != 0 && link < e->shnum)
+		section(e, (uint32_t)link, &s);
 	if (s.type != SHT_STRTAB || s.size == 0)
 		fatalx("%s: the %s links to section %llu, not a string table",
 		    e->name, what, (unsigned long long)link);
@@ -474,8 +468,9 @@ read_versions(struct elf *e, uint32_t dynsym)
 	if (vs.size / 2 < e->nsym)
 		fatalx("%s: the symbol version table is too short", e->name);
 	e->versym = xmalloc((size_t)e->nsym * 2 + 1);
-	p = read_span(e, e->versym, vs.offset, (uint64_t)e->nsym * 2,
+	check_span(e, vs.offset, (uint64_t)e->nsym * 2,
 	    "the symbol version table");
+	p = read_span(e, e->versym, vs.offset, (uint64_t)e->nsym * 2);
 	for (uint32_t i = 0; i < e->nsym; i++)
 		e->versym[i] = (uint16_t)rd(e, p + (size_t)i * 2, 2);
 	e->vername = xmalloc(NVER * sizeof *e->vername);
@@ -495,13 +490,9 @@ read_symtab(struct elf *e)
 	struct elf_shdr s, x;
 	uint32_t i;
 	size_t entsize = e->h.is64 ? sizeof(Elf64_Sym) : sizeof(Elf32_Sym);
-	int dyn = 0;
 
-	i = find_section(e, SHT_SYMTAB, 0, &s);
-	if (i == 0) {
+	if ((i = find_section(e, SHT_SYMTAB, 0, &s)) == 0)
 		i = find_section(e, SHT_DYNSYM, 0, &s);
-		dyn = 1;
-	}
 	if (i == 0)
 		fatalx("%s: no symbol table (stripped); use the unstripped file "
 		    "from the debug package (vmlinux from linux-image-*-dbg or "
@@ -531,16 +522,18 @@ read_symtab(struct elf *e)
 		e->xoff = x.offset;
 		e->xshndx = 1;
 	}
-	if (dyn) {
+	if (s.type == SHT_DYNSYM) {
 		read_versions(e, i);
 		e->dynsize = xmalloc(((size_t)e->nsym + 1) * sizeof *e->dynsize);
 	}
 }
 
-/* The kernel's mksysmap filter, by name. */
+/* The kernel's mksysmap filter: by type, then by name. */
 static int
-kernel_drops_name(const char *n)
+kernel_drops(char type, const char *n)
 {
+	if (type == 'a' || type == 'N' || type == 'U' || type == 'w')
+		return 1;
 	switch (n[0]) {
 	case '$':
 		return 1;
@@ -555,13 +548,6 @@ kernel_drops_name(const char *n)
 	default:
 		return 0;
 	}
-}
-
-static int
-kernel_drops(char type, const char *n)
-{
-	return type == 'a' || type == 'N' || type == 'U' || type == 'w' ||
-	    kernel_drops_name(n);
 }
 
 /*
@@ -636,14 +622,13 @@ collect(struct elf *e)
 		sb = xmalloc(SYM_CHUNK * e->symentsize);
 		xb = e->xshndx ? xmalloc(SYM_CHUNK * 4) : NULL;
 	}
+	/* both tables were checked against the file in read_symtab() */
 	for (uint32_t i0 = 0; i0 < e->nsym; i0 += SYM_CHUNK) {
 		uint32_t n = e->nsym - i0 < SYM_CHUNK ? e->nsym - i0 : SYM_CHUNK;
 		const unsigned char *p = read_span(e, sb, e->symoff +
-		    (uint64_t)i0 * e->symentsize, (uint64_t)n * e->symentsize,
-		    "the symbol table");
+		    (uint64_t)i0 * e->symentsize, (uint64_t)n * e->symentsize);
 		const unsigned char *x = e->xshndx ? read_span(e, xb, e->xoff +
-		    (uint64_t)i0 * 4, (uint64_t)n * 4,
-		    "the extended section index table") : NULL;
+		    (uint64_t)i0 * 4, (uint64_t)n * 4) : NULL;
 
 		for (uint32_t k = i0 == 0; k < n; k++)
 			collect_one(e, i0 + k, p + (size_t)k * e->symentsize,
@@ -696,7 +681,7 @@ static const char *
 full_name(struct elf *e, const struct ent *t, size_t *len)
 {
 	const char *n = e->str + t->name, *v;	/* checked in collect() */
-	size_t nl = name_length(e, t), vl, need;
+	size_t nl = name_length(e, t), vl;
 	unsigned ver = e->versym != NULL ? e->versym[ENT_IDX(t)] : 0, at;
 
 	/* indexes 0 and 1: local and global, no version printed */
@@ -707,15 +692,14 @@ full_name(struct elf *e, const struct ent *t, size_t *len)
 	}
 	at = (ver & 0x8000) || e->vneeded[ver & 0x7fff] ? 1 : 2;
 	vl = strlen(v);
-	need = nl + vl + 3;
-	if (need > e->namecap) {
-		e->namecap = need + 64;
+	*len = nl + at + vl;
+	if (*len + 1 > e->namecap) {
+		e->namecap = *len + 1 + 64;
 		e->namebuf = xrealloc(e->namebuf, e->namecap);
 	}
 	memcpy(e->namebuf, n, nl);
 	memcpy(e->namebuf + nl, "@@", at);
 	memcpy(e->namebuf + nl + at, v, vl + 1);
-	*len = nl + at + vl;
 	return e->namebuf;
 }
 
@@ -908,8 +892,11 @@ rank_names(const struct elf *e, uint64_t *key, size_t m)
  * for a second sort.
  */
 static int
-cmp_ent(const struct ent *a, const struct ent *b)
+cmp_ent(const void *pa, const void *pb, void *ctx)
 {
+	const struct ent *a = pa, *b = pb;
+
+	(void)ctx;
 	if (a->addr != b->addr)
 		return a->addr < b->addr ? -1 : 1;
 	return a->idx_type < b->idx_type ? -1 : a->idx_type > b->idx_type;
@@ -922,13 +909,6 @@ swap_ent(struct ent *a, struct ent *b)
 
 	*a = *b;
 	*b = t;
-}
-
-static int
-cmp_ent_heap(const void *a, const void *b, void *ctx)
-{
-	(void)ctx;
-	return cmp_ent(a, b);
 }
 
 /*
@@ -945,22 +925,22 @@ sort_part(struct ent *v, size_t n, unsigned depth)
 		size_t m = n / 2, i = 0, j = n - 1;
 		struct ent pivot;
 
-		if (cmp_ent(&v[m], &v[0]) < 0)
+		if (cmp_ent(&v[m], &v[0], NULL) < 0)
 			swap_ent(&v[m], &v[0]);
-		if (cmp_ent(&v[n - 1], &v[m]) < 0) {
+		if (cmp_ent(&v[n - 1], &v[m], NULL) < 0) {
 			swap_ent(&v[n - 1], &v[m]);
-			if (cmp_ent(&v[m], &v[0]) < 0)
+			if (cmp_ent(&v[m], &v[0], NULL) < 0)
 				swap_ent(&v[m], &v[0]);
 		}
 		if (depth-- == 0) {
-			heap_sort(v, n, sizeof *v, cmp_ent_heap, NULL);
+			heap_sort(v, n, sizeof *v, cmp_ent, NULL);
 			return;
 		}
 		pivot = v[m];
 		for (;;) {	/* Hoare partition: v[0..j] <= pivot <= v[j+1..] */
-			while (cmp_ent(&v[i], &pivot) < 0)
+			while (cmp_ent(&v[i], &pivot, NULL) < 0)
 				i++;
-			while (cmp_ent(&pivot, &v[j]) < 0)
+			while (cmp_ent(&pivot, &v[j], NULL) < 0)
 				j--;
 			if (i >= j)
 				break;
@@ -976,7 +956,8 @@ sort_part(struct ent *v, size_t n, unsigned depth)
 		}
 	}
 	for (size_t i = 1; i < n; i++)
-		for (size_t k = i; k > 0 && cmp_ent(&v[k], &v[k - 1]) < 0; k--)
+		for (size_t k = i; k > 0 &&
+		    cmp_ent(&v[k], &v[k - 1], NULL) < 0; k--)
 			swap_ent(&v[k], &v[k - 1]);
 }
 
@@ -1048,9 +1029,8 @@ elf_new(const char *name)
 {
 	struct elf *e = xmalloc(sizeof *e);
 
-	memset(e, 0, sizeof *e);
-	e->name = name;
-	e->last = UINT64_MAX;	/* no last name yet */
+	/* last: no last name yet */
+	*e = (struct elf){ .name = name, .last = UINT64_MAX };
 	return e;
 }
 
@@ -1071,7 +1051,7 @@ read_build_id(struct elf *e)
 		    s.offset > e->size || s.size > e->size - s.offset)
 			continue;
 		buf = xrealloc(buf, (size_t)s.size);
-		d = read_span(e, buf, s.offset, s.size, "a note section");
+		d = read_span(e, buf, s.offset, s.size);
 		notes_build_id(d, (size_t)s.size, e->h.big,
 		    s.align == 8 ? 8 : 4, &e->bid);
 	}
