@@ -515,10 +515,7 @@ view_json(struct out *o, const struct collect *k,
 
 	view_json_sink(&j, o, c, opt, in);
 	json_begin(&j, res);
-	for (size_t i = 0; i < k->n; i++) {
-		if (i)
-			put(o, ",");
-		put_function(o, &k->v[i], res, c, opt);
-	}
+	for (size_t i = 0; i < k->n; i++)	/* each shown, as collected */
+		json_func(&j, &k->v[i]);
 	json_end(&j, res);
 }
