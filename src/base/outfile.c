@@ -249,12 +249,6 @@ outfile_open(struct outfile *of, const char *name)
 		fail(of);
 }
 
-FILE *
-outfile_stream(const struct outfile *of)
-{
-	return of->f;
-}
-
 /* The new file's mode and owner, from the old file's or the umask. */
 static void
 set_owner(const struct outfile *of, int fd)

@@ -32,7 +32,7 @@ struct outfile {
 	char *name;		/* as given, for messages */
 	char *path;		/* the file replaced: NAME's links followed */
 	char *tmp;		/* the named temporary, or NULL */
-	FILE *f;
+	FILE *f;		/* where the caller writes */
 	int direct;		/* not a regular file: written as it comes */
 	int exists;		/* PATH was a regular file: OLD is its status */
 	struct stat old;
@@ -41,9 +41,6 @@ struct outfile {
 /* Create OF's file for NAME (the name itself is not touched); fatal,
  * naming NAME, when it cannot be. */
 void outfile_open(struct outfile *of, const char *name);
-
-/* Where the caller writes. */
-FILE *outfile_stream(const struct outfile *of);
 
 /* Put the complete file in place; fatal, naming NAME, on any error. */
 void outfile_commit(struct outfile *of);

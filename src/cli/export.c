@@ -208,8 +208,7 @@ pprof_sink_begin(void *ctx, const struct report_result *res)
 	x->in.time_nanos = taken_at(x->s);
 	x->in.buckets = x->o->counters || x->o->bins;
 	x->in.rename = x->ro->rename;
-	x->f = strcmp(x->o->pprof, "-") == 0 ? out_stream(x->out) :
-	    outfile_stream(&pprof_file);
+	x->f = pprof_file.f != NULL ? pprof_file.f : out_stream(x->out);
 	setvbuf(x->f, NULL, _IONBF, 0);	/* the encoder's blocks are the buffer */
 	pprof_begin(&x->e, x->f, &x->in);
 }
@@ -240,7 +239,7 @@ pprof_sink_end(void *ctx, const struct report_result *res)
 	pprof_unplaced(&x->e, "[no symbol]", res->nosym);
 	if (pprof_end(&x->e) < 0)
 		fatal("%s: write error", x->o->pprof);
-	if (x->f != outfile_stream(&pprof_file) && fclose(x->f) != 0)
+	if (x->f != pprof_file.f && fclose(x->f) != 0)
 		fatal("--pprof -: write error");
 	while (ncom)
 		free(com[--ncom]);

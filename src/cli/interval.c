@@ -166,7 +166,7 @@ open_map(struct symsrc *m, const char *name)
 
 /* The heading of a text report: when, how long, whether reset. */
 static void
-heading(const struct run *r, const struct run_read *rd)
+heading(const struct run *r, const struct view_read *rd)
 {
 	char line[256];
 	int n;
@@ -221,7 +221,7 @@ int
 interval_run(struct run *r)
 {
 	const struct options *o = r->o;
-	struct run_read rd = { 0 };
+	struct view_read rd = { 0 };
 	struct report_result res;
 	struct sigaction sa;
 	struct timespec due, last, now;

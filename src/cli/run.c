@@ -98,21 +98,12 @@ run_inputs(const struct run *r, const struct counters *c,
 	vi->counters = c->n - 1;
 	vi->byte_order = run_byte_order(r->swapped);
 	vi->top = r->o->top;
-	if (r->gmon) {
+	vi->gmon = r->gmon;
+	if (r->gmon)
 		vi->byte_order = r->gmon->big_endian ? "big-endian" :
 		    "little-endian";
-		vi->gmon_format = r->gmon->format == GMON_GNU ? "GNU" : "BSD";
-		vi->gmon_version = r->gmon->version;
-		vi->pointer_size = r->gmon->ptrsize;
-	}
 	vi->counting = r->counting;
-	if (r->read) {
-		vi->interval = 1;
-		vi->number = r->read->number;
-		vi->time = r->read->time;
-		vi->seconds = r->read->seconds;
-		vi->reset = r->read->reset;
-	}
+	vi->read = r->read;
 }
 
 void

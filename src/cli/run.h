@@ -18,14 +18,6 @@
 #include "sym/symsrc.h"
 #include "views/view.h"
 
-/* --interval: the read a report is of. */
-struct run_read {
-	uint64_t number;	/* 1, 2, ... */
-	const char *time;	/* when it was read */
-	double seconds;		/* since the previous read */
-	int reset;		/* a counter went down */
-};
-
 struct run {
 	const struct options *o;
 	struct out *out;	/* standard output; dropped on a fatal error */
@@ -36,7 +28,7 @@ struct run {
 	uint32_t step;		/* once read (or inferred from the map) */
 	int swapped;		/* the byte order was found reversed */
 	const char *counting;	/* what the live counters count; else NULL */
-	const struct run_read *read;	/* --interval's; else NULL */
+	const struct view_read *read;	/* --interval's; else NULL */
 	const struct gmon *gmon;	/* a gmon.out read, else NULL */
 };
 

@@ -263,13 +263,13 @@ pprof_nanos(uint64_t ticks, uint32_t rate, uint64_t *clamped)
 	return (int64_t)(q * 1000000000u + frac);
 }
 
-/* A Location at ADDR naming function FID, and its Sample of TICKS. */
+/* A Location at ADDR naming the last Function, and its Sample of TICKS. */
 static void
-sample(struct pprof_enc *e, uint64_t fid, uint64_t addr, uint64_t ticks)
+sample(struct pprof_enc *e, uint64_t addr, uint64_t ticks)
 {
 	uint64_t id = ++e->loc;
 
-	pb_int(&e->line, LN_FUNCTION_ID, fid);
+	pb_int(&e->line, LN_FUNCTION_ID, e->fid);
 	pb_int(&e->m, L_ID, id);
 	pb_int(&e->m, L_MAPPING_ID, 1);
 	pb_int(&e->m, L_ADDRESS, addr);
@@ -292,7 +292,7 @@ sample(struct pprof_enc *e, uint64_t fid, uint64_t addr, uint64_t ticks)
 	top_msg(e, P_SAMPLE, &e->m);
 }
 
-/* A Function of id FID named NAME (N bytes), system name SYS (index). */
+/* Function E->fid, named NAME, system name SYS (string indexes). */
 static void
 function(struct pprof_enc *e, uint64_t name, uint64_t sys)
 {
@@ -318,7 +318,7 @@ pprof_func(struct pprof_enc *e, const struct func_rec *f,
 		name = e->in->rename(f->name, f->namelen, &nlen);
 	function(e, name == f->name ? sys : str_n(e, name, nlen), sys);
 	if (!e->in->buckets) {
-		sample(e, e->fid, f->addr, f->ticks);
+		sample(e, f->addr, f->ticks);
 		return;
 	}
 	for (uint64_t k = f->sp.first; k < f->sp.end;) {
@@ -327,8 +327,7 @@ pprof_func(struct pprof_enc *e, const struct func_rec *f,
 
 		for (size_t i = 0; i < got; i++)
 			if (w[i])
-				sample(e, e->fid, attrib_word_addr(a, k + i),
-				    w[i]);
+				sample(e, attrib_word_addr(a, k + i), w[i]);
 		k += got;
 	}
 }
@@ -343,7 +342,7 @@ pprof_unplaced(struct pprof_enc *e, const char *name, uint64_t ticks)
 	e->fid++;
 	s = str_c(e, name);
 	function(e, s, s);
-	sample(e, e->fid, e->in->limit, ticks);
+	sample(e, e->in->limit, ticks);
 }
 
 static void

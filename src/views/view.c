@@ -401,8 +401,9 @@ put_gmon(struct out *o, const struct view_inputs *in,
 {
 	out_printf(o, ",\"format\":\"gmon.out\",\"gmon_format\":\"%s\","
 	    "\"version\":%llu,\"pointer_size\":%llu,\"rate\":%llu",
-	    in->gmon_format, (ull)in->gmon_version,
-	    (ull)(uint64_t)in->pointer_size, (ull)h->rate);
+	    in->gmon->format == GMON_GNU ? "GNU" : "BSD",
+	    (ull)in->gmon->version, (ull)(uint64_t)in->gmon->ptrsize,
+	    (ull)h->rate);
 	put_width(o, "step", &h->ranges[0]);
 	out_printf(o, ",\"counters\":%llu,\"ranges\":[", (ull)h->nbins);
 	for (size_t i = 0; i < h->nranges; i++) {
@@ -445,13 +446,13 @@ put_inputs(struct out *o, const struct view_inputs *in,
 }
 
 static void
-put_interval(struct out *o, const struct view_inputs *in)
+put_interval(struct out *o, const struct view_read *rd)
 {
 	out_printf(o, "\"interval\":{\"number\":%llu,\"time\":",
-	    (ull)in->number);
-	put_str(o, in->time);
-	out_printf(o, ",\"seconds\":%.3f,\"reset\":%s},", in->seconds,
-	    in->reset ? "true" : "false");
+	    (ull)rd->number);
+	put_str(o, rd->time);
+	out_printf(o, ",\"seconds\":%.3f,\"reset\":%s},", rd->seconds,
+	    rd->reset ? "true" : "false");
 }
 
 /* The document up to its list of functions. */
@@ -462,8 +463,8 @@ json_begin(void *ctx, const struct report_result *res)
 
 	j->res = res;
 	put(j->o, "{");
-	if (j->in->interval)
-		put_interval(j->o, j->in);
+	if (j->in->read)
+		put_interval(j->o, j->in->read);
 	put(j->o, "\"inputs\":");
 	put_inputs(j->o, j->in, j->opt, res->h);
 	put(j->o, ",\"functions\":[");
@@ -514,10 +515,7 @@ view_json(struct out *o, const struct collect *k,
 
 	view_json_sink(&j, o, c, opt, in);
 	json_begin(&j, res);
-	for (size_t i = 0; i < k->n; i++) {
-		if (i)
-			put(o, ",");
-		put_function(o, &k->v[i], res, c, opt);
-	}
+	for (size_t i = 0; i < k->n; i++)	/* each shown, as collected */
+		json_func(&j, &k->v[i]);
 	json_end(&j, res);
 }

@@ -18,6 +18,15 @@
 #include "core/collect.h"
 #include "base/output.h"
 #include "core/report.h"
+#include "hist/gmon.h"
+
+/* --interval: the read a report is of. */
+struct view_read {
+	uint64_t number;	/* 1, 2, ... */
+	const char *time;	/* when it was read */
+	double seconds;		/* since the previous read */
+	int reset;		/* a counter went down */
+};
 
 /* What --json says of its inputs, and of the interval with --interval. */
 struct view_inputs {
@@ -25,15 +34,9 @@ struct view_inputs {
 	uint32_t step;
 	uint64_t counters;
 	const char *byte_order;
-	const char *gmon_format;	/* a gmon.out's: "GNU", "BSD"; else NULL */
-	uint32_t gmon_version;
-	int pointer_size;	/* a gmon.out's: 4 or 8 */
+	const struct gmon *gmon;	/* a gmon.out read; else NULL */
 	size_t top;		/* 0: no --top */
-	int interval;		/* the fields below are set */
-	uint64_t number;	/* 1, 2, ... */
-	const char *time;	/* when it was read */
-	double seconds;		/* since the previous read */
-	int reset;		/* a counter went down */
+	const struct view_read *read;	/* --interval's; else NULL */
 	const char *counting;	/* what the counters count; NULL: unknown */
 };
 
