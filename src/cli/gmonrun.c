@@ -48,18 +48,6 @@ load(struct gmon *g, struct profile *p)
 		fatalx("%s: %s", p->name, err);
 }
 
-/* One range's bin width: "4", or the fractional width with six decimals. */
-static void
-print_width(struct out *o, const struct hist_range *r)
-{
-	uint64_t span = r->high - r->low;
-
-	if (span % r->nbins == 0)
-		out_printf(o, "%llu", (unsigned long long)(span / r->nbins));
-	else
-		out_printf(o, "%.6f", (double)span / (double)r->nbins);
-}
-
 /* Whether ranges X and Y have bins of one width. */
 static int
 same_width(const struct hist_range *x, const struct hist_range *y)
@@ -85,7 +73,7 @@ print_step(struct out *o, const struct gmon *g)
 	for (i = 0; i < n; i++) {
 		if (i)
 			out_printf(o, ", ");
-		print_width(o, &g->ranges[i]);
+		view_width(o, &g->ranges[i]);
 	}
 	out_printf(o, "\n");
 }
