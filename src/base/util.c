@@ -133,8 +133,7 @@ xrealloc(void *p, size_t n)
 	return p;
 }
 
-/* Swap the SIZE bytes at A and B. */
-static void
+void
 swap_bytes(unsigned char *a, unsigned char *b, size_t size)
 {
 	while (size-- > 0) {

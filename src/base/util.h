@@ -38,6 +38,9 @@ extern void (*fatal_hook)(void);
 void *xmalloc(size_t n);
 void *xrealloc(void *p, size_t n);
 
+/* Exchange the SIZE bytes at A and B (apart). */
+void swap_bytes(unsigned char *a, unsigned char *b, size_t size);
+
 /*
  * Sort the N elements of SIZE bytes at BASE by CMP (given CTX), in place
  * and in O(n log n) comparisons whatever the order (a heapsort: for

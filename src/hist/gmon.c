@@ -595,6 +595,7 @@ int
 gmon_subtract(struct gmon *g, const struct gmon *base, char *err,
     size_t errlen)
 {
+	struct rd r = { .err = err, .errlen = errlen };
 	size_t n = g->nranges < base->nranges ? g->nranges : base->nranges;
 	uint64_t low;
 
@@ -602,26 +603,23 @@ gmon_subtract(struct gmon *g, const struct gmon *base, char *err,
 		const struct hist_range *x = &base->ranges[i];
 		const struct hist_range *y = &g->ranges[i];
 
-		if (memcmp(x, y, sizeof *x) == 0)	/* first follows */
-			continue;
-		snprintf(err, errlen, "the baseline's histogram 0x%llx-0x%llx "
-		    "in %llu bins differs from 0x%llx-0x%llx in %llu bins",
-		    (unsigned long long)x->low, (unsigned long long)x->high,
-		    (unsigned long long)x->nbins, (unsigned long long)y->low,
-		    (unsigned long long)y->high, (unsigned long long)y->nbins);
-		return -1;
+		if (memcmp(x, y, sizeof *x) != 0)	/* first follows */
+			return fail(&r, "the baseline's histogram "
+			    "0x%llx-0x%llx in %llu bins differs from "
+			    "0x%llx-0x%llx in %llu bins",
+			    (unsigned long long)x->low,
+			    (unsigned long long)x->high,
+			    (unsigned long long)x->nbins,
+			    (unsigned long long)y->low,
+			    (unsigned long long)y->high,
+			    (unsigned long long)y->nbins);
 	}
-	if (g->nranges != base->nranges) {
-		snprintf(err, errlen, "the baseline has %zu histogram ranges, "
-		    "the profile %zu", base->nranges, g->nranges);
-		return -1;
-	}
-	if ((low = first_lower(g, base)) != 0) {
-		snprintf(err, errlen, "bin %llu is lower than in the "
-		    "baseline (is the baseline a later run?)",
-		    (unsigned long long)low - 1);
-		return -1;
-	}
+	if (g->nranges != base->nranges)
+		return fail(&r, "the baseline has %zu histogram ranges, the "
+		    "profile %zu", base->nranges, g->nranges);
+	if ((low = first_lower(g, base)) != 0)
+		return fail(&r, "bin %llu is lower than in the baseline (is "
+		    "the baseline a later run?)", (unsigned long long)low - 1);
 	g->bins->base = base->bins;
 	return 0;
 }
@@ -684,24 +682,6 @@ unit_put(int ptr, unsigned char *p, uint64_t pc, uint64_t count)
 	else
 		memcpy(p, &pc, 8);
 	memcpy(p + ptr, &count, 8);
-}
-
-/* Exchange the N bytes at X and Y (apart). */
-static void
-swap_bytes(unsigned char *x, unsigned char *y, size_t n)
-{
-	unsigned char t[256];
-
-	while (n > 0) {
-		size_t k = n < sizeof t ? n : sizeof t;
-
-		memcpy(t, x, k);
-		memcpy(x, y, k);
-		memcpy(y, t, k);
-		x += k;
-		y += k;
-		n -= k;
-	}
 }
 
 static void
