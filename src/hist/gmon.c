@@ -152,18 +152,13 @@ get(const struct rd *r, size_t off, int len)
 	return v;
 }
 
-/* Whether LEN more bytes are there. */
-static int
-have(const struct rd *r, uint64_t len)
-{
-	return r->n - r->pos >= len;
-}
-
 /* 0 when LEN more bytes are there; else -1, "short WHAT at offset AT". */
 static int
 need(struct rd *r, uint64_t len, const char *what, size_t at)
 {
-	return have(r, len) ? 0 : fail(r, "short %s at offset %zu", what, at);
+	if (r->n - r->pos >= len)
+		return 0;
+	return fail(r, "short %s at offset %zu", what, at);
 }
 
 static uint64_t
@@ -189,7 +184,7 @@ hist_bins(struct rd *r, struct rec *e)
 		return fail(r, "impossible bin count %llu for a range of "
 		    "%llu bytes", (unsigned long long)nbins,
 		    (unsigned long long)(high - low));
-	if (!have(r, nbins * 2))
+	if (r->n - r->pos < nbins * 2)
 		return fail(r, "short histogram: %llu bins need %llu bytes, "
 		    "%llu left", (unsigned long long)nbins,
 		    (unsigned long long)nbins * 2,
@@ -630,14 +625,6 @@ gmon_counters(const struct gmon *g)
 	struct counters c = { g->nbins + 1, bins_span, g->bins };
 
 	return c;
-}
-
-uint64_t
-gmon_total(const struct gmon *g)
-{
-	struct counters c = gmon_counters(g);
-
-	return counters_sum(&c, 1, c.n);
 }
 
 /*
