@@ -59,23 +59,24 @@ warnx_(const char *fmt, ...)
 }
 
 /*
- * "readprofile: hint: " and TEXT cut at spaces into lines of at most
- * HINT_COLUMNS columns, each further line indented under the first's text
- * ("readprofile:       "); a word longer than a line stays whole.
+ * "readprofile: " HEAD and TEXT cut at spaces into lines of at most
+ * WRAP_COLUMNS columns, each further line "readprofile: " INDENT; a word
+ * longer than a line stays whole.
  */
-#define HINT_COLUMNS 80
-static void
-hint_lines(const char *text)
+#define WRAP_COLUMNS 80
+void
+say_wrapped(const char *head, const char *indent, const char *text,
+    int fatal_)
 {
-	static const char first[] = PROGNAME ": hint: ";
-	static const char next[] = PROGNAME ":       ";
-	const size_t width = HINT_COLUMNS - (sizeof first - 1);
-	const char *lead = first;
+	const char *lead = head;
 
+	if (fatal_ && fatal_hook)
+		fatal_hook();
 	while (*text == ' ')
 		text++;
 	while (*text != '\0') {
-		size_t n = strlen(text);
+		size_t width = WRAP_COLUMNS - strlen(PROGNAME ": ") -
+		    strlen(lead), n = strlen(text);
 
 		if (n > width) {
 			n = width;
@@ -84,14 +85,14 @@ hint_lines(const char *text)
 			if (n == 0)
 				n = strcspn(text, " ");
 		}
-		fputs(lead, stderr);
-		fwrite(text, 1, n, stderr);
-		fputc('\n', stderr);
+		fprintf(stderr, PROGNAME ": %s%.*s\n", lead, (int)n, text);
 		text += n;
 		while (*text == ' ')
 			text++;
-		lead = next;
+		lead = indent;
 	}
+	if (fatal_)
+		exit(1);
 }
 
 void
@@ -110,7 +111,7 @@ fatalx_hint(const char *fmt, ...)
 	if (n >= 0) {
 		text = xmalloc((size_t)n + 1);
 		vsnprintf(text, (size_t)n + 1, fmt, ap);
-		hint_lines(text);
+		say_wrapped("hint: ", "      ", text, 0);
 		free(text);
 	}
 	va_end(ap);
@@ -132,8 +133,7 @@ xrealloc(void *p, size_t n)
 	return p;
 }
 
-/* Swap the SIZE bytes at A and B. */
-static void
+void
 swap_bytes(unsigned char *a, unsigned char *b, size_t size)
 {
 	while (size-- > 0) {

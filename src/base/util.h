@@ -17,6 +17,15 @@ _Noreturn void fatal(const char *fmt, ...) __attribute__((format(printf, 1, 2)))
 void warnx_(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /*
+ * Print "readprofile: " HEAD and TEXT on stderr, cut at spaces into lines
+ * of at most 80 columns (a word longer than a line has one of its own),
+ * each further line "readprofile: " INDENT; with FATAL, exit(1) after it
+ * (as fatalx: the hook runs first).
+ */
+void say_wrapped(const char *head, const char *indent, const char *text,
+    int fatal_);
+
+/*
  * Print "readprofile: hint: MSG" wrapped at 80 columns, each further line
  * "readprofile: " and blanks under the first's text, and exit(1).
  */
@@ -28,6 +37,9 @@ extern void (*fatal_hook)(void);
 
 void *xmalloc(size_t n);
 void *xrealloc(void *p, size_t n);
+
+/* Exchange the SIZE bytes at A and B (apart). */
+void swap_bytes(unsigned char *a, unsigned char *b, size_t size);
 
 /*
  * Sort the N elements of SIZE bytes at BASE by CMP (given CTX), in place

@@ -48,18 +48,6 @@ load(struct gmon *g, struct profile *p)
 		fatalx("%s: %s", p->name, err);
 }
 
-/* One range's bin width: "4", or the fractional width with six decimals. */
-static void
-print_width(struct out *o, const struct hist_range *r)
-{
-	uint64_t span = r->high - r->low;
-
-	if (span % r->nbins == 0)
-		out_printf(o, "%llu", (unsigned long long)(span / r->nbins));
-	else
-		out_printf(o, "%.6f", (double)span / (double)r->nbins);
-}
-
 /* Whether ranges X and Y have bins of one width. */
 static int
 same_width(const struct hist_range *x, const struct hist_range *y)
@@ -85,7 +73,7 @@ print_step(struct out *o, const struct gmon *g)
 	for (i = 0; i < n; i++) {
 		if (i)
 			out_printf(o, ", ");
-		print_width(o, &g->ranges[i]);
+		view_width(o, &g->ranges[i]);
 	}
 	out_printf(o, "\n");
 }
@@ -216,43 +204,6 @@ check_program(const struct gmon *g, const char *gmon, const char *prog)
 	    (unsigned long long)hi);
 }
 
-#define WRAP 80
-#define PREFIX_LEN 13		/* "readprofile: " */
-
-/*
- * TEXT on stderr in lines of at most WRAP columns (a word longer than a
- * line has one of its own), each "readprofile: ", the second on indented
- * by two spaces; with FATAL, exit 1 after it (as fatalx: the held-back
- * report is dropped).
- */
-static void
-say_wrapped(const char *text, int fatal_)
-{
-	size_t len = strlen(text), at = 0;
-	int first = 1;
-
-	while (at < len) {
-		size_t room = WRAP - PREFIX_LEN - (first ? 0 : 2), n = len - at;
-		const char *sp;
-
-		if (n > room) {	/* the last space that leaves a line in room */
-			for (n = room; n > 0 && text[at + n] != ' '; n--)
-				;
-			if (n == 0) {	/* one word longer than the room */
-				sp = strchr(text + at, ' ');
-				n = sp ? (size_t)(sp - text - at) : len - at;
-			}
-		}
-		if (at + n >= len && fatal_)
-			fatalx("%s%.*s", first ? "" : "  ", (int)n, text + at);
-		warnx_("%s%.*s", first ? "" : "  ", (int)n, text + at);
-		at += n;
-		while (at < len && text[at] == ' ')
-			at++;
-		first = 0;
-	}
-}
-
 /*
  * Ticks that no function holds are counted on stderr with their likely
  * cause; when no function holds any, it is an error.
@@ -291,7 +242,7 @@ tell_unattributed(const struct report_result *res, const char *gmon,
 	text = xmalloc(len);
 	snprintf(text, len, "%s %s", head, cause);
 	free(cause);
-	say_wrapped(text, res->total == 0);
+	say_wrapped("", "  ", text, res->total == 0);
 	free(text);
 }
 

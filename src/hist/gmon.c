@@ -152,18 +152,13 @@ get(const struct rd *r, size_t off, int len)
 	return v;
 }
 
-/* Whether LEN more bytes are there. */
-static int
-have(const struct rd *r, uint64_t len)
-{
-	return r->n - r->pos >= len;
-}
-
 /* 0 when LEN more bytes are there; else -1, "short WHAT at offset AT". */
 static int
 need(struct rd *r, uint64_t len, const char *what, size_t at)
 {
-	return have(r, len) ? 0 : fail(r, "short %s at offset %zu", what, at);
+	if (r->n - r->pos >= len)
+		return 0;
+	return fail(r, "short %s at offset %zu", what, at);
 }
 
 static uint64_t
@@ -189,7 +184,7 @@ hist_bins(struct rd *r, struct rec *e)
 		return fail(r, "impossible bin count %llu for a range of "
 		    "%llu bytes", (unsigned long long)nbins,
 		    (unsigned long long)(high - low));
-	if (!have(r, nbins * 2))
+	if (r->n - r->pos < nbins * 2)
 		return fail(r, "short histogram: %llu bins need %llu bytes, "
 		    "%llu left", (unsigned long long)nbins,
 		    (unsigned long long)nbins * 2,
@@ -595,6 +590,7 @@ int
 gmon_subtract(struct gmon *g, const struct gmon *base, char *err,
     size_t errlen)
 {
+	struct rd r = { .err = err, .errlen = errlen };
 	size_t n = g->nranges < base->nranges ? g->nranges : base->nranges;
 	uint64_t low;
 
@@ -602,26 +598,23 @@ gmon_subtract(struct gmon *g, const struct gmon *base, char *err,
 		const struct hist_range *x = &base->ranges[i];
 		const struct hist_range *y = &g->ranges[i];
 
-		if (memcmp(x, y, sizeof *x) == 0)	/* first follows */
-			continue;
-		snprintf(err, errlen, "the baseline's histogram 0x%llx-0x%llx "
-		    "in %llu bins differs from 0x%llx-0x%llx in %llu bins",
-		    (unsigned long long)x->low, (unsigned long long)x->high,
-		    (unsigned long long)x->nbins, (unsigned long long)y->low,
-		    (unsigned long long)y->high, (unsigned long long)y->nbins);
-		return -1;
+		if (memcmp(x, y, sizeof *x) != 0)	/* first follows */
+			return fail(&r, "the baseline's histogram "
+			    "0x%llx-0x%llx in %llu bins differs from "
+			    "0x%llx-0x%llx in %llu bins",
+			    (unsigned long long)x->low,
+			    (unsigned long long)x->high,
+			    (unsigned long long)x->nbins,
+			    (unsigned long long)y->low,
+			    (unsigned long long)y->high,
+			    (unsigned long long)y->nbins);
 	}
-	if (g->nranges != base->nranges) {
-		snprintf(err, errlen, "the baseline has %zu histogram ranges, "
-		    "the profile %zu", base->nranges, g->nranges);
-		return -1;
-	}
-	if ((low = first_lower(g, base)) != 0) {
-		snprintf(err, errlen, "bin %llu is lower than in the "
-		    "baseline (is the baseline a later run?)",
-		    (unsigned long long)low - 1);
-		return -1;
-	}
+	if (g->nranges != base->nranges)
+		return fail(&r, "the baseline has %zu histogram ranges, the "
+		    "profile %zu", base->nranges, g->nranges);
+	if ((low = first_lower(g, base)) != 0)
+		return fail(&r, "bin %llu is lower than in the baseline (is "
+		    "the baseline a later run?)", (unsigned long long)low - 1);
 	g->bins->base = base->bins;
 	return 0;
 }
@@ -632,14 +625,6 @@ gmon_counters(const struct gmon *g)
 	struct counters c = { g->nbins + 1, bins_span, g->bins };
 
 	return c;
-}
-
-uint64_t
-gmon_total(const struct gmon *g)
-{
-	struct counters c = gmon_counters(g);
-
-	return counters_sum(&c, 1, c.n);
 }
 
 /*
@@ -684,24 +669,6 @@ unit_put(int ptr, unsigned char *p, uint64_t pc, uint64_t count)
 	else
 		memcpy(p, &pc, 8);
 	memcpy(p + ptr, &count, 8);
-}
-
-/* Exchange the N bytes at X and Y (apart). */
-static void
-swap_bytes(unsigned char *x, unsigned char *y, size_t n)
-{
-	unsigned char t[256];
-
-	while (n > 0) {
-		size_t k = n < sizeof t ? n : sizeof t;
-
-		memcpy(t, x, k);
-		memcpy(x, y, k);
-		memcpy(y, t, k);
-		x += k;
-		y += k;
-		n -= k;
-	}
 }
 
 static void

@@ -126,9 +126,6 @@ struct gmon_walk {
  */
 uint64_t gmon_calls(void *walk, uint64_t start, uint64_t next);
 
-/* Sum of every bin. */
-uint64_t gmon_total(const struct gmon *g);
-
 void gmon_free(struct gmon *g);
 
 #endif

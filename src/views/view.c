@@ -379,18 +379,15 @@ put_function(struct out *o, const struct func_rec *f,
 	put(o, "}");
 }
 
-/* ,"KEY":W, W a bin width: the integer when whole, else rounded to six
- * decimals (the exact width is (high - low) / bins). */
-static void
-put_width(struct out *o, const char *key, const struct hist_range *r)
+void
+view_width(struct out *o, const struct hist_range *r)
 {
 	uint64_t span = r->high - r->low;
 
 	if (span % r->nbins == 0)
-		out_printf(o, ",\"%s\":%llu", key, (ull)(span / r->nbins));
+		out_printf(o, "%llu", (ull)(span / r->nbins));
 	else
-		out_printf(o, ",\"%s\":%.6f", key,
-		    (double)span / (double)r->nbins);
+		out_printf(o, "%.6f", (double)span / (double)r->nbins);
 }
 
 /* A gmon.out's shape: format, rate, the width of the first range's bins
@@ -404,13 +401,15 @@ put_gmon(struct out *o, const struct view_inputs *in,
 	    in->gmon->format == GMON_GNU ? "GNU" : "BSD",
 	    (ull)in->gmon->version, (ull)(uint64_t)in->gmon->ptrsize,
 	    (ull)h->rate);
-	put_width(o, "step", &h->ranges[0]);
+	put(o, ",\"step\":");
+	view_width(o, &h->ranges[0]);
 	out_printf(o, ",\"counters\":%llu,\"ranges\":[", (ull)h->nbins);
 	for (size_t i = 0; i < h->nranges; i++) {
 		put_addr(o, i ? ",{" : "{", "low", h->ranges[i].low);
 		put_addr(o, ",", "high", h->ranges[i].high);
 		out_printf(o, ",\"bins\":%llu", (ull)h->ranges[i].nbins);
-		put_width(o, "bin_width", &h->ranges[i]);
+		put(o, ",\"bin_width\":");
+		view_width(o, &h->ranges[i]);
 		put(o, "}");
 	}
 	put(o, "]");

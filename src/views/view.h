@@ -51,6 +51,10 @@ void view_json(struct out *o, const struct collect *k,
     const struct report_result *res, const struct counters *c,
     const struct report_opts *opt, const struct view_inputs *in);
 
+/* The width of R's bins: the integer when whole, else rounded to six
+ * decimals (the exact width is (high - low) / bins). */
+void view_width(struct out *o, const struct hist_range *r);
+
 /* The length of the valid UTF-8 sequence at S (N >= 1 bytes left), or 0
  * (for pprof's strings too). */
 size_t utf8_len(const unsigned char *s, size_t n);

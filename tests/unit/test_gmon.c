@@ -87,6 +87,15 @@ word(const struct gmon *g, uint64_t k)
 	return counters_get(&c, k);
 }
 
+/* The sum of G's bins. */
+static uint64_t
+total(const struct gmon *g)
+{
+	struct counters c = gmon_counters(g);
+
+	return counters_sum(&c, 1, c.n);
+}
+
 static void
 parse_ok(struct gmon *g, const struct buf *f)
 {
@@ -140,7 +149,6 @@ gnu_each_order_and_size(void **state)
 			assert_int_equal(counters_get(&c, 1), 1);
 			assert_int_equal(counters_get(&c, 3), 3);
 			assert_int_equal(counters_sum(&c, 1, 4), 6);
-			assert_int_equal(gmon_total(&g), 6);
 			gmon_free(&g);
 		}
 }
@@ -504,7 +512,7 @@ disjoint_ranges(void **state)
 	assert_int_equal(word(&g, 4), 4);
 	assert_int_equal(word(&g, 5), 12);
 	assert_int_equal(word(&g, 6), 14);
-	assert_int_equal(gmon_total(&g), 36);
+	assert_int_equal(total(&g), 36);
 	gmon_free(&g);
 }
 
@@ -525,7 +533,7 @@ subtract(void **state)
 	assert_int_equal(gmon_subtract(&g, &base, err, sizeof err), 0);
 	assert_int_equal(word(&g, 1), 5);
 	assert_int_equal(word(&g, 2), 5);
-	assert_int_equal(gmon_total(&g), 10);
+	assert_int_equal(total(&g), 10);
 	assert_int_equal(word(&base, 1), 1);	/* the baseline unchanged */
 	assert_int_equal(gmon_subtract(&base, &g, err, sizeof err), -1);
 	assert_non_null(strstr(err, "bin 0 is lower than in the baseline"));
@@ -584,7 +592,7 @@ windows(void **state)
 			sum += w[i];
 		}
 	}
-	assert_int_equal(gmon_total(&g), sum);
+	assert_int_equal(total(&g), sum);
 	assert_int_equal(counters_sum(&c, N - 3, N + 3),
 	    (N - 4) % 251 + (N - 3) % 251 + (N - 2) % 251 + (N - 1) % 251 +
 	    (0 + 1) + (1 + 1));
