@@ -44,8 +44,7 @@ is_text(const unsigned char *buf, size_t n)
 	return nl;
 }
 
-/* What the first N bytes of a profile look like, or NULL. */
-static const struct sniff *
+const struct sniff *
 sniff(const unsigned char *buf, size_t n)
 {
 	static const struct sniff text = { "text", NULL, NULL };

@@ -20,6 +20,10 @@ struct sniff {
  * text is not remarkable here (for a map). */
 const struct sniff *sniff_binary(const unsigned char *buf, size_t n);
 
+/* What the first N bytes of a profile look like (text included), or
+ * NULL. */
+const struct sniff *sniff(const unsigned char *buf, size_t n);
+
 /*
  * Profile NAME, SIZE bytes, is not a whole number of words: when its
  * first N bytes, HEAD, are recognisably something else, say what (and
