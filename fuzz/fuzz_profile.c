@@ -410,23 +410,24 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		want_fatal = 1;
 	else
 		pw = pn / 4;
-	if (!want_fatal && withbase) {
-		if (bn < 4)
-			want_fatal = 1;
-		else
-			bw = bn / 4;
-	}
 	/*
 	 * A partial word in bytes that are recognisably something else
 	 * (compressed data, an ELF file, text: sniff.h) is fatal too.
 	 */
 	if (!want_fatal && pn % 4 && sniff(pb, pn < 256 ? pn : 256) != NULL)
 		want_fatal = 1;
+	/* the profile is set up before the baseline is read */
+	if (!want_fatal)
+		swap = (flags & 4) ? 0 : ref_swapped(pb, pw);
+	if (!want_fatal && withbase) {
+		if (bn < 4)
+			want_fatal = 1;
+		else
+			bw = bn / 4;
+	}
 	if (!want_fatal && withbase && bn % 4 &&
 	    sniff(bb, bn < 256 ? bn : 256) != NULL)
 		want_fatal = 1;
-	if (!want_fatal)
-		swap = (flags & 4) ? 0 : ref_swapped(pb, pw);
 	if (!want_fatal && withbase) {
 		if (ref_word(pb, 0, swap) != ref_word(bb, 0, swap) || pw != bw)
 			want_fatal = 1;
