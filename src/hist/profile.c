@@ -228,9 +228,12 @@ subtract_words(struct profile *p, const struct profile *base, uint64_t k,
 static void
 size_base(const struct profile *p, struct profile *base, uint64_t bytes)
 {
+	uint32_t w0;
+
 	base->bytes = bytes;
 	profile_check(base);
-	check_step(p, base, *(const uint32_t *)(const void *)base->head);
+	memcpy(&w0, base->head, sizeof w0);	/* profile_check: 4 bytes at least */
+	check_step(p, base, w0);
 	if (base->nwords != p->nwords)
 		fatalx("%s: %llu counters, but %s has %llu", base->name,
 		    (unsigned long long)(base->nwords - 1), p->name,
