@@ -131,7 +131,8 @@ TOOLS = GEN=$(abspath $(B)/tests/gen) MODEL=$(abspath $(B)/tests/model) \
 	PROFTOOL=$(abspath $(B)/tests/proftool) \
 	GMONTOOL=$(abspath $(B)/tests/gmontool)
 # Suites that tests/check.sh runs at once (CHECK_JOBS=1: one after the
-# other, each one's output as it comes).
+# other, each one's output as it comes).  The longest are listed first,
+# to start first.
 CHECK_JOBS ?= 2
 export CHECK_JOBS
 # Expected texts that depend on the build: the version, the C library's.
@@ -151,20 +152,20 @@ check-run: $(BIN) $(if $(UNIT_SKIP),,$(UNIT_BINS)) $(B)/tests/gen $(B)/tests/mod
 	    $(B)/tests/readprofile-cap
 	@sh tests/check.sh \
 	    harness 'sh tests/harness/run.sh' \
+	    shrink '$(RUN_RP) TRUNC_AT=$(abspath $(B)/tests/trunc_at) sh tests/shrink/run.sh' \
+	    views '$(RUN_RP) sh tests/views/run.sh' \
+	    extensions '$(CHECK_SIZES) $(RUN_RP) sh tests/extensions/run.sh' \
 	    unit '$(if $(UNIT_SKIP),echo "unit: skipped: $(UNIT_SKIP)",$(CHECK_SIZES) sh tests/unit/run.sh $(UNIT_BINS))' \
 	    golden '$(RUN_RP) sh tests/golden/run.sh' \
 	    completion 'sh tests/completion.sh' \
 	    layout 'sh tests/layout.sh' \
 	    docs '$(RUN_RP) sh tests/docs.sh' \
 	    differential '$(CHECK_SIZES) $(RUN_RP) sh tests/differential/run.sh' \
-	    extensions '$(CHECK_SIZES) $(RUN_RP) sh tests/extensions/run.sh' \
-	    views '$(RUN_RP) sh tests/views/run.sh' \
 	    hostile '$(RUN_RP) sh tests/hostile/run.sh' \
 	    elf '$(RUN_RP) SYMDUMP=$(abspath $(B)/tests/symdump) sh tests/elf/run.sh' \
 	    kernel '$(RUN_RP) sh tests/kernel/run.sh' \
 	    gmon '$(RUN_RP) sh tests/gmon/run.sh' \
 	    adversarial '$(RUN_RP) RP_CAP=$(abspath $(B)/tests/readprofile-cap) ANTIQSORT=$(abspath $(B)/tests/antiqsort) SYMDUMP=$(abspath $(B)/tests/symdump) sh tests/adversarial/run.sh' \
-	    shrink '$(RUN_RP) TRUNC_AT=$(abspath $(B)/tests/trunc_at) sh tests/shrink/run.sh' \
 	    pprof '$(RUN_RP) sh tests/pprof/run.sh' \
 	    debug '$(RUN_RP) sh tests/debug/run.sh' \
 	    reads '$(RUN_RP) sh tests/reads/run.sh' \

@@ -103,7 +103,8 @@ done
 # CHECK_JOBS=J runs up to J suites at once (default 1: one after the
 # other, the output shown as it comes).  With J > 1 each suite writes to
 # $TMP/I.out, and is shown whole, in order, once it and those before it
-# have ended; $TMP/I.end holds its exit status and end time.
+# have ended; $TMP/I.end holds its exit status and end time.  A suite's
+# time is from its start to its end.
 JOBS=${CHECK_JOBS:-1}
 case $JOBS in
 ''|*[!0-9]*|0*) echo "check: CHECK_JOBS must be a number from 1: '$JOBS'" >&2; exit 2 ;;
@@ -121,6 +122,21 @@ start() {
 	eval "pid_$1=\$!"
 }
 
+# fill: start suites, in order, while fewer than JOBS run; a suite runs
+# until its .end file is written.  A long suite does not hold back the
+# ones after it: they run beside it, and are shown once it has ended.
+fill() {
+	_running=0 _k=0
+	while [ $_k -lt $started ]; do
+		_k=$((_k + 1))
+		[ -f "$TMP/$_k.end" ] || _running=$((_running + 1))
+	done
+	while [ $started -lt $n ] && [ $_running -lt "$JOBS" ]; do
+		started=$((started + 1)) _running=$((_running + 1))
+		start $started
+	done
+}
+
 i=0
 while [ $i -lt $n ]; do
 	i=$((i + 1))
@@ -131,9 +147,10 @@ while [ $i -lt $n ]; do
 		{ sh -c "$cmd" 2>&1; echo $? > "$TMP/rc"; } | summarize
 		rc=$(cat "$TMP/rc") t1=$(now)
 	else
-		while [ $started -lt $n ] && [ $started -lt $((i + JOBS - 1)) ]; do
-			started=$((started + 1))
-			start $started
+		fill
+		while [ ! -f "$TMP/$i.end" ]; do
+			sleep 0.2
+			fill
 		done
 		eval "wait \$pid_$i"
 		read -r rc t1 < "$TMP/$i.end" || { rc=1 t1=$(now); }

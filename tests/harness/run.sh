@@ -125,6 +125,19 @@ CHECK_JOBS=1 sh "$TOP/tests/check.sh" a "$(meet a b 0 10)" b "$(meet b a 0 10)" 
 rc=$?
 sed -i 's/ ([0-9]*s)$/ (0s)/' "$TMP/out"
 expect "CHECK_JOBS=1: one suite at a time" 1
+# A long suite does not hold back those after it: a waits for c's mark,
+# so c must start while a runs, b having ended (2 at a time).
+rm -rf "$M" && mkdir "$M"
+printf '%s\n' "a: 1 passed, 0 failed, 0 skipped (0s)" \
+    "b: 1 passed, 0 failed, 0 skipped (0s)" \
+    "c: 1 passed, 0 failed, 0 skipped (0s)" \
+    "check: 3 passed, 0 failed, 0 skipped" > "$TMP/want"
+CHECK_JOBS=2 sh "$TOP/tests/check.sh" a "$(meet a c 0 100)" \
+    b 'echo "b: 1 passed, 0 failed"' c "$(meet c a 0 100)" \
+    > "$TMP/out" 2>&1
+rc=$?
+sed -i 's/ ([0-9]*s)$/ (0s)/' "$TMP/out"
+expect "CHECK_JOBS=2: a suite starts beside a long one, shown in order" 0
 echo "check: CHECK_JOBS must be a number from 1: '0'" > "$TMP/want"
 CHECK_JOBS=0 sh "$TOP/tests/check.sh" a 'echo "1 passed, 0 failed"' \
     > "$TMP/out" 2>&1
