@@ -206,12 +206,6 @@ sticky_other(const char *path, const struct stat *sb)
 	return no;
 }
 
-static _Noreturn void
-fail(const struct outfile *of)
-{
-	fatal("%s", of->name);
-}
-
 void
 outfile_open(struct outfile *of, const char *name)
 {
@@ -221,14 +215,14 @@ outfile_open(struct outfile *of, const char *name)
 	memset(of, 0, sizeof *of);
 	of->name = dup_n(name, strlen(name));
 	if ((of->path = resolve(name)) == NULL)
-		fail(of);
+		fatal("%s", of->name);
 	st = stat(of->path, &sb);
-	if (st < 0 && errno != ENOENT)
-		fail(of);	/* too long a name, a path through a file */
+	if (st < 0 && errno != ENOENT)	/* too long a name, a path via a file */
+		fatal("%s", of->name);
 	if ((st == 0 && S_ISDIR(sb.st_mode)) ||
 	    of->path[dir_len(of->path)] == '\0') {
 		errno = EISDIR;
-		fail(of);
+		fatal("%s", of->name);
 	}
 	if (st == 0 && !S_ISREG(sb.st_mode)) {
 		/* not a regular file: opened to write as it is */
@@ -238,7 +232,7 @@ outfile_open(struct outfile *of, const char *name)
 		of->exists = st == 0;
 		if (of->exists && (access(of->path, W_OK) < 0 ||
 		    sticky_other(of->path, &sb)))
-			fail(of);	/* not ours to replace */
+			fatal("%s", of->name);	/* not ours to replace */
 		if (of->exists)
 			of->old = sb;
 		fd = open_unnamed(of->path);
@@ -246,7 +240,7 @@ outfile_open(struct outfile *of, const char *name)
 			fd = open_named(of);
 	}
 	if (fd < 0 || (of->f = fdopen(fd, "w")) == NULL)
-		fail(of);
+		fatal("%s", of->name);
 }
 
 /* The new file's mode and owner, from the old file's or the umask. */
@@ -269,7 +263,7 @@ set_owner(const struct outfile *of, int fd)
 		}
 	}
 	if (fchmod(fd, mode) < 0)
-		fail(of);
+		fatal("%s", of->name);
 }
 
 /* Link the unnamed file FD over the existing OF->path. */
@@ -292,7 +286,7 @@ replace_unnamed(struct outfile *of, int fd)
 	}
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	if (rc < 0)
-		fail(of);
+		fatal("%s", of->name);
 }
 
 void
@@ -306,20 +300,19 @@ outfile_commit(struct outfile *of)
 		set_owner(of, fd);
 		if (of->tmp) {
 			if (rename(of->tmp, of->path) < 0)
-				fail(of);
+				fatal("%s", of->name);
 			free(of->tmp);
 			of->tmp = NULL;
 		} else if (of->exists || link_fd(fd, of->path) < 0) {
 			if (!of->exists && errno != EEXIST)
-				fail(of);
+				fatal("%s", of->name);
 			replace_unnamed(of, fd);
 		}
 	}
-	if (fclose(of->f) != 0) {
-		of->f = NULL;
-		fatal("%s: write error", of->name);
-	}
+	fd = fclose(of->f);
 	of->f = NULL;
+	if (fd != 0)
+		fatal("%s: write error", of->name);
 	free(of->name);
 	free(of->path);
 	of->name = of->path = NULL;

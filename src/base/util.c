@@ -21,17 +21,23 @@ vmsg(const char *fmt, va_list ap, int errnum)
 	fputc('\n', stderr);
 }
 
+/* The hook, "readprofile: MSG" (with ERRNUM's text, when not 0), exit. */
+static _Noreturn void
+vfatal(const char *fmt, va_list ap, int errnum)
+{
+	if (fatal_hook)
+		fatal_hook();
+	vmsg(fmt, ap, errnum);
+	exit(1);
+}
+
 void
 fatalx(const char *fmt, ...)
 {
 	va_list ap;
 
-	if (fatal_hook)
-		fatal_hook();
 	va_start(ap, fmt);
-	vmsg(fmt, ap, 0);
-	va_end(ap);
-	exit(1);
+	vfatal(fmt, ap, 0);
 }
 
 void
@@ -40,12 +46,8 @@ fatal(const char *fmt, ...)
 	va_list ap;
 	int e = errno;
 
-	if (fatal_hook)
-		fatal_hook();
 	va_start(ap, fmt);
-	vmsg(fmt, ap, e);
-	va_end(ap);
-	exit(1);
+	vfatal(fmt, ap, e);
 }
 
 void

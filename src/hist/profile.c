@@ -18,8 +18,6 @@ check_bounds(const struct profile *p)
 		    p->name, (unsigned long long)PROFILE_MAX_BYTES);
 }
 
-#define HEAD PROFILE_HEAD
-
 /* The baseline is read this much at a time. */
 #define CHUNK ((size_t)1 << 20)
 
@@ -29,18 +27,11 @@ words(const struct profile *p)
 	return (uint32_t *)(void *)p->data;
 }
 
-static void
-check_size(struct profile *p)
+/* The count of P's first bytes kept as read. */
+static size_t
+head_len(const struct profile *p)
 {
-	unsigned char head[HEAD];
-
-	check_bounds(p);
-	if (p->bytes % 4)
-		sniff_profile_size(p->name, p->bytes, head,
-		    profile_peek(p, head, sizeof head));
-	if (p->bytes < 4)
-		fatalx("%s: truncated profile: %llu bytes is not a whole number "
-		    "of 32-bit words", p->name, (unsigned long long)p->bytes);
+	return p->bytes < PROFILE_HEAD ? (size_t)p->bytes : PROFILE_HEAD;
 }
 
 /* A non-seekable input is read to its end, bounded by PROFILE_MAX_BYTES. */
@@ -87,7 +78,7 @@ profile_load(struct profile *p, const char *name)
 		input_check_size(&p->in);
 	}
 	check_bounds(p);
-	memcpy(p->head, p->data, p->bytes < HEAD ? (size_t)p->bytes : HEAD);
+	memcpy(p->head, p->data, head_len(p));
 }
 
 /*
@@ -97,7 +88,12 @@ profile_load(struct profile *p, const char *name)
 void
 profile_check(struct profile *p)
 {
-	check_size(p);
+	check_bounds(p);
+	if (p->bytes % 4)
+		sniff_profile_size(p->name, p->bytes, p->head, head_len(p));
+	if (p->bytes < 4)
+		fatalx("%s: truncated profile: %llu bytes is not a whole number "
+		    "of 32-bit words", p->name, (unsigned long long)p->bytes);
 	p->trailing = (unsigned)(p->bytes % 4);
 	p->bytes -= p->trailing;
 	p->nwords = p->bytes / 4;
@@ -113,10 +109,8 @@ profile_open(struct profile *p, const char *name)
 size_t
 profile_peek(struct profile *p, unsigned char *buf, size_t n)
 {
-	if (n > p->bytes)
-		n = (size_t)p->bytes;
-	if (n > HEAD)
-		n = HEAD;
+	if (n > head_len(p))
+		n = head_len(p);
 	memcpy(buf, p->head, n);
 	return n;
 }
@@ -138,12 +132,8 @@ profile_warn_trailing(const struct profile *p)
 void
 profile_warn_step(struct profile *p)
 {
-	unsigned char head[HEAD];
-
-	if (p->step == 0 || (p->step & (p->step - 1)) == 0)
-		return;
-	sniff_profile_step(p->name, p->step, head,
-	    profile_peek(p, head, sizeof head));
+	if (p->step != 0 && (p->step & (p->step - 1)) != 0)
+		sniff_profile_step(p->name, p->step, p->head, head_len(p));
 }
 
 void
@@ -273,7 +263,8 @@ profile_subtract(struct profile *p, struct profile *base, const char *name)
 		got = fill(base, have);
 		bytes += got - have;
 		if (k == 0) {
-			memcpy(base->head, base->data, got < HEAD ? got : HEAD);
+			memcpy(base->head, base->data, got < PROFILE_HEAD ? got :
+			    PROFILE_HEAD);
 			sized = base->in.seekable || got < CHUNK;
 			if (sized)
 				size_base(p, base, base->in.seekable ?
