@@ -99,12 +99,6 @@ out_bin_total(struct out *o, uint64_t ticks, const char *end)
 }
 
 void
-out_unknown(struct out *o, uint64_t count)
-{
-	out_printf(o, "%6llu *unknown*\n", (ull)count);
-}
-
-void
 out_total(struct out *o, const struct report_result *res, uint64_t total,
     int verbose)
 {
@@ -281,7 +275,7 @@ classic_end(void *ctx, const struct report_result *res)
 {
 	struct classic *k = ctx;
 
-	out_unknown(k->o, res->unknown);
+	out_printf(k->o, "%6llu *unknown*\n", (ull)res->unknown);
 	out_total(k->o, res, res->total, k->opt->verbose);
 	out_note(k->o, res->note);
 }

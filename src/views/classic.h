@@ -53,8 +53,6 @@ void out_func_line(struct out *o, const struct func_rec *f,
 void fmt_seconds(char *dst, size_t size, uint64_t ticks, uint32_t rate);
 /* "  total\t\t\t\t%u" then END */
 void out_bin_total(struct out *o, uint64_t ticks, const char *end);
-/* "%6u *unknown*\n" */
-void out_unknown(struct out *o, uint64_t count);
 /* The total line of TOTAL ticks (kernel, or histogram with RES->h),
  * plain or -v. */
 void out_total(struct out *o, const struct report_result *res,

@@ -101,9 +101,8 @@ gz_end(struct gz *g)
 static void
 pb_raw(struct pb *p, const void *s, size_t n)
 {
-	if (n > p->cap - p->len) {
-		while (n > p->cap - p->len)
-			p->cap = p->cap ? p->cap * 2 : 256;
+	while (n > p->cap - p->len) {
+		p->cap = p->cap ? p->cap * 2 : 256;
 		p->b = xrealloc(p->b, p->cap);
 	}
 	if (n)

@@ -101,8 +101,6 @@ line_formats(void **state)
 	    0xffffffff81000000ull, "f", 42u, 0.5);
 	out_bin_total(&o, 12, "\n");
 	n += sprintf(want + n, "  total\t\t\t\t%u\n", 12u);
-	out_unknown(&o, 10);
-	n += sprintf(want + n, "%6u %s\n", 10u, "*unknown*");
 	res.load = 0.875;
 	out_total(&o, &res, 28, 0);
 	n += sprintf(want + n, "%6u %-40s %8.4f\n", 28u, "total", 0.875);
