@@ -13,9 +13,7 @@ array_span(void *ctx, uint64_t from, uint64_t to, size_t *got)
 struct counters
 counters_array(const uint32_t *w, uint64_t n)
 {
-	struct counters c = { n, array_span, (void *)(uintptr_t)w };
-
-	return c;
+	return (struct counters){ n, array_span, (void *)(uintptr_t)w };
 }
 
 uint64_t

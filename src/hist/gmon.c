@@ -622,9 +622,7 @@ gmon_subtract(struct gmon *g, const struct gmon *base, char *err,
 struct counters
 gmon_counters(const struct gmon *g)
 {
-	struct counters c = { g->nbins + 1, bins_span, g->bins };
-
-	return c;
+	return (struct counters){ g->nbins + 1, bins_span, g->bins };
 }
 
 /*

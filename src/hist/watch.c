@@ -9,9 +9,7 @@
 void
 watch_start(struct watch *w, uint32_t *first, uint64_t nwords)
 {
-	w->nwords = nwords;
-	w->prev = first;
-	w->diff = NULL;
+	*w = (struct watch){ nwords, first, NULL };
 }
 
 /*
