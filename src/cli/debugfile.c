@@ -12,7 +12,6 @@
 #include "sym/elfpeek.h"
 #include "base/util.h"
 
-
 struct search {
 	const char *prog;
 	struct elf_peek pk;

@@ -15,7 +15,6 @@
 
 #define DEBUGFILE_TRIED 4
 
-/* The outcome of one search. */
 struct debugfile {
 	const char *use;	/* the symbol source to read: PROG or its debug file */
 	int stripped;		/* PROG has no .symtab, and no debug file was found */

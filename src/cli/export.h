@@ -31,7 +31,6 @@ struct export_src {
 	const char *format;	/* "kernel", "gmon.out (GNU)", ... */
 };
 
-/* Whether O asks for --pprof or --folded. */
 int export_wanted(const struct options *o);
 
 /* Before any work: create --pprof's temporary file (fatal if it can't). */

@@ -70,8 +70,7 @@ info_print(const struct run *r, const struct profile *p)
 	if (step == 0 && mapname == NULL && r->live)
 		mapname = kernel_default_map(&r->k, r->profile, 1, 1);
 	if (mapname != NULL && (step == 0 || o->verbose)) {
-		if (symsrc_open(&m, mapname) < 0)
-			fatal("%s", mapname);
+		run_open_map(&m, mapname);
 		if (step == 0)
 			step = run_step_from_map(&m, p->nwords - 1, &res,
 			    o->mapfile == NULL);

@@ -87,11 +87,7 @@ read_first(struct run *r, struct shape *sh, struct watch *w)
 		    sh->name);
 	profile_check(&p);
 	r->swapped = sh->swap = profile_setup(&p, r->o->noauto);
-	if (sh->swap)
-		warnx_("Assuming reversed byte order. Use -n to force native "
-		    "byte order.");
-	profile_warn_step(&p);
-	profile_warn_trailing(&p);
+	run_read_notes(r, &p);
 	sh->step = p.step;
 	sh->nwords = p.nwords;
 	sh->size = p.bytes + p.trailing;
@@ -157,13 +153,6 @@ map_changed(const char *name, struct stat *last, int first)
 	return changed;
 }
 
-static void
-open_map(struct symsrc *m, const char *name)
-{
-	if (symsrc_open(m, name) < 0)
-		fatal("%s", name);
-}
-
 /* The heading of a text report: when, how long, whether reset. */
 static void
 heading(const struct run *r, const struct view_read *rd)
@@ -196,7 +185,7 @@ report_read(struct run *r, const struct watch *w, struct stat *map_st)
 		heading(r, r->read);
 	/* the fit is checked again whenever the map changed */
 	map_new = map_changed(r->map, map_st, r->read->number == 1);
-	open_map(&m, r->map);
+	run_open_map(&m, r->map);
 	run_report(r, &m, &c, &res);
 	symsrc_close(&m);
 	run_finish(r->out);
@@ -240,7 +229,7 @@ interval_run(struct run *r)
 	r->map = run_map(r);
 	r->step = sh.step;
 	if (r->step == 0) {	/* 64-bit big-endian: the map tells the step */
-		open_map(&m, r->map);
+		run_open_map(&m, r->map);
 		r->step = run_step_from_map(&m, sh.nwords - 1, &res, 0);
 		symsrc_close(&m);
 	}

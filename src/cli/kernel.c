@@ -14,32 +14,10 @@
 #include "sym/symsrc.h"
 #include "base/util.h"
 
-static _Noreturn void profile_missing(const struct kfiles *k);
-
 /* The ELF images with symbols that debug packages install (Debian's and
  * Ubuntu's linux-image-*-dbg, Fedora's kernel-debuginfo), tried after the
  * first DEBUG_PLACES places, the System.map files. */
 #define DEBUG_PLACES 4
-
-void
-kernel_write_profile(const struct kfiles *k, const int *multiplier)
-{
-	int fd = kroot_open_installed(k->profile, O_WRONLY | O_CLOEXEC);
-	ssize_t r;
-	char byte = 0;
-
-	if (fd < 0 && errno == ENOENT)
-		profile_missing(k);
-	if (fd < 0)
-		fatal("%s", k->profile);
-	if (multiplier)
-		r = write(fd, multiplier, sizeof *multiplier);
-	else
-		r = write(fd, &byte, 1);
-	if (r < 0 || close(fd) < 0)
-		fatal("error writing %s", k->profile);
-	exit(0);
-}
 
 /* Whether /proc/cmdline has a profile= word: 1, 0, or -1 unreadable. */
 static int
@@ -134,6 +112,26 @@ profile_missing(const struct kfiles *k)
 	fatalx_hint("/proc/profile needs a kernel built with "
 	    "CONFIG_PROFILING=y and booted with profile=N (for example "
 	    "profile=2 on its command line)");
+}
+
+void
+kernel_write_profile(const struct kfiles *k, const int *multiplier)
+{
+	int fd = kroot_open_installed(k->profile, O_WRONLY | O_CLOEXEC);
+	ssize_t r;
+	char byte = 0;
+
+	if (fd < 0 && errno == ENOENT)
+		profile_missing(k);
+	if (fd < 0)
+		fatal("%s", k->profile);
+	if (multiplier)
+		r = write(fd, multiplier, sizeof *multiplier);
+	else
+		r = write(fd, &byte, 1);
+	if (r < 0 || close(fd) < 0)
+		fatal("error writing %s", k->profile);
+	exit(0);
 }
 
 void

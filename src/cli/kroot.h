@@ -71,7 +71,6 @@ void kroot_drop_privileges(void);
  * another user. */
 int kroot_setuid_install(void);
 
-/* Give the installed rights up for good. */
 void kroot_drop_privileges_for_good(void);
 
 /*

@@ -27,9 +27,6 @@
 
 static struct out out;
 
-static _Noreturn void usage(const char *name);
-static int report_profile(struct run *r);
-
 /*
  * Descriptors 0-2 closed by the caller would be taken by the next open:
  * fill them with /dev/null, read-only, so that writes to them still fail.
@@ -50,55 +47,6 @@ drop_output(void)
 	export_abort();
 }
 
-int
-main(int argc, char **argv)
-{
-	struct options o;
-	struct run r;
-
-	sanitize_stdio();
-	kroot_drop_privileges();
-	signal(SIGPIPE, SIG_IGN);
-	out_init(&out, STDOUT_FILENO);
-	fatal_hook = drop_output;
-
-	switch (options_parse(&o, argc, argv)) {
-	case OPT_RUN:
-		break;
-	case OPT_HELP:
-		usage(o.name);
-	case OPT_VERSION:
-		out_printf(&out, "%s from readprofile %s\n", PROGNAME,
-		    RP_VERSION);
-		run_finish(&out);
-		return 0;
-	case OPT_USAGE_ERROR:
-		fprintf(stderr, "Try '%s --help' for more information.\n",
-		    o.name);
-		return 1;
-	default:
-		return 1;
-	}
-	o.argc = argc;
-	o.argv = argv;
-	run_init(&r, &o, &out);
-	if (o.reset || o.multiplier_set)
-		kernel_write_profile(&r.k, o.multiplier_set ? &o.multiplier :
-		    NULL);
-	kroot_drop_privileges_for_good();
-	if (o.enable) {		/* start the kernel's profiling, and say how */
-		profiling_enable(&r.k, o.enable, &out);
-		run_finish(&out);
-		return 0;
-	}
-	export_prepare(&o);
-	if (r.live)
-		kernel_profile_check(&r.k);
-	if (o.interval > 0 && !o.info)
-		return interval_run(&r);
-	return report_profile(&r);
-}
-
 /* The kernel profile P, read and set up: -i, or the report. */
 static void
 report_kernel(struct run *r, struct profile *p)
@@ -109,8 +57,7 @@ report_kernel(struct run *r, struct profile *p)
 	struct build_id bid;
 
 	r->map = run_map(r);
-	if (symsrc_open(&m, r->map) < 0)
-		fatal("%s", r->map);
+	run_open_map(&m, r->map);
 	r->step = p->step;
 	if (r->step == 0) {	/* read the map once: held for the report */
 		symsrc_hold(&m);
@@ -148,11 +95,7 @@ report_profile(struct run *r)
 	r->swapped = profile_setup(&prof, o->noauto);
 	if (b)
 		profile_subtract(&prof, b, o->baseline);
-	if (r->swapped)		/* the notes the read gives */
-		warnx_("Assuming reversed byte order. Use -n to force native "
-		    "byte order.");
-	profile_warn_step(&prof);
-	profile_warn_trailing(&prof);
+	run_read_notes(r, &prof);
 	if (b) {
 		profile_warn_trailing(b);
 		profile_close(b);	/* subtracted: no longer needed */
@@ -216,4 +159,53 @@ usage(const char *name)
 	out_printf(&out, text, name);
 	run_finish(&out);
 	exit(0);
+}
+
+int
+main(int argc, char **argv)
+{
+	struct options o;
+	struct run r;
+
+	sanitize_stdio();
+	kroot_drop_privileges();
+	signal(SIGPIPE, SIG_IGN);
+	out_init(&out, STDOUT_FILENO);
+	fatal_hook = drop_output;
+
+	switch (options_parse(&o, argc, argv)) {
+	case OPT_RUN:
+		break;
+	case OPT_HELP:
+		usage(o.name);
+	case OPT_VERSION:
+		out_printf(&out, "%s from readprofile %s\n", PROGNAME,
+		    RP_VERSION);
+		run_finish(&out);
+		return 0;
+	case OPT_USAGE_ERROR:
+		fprintf(stderr, "Try '%s --help' for more information.\n",
+		    o.name);
+		return 1;
+	default:
+		return 1;
+	}
+	o.argc = argc;
+	o.argv = argv;
+	run_init(&r, &o, &out);
+	if (o.reset || o.multiplier_set)
+		kernel_write_profile(&r.k, o.multiplier_set ? &o.multiplier :
+		    NULL);
+	kroot_drop_privileges_for_good();
+	if (o.enable) {		/* start the kernel's profiling, and say how */
+		profiling_enable(&r.k, o.enable, &out);
+		run_finish(&out);
+		return 0;
+	}
+	export_prepare(&o);
+	if (r.live)
+		kernel_profile_check(&r.k);
+	if (o.interval > 0 && !o.info)
+		return interval_run(&r);
+	return report_profile(&r);
 }

@@ -14,6 +14,7 @@
 #include "views/view.h"
 #include "core/collect.h"
 #include "views/classic.h"
+#include "hist/profile.h"
 #include "hist/step.h"
 
 void
@@ -24,6 +25,23 @@ run_finish(struct out *out)
 	if (errno == EPIPE)
 		exit(0);	/* the reader went away: nothing to say */
 	fatal("write error");
+}
+
+void
+run_read_notes(const struct run *r, struct profile *p)
+{
+	if (r->swapped)
+		warnx_("Assuming reversed byte order. Use -n to force native "
+		    "byte order.");
+	profile_warn_step(p);
+	profile_warn_trailing(p);
+}
+
+void
+run_open_map(struct symsrc *m, const char *name)
+{
+	if (symsrc_open(m, name) < 0)
+		fatal("%s", name);
 }
 
 const char *

@@ -14,6 +14,7 @@
 #include "cli/kroot.h"
 #include "cli/options.h"
 #include "hist/gmon.h"
+#include "hist/profile.h"
 #include "core/report.h"
 #include "sym/symsrc.h"
 #include "views/view.h"
@@ -35,6 +36,13 @@ struct run {
 /* R for the options O, written into OUT: the kernel's files resolved,
  * and whether the profile is the live one. */
 void run_init(struct run *r, const struct options *o, struct out *out);
+
+/* The notes of a profile P read for R: a reversed byte order, an odd
+ * step, a trailing partial word. */
+void run_read_notes(const struct run *r, struct profile *p);
+
+/* Open the map NAME into M, or exit saying why. */
+void run_open_map(struct symsrc *m, const char *name);
 
 /* R's map: -m's, or the default chain's (which may say why). */
 const char *run_map(const struct run *r);
