@@ -173,7 +173,7 @@ fill(struct map *m)
 			m->buf = xrealloc(m->buf, m->cap);
 		}
 		got = input_read(&m->in, m->buf + m->len, m->cap - m->len - 1);
-		/* The first read: the head a symbol source looked at, and more. */
+		/* The first read: the head looked at before, and more. */
 		if (m->lineno == 0 && m->pos == 0 && !m->sniffed) {
 			m->kind = sniff_binary((unsigned char *)m->buf,
 			    m->len + got);
