@@ -1,6 +1,7 @@
 /*
  * demangle.c - __cxa_demangle from libstdc++, loaded when first needed.
  */
+#include <ctype.h>
 #include <dlfcn.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -44,7 +45,6 @@ static uint64_t b_type(struct bound *b);
 static uint64_t b_name(struct bound *b, int substable);
 static uint64_t b_encoding(struct bound *b);
 static uint64_t b_expr(struct bound *b);
-static uint64_t b_template_args(struct bound *b);
 static uint64_t b_unresolved(struct bound *b);
 
 static uint64_t
@@ -87,12 +87,6 @@ eat(struct bound *b, char c)
 }
 
 static int
-is_digit(int c)
-{
-	return c >= '0' && c <= '9';
-}
-
-static int
 is_lower(int c)
 {
 	return c >= 'a' && c <= 'z';
@@ -106,7 +100,7 @@ b_number(struct bound *b, uint64_t *v)
 
 	*v = 0;
 	eat(b, 'n');
-	while (is_digit(peek(b, 0))) {
+	while (isdigit(peek(b, 0))) {
 		*v = add(*v * 10 > SAT ? SAT : *v * 10,
 		    (uint64_t)(*b->p - '0'));
 		b->p++;
@@ -136,8 +130,8 @@ b_seq(struct bound *b, uint64_t *i)
 	uint64_t v = 0;
 	int c;
 
-	while (is_digit(c = peek(b, 0)) || (c >= 'A' && c <= 'Z')) {
-		v = v * 36 + (uint64_t)(is_digit(c) ? c - '0' : c - 'A' + 10);
+	while (isdigit(c = peek(b, 0)) || (c >= 'A' && c <= 'Z')) {
+		v = v * 36 + (uint64_t)(isdigit(c) ? c - '0' : c - 'A' + 10);
 		if (v >= b->nmax)
 			v = b->nmax;
 		b->p++;
@@ -152,7 +146,7 @@ b_source_name(struct bound *b)
 {
 	uint64_t n;
 
-	if (!is_digit(peek(b, 0)) || b_number(b, &n) == 0 ||
+	if (!isdigit(peek(b, 0)) || b_number(b, &n) == 0 ||
 	    n > (uint64_t)(b->e - b->p))
 		return bad(b);
 	b->p += n;
@@ -343,7 +337,7 @@ b_discriminator(struct bound *b)
 	b->p++;
 	if (eat(b, '_'))
 		b_parts(b, "n_");
-	else if (is_digit(peek(b, 0)))
+	else if (isdigit(peek(b, 0)))
 		b->p++;
 	else
 		bad(b);
@@ -427,7 +421,7 @@ b_operator(struct bound *b)
 {
 	int c = peek(b, 0), d = peek(b, 1);
 
-	if (c == 'v' && is_digit(d)) {
+	if (c == 'v' && isdigit(d)) {
 		b->p += 2;
 		return add(b_source_name(b), 10);
 	}
@@ -448,22 +442,22 @@ b_unqualified(struct bound *b)
 	int c = peek(b, 0), d = peek(b, 1);
 	uint64_t n;
 
-	if (is_digit(c)) {
+	if (isdigit(c)) {
 		n = b_source_name(b);
 	} else if (c == 'L') {
 		b->p++;
 		n = b_source_name(b);
 		b_discriminator(b);
-	} else if (c == 'C' && (is_digit(d) || d == 'I')) {
+	} else if (c == 'C' && (isdigit(d) || d == 'I')) {
 		b->p += 2;
 		if (d == 'I') {
-			if (!is_digit(peek(b, 0)))
+			if (!isdigit(peek(b, 0)))
 				return bad(b);
 			b->p++;
 			b_type(b);	/* the inheriting constructor's base */
 		}
 		n = b->maxsrc;
-	} else if (c == 'D' && is_digit(d)) {
+	} else if (c == 'D' && isdigit(d)) {
 		b->p += 2;
 		n = add(b->maxsrc, 1);
 	} else if (c == 'D' && d == 'C') {	/* [a, b]: structured binding */
@@ -520,8 +514,7 @@ b_local(struct bound *b)
 {
 	uint64_t n;
 
-	b->p++;
-	n = b_parts(b, "CE");
+	n = b_parts(b, "ZCE");
 	if (eat(b, 's')) {
 		b_discriminator(b);
 		return add(n, 20);	/* ::string literal */
@@ -567,33 +560,25 @@ b_name(struct bound *b, int substable)
 	return n;
 }
 
-static uint64_t
-mul(uint64_t a, uint64_t c)
-{
-	return c != 0 && a > SAT / c ? SAT : a * c;
-}
-
 /* F [Y] <bare-function-type> [<ref-qualifier>] E */
 static uint64_t
 b_function_type(struct bound *b)
 {
-	b->p++;
-	eat(b, 'Y');
-	return add(b_parts(b, "lE"), 24);
+	return add(b_parts(b, "F?YlE"), 24);
 }
 
 /* D...: the types whose code begins with D. */
 static uint64_t
 b_dtype(struct bound *b)
 {
-	uint64_t n;
+	uint64_t n, k;
 	int d = peek(b, 1);
 
 	if (d == 'p') {		/* a pack expansion: once per argument */
 		b->p += 2;
+		k = (b->pack > b->prevpack ? b->pack : b->prevpack) + 1;
 		n = b_type(b);
-		return addsub(b, mul(n, (b->pack > b->prevpack ? b->pack :
-		    b->prevpack) + 1));
+		return addsub(b, n > SAT / k ? SAT : n * k);
 	}
 	if (d == 'v') {		/* a vector */
 		b->p += 2;
@@ -626,8 +611,7 @@ b_type(struct bound *b)
 		b->p++;
 		n = addsub(b, add(b_type(b), 12));
 	} else if (c == 'M') {		/* a pointer to member */
-		b->p++;
-		n = addsub(b, add(b_parts(b, "tt"), 8));
+		n = addsub(b, add(b_parts(b, "Mtt"), 8));
 	} else if (c == 'u') {		/* a vendor's type */
 		b->p++;
 		n = addsub(b, b_source_name(b));
@@ -635,18 +619,18 @@ b_type(struct bound *b)
 		n = addsub(b, b_function_type(b));
 	} else if (c == 'A') {		/* A [<number> | <expr>] _ <type> */
 		b->p++;
-		n = is_digit(peek(b, 0)) ? b_parts(b, "n") :
+		n = isdigit(peek(b, 0)) ? b_parts(b, "n") :
 		    peek(b, 0) != '_' ? b_expr(b) : 0;
 		n = addsub(b, add(add(n, 4), b_parts(b, "_t")));
 	} else if (c == 'D') {
 		n = b_dtype(b);
-	} else if (c == 'T' || (c == 'S' && (is_digit(d) || d == '_' ||
+	} else if (c == 'T' || (c == 'S' && (isdigit(d) || d == '_' ||
 	    (d >= 'A' && d <= 'Z')))) {
 		n = c == 'T' ? addsub(b, b_template_param(b)) :
 		    b_substitution(b);
 		if (peek(b, 0) == 'I')
 			n = addsub(b, add(n, b_template_args(b)));
-	} else if (is_digit(c) || c == 'N' || c == 'Z' || c == 'S') {
+	} else if (isdigit(c) || c == 'N' || c == 'Z' || c == 'S') {
 		n = b_name(b, 1);
 	} else {
 		n = bad(b);
@@ -664,7 +648,7 @@ b_unresolved(struct bound *b)
 
 	if ((peek(b, 0) == 'o' || peek(b, 0) == 'd') && peek(b, 1) == 'n')
 		b->p += 2;
-	n = is_digit(peek(b, 0)) ? b_source_name(b) :
+	n = isdigit(peek(b, 0)) ? b_source_name(b) :
 	    peek(b, 0) == 'S' || peek(b, 0) == 'T' ? b_type(b) :
 	    b_unqualified(b);
 	if (peek(b, 0) == 'I')
@@ -680,8 +664,7 @@ b_literal(struct bound *b)
 
 	b->p++;
 	if (peek(b, 0) == '_' && peek(b, 1) == 'Z') {
-		b->p += 2;
-		n = b_encoding(b);
+		n = b_parts(b, "_ZC");
 	} else {
 		n = b_type(b);
 		while (b->p < b->e && peek(b, 0) != 'E') {
@@ -714,7 +697,7 @@ b_scoped(struct bound *b)
 	b->p += 2;
 	if (eat(b, 'N'))
 		n = add(n, b_type(b));
-	else if (!is_digit(peek(b, 0)))
+	else if (!isdigit(peek(b, 0)))
 		return add(add(n, b_type(b)), b_unresolved(b));
 	while (!b->fail && b->p < b->e && !eat(b, 'E'))
 		n = add(n, b_unresolved(b));
@@ -735,7 +718,7 @@ b_expr(struct bound *b)
 		n = b_template_param(b);
 	} else if (c == 'f' && (d == 'p' || d == 'L')) {
 		n = b_fparam(b);
-	} else if (is_digit(c) || ((c == 'o' || c == 'd') && d == 'n')) {
+	} else if (isdigit(c) || ((c == 'o' || c == 'd') && d == 'n')) {
 		n = b_unresolved(b);
 	} else if (c == 's' && d == 'r') {
 		n = b_scoped(b);
@@ -759,7 +742,7 @@ b_encoding(struct bound *b)
 
 	if (++b->depth > MAXDEPTH)
 		return bad(b);
-	if (c == 'G' || (c == 'T' && d != '_' && !is_digit(d))) {
+	if (c == 'G' || (c == 'T' && d != '_' && !isdigit(d))) {
 		n = b_code(b, specials);
 	} else {
 		b->tname = 1;
@@ -869,12 +852,6 @@ worth_demangling(const char *name, size_t len)
 	return b <= DEMANGLED_MAX || (b <= most && b <= 16 * DEMANGLED_MAX);
 }
 
-/*
- * The demangled form of NAME (LEN bytes), or NAME itself when it is not a
- * mangled C++ name (it does not begin with "_Z", or the demangler refuses
- * it), when its demangled form would be over DEMANGLED_MAX bytes, or when
- * no demangler can be loaded.  Valid until the next call.
- */
 const char *
 demangle_or_same(const char *name, size_t len, size_t *outlen)
 {
@@ -882,8 +859,8 @@ demangle_or_same(const char *name, size_t len, size_t *outlen)
 	char *in, *r;
 
 	*outlen = len;
-	if (len < 3 || name[0] != '_' || name[1] != 'Z' ||
-	    memchr(name, '\0', len) != NULL || !worth_demangling(name, len))
+	/* not "_Z...": its bound is too long */
+	if (memchr(name, '\0', len) != NULL || !worth_demangling(name, len))
 		return name;
 	if (!loaded)
 		load();

@@ -14,10 +14,11 @@
 
 /*
  * For struct report_opts's rename hook: NAME (LEN bytes) demangled, or NAME
- * itself when it is not a mangled C++ name or no demangler can be loaded;
- * its length in *OUTLEN.  Valid until the next call.  Call only once the
- * program's installed rights are given up for good: it may load a
- * library.
+ * itself when it is not a mangled C++ name (no "_Z" first, or the
+ * demangler refuses it), when its demangled form would be over 4 KiB, or
+ * when no demangler can be loaded; its length in *OUTLEN.  Valid until
+ * the next call.  Call only once the program's installed rights are given
+ * up for good: it may load a library.
  */
 const char *demangle_or_same(const char *name, size_t len, size_t *outlen);
 

@@ -25,7 +25,6 @@ map_open_input(struct map *m, const char *name, const struct input *in,
 	m->len = n;
 }
 
-/* A map over memory: no input behind it. */
 void
 map_open_mem(struct map *m, const char *name, const char *text, size_t n)
 {
@@ -63,34 +62,10 @@ static const unsigned char field_end[256] = {
 #define BLANK(p) blank[(unsigned char)*(p)]
 #define FIELD_END(p) field_end[(unsigned char)*(p)]
 
-/*
- * The address, as strtoull(p, &end, 16) reads it (sign, 0x, saturation),
- * but not from the next line; NULL without digits.
- */
-static const char *
-parse_hex(const char *p, uint64_t *out)
-{
-	char *end;
-
-	if (*p == '\n')
-		return NULL;
-	*out = strtoull(p, &end, 16);
-	return end == p ? NULL : end;
-}
-
 static const char *
 skip_space(const char *p)
 {
 	while (BLANK(p))
-		p++;
-	return p;
-}
-
-/* The end of the word at P, at or before E (*E ends the line). */
-static const char *
-skip_word(const char *p, const char *e)
-{
-	while (p < e && !FIELD_END(p))
 		p++;
 	return p;
 }
@@ -113,17 +88,24 @@ static const char *
 parse_fields(const char *p, const char *e, struct sym *s)
 {
 	const char *type, *name;
+	char *end;
 
-	p = parse_hex(skip_space(p), &s->addr);
-	if (p == NULL)
+	/* the address, as strtoull reads it (sign, 0x, saturation), but
+	 * not from the next line */
+	p = skip_space(p);
+	if (*p == '\n')
 		return NULL;
-	type = skip_space(p);
+	s->addr = strtoull(p, &end, 16);
+	if (end == p)
+		return NULL;
+	type = skip_space(end);
 	for (p = type; !FIELD_END(p) && p - type < TYPE_MAX; p++)
 		;
 	if (p == type)
 		return NULL;
 	name = skip_space(p);
-	p = skip_word(name, e);
+	for (p = name; p < e && !FIELD_END(p); p++)
+		;
 	if (p == name)
 		return NULL;
 	s->kind = map_kind(*type);
@@ -191,7 +173,7 @@ fill(struct map *m)
 			m->buf = xrealloc(m->buf, m->cap);
 		}
 		got = input_read(&m->in, m->buf + m->len, m->cap - m->len - 1);
-		/* The first read: the head a symbol source looked at, and more. */
+		/* The first read: the head looked at before, and more. */
 		if (m->lineno == 0 && m->pos == 0 && !m->sniffed) {
 			m->kind = sniff_binary((unsigned char *)m->buf,
 			    m->len + got);
