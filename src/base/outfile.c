@@ -292,7 +292,7 @@ replace_unnamed(struct outfile *of, int fd)
 void
 outfile_commit(struct outfile *of)
 {
-	int fd = fileno(of->f);
+	int fd = fileno(of->f), rc;
 
 	if (fflush(of->f) != 0 || ferror(of->f))
 		fatal("%s: write error", of->name);
@@ -309,9 +309,9 @@ outfile_commit(struct outfile *of)
 			replace_unnamed(of, fd);
 		}
 	}
-	fd = fclose(of->f);
+	rc = fclose(of->f);
 	of->f = NULL;
-	if (fd != 0)
+	if (rc != 0)
 		fatal("%s: write error", of->name);
 	free(of->name);
 	free(of->path);

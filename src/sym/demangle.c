@@ -576,8 +576,8 @@ b_dtype(struct bound *b)
 
 	if (d == 'p') {		/* a pack expansion: once per argument */
 		b->p += 2;
+		n = b_type(b);	/* which may raise the pack's count */
 		k = (b->pack > b->prevpack ? b->pack : b->prevpack) + 1;
-		n = b_type(b);
 		return addsub(b, n > SAT / k ? SAT : n * k);
 	}
 	if (d == 'v') {		/* a vector */
@@ -859,8 +859,8 @@ demangle_or_same(const char *name, size_t len, size_t *outlen)
 	char *in, *r;
 
 	*outlen = len;
-	/* not "_Z...": its bound is too long */
-	if (memchr(name, '\0', len) != NULL || !worth_demangling(name, len))
+	if (len < 3 || name[0] != '_' || name[1] != 'Z' ||
+	    memchr(name, '\0', len) != NULL || !worth_demangling(name, len))
 		return name;
 	if (!loaded)
 		load();
