@@ -234,7 +234,8 @@ run_report(const struct gmon *g, const uint64_t *sym, size_t ns,
 		    "TtWwDA"[i % 6], i);
 	symsrc_open_mem(&m, "map", text, len);
 	out_init(&o, -1);
-	classic_hist_run(&m, &c, &h, &ro, &o, &res);
+	ro.hist = &h;
+	classic_run(&m, &c, &ro, &o, &res);
 	CHECK(res.total <= total_of(g));
 	out_discard(&o);
 	symsrc_close(&m);

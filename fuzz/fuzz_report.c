@@ -365,7 +365,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		tracking = 1;
 		if (setjmp(fatal_env) == 0) {
 			symsrc_open_mem(&m, "map", text, tlen);
-			classic_run(&m, &c, words[0], &ro, &o, &res);
+			ro.step = words[0];
+			classic_run(&m, &c, &ro, &o, &res);
 			tracking = 0;
 			CHECK(!want_fatal);
 			CHECK(res.total == want_total);

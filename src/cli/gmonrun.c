@@ -6,18 +6,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/export.h"
 #include "sym/elfpeek.h"
 #include "hist/gmon.h"
-#include "sym/demangle.h"
 #include "cli/debugfile.h"
 #include "cli/gmonrun.h"
 #include "cli/run.h"
 #include "base/wide.h"
-#include "core/report.h"
 #include "sym/symsrc.h"
 #include "base/util.h"
-#include "views/classic.h"
 #include "views/view.h"
 
 int
@@ -206,18 +202,27 @@ check_program(const struct gmon *g, const char *gmon, const char *prog)
 
 /*
  * Ticks that no function holds are counted on stderr with their likely
- * cause; when no function holds any, it is an error.
+ * cause; when no function holds any, it is an error.  A range with no
+ * text symbol and no tick gets a warning.  R->walked_ctx is the struct
+ * debugfile of -m, R's program.
  */
 static void
-tell_unattributed(const struct report_result *res, const char *gmon,
-    const char *prog, const struct debugfile *d)
+tell_unattributed(const struct run *r, const struct report_result *res)
 {
+	const struct debugfile *d = r->walked_ctx;
+	const char *gmon = r->profile, *prog = r->o->mapfile;
 	uint64_t all = res->total + res->unknown;
 	char head[512], *cause, *text;
 	size_t len;
 
-	if (res->unknown == 0)
+	if (res->unknown == 0) {
+		if (res->nsyms == 0)
+			warnx_("warning: no text symbol of %s lies in %s's "
+			    "range 0x%llx-0x%llx: is it the profiled program?",
+			    prog, gmon, (unsigned long long)res->origin,
+			    (unsigned long long)res->etext);
 		return;
+	}
 	if (res->total == 0)
 		snprintf(head, sizeof head, "none of the %llu ticks in %s lies in "
 		    "a function of %s:", (unsigned long long)all, gmon, prog);
@@ -247,82 +252,29 @@ tell_unattributed(const struct report_result *res, const char *gmon,
 }
 
 /*
- * The report of R's gmon.out (NAME) against the symbols of -m, over the
- * histogram H: the classic text, --top, --json, --pprof or --folded;
- * then what is told of the ticks, before --pprof's file is put in place
- * and before a collected view is printed.
+ * Everything for the gmon.out P: its shape (-i), or its report against
+ * the symbols of -m, over its histogram: the classic text, --top, --json,
+ * --pprof or --folded; then what is told of the ticks, before --pprof's
+ * file is put in place and before a collected view is printed.
  */
-static void
-report(struct run *r, const char *name, const struct report_hist *h)
-{
-	const struct options *opt = r->o;
-	struct report_opts ro = { .verbose = opt->verbose, .all = opt->all,
-	    .bins = opt->bins, .counters = opt->counters, .mode = ATTRIB_HIST,
-	    .rename = opt->no_demangle ? NULL : demangle_or_same };
-	struct counters c = gmon_counters(r->gmon);
-	struct export_src s = { .profile = opt->profile, .baseline =
-	    opt->baseline, .rate = h->rate, .rate_from = "gmon.out", .format =
-	    r->gmon->format == GMON_GNU ? "gmon.out (GNU)" : "gmon.out (BSD)" };
-	struct export_stream e = { .o = opt, .out = r->out, .c = &c,
-	    .ro = &ro, .s = &s };
-	struct report_result res;
-	struct view_inputs vi;
-	struct report_sink sink;
-	struct json_stream js;
-	struct debugfile d;
-	struct symsrc m;
-	struct collect k;
-
-	debugfile_resolve(&d, opt->mapfile, r->k.debug);
-	if (symsrc_open(&m, d.use) < 0)
-		fatal("%s", m.name);
-	m.map.skip_undefined = 1;	/* plain `nm -n PROGRAM` output */
-	r->map = s.map = m.name;
-	run_inputs(r, &c, &vi);
-	if (export_wanted(opt) || (opt->json && !opt->top)) {	/* streamed */
-		sink = export_wanted(opt) ? export_sink(&e) :
-		    view_json_sink(&js, r->out, &c, &ro, &vi);
-		report_hist_run(&m, &c, h, &ro, &sink, &res);
-	} else {
-		if (opt->top || opt->json) {
-			collect_init(&k, opt->top ? opt->top : SIZE_MAX);
-			ro.collect = &k;
-		}
-		classic_hist_run(&m, &c, h, &ro, r->out, &res);
-	}
-	if (res.nsyms == 0 && res.unknown == 0)
-		warnx_("warning: no text symbol of %s lies in %s's range "
-		    "0x%llx-0x%llx: is it the profiled program?", opt->mapfile,
-		    name, (unsigned long long)h->low,
-		    (unsigned long long)h->high);
-	tell_unattributed(&res, name, opt->mapfile, &d);
-	if (ro.collect != NULL) {
-		collect_sort(&k);
-		if (opt->json)
-			view_json(r->out, &k, &res, &c, &ro, &vi);
-		else
-			view_top(r->out, &k, &res, &c, &ro, NULL);
-		collect_free(&k);
-	}
-	symsrc_close(&m);
-	debugfile_free(&d);
-}
-
 void
 gmonrun_run(struct run *r, struct profile *p)
 {
 	const struct options *opt = r->o;
-	struct out *o = r->out;
 	struct gmon g;
 	struct gmon_walk calls = { &g, 0 };
 	struct report_hist h;
 	struct baseline base;
+	struct counters c;
+	struct report_result res;
+	struct debugfile d;
+	struct symsrc m;
 
 	load(&g, p);
 	if (opt->info) {	/* its shape: no baseline (a warning says so) */
-		print_step(o, &g);
+		print_step(r->out, &g);
 		if (opt->verbose)
-			print_info_verbose(o, &g);
+			print_info_verbose(r->out, &g);
 		gmon_free(&g);
 		return;
 	}
@@ -339,9 +291,21 @@ gmonrun_run(struct run *r, struct profile *p)
 		h.calls = gmon_calls;
 		gmon_index_arcs(&g, p->data);	/* no longer a gmon.out */
 	}
+	c = gmon_counters(&g);
+	debugfile_resolve(&d, opt->mapfile, r->k.debug);
+	run_open_map(&m, d.use);
+	m.map.skip_undefined = 1;	/* plain `nm -n PROGRAM` output */
+	r->map = m.name;
 	r->gmon = &g;
-	report(r, p->name, &h);
-	r->gmon = NULL;
+	r->hist = &h;
+	r->walked = tell_unattributed;
+	r->walked_ctx = &d;
+	run_report(r, &m, &c, &res);
+	r->gmon = NULL;		/* those are gone on return */
+	r->hist = NULL;
+	r->walked = NULL;
+	symsrc_close(&m);
+	debugfile_free(&d);
 	gmon_free(&g);
 	if (opt->baseline) {
 		gmon_free(&base.g);

@@ -11,6 +11,7 @@
 #include "cli/kernel.h"
 #include "cli/profiling.h"
 #include "cli/run.h"
+#include "sym/demangle.h"
 #include "views/view.h"
 #include "core/collect.h"
 #include "views/classic.h"
@@ -65,11 +66,8 @@ run_step_from_map(struct symsrc *m, uint64_t counters,
 	struct step_text t;
 
 	report_text_bounds(m, res);
-	t.map = m->name;
-	t.stext = res->origin;
-	t.etext = res->etext;
-	t.have_etext = res->have_etext;
-	t.counters = counters;
+	t = (struct step_text){ m->name, res->origin, res->etext,
+	    res->have_etext, counters };
 	r = step_infer(&t, &step);
 	if (r == STEP_FOUND)
 		warnx_("the profile's step word is 0, as 64-bit big-endian "
@@ -81,47 +79,40 @@ run_step_from_map(struct symsrc *m, uint64_t counters,
 	return step;
 }
 
-/* --pprof, --folded: a kernel profile's report, streamed into its sink. */
+/* --pprof, --folded: what the profile was made from. */
 static void
-kernel_export(const struct run *r, struct symsrc *m, const struct counters *c,
-    const struct report_opts *ro, struct report_result *res)
+export_src_of(const struct run *r, struct export_src *s)
 {
-	struct export_src s = { .profile = r->profile, .map = r->map,
-	    .baseline = r->o->baseline, .kernel = 1, .step = r->step,
-	    .format = "kernel", .live = r->live ? &r->k.id : NULL };
-	struct export_stream x = { .o = r->o, .out = r->out, .c = c, .ro = ro,
-	    .s = &s };
-	struct report_sink k;
+	const struct gmon *g = r->gmon;
 
-	if (r->o->hz) {
-		s.rate = (uint32_t)r->o->hz;
-		s.rate_from = "--hz";
-	} else if (s.live) {	/* CONFIG_HZ of the running kernel's config */
-		s.rate = (uint32_t)kernel_config_hz(&r->k);
-		s.rate_from = r->k.config;
+	*s = (struct export_src){ .profile = g ? r->o->profile : r->profile,
+	    .map = r->map, .baseline = r->o->baseline, .kernel = g == NULL,
+	    .step = r->step, .live = r->live && !g ? &r->k.id : NULL,
+	    .format = !g ? "kernel" : g->format == GMON_GNU ?
+	    "gmon.out (GNU)" : "gmon.out (BSD)" };
+	if (g != NULL) {	/* its rate its own */
+		s->rate = g->rate;
+		s->rate_from = "gmon.out";
+	} else if (r->o->hz) {
+		s->rate = (uint32_t)r->o->hz;
+		s->rate_from = "--hz";
+	} else if (s->live) {	/* CONFIG_HZ of the running kernel's config */
+		s->rate = (uint32_t)kernel_config_hz(&r->k);
+		s->rate_from = r->k.config;
 	}
-	k = export_sink(&x);
-	report_run(m, c, r->step, ro, &k, res);
 }
 
-void
+/* What --json says of R's inputs (C its counters): from R alone. */
+static void
 run_inputs(const struct run *r, const struct counters *c,
     struct view_inputs *vi)
 {
-	memset(vi, 0, sizeof *vi);
-	vi->profile = r->profile;
-	vi->map = r->map;
-	vi->baseline = r->o->baseline;
-	vi->step = r->step;
-	vi->counters = c->n - 1;
-	vi->byte_order = run_byte_order(r->swapped);
-	vi->top = r->o->top;
-	vi->gmon = r->gmon;
-	if (r->gmon)
-		vi->byte_order = r->gmon->big_endian ? "big-endian" :
-		    "little-endian";
-	vi->counting = r->counting;
-	vi->read = r->read;
+	*vi = (struct view_inputs){ .profile = r->profile, .map = r->map,
+	    .baseline = r->o->baseline, .step = r->step, .counters = c->n - 1,
+	    .byte_order = !r->gmon ? run_byte_order(r->swapped) :
+	    r->gmon->big_endian ? "big-endian" : "little-endian",
+	    .gmon = r->gmon, .top = r->o->top, .read = r->read,
+	    .counting = r->counting };
 }
 
 void
@@ -130,37 +121,43 @@ run_report(const struct run *r, struct symsrc *m, const struct counters *c,
 {
 	const struct options *o = r->o;
 	struct report_opts ro = { .verbose = o->verbose, .all = o->all,
-	    .bins = o->bins, .counters = o->counters,
-	    .mode = o->exact ? ATTRIB_EXACT : ATTRIB_CLASSIC,
+	    .bins = o->bins, .counters = o->counters, .step = r->step,
+	    .hist = r->hist, .mode = r->hist ? ATTRIB_HIST : o->exact ?
+	    ATTRIB_EXACT : ATTRIB_CLASSIC, .rename = r->hist &&
+	    !o->no_demangle ? demangle_or_same : NULL,
 	    .default_map = o->mapfile == NULL, .last_is_text = o->exact &&
 	    kroot_last_counter_is_text(&r->k, r->live) == 1 };
+	struct export_src s;
+	struct export_stream x = { .o = o, .out = r->out, .c = c, .ro = &ro,
+	    .s = &s };
 	struct collect k;
 	struct view_inputs vi;
-	struct report_sink s;
+	struct report_sink sink = { 0 };	/* none: the classic one */
 	struct json_stream js;
 
-	if (export_wanted(o)) {
-		kernel_export(r, m, c, &ro, res);
-		return;
-	}
 	run_inputs(r, c, &vi);
-	if (o->json && !o->top) {	/* streamed */
-		s = view_json_sink(&js, r->out, c, &ro, &vi);
-		report_run(m, c, r->step, &ro, &s, res);
-		return;
-	}
-	if (o->top || o->json) {
+	if (export_wanted(o)) {
+		export_src_of(r, &s);
+		sink = export_sink(&x);
+	} else if (o->json && !o->top) {	/* streamed */
+		sink = view_json_sink(&js, r->out, c, &ro, &vi);
+	} else if (o->top || o->json) {
 		collect_init(&k, o->top ? o->top : SIZE_MAX);
 		ro.collect = &k;
 	}
-	classic_run(m, c, r->step, &ro, r->out, res);
+	if (sink.func != NULL)
+		report_run(m, c, &ro, &sink, res);
+	else
+		classic_run(m, c, &ro, r->out, res);
+	if (r->walked)
+		r->walked(r, res);
 	if (ro.collect == NULL)
 		return;
 	collect_sort(&k);
 	if (o->json)
 		view_json(r->out, &k, res, c, &ro, &vi);
-	else
-		view_top(r->out, &k, res, c, &ro, r->counting);
+	else	/* what a gmon.out counts is not the kernel's */
+		view_top(r->out, &k, res, c, &ro, r->hist ? NULL : r->counting);
 	collect_free(&k);
 }
 

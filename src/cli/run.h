@@ -3,7 +3,7 @@
  * down: what the profile is, the running kernel's files, the map, the
  * step, the byte order, the options and the output.  A single report
  * (main.c) and --interval (interval.c) report a kernel profile through
- * run_report().
+ * run_report(), and gmonrun.c a gmon.out's histogram.
  */
 #ifndef RP_RUN_H
 #define RP_RUN_H
@@ -31,6 +31,11 @@ struct run {
 	const char *counting;	/* what the live counters count; else NULL */
 	const struct view_read *read;	/* --interval's; else NULL */
 	const struct gmon *gmon;	/* a gmon.out read, else NULL */
+	const struct report_hist *hist;	/* its histogram, else NULL */
+	/* A gmon.out's: what is told of the ticks once the report is walked,
+	 * before a collected view is printed (from WALKED_CTX); else NULL. */
+	void (*walked)(const struct run *r, const struct report_result *res);
+	const void *walked_ctx;
 };
 
 /* R for the options O, written into OUT: the kernel's files resolved,
@@ -48,8 +53,9 @@ void run_open_map(struct symsrc *m, const char *name);
 const char *run_map(const struct run *r);
 
 /*
- * One report of C against the open map M: the classic text, --top,
- * --json, --pprof or --folded; the text's bounds go to RES.
+ * One report of C against the open map M, a kernel profile's or R->hist's:
+ * the classic text, --top, --json, --pprof or --folded; the text's bounds
+ * go to RES.
  */
 void run_report(const struct run *r, struct symsrc *m,
     const struct counters *c, struct report_result *res);
@@ -61,10 +67,6 @@ void run_report(const struct run *r, struct symsrc *m,
  */
 uint32_t run_step_from_map(struct symsrc *m, uint64_t counters,
     struct report_result *res, int quiet);
-
-/* What --json says of R's inputs (C its counters): from R alone. */
-void run_inputs(const struct run *r, const struct counters *c,
-    struct view_inputs *vi);
 
 /* "little-endian" or "big-endian": this host's order, or, SWAPPED, the
  * other. */

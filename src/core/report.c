@@ -18,19 +18,17 @@ struct pending {
 	size_t cap;
 };
 
-/* The state of one report. */
+/* The state of one report: its totals grow in RES as symbols close. */
 struct run {
 	struct symsrc *m;
 	const struct counters *c;
 	const struct report_opts *opt;
 	const struct report_sink *sink;
-	struct attrib a;
+	struct report_result *res;
+	struct attrib *a;	/* RES's */
 	struct pending p;
-	uint64_t total;
-	const struct report_hist *h;	/* histogram, else NULL */
-	uint64_t calls;		/* histogram: total of the calls column */
+	uint64_t end;		/* histogram: where the pending one's bytes end */
 	uint64_t seq;		/* symbols closed */
-	int last_in_func;	/* a function holds the last word */
 };
 
 /* S is the pending symbol: its name copied, unless it stays valid. */
@@ -79,19 +77,6 @@ report_text_bounds(struct symsrc *m, struct report_result *res)
 		}
 }
 
-/* Histogram: the calls into [start, next), added to the total's. */
-static uint64_t
-take_calls(struct run *r, uint64_t start, uint64_t next)
-{
-	uint64_t calls;
-
-	if (r->h == NULL || r->h->calls == NULL)
-		return 0;
-	calls = r->h->calls(r->h->calls_ctx, start, next);
-	r->calls += calls;
-	return calls;
-}
-
 /*
  * Symbol AT lies beyond the profile: util-linux's line, then the sizes
  * that do not fit (the rest of the map is read for _etext), and, when the
@@ -104,8 +89,8 @@ static _Noreturn void
 out_of_range(struct run *r, const struct sym *at)
 {
 	struct sym s = *at;
-	uint64_t n = r->a.nwords - 1, step = r->a.step;
-	uint64_t end = r->a.origin + n * step;
+	uint64_t n = r->a->nwords - 1, step = r->a->step;
+	uint64_t end = r->a->origin + n * step;
 	int etext = sym_is_etext(&s), short_profile;
 	char detail[512], where[64] = "";
 
@@ -114,8 +99,8 @@ out_of_range(struct run *r, const struct sym *at)
 	short_profile = etext && s.addr > end;
 	if (short_profile) {
 		fit_short(detail, sizeof detail, r->m->name,
-		    s.addr - r->a.origin, (uint32_t)step, n);
-	} else if (etext && s.addr >= r->a.origin) {
+		    s.addr - r->a->origin, (uint32_t)step, n);
+	} else if (etext && s.addr >= r->a->origin) {
 		/* the sizes agree: the symbol itself is what lies beyond */
 		if (r->m->elf == NULL)
 			snprintf(where, sizeof where, "(%llu)",
@@ -132,7 +117,7 @@ out_of_range(struct run *r, const struct sym *at)
 
 		if (etext)
 			snprintf(sizes, sizeof sizes, "_etext - _stext is %llu "
-			    "bytes", (unsigned long long)(s.addr - r->a.origin));
+			    "bytes", (unsigned long long)(s.addr - r->a->origin));
 		snprintf(detail, sizeof detail, "%s: %s, but the profile's %llu "
 		    "counters at step %llu cover %llu bytes", r->m->name, sizes,
 		    (unsigned long long)n, (unsigned long long)step,
@@ -168,6 +153,7 @@ close_pending(struct run *r, const struct sym *s)
 {
 	struct attrib_span sp;
 	const struct report_opts *opt = r->opt;
+	const struct report_hist *h = opt->hist;
 	struct pending *p = &r->p;
 	struct func_rec f;
 
@@ -175,90 +161,43 @@ close_pending(struct run *r, const struct sym *s)
 		fatalx("%s(%llu): address goes backwards (0x%llx after 0x%llx)",
 		    r->m->name, (unsigned long long)s->lineno,
 		    (unsigned long long)s->addr, (unsigned long long)p->addr);
-	if (attrib_close(&r->a, p->addr, s->addr, &sp) < 0)
+	if (attrib_close(r->a, p->addr, s->addr, &sp) < 0)
 		out_of_range(r, s);
 	f = (struct func_rec){ .addr = p->addr, .len = s->addr - p->addr,
 	    .ticks = counters_sum(r->c, sp.first, sp.end), .seq = r->seq++,
 	    .sp = sp, .name = (char *)p->name, .namelen = p->len };
-	r->total += f.ticks;
-	if (sp.end >= r->a.nwords && r->a.mode == ATTRIB_CLASSIC)
-		r->last_in_func = 1;
-	/* with -b, every symbol's calls count in the total, as -b -v lists */
-	if (opt->bins || report_shown(opt, &f))
-		f.calls = take_calls(r, p->addr, s->addr);
+	r->res->total += f.ticks;
+	if (sp.end >= r->a->nwords && r->a->mode == ATTRIB_CLASSIC)
+		r->res->last_in_func = 1;
+	/* a histogram's calls into [start, next), added to the total's; with
+	 * -b, every symbol's count in the total, as -b -v lists */
+	if (h != NULL && h->calls != NULL &&
+	    (opt->bins || report_shown(opt, &f))) {
+		f.calls = h->calls(h->calls_ctx, p->addr, s->addr);
+		r->res->calls += f.calls;
+	}
 	r->sink->func(r->sink->ctx, &f);
 	pending_set(p, s);
 }
 
 /* The text rules for the line S: 0 when it ends the report. */
 static int
-take_line(struct run *r, const struct sym *s, struct report_result *res)
+take_line(struct run *r, const struct sym *s)
 {
 	if (sym_is_etext(s)) {
 		close_pending(r, s);
-		res->etext = s->addr;
-		res->have_etext = 1;
+		r->res->etext = s->addr;
+		r->res->have_etext = 1;
 		return 0;
 	}
 	/* Absolute symbols are skipped until ticks are seen. */
 	if (s->kind == SYM_ABS &&
-	    (r->total == 0 || sym_is(s, "__init_end")))
+	    (r->res->total == 0 || sym_is(s, "__init_end")))
 		return 1;
 	if (s->kind != SYM_TEXT)
 		return 0;
 	close_pending(r, s);
 	return 1;
-}
-
-/*
- * Ticks no symbol holds: how many, and the likely cause.  Only the
- * report's numbers are counted; stdout is as util-linux writes it.
- */
-static void
-note_nosym(const struct run *r, struct report_result *res)
-{
-	/* with _etext, a map of less text than the profile: fit.c says so */
-	if (res->nosym == 0 || res->have_etext)
-		return;
-	snprintf(res->note, sizeof res->note, "%llu of %llu ticks lie past "
-	    "the last symbol of %.128s (0x%llx), which has no _etext: is the "
-	    "map truncated, or of another kernel?",
-	    (unsigned long long)res->nosym, (unsigned long long)res->all,
-	    r->m->name, (unsigned long long)r->p.addr);
-}
-
-void
-report_run(struct symsrc *m, const struct counters *c, uint32_t step,
-    const struct report_opts *opt, const struct report_sink *sink,
-    struct report_result *res)
-{
-	struct run r = { .m = m, .c = c, .opt = opt, .sink = sink };
-	struct sym s;
-
-	memset(res, 0, sizeof *res);
-	res->origin = need_stext(m, &s);
-	res->unknown = opt->last_is_text && opt->mode == ATTRIB_EXACT ? 0 :
-	    counters_get(c, c->n - 1);
-	/* a profile of its step word alone: that word is util-linux's
-	 * *unknown*, and so the whole */
-	res->all = c->n > 1 ? counters_sum(c, 1, c->n) : res->unknown;
-	attrib_init(&r.a, res->origin, step, c->n, opt->mode);
-	r.a.last_is_text = opt->last_is_text && opt->mode == ATTRIB_EXACT;
-	res->a = r.a;
-	if (sink->begin)
-		sink->begin(sink->ctx, res);
-	pending_set(&r.p, &s);
-	while (symsrc_next(m, &s) && take_line(&r, &s, res))
-		continue;
-	res->total = r.total;
-	res->last_in_func = r.last_in_func;
-	res->nosym = res->all - r.total - report_unknown(res);
-	res->load = r.p.addr > res->origin ?
-	    attrib_load(r.total, r.p.addr - res->origin) : 0.0;
-	res->a = r.a;
-	note_nosym(&r, res);
-	sink->end(sink->ctx, res);
-	free(r.p.buf);
 }
 
 /*
@@ -276,69 +215,102 @@ own_end(const struct sym *s)
 }
 
 /*
- * Histogram: close the pending symbol, whose bytes end at *END, at S, and
- * make S pending.  One that ends before S is closed at its end: the bins
- * from there to S are no symbol's.
+ * Histogram: close the pending symbol at S, and make S pending.  One
+ * whose bytes end before S is closed at its end: the bins from there to S
+ * are no symbol's.
  */
 static void
-close_hist(struct run *r, const struct sym *s, uint64_t *end)
+close_hist(struct run *r, const struct sym *s)
 {
-	if (*end < s->addr) {
-		struct sym e = *s;
+	struct sym e = *s;
 
-		e.addr = *end;
-		close_pending(r, &e);
+	if (r->end < s->addr)
+		e.addr = r->end;
+	close_pending(r, &e);	/* E is pending, with S's name */
+	r->p.addr = s->addr;
+	r->end = own_end(s);
+}
+
+/* The histogram's rules for the line S: 0 when it ends the report. */
+static int
+take_hist(struct run *r, const struct sym *s)
+{
+	const struct report_hist *h = r->opt->hist;
+
+	if (s->kind != SYM_TEXT)
+		return 1;
+	if (s->addr >= h->high)
+		return 0;
+	r->res->nsyms += s->addr >= h->low;
+	if (s->addr >= h->low && r->p.name != NULL) {
+		close_hist(r, s);
+	} else {	/* one below low may reach into the range */
 		pending_set(&r->p, s);
-	} else {
-		close_pending(r, s);
+		r->end = own_end(s);
 	}
-	*end = own_end(s);
+	return 1;
+}
+
+/*
+ * Ticks no symbol holds: how many, and the likely cause.  Only the
+ * report's numbers are counted; stdout is as util-linux writes it.
+ */
+static void
+note_nosym(const struct run *r)
+{
+	struct report_result *res = r->res;
+
+	res->nosym = res->all - res->total - report_unknown(res);
+	/* with _etext, a map of less text than the profile: fit.c says so */
+	if (res->nosym == 0 || res->have_etext)
+		return;
+	snprintf(res->note, sizeof res->note, "%llu of %llu ticks lie past "
+	    "the last symbol of %.128s (0x%llx), which has no _etext: is the "
+	    "map truncated, or of another kernel?",
+	    (unsigned long long)res->nosym, (unsigned long long)res->all,
+	    r->m->name, (unsigned long long)r->p.addr);
 }
 
 void
-report_hist_run(struct symsrc *m, const struct counters *c,
-    const struct report_hist *h, const struct report_opts *opt,
-    const struct report_sink *sink, struct report_result *res)
+report_run(struct symsrc *m, const struct counters *c,
+    const struct report_opts *opt, const struct report_sink *sink,
+    struct report_result *res)
 {
-	struct run r = { .m = m, .c = c, .opt = opt, .sink = sink, .h = h };
+	const struct report_hist *h = opt->hist;
+	int (*take)(struct run *, const struct sym *) = h ? take_hist :
+	    take_line;
+	int last_is_text = opt->last_is_text && opt->mode == ATTRIB_EXACT;
+	struct run r = { .m = m, .c = c, .opt = opt, .sink = sink,
+	    .res = res, .a = &res->a };
 	struct sym s;
-	uint64_t all = counters_sum(c, 1, c->n), end = UINT64_MAX;
-	int pending = 0;
 
 	memset(res, 0, sizeof *res);
-	res->origin = h->low;
-	res->etext = h->high;
-	res->all = all;
 	res->h = h;
-	attrib_init_hist(&r.a, h->ranges, h->nranges);
-	res->a = r.a;
+	if (h != NULL) {
+		res->origin = h->low;
+		res->etext = h->high;
+		attrib_init_hist(r.a, h->ranges, h->nranges);
+	} else {
+		res->origin = need_stext(m, &s);
+		pending_set(&r.p, &s);
+		res->unknown = last_is_text ? 0 : counters_get(c, c->n - 1);
+		attrib_init(r.a, res->origin, opt->step, c->n, opt->mode);
+		r.a->last_is_text = last_is_text;
+	}
+	/* a profile of its step word alone: that word is util-linux's
+	 * *unknown*, and so the whole */
+	res->all = c->n > 1 ? counters_sum(c, 1, c->n) : res->unknown;
 	if (sink->begin)
 		sink->begin(sink->ctx, res);
-	while (symsrc_next(m, &s)) {
-		if (s.kind != SYM_TEXT)
-			continue;
-		if (s.addr >= h->high)
-			break;
-		res->nsyms += s.addr >= h->low;
-		if (s.addr >= h->low && pending) {
-			close_hist(&r, &s, &end);
-		} else {	/* one below low may reach into the range */
-			pending_set(&r.p, &s);
-			end = own_end(&s);
-			pending = 1;
-		}
-	}
-	if (pending) {
-		memset(&s, 0, sizeof s);
-		s.addr = h->high;
-		s.name = "";
-		close_hist(&r, &s, &end);
-	}
-	res->total = r.total;
-	res->unknown = all - r.total;
-	res->load = attrib_load(r.total, h->high - h->low);
-	res->a = r.a;
-	res->calls = r.calls;
+	while (symsrc_next(m, &s) && take(&r, &s))
+		continue;
+	if (h != NULL && r.p.name != NULL)	/* the last one ends at high */
+		close_hist(&r, &(struct sym){ .addr = h->high, .name = "" });
+	if (h != NULL)	/* a histogram's: the bins of no function */
+		res->unknown = res->all - res->total;
+	res->load = r.p.addr > res->origin ?
+	    attrib_load(res->total, r.p.addr - res->origin) : 0.0;
+	note_nosym(&r);
 	sink->end(sink->ctx, res);
 	free(r.p.buf);
 }

@@ -21,6 +21,20 @@
 #include "core/collect.h"
 #include "sym/symsrc.h"
 
+/*
+ * A process histogram (gmon.out): its ranges, from low to high, bins in
+ * all, ticks/s, and optionally the calls into [start, next) (asked in
+ * ascending order).
+ */
+struct report_hist {
+	uint64_t low, high, nbins;
+	const struct hist_range *ranges;	/* ascending, disjoint */
+	size_t nranges;
+	uint32_t rate;
+	uint64_t (*calls)(void *ctx, uint64_t start, uint64_t next);
+	void *calls_ctx;
+};
+
 struct report_opts {
 	int verbose, all, bins, counters;
 	enum attrib_mode mode;
@@ -30,9 +44,9 @@ struct report_opts {
 	 * The result is valid until the next call. */
 	const char *(*rename)(const char *name, size_t len, size_t *outlen);
 	int last_is_text;	/* exact: the last counter is a text bucket */
+	uint32_t step;		/* a kernel profile's */
+	const struct report_hist *hist;	/* a histogram's, else NULL */
 };
-
-struct report_hist;
 
 struct report_result {
 	uint64_t origin;	/* _stext */
@@ -51,20 +65,6 @@ struct report_result {
 	uint64_t nsyms;		/* histogram: text symbols in its range */
 	const struct report_hist *h;	/* histogram, else NULL */
 	uint64_t calls;		/* histogram: the -v total line's calls */
-};
-
-/*
- * A process histogram (gmon.out): its ranges, from low to high, bins in
- * all, ticks/s, and optionally the calls into [start, next) (asked in
- * ascending order).
- */
-struct report_hist {
-	uint64_t low, high, nbins;
-	const struct hist_range *ranges;	/* ascending, disjoint */
-	size_t nranges;
-	uint32_t rate;
-	uint64_t (*calls)(void *ctx, uint64_t start, uint64_t next);
-	void *calls_ctx;
 };
 
 /*
@@ -93,27 +93,24 @@ int report_shown(const struct report_opts *opt, const struct func_rec *f);
 void report_text_bounds(struct symsrc *m, struct report_result *res);
 
 /*
- * The whole report of counters C against map M into SINK.  Ticks in no
- * symbol get a warning in RES->note (a wrong or truncated map), which
- * the views write on standard error after the report.
+ * The whole report of counters C against map M into SINK: a kernel
+ * profile at OPT's step, or the histogram OPT->hist.
+ *
+ * A kernel profile's ticks in no symbol get a warning in RES->note (a
+ * wrong or truncated map), which the views write on standard error after
+ * the report.
+ *
+ * A histogram is reported over the text symbols (T, t, W, w) inside
+ * [low, high) in address order, each extending to the next one or to
+ * high, and the last one before low, which reaches into the range when
+ * no symbol starts at low; other lines are passed over.  A symbol of a
+ * stripped program's .dynsym (struct sym's dynamic) is only credited with
+ * its own bytes, its ELF size.  Bins that no symbol is credited with
+ * (before the first, or past such a symbol's end) are *unknown*.  -v adds
+ * each symbol's seconds, and its calls when the histogram has them.
  */
-void report_run(struct symsrc *m, const struct counters *c, uint32_t step,
+void report_run(struct symsrc *m, const struct counters *c,
     const struct report_opts *opt, const struct report_sink *sink,
     struct report_result *res);
-
-/*
- * The report of a histogram's counters C against map M: the text symbols
- * (T, t, W, w) inside [low, high) in address order, each extending to the
- * next one or to high, and the last one before low, which reaches into
- * the range when no symbol starts at low; other lines are passed over.
- * A symbol of a stripped program's .dynsym (struct sym's dynamic) is only
- * credited with its own bytes, its ELF size.  Bins that no symbol is
- * credited with (before the first, or past such a symbol's end) are
- * *unknown*.  -v adds each symbol's seconds, and its calls when H has
- * them.
- */
-void report_hist_run(struct symsrc *m, const struct counters *c,
-    const struct report_hist *h, const struct report_opts *opt,
-    const struct report_sink *sink, struct report_result *res);
 
 #endif

@@ -83,11 +83,11 @@ out_line(struct out *o, const struct line *l)
 	}
 	out_printf(o, "%016llx %-40.*s %6llu %8.4f", (ull)l->addr,
 	    (int)l->nlen, l->name, (ull)l->ticks, l->load);
-	if (l->rate) {
-		fmt_seconds(secs, sizeof secs, l->ticks, l->rate);
+	if (l->h != NULL && l->h->rate) {
+		fmt_seconds(secs, sizeof secs, l->ticks, l->h->rate);
 		out_printf(o, " %10s", secs);
-		if (l->calls)
-			out_printf(o, " %8llu", (ull)*l->calls);
+		if (l->h->calls)
+			out_printf(o, " %8llu", (ull)l->calls);
 	}
 	out_str(o, l->end, strlen(l->end));
 }
@@ -102,14 +102,10 @@ void
 out_total(struct out *o, const struct report_result *res, uint64_t total,
     int verbose)
 {
-	const struct report_hist *h = res->h;
 	struct line l = { .ticks = total, .name = "total", .nlen = 5,
-	    .load = res->load, .verbose = verbose, .end = "\n" };
+	    .load = res->load, .verbose = verbose, .h = res->h,
+	    .calls = res->calls, .end = "\n" };
 
-	if (h != NULL) {
-		l.rate = h->rate;
-		l.calls = h->calls ? &res->calls : NULL;
-	}
 	out_line(o, &l);
 }
 
@@ -221,16 +217,13 @@ out_func_line(struct out *o, const struct func_rec *f,
 {
 	struct line l = { .addr = f->addr, .ticks = f->ticks, .name = name,
 	    .nlen = nlen, .load = attrib_load(f->ticks, f->len),
-	    .verbose = opt->verbose, .end = end };
+	    .verbose = opt->verbose, .h = res->h, .calls = f->calls,
+	    .end = end };
 
-	if (res->h != NULL) {
-		l.rate = res->h->rate;
-		l.calls = res->h->calls ? &f->calls : NULL;
-	}
 	out_line(o, &l);
 }
 
-/* The classic text as the functions close. */
+/* The classic text as the functions close, or OPT's collection of them. */
 struct classic {
 	struct out *o;
 	const struct counters *c;
@@ -244,7 +237,8 @@ classic_begin(void *ctx, const struct report_result *res)
 	((struct classic *)ctx)->res = res;
 }
 
-/* One -b block, or one function's line and its -s counters. */
+/* One -b block, or one function's line and its -s counters; or the
+ * function collected. */
 static void
 classic_func(void *ctx, const struct func_rec *f)
 {
@@ -254,6 +248,11 @@ classic_func(void *ctx, const struct func_rec *f)
 	const char *name = f->name;
 	size_t nlen = f->namelen;
 
+	if (opt->collect != NULL) {
+		if (report_shown(opt, f))
+			collect_add(opt->collect, f);
+		return;
+	}
 	if (opt->rename && (f->ticks || opt->all || opt->verbose))
 		name = opt->rename(f->name, f->namelen, &nlen);
 	if (opt->bins) {
@@ -269,68 +268,27 @@ classic_func(void *ctx, const struct func_rec *f)
 		out_counters(k->o, k->c, &res->a, f, name, nlen);
 }
 
-/* util-linux's last two lines. */
+/* util-linux's last two lines (collected: printed later), then the note
+ * after the report all the same. */
 static void
 classic_end(void *ctx, const struct report_result *res)
 {
 	struct classic *k = ctx;
 
-	out_printf(k->o, "%6llu *unknown*\n", (ull)res->unknown);
-	out_total(k->o, res, res->total, k->opt->verbose);
+	if (k->opt->collect == NULL) {
+		out_printf(k->o, "%6llu *unknown*\n", (ull)res->unknown);
+		out_total(k->o, res, res->total, k->opt->verbose);
+	}
 	out_note(k->o, res->note);
 }
 
-struct collecting {
-	struct collect *k;
-	const struct report_opts *opt;
-	struct out *o;
-};
-
-static void
-collect_func(void *ctx, const struct func_rec *f)
-{
-	struct collecting *k = ctx;
-
-	if (report_shown(k->opt, f))
-		collect_add(k->k, f);
-}
-
-/* Collected: printed later, the note after the report all the same. */
-static void
-collect_end(void *ctx, const struct report_result *res)
-{
-	out_note(((struct collecting *)ctx)->o, res->note);
-}
-
-/* The classic text, or OPT's collection. */
-static struct report_sink
-sink_for(struct classic *cl, struct collecting *co)
-{
-	if (cl->opt->collect)
-		return (struct report_sink){ NULL, collect_func, collect_end, co };
-	return (struct report_sink){ classic_begin, classic_func, classic_end,
-	    cl };
-}
-
 void
-classic_run(struct symsrc *m, const struct counters *c, uint32_t step,
+classic_run(struct symsrc *m, const struct counters *c,
     const struct report_opts *opt, struct out *o, struct report_result *res)
 {
 	struct classic cl = { o, c, opt, NULL };
-	struct collecting co = { opt->collect, opt, o };
-	struct report_sink s = sink_for(&cl, &co);
+	struct report_sink s = { classic_begin, classic_func, classic_end,
+	    &cl };
 
-	report_run(m, c, step, opt, &s, res);
-}
-
-void
-classic_hist_run(struct symsrc *m, const struct counters *c,
-    const struct report_hist *h, const struct report_opts *opt, struct out *o,
-    struct report_result *res)
-{
-	struct classic cl = { o, c, opt, NULL };
-	struct collecting co = { opt->collect, opt, o };
-	struct report_sink s = sink_for(&cl, &co);
-
-	report_hist_run(m, c, h, opt, &s, res);
+	report_run(m, c, opt, &s, res);
 }

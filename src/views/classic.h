@@ -2,9 +2,9 @@
  * classic.h - the classic report, util-linux's lines, with stdio.
  *
  * Each line is printf's, byte for byte as the classic tool writes it.
- * classic_run and classic_hist_run walk the report (core/report.h) into
- * the classic text, or, when the options carry a collection (--top,
- * --json with --top, --pprof), into it, printing nothing.
+ * classic_run walks the report (core/report.h) into the classic text,
+ * or, when the options carry a collection (--top, --json with --top,
+ * --pprof), into it, printing nothing.
  */
 #ifndef RP_CLASSIC_H
 #define RP_CLASSIC_H
@@ -15,23 +15,19 @@
 #include "base/output.h"
 #include "core/report.h"
 
-/* The kernel report of C against M: the classic text, or collected. */
-void classic_run(struct symsrc *m, const struct counters *c, uint32_t step,
+/* The report of C against M (a kernel profile's, or a histogram's):
+ * the classic text, or collected. */
+void classic_run(struct symsrc *m, const struct counters *c,
     const struct report_opts *opt, struct out *o, struct report_result *res);
-
-/* The same for a histogram (gmon.out). */
-void classic_hist_run(struct symsrc *m, const struct counters *c,
-    const struct report_hist *h, const struct report_opts *opt, struct out *o,
-    struct report_result *res);
 
 /*
  * One function's line (or the total's, at address 0):
  *   plain:        "%6u %-40s %8.4f"
  *   -v:           "%016llx %-40s %6u %8.4f"
- *   -v, RATE > 0: the same, then " %10.Nf" the seconds TICKS / RATE with
+ *   -v, H's RATE: the same, then " %10.Nf" the seconds TICKS / RATE with
  *                 N the decimals that show them exactly (2 at 100 Hz, 3 at
- *                 1000 Hz; 6, rounded, if none do); then, with CALLS,
- *                 " %8llu" the calls;
+ *                 1000 Hz; 6, rounded, if none do); then, with H's calls,
+ *                 " %8llu" CALLS;
  * then END.
  */
 struct line {
@@ -40,8 +36,8 @@ struct line {
 	size_t nlen;
 	double load;
 	int verbose;
-	uint32_t rate;		/* a histogram's ticks per second, or 0 */
-	const uint64_t *calls;	/* with RATE: the calls, or NULL */
+	const struct report_hist *h;	/* a histogram's, or NULL */
+	uint64_t calls;		/* with H's calls: the calls */
 	const char *end;	/* "\n", or --top's share column */
 };
 void out_line(struct out *o, const struct line *l);

@@ -24,13 +24,26 @@ out_sym(struct out *o, uint64_t ticks, const char *name, size_t nlen,
 	out_line(o, &l);
 }
 
+/* Never called: out_line only asks whether there are calls. */
+static uint64_t
+fake_calls(void *ctx, uint64_t start, uint64_t next)
+{
+	(void)ctx;
+	(void)start;
+	(void)next;
+	return 0;
+}
+
 static void
 out_sym_seconds(struct out *o, uint64_t addr, const char *name, size_t nlen,
     uint64_t ticks, double load, uint32_t rate, const uint64_t *calls)
 {
+	/* a histogram of RATE, with calls when CALLS is given */
+	struct report_hist h = { .rate = rate, .calls = calls ? fake_calls :
+	    NULL };
 	struct line l = { .addr = addr, .ticks = ticks, .name = name,
-	    .nlen = nlen, .load = load, .verbose = 1, .rate = rate,
-	    .calls = calls, .end = "\n" };
+	    .nlen = nlen, .load = load, .verbose = 1, .h = &h,
+	    .calls = calls ? *calls : 0, .end = "\n" };
 
 	out_line(o, &l);
 }

@@ -35,7 +35,8 @@ report(struct run *r)
 
 	out_init(&o, fileno(f));
 	symsrc_open_mem(&m, "map", r->map, strlen(r->map));
-	classic_run(&m, &c, r->w[0], &r->opt, &o, &r->res);
+	r->opt.step = r->w[0];
+	classic_run(&m, &c, &r->opt, &o, &r->res);
 	symsrc_close(&m);
 	assert_int_equal(out_finish(&o), 0);
 	s = slurp_fd(fileno(f));
@@ -314,7 +315,8 @@ hist(struct report_opts *opt, struct report_result *res, char **text)
 	last = 0;
 	out_init(&o, fileno(f));
 	symsrc_open_mem(&m, "map", map, strlen(map));
-	classic_hist_run(&m, &c, &h, opt, &o, res);
+	opt->hist = &h;
+	classic_run(&m, &c, opt, &o, res);
 	symsrc_close(&m);
 	assert_int_equal(out_finish(&o), 0);
 	*text = slurp_fd(fileno(f));
