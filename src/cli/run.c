@@ -102,19 +102,6 @@ export_src_of(const struct run *r, struct export_src *s)
 	}
 }
 
-/* What --json says of R's inputs (C its counters): from R alone. */
-static void
-run_inputs(const struct run *r, const struct counters *c,
-    struct view_inputs *vi)
-{
-	*vi = (struct view_inputs){ .profile = r->profile, .map = r->map,
-	    .baseline = r->o->baseline, .step = r->step, .counters = c->n - 1,
-	    .byte_order = !r->gmon ? run_byte_order(r->swapped) :
-	    r->gmon->big_endian ? "big-endian" : "little-endian",
-	    .gmon = r->gmon, .top = r->o->top, .read = r->read,
-	    .counting = r->counting };
-}
-
 void
 run_report(const struct run *r, struct symsrc *m, const struct counters *c,
     struct report_result *res)
@@ -122,20 +109,27 @@ run_report(const struct run *r, struct symsrc *m, const struct counters *c,
 	const struct options *o = r->o;
 	struct report_opts ro = { .verbose = o->verbose, .all = o->all,
 	    .bins = o->bins, .counters = o->counters, .step = r->step,
-	    .hist = r->hist, .mode = r->hist ? ATTRIB_HIST : o->exact ?
-	    ATTRIB_EXACT : ATTRIB_CLASSIC, .rename = r->hist &&
-	    !o->no_demangle ? demangle_or_same : NULL,
-	    .default_map = o->mapfile == NULL, .last_is_text = o->exact &&
+	    .hist = r->hist, .default_map = o->mapfile == NULL,
+	    .mode = r->hist ? ATTRIB_HIST :
+	    o->exact ? ATTRIB_EXACT : ATTRIB_CLASSIC,
+	    /* a program's names demangled; a kernel's as they are */
+	    .rename = r->hist && !o->no_demangle ? demangle_or_same : NULL,
+	    .last_is_text = o->exact &&
 	    kroot_last_counter_is_text(&r->k, r->live) == 1 };
 	struct export_src s;
 	struct export_stream x = { .o = o, .out = r->out, .c = c, .ro = &ro,
 	    .s = &s };
+	/* what --json says of R's inputs: from R alone */
+	struct view_inputs vi = { .profile = r->profile, .map = r->map,
+	    .baseline = o->baseline, .step = r->step, .counters = c->n - 1,
+	    .byte_order = !r->gmon ? run_byte_order(r->swapped) :
+	    r->gmon->big_endian ? "big-endian" : "little-endian",
+	    .gmon = r->gmon, .top = o->top, .read = r->read,
+	    .counting = r->counting };
 	struct collect k;
-	struct view_inputs vi;
 	struct report_sink sink = { 0 };	/* none: the classic one */
 	struct json_stream js;
 
-	run_inputs(r, c, &vi);
 	if (export_wanted(o)) {
 		export_src_of(r, &s);
 		sink = export_sink(&x);
