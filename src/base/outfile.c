@@ -25,29 +25,6 @@
 
 #define LINKS_MAX 40	/* symlinks followed, as the kernel's limit */
 
-static char *
-dup_n(const char *s, size_t n)
-{
-	char *d = xmalloc(n + 1);
-
-	memcpy(d, s, n);
-	d[n] = '\0';
-	return d;
-}
-
-/* The text of the symlink PATH (malloc'd), or NULL with errno set.  The
- * kernel keeps no link text of PATH_MAX bytes or more. */
-static char *
-link_text(const char *path)
-{
-	char b[PATH_MAX];
-	ssize_t n = readlink(path, b, sizeof b);
-
-	if (n == (ssize_t)sizeof b)
-		errno = ENAMETOOLONG;
-	return n < 0 || n == (ssize_t)sizeof b ? NULL : dup_n(b, (size_t)n);
-}
-
 /* The length of PATH's directory part, with its slash ("a/b": 2). */
 static size_t
 dir_len(const char *path)
@@ -60,30 +37,29 @@ dir_len(const char *path)
 /*
  * NAME with its symlinks followed (malloc'd), or NULL with errno set.  A
  * link to something that is not a regular file (/dev/stdout, a terminal)
- * is kept: it is opened by its name.
+ * is kept: it is opened by its name.  The kernel keeps no link text of
+ * PATH_MAX bytes or more.
  */
 static char *
 resolve(const char *name)
 {
-	char *p = dup_n(name, strlen(name));
+	char *p = xasprintf("%s", name), *q, t[PATH_MAX + 1];
 
 	for (int i = 0; i < LINKS_MAX; i++) {
 		struct stat sb;
-		char *t, *q;
-		size_t d;
+		ssize_t n;
 
 		if (lstat(p, &sb) < 0 || !S_ISLNK(sb.st_mode) ||
 		    (stat(p, &sb) == 0 && !S_ISREG(sb.st_mode)))
 			return p;
-		if ((t = link_text(p)) == NULL) {
+		if ((n = readlink(p, t, PATH_MAX)) < 0 || n == PATH_MAX) {
+			if (n == PATH_MAX)
+				errno = ENAMETOOLONG;
 			free(p);
 			return NULL;
 		}
-		d = t[0] == '/' ? 0 : dir_len(p);
-		q = xmalloc(d + strlen(t) + 1);
-		memcpy(q, p, d);
-		strcpy(q + d, t);
-		free(t);
+		t[n] = '\0';
+		q = xasprintf("%.*s%s", t[0] == '/' ? 0 : (int)dir_len(p), p, t);
 		free(p);
 		p = q;
 	}
@@ -98,7 +74,7 @@ dir_of(const char *path)
 {
 	size_t d = dir_len(path);
 
-	return d ? dup_n(path, d) : dup_n(".", 1);
+	return d ? xasprintf("%.*s", (int)d, path) : xasprintf(".");
 }
 
 /*
@@ -213,7 +189,7 @@ outfile_open(struct outfile *of, const char *name)
 	int fd, st;
 
 	memset(of, 0, sizeof *of);
-	of->name = dup_n(name, strlen(name));
+	of->name = xasprintf("%s", name);
 	if ((of->path = resolve(name)) == NULL)
 		fatal("%s", of->name);
 	st = stat(of->path, &sb);
