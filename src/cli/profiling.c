@@ -25,12 +25,12 @@ profiling_mode(const struct kfiles *k)
 	char buf[32], *end;
 	long v;
 
-	if (kroot_read(k->profiling, buf, sizeof buf) < 0)
+	if (kroot_word(k->profiling, "", buf, sizeof buf) < 0)
 		return -1;
 	errno = 0;
 	v = strtol(buf, &end, 10);
-	if (end == buf || (*end != '\0' && strcmp(end, "\n") != 0) ||
-	    errno == ERANGE || v < 0 || v > 255) {
+	if (end == buf || *end != '\0' || errno == ERANGE || v < 0 ||
+	    v > 255) {
 		errno = EINVAL;
 		return -1;
 	}
