@@ -83,7 +83,7 @@ void
 debugfile_resolve(struct debugfile *d, const char *prog, const char *debug)
 {
 	struct search s;
-	const char *found;
+	const char *found, *how = "build-id";
 
 	memset(d, 0, sizeof *d);
 	memset(&s, 0, sizeof s);
@@ -93,19 +93,16 @@ debugfile_resolve(struct debugfile *d, const char *prog, const char *debug)
 	d->use = prog;
 	if (strcmp(prog, "-") == 0 || elf_peek(prog, &s.pk) < 0 || s.pk.symtab)
 		return;
-	if ((found = by_build_id(&s)) != NULL) {
-		warnx_("%s has no symbol table: using its debug file %s (by "
-		    "its build-id)", prog, found);
-		d->use = found;
-		return;
+	if ((found = by_build_id(&s)) == NULL) {
+		found = by_debuglink(&s);
+		how = ".gnu_debuglink, CRC-32 matched";
 	}
-	if ((found = by_debuglink(&s)) != NULL) {
-		warnx_("%s has no symbol table: using its debug file %s (by "
-		    "its .gnu_debuglink, CRC-32 matched)", prog, found);
-		d->use = found;
+	d->stripped = found == NULL;
+	if (d->stripped)
 		return;
-	}
-	d->stripped = 1;
+	warnx_("%s has no symbol table: using its debug file %s (by its %s)",
+	    prog, found, how);
+	d->use = found;
 }
 
 char *
