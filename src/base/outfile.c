@@ -90,7 +90,7 @@ tmp_name(const char *path)
 	size_t d = dir_len(path), base = strlen(path + d);
 	size_t keep = base > 7 ? base - 7 : 0;
 	unsigned char r[6];
-	char *t = xmalloc(d + 1 + keep + 6 + 1);
+	char letters[sizeof r + 1] = "";
 
 	if (getrandom(r, sizeof r, GRND_NONBLOCK) != (ssize_t)sizeof r) {
 		struct timespec ts;
@@ -100,13 +100,10 @@ tmp_name(const char *path)
 			r[i] = (unsigned char)((unsigned long)ts.tv_nsec >>
 			    (4 * i) ^ (unsigned long)getpid() >> i);
 	}
-	memcpy(t, path, d);
-	t[d] = '.';
-	memcpy(t + d + 1, path + d, keep);
 	for (size_t i = 0; i < sizeof r; i++)
-		t[d + 1 + keep + i] = abc[r[i] % (sizeof abc - 1)];
-	t[d + 1 + keep + 6] = '\0';
-	return t;
+		letters[i] = abc[r[i] % (sizeof abc - 1)];
+	return xasprintf("%.*s.%.*s%s", (int)d, path, (int)keep, path + d,
+	    letters);
 }
 
 /* Link the unnamed file FD as PATH. */
