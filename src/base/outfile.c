@@ -15,9 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "base/outfile.h"
@@ -78,32 +76,17 @@ dir_of(const char *path)
 }
 
 /*
- * A name beside PATH that does not exist yet (malloc'd): ".", as much of
- * PATH's last part as keeps it no longer than that part (at least 7
- * bytes), and 6 random letters.
+ * A template of a name beside PATH, for mkostemp (malloc'd): ".", as much
+ * of PATH's last part as keeps it no longer than that part (at least 7
+ * bytes), and XXXXXX, which mkostemp makes 6 random letters.
  */
 static char *
 tmp_name(const char *path)
 {
-	static const char abc[] = "abcdefghijklmnopqrstuvwxyz"
-	    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
 	size_t d = dir_len(path), base = strlen(path + d);
-	size_t keep = base > 7 ? base - 7 : 0;
-	unsigned char r[6];
-	char letters[sizeof r + 1] = "";
 
-	if (getrandom(r, sizeof r, GRND_NONBLOCK) != (ssize_t)sizeof r) {
-		struct timespec ts;
-
-		clock_gettime(CLOCK_REALTIME, &ts);
-		for (size_t i = 0; i < sizeof r; i++)
-			r[i] = (unsigned char)((unsigned long)ts.tv_nsec >>
-			    (4 * i) ^ (unsigned long)getpid() >> i);
-	}
-	for (size_t i = 0; i < sizeof r; i++)
-		letters[i] = abc[r[i] % (sizeof abc - 1)];
-	return xasprintf("%.*s.%.*s%s", (int)d, path, (int)keep, path + d,
-	    letters);
+	return xasprintf("%.*s.%.*sXXXXXX", (int)d, path,
+	    base > 7 ? (int)(base - 7) : 0, path + d);
 }
 
 /* Link the unnamed file FD as PATH. */
@@ -146,20 +129,14 @@ open_unnamed(const char *path)
 static int
 open_named(struct outfile *of)
 {
-	for (int tries = 0; tries < 100; tries++) {
-		int fd;
+	int fd;
 
-		of->tmp = tmp_name(of->path);
-		fd = open(of->tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
-		    0600);
-		if (fd >= 0)
-			return fd;
+	of->tmp = tmp_name(of->path);
+	if ((fd = mkostemp(of->tmp, O_CLOEXEC)) < 0) {
 		free(of->tmp);
 		of->tmp = NULL;
-		if (errno != EEXIST)
-			return -1;
 	}
-	return -1;
+	return fd;
 }
 
 /* Whether PATH (status SB) is another's in a sticky directory that is
@@ -239,7 +216,8 @@ set_owner(const struct outfile *of, int fd)
 		fatal("%s", of->name);
 }
 
-/* Link the unnamed file FD over the existing OF->path. */
+/* Link the unnamed file FD over the existing OF->path: as a name that
+ * was free (made by mkostemp, then removed), renamed over it. */
 static void
 replace_unnamed(struct outfile *of, int fd)
 {
@@ -250,9 +228,15 @@ replace_unnamed(struct outfile *of, int fd)
 	sigprocmask(SIG_BLOCK, &all, &old);
 	for (int tries = 0; tries < 100 && rc < 0; tries++) {
 		char *t = tmp_name(of->path);
+		int free_fd = mkostemp(t, O_CLOEXEC);
 
-		if ((rc = link_fd(fd, t)) == 0 && (rc = rename(t, of->path)) < 0)
+		if (free_fd >= 0) {
+			close(free_fd);
 			unlink(t);
+			if ((rc = link_fd(fd, t)) == 0 &&
+			    (rc = rename(t, of->path)) < 0)
+				unlink(t);
+		}
 		free(t);
 		if (rc < 0 && errno != EEXIST)
 			break;
