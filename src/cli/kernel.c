@@ -151,14 +151,6 @@ probe(struct place *pl)
 		snprintf(pl->why, sizeof pl->why, "no _stext");
 }
 
-/* What the chain's notice says of PL, when it is no map to use. */
-static void
-tell(const struct place *pl)
-{
-	if (!pl->map)
-		warnx_("  %s: %s", pl->path, pl->why);
-}
-
 /*
  * Probe the places of K's default map chain into PL in order, up to the
  * first map that will do (an ELF map of another build than the running
@@ -228,25 +220,22 @@ kernel_default_map(const struct kfiles *k, const char *profile, int live,
 
 	if (quiet || i < DEBUG_PLACES)
 		return use < n ? pl[use].path : NULL;
-	if (use < n) {	/* better than nothing, said so */
-		if (i == n - 1)
-			warnx_("using %s; no System.map was usable:",
-			    pl[use].path);
-		else
-			warnx_("using %s (%s); %s was usable:", pl[use].path,
-			    bid_note(&pl[use], &k->id), i == n ?
-			    "nothing else" : "no System.map");
-		for (size_t j = 0; j < (i < n ? i : n); j++)
-			if (j != use)
-				tell(&pl[j]);
-		return pl[use].path;
-	}
-	warnx_("no usable symbol map:");
-	for (size_t j = 0; j < n; j++) {
-		tell(&pl[j]);
+	if (use < n && i == n - 1)	/* better than nothing, said so */
+		warnx_("using %s; no System.map was usable:", pl[use].path);
+	else if (use < n)
+		warnx_("using %s (%s); %s was usable:", pl[use].path,
+		    bid_note(&pl[use], &k->id), i == n ? "nothing else" :
+		    "no System.map");
+	else
+		warnx_("no usable symbol map:");
+	for (size_t j = 0; j < (i < n ? i : n); j++) {	/* none a map to use */
+		if (j != use)
+			warnx_("  %s: %s", pl[j].path, pl[j].why);
 		if (pl[j].stub && stub == NULL)
 			stub = pl[j].pkg;
 	}
+	if (use < n)
+		return pl[use].path;
 	if (!live)
 		fatalx("%s is not this kernel's /proc/profile: pass the map of "
 		    "the kernel it came from with -m", profile);
