@@ -87,9 +87,7 @@ kroot_open_installed(const char *name, int flags)
 		fatal("cannot regain privileges");
 	fd = open(name, flags);
 	e = errno;
-	if (setuid_install && seteuid(getuid()) < 0)
-		fatal("cannot drop privileges");
-	kroot_drop_privileges_for_good();
+	kroot_drop_privileges_for_good();	/* from the regained rights too */
 	errno = e;
 	return fd;
 }
