@@ -168,8 +168,7 @@ comments_of(const struct export_stream *x, const struct report_result *res,
 	else
 		*c++ = xasprintf("format: %s", s->format);
 	if (s->rate)
-		*c++ = xasprintf("tick rate: %u Hz (%s)", s->rate,
-		    s->rate_from);
+		*c++ = xasprintf("tick rate: %u Hz (%s)", s->rate, s->rate_from);
 	else
 		*c++ = xasprintf("tick rate: unknown (give it with --hz)");
 	if (x->in.buckets)
