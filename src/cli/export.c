@@ -76,23 +76,12 @@ export_commit(void)
 		outfile_commit(&pprof_file);
 }
 
-/* Standard output's report holder as a stream, for --pprof -. */
+/* Standard output's report holder as a stream's writer, for --pprof -. */
 static ssize_t
 to_out(void *cookie, const char *p, size_t n)
 {
 	out_str(cookie, p, n);
 	return (ssize_t)n;
-}
-
-static FILE *
-out_stream(struct out *out)
-{
-	static const cookie_io_functions_t io = { .write = to_out };
-	FILE *f = fopencookie(out, "w", io);
-
-	if (f == NULL)
-		fatal("--pprof -");
-	return f;
 }
 
 /* The snapshot's time: the file's mtime; now for the live profile. */
@@ -183,6 +172,7 @@ comments_of(const struct export_stream *x, const struct report_result *res,
 static void
 pprof_sink_begin(void *ctx, const struct report_result *res)
 {
+	static const cookie_io_functions_t io = { .write = to_out };
 	struct export_stream *x = ctx;
 
 	x->res = res;
@@ -191,7 +181,10 @@ pprof_sink_begin(void *ctx, const struct report_result *res)
 	x->in.time_nanos = taken_at(x->s);
 	x->in.buckets = x->o->counters || x->o->bins;
 	x->in.rename = x->ro->rename;
-	x->f = pprof_file.f != NULL ? pprof_file.f : out_stream(x->out);
+	x->f = pprof_file.f != NULL ? pprof_file.f : fopencookie(x->out, "w",
+	    io);
+	if (x->f == NULL)
+		fatal("--pprof -");
 	setvbuf(x->f, NULL, _IONBF, 0);	/* the encoder's blocks are the buffer */
 	pprof_begin(&x->e, x->f, &x->in);
 }
