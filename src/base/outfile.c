@@ -15,38 +15,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "base/outfile.h"
 #include "base/util.h"
 
 #define LINKS_MAX 40	/* symlinks followed, as the kernel's limit */
-
-static char *
-dup_n(const char *s, size_t n)
-{
-	char *d = xmalloc(n + 1);
-
-	memcpy(d, s, n);
-	d[n] = '\0';
-	return d;
-}
-
-/* The text of the symlink PATH (malloc'd), or NULL with errno set.  The
- * kernel keeps no link text of PATH_MAX bytes or more. */
-static char *
-link_text(const char *path)
-{
-	char b[PATH_MAX];
-	ssize_t n = readlink(path, b, sizeof b);
-
-	if (n == (ssize_t)sizeof b)
-		errno = ENAMETOOLONG;
-	return n < 0 || n == (ssize_t)sizeof b ? NULL : dup_n(b, (size_t)n);
-}
 
 /* The length of PATH's directory part, with its slash ("a/b": 2). */
 static size_t
@@ -60,30 +35,29 @@ dir_len(const char *path)
 /*
  * NAME with its symlinks followed (malloc'd), or NULL with errno set.  A
  * link to something that is not a regular file (/dev/stdout, a terminal)
- * is kept: it is opened by its name.
+ * is kept: it is opened by its name.  The kernel keeps no link text of
+ * PATH_MAX bytes or more.
  */
 static char *
 resolve(const char *name)
 {
-	char *p = dup_n(name, strlen(name));
+	char *p = xasprintf("%s", name), *q, t[PATH_MAX + 1];
 
 	for (int i = 0; i < LINKS_MAX; i++) {
 		struct stat sb;
-		char *t, *q;
-		size_t d;
+		ssize_t n;
 
 		if (lstat(p, &sb) < 0 || !S_ISLNK(sb.st_mode) ||
 		    (stat(p, &sb) == 0 && !S_ISREG(sb.st_mode)))
 			return p;
-		if ((t = link_text(p)) == NULL) {
+		if ((n = readlink(p, t, PATH_MAX)) < 0 || n == PATH_MAX) {
+			if (n == PATH_MAX)
+				errno = ENAMETOOLONG;
 			free(p);
 			return NULL;
 		}
-		d = t[0] == '/' ? 0 : dir_len(p);
-		q = xmalloc(d + strlen(t) + 1);
-		memcpy(q, p, d);
-		strcpy(q + d, t);
-		free(t);
+		t[n] = '\0';
+		q = xasprintf("%.*s%s", t[0] == '/' ? 0 : (int)dir_len(p), p, t);
 		free(p);
 		p = q;
 	}
@@ -98,39 +72,21 @@ dir_of(const char *path)
 {
 	size_t d = dir_len(path);
 
-	return d ? dup_n(path, d) : dup_n(".", 1);
+	return d ? xasprintf("%.*s", (int)d, path) : xasprintf(".");
 }
 
 /*
- * A name beside PATH that does not exist yet (malloc'd): ".", as much of
- * PATH's last part as keeps it no longer than that part (at least 7
- * bytes), and 6 random letters.
+ * A template of a name beside PATH, for mkostemp (malloc'd): ".", as much
+ * of PATH's last part as keeps it no longer than that part (at least 7
+ * bytes), and XXXXXX, which mkostemp makes 6 random letters.
  */
 static char *
 tmp_name(const char *path)
 {
-	static const char abc[] = "abcdefghijklmnopqrstuvwxyz"
-	    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
 	size_t d = dir_len(path), base = strlen(path + d);
-	size_t keep = base > 7 ? base - 7 : 0;
-	unsigned char r[6];
-	char *t = xmalloc(d + 1 + keep + 6 + 1);
 
-	if (getrandom(r, sizeof r, GRND_NONBLOCK) != (ssize_t)sizeof r) {
-		struct timespec ts;
-
-		clock_gettime(CLOCK_REALTIME, &ts);
-		for (size_t i = 0; i < sizeof r; i++)
-			r[i] = (unsigned char)((unsigned long)ts.tv_nsec >>
-			    (4 * i) ^ (unsigned long)getpid() >> i);
-	}
-	memcpy(t, path, d);
-	t[d] = '.';
-	memcpy(t + d + 1, path + d, keep);
-	for (size_t i = 0; i < sizeof r; i++)
-		t[d + 1 + keep + i] = abc[r[i] % (sizeof abc - 1)];
-	t[d + 1 + keep + 6] = '\0';
-	return t;
+	return xasprintf("%.*s.%.*sXXXXXX", (int)d, path,
+	    base > 7 ? (int)(base - 7) : 0, path + d);
 }
 
 /* Link the unnamed file FD as PATH. */
@@ -173,20 +129,14 @@ open_unnamed(const char *path)
 static int
 open_named(struct outfile *of)
 {
-	for (int tries = 0; tries < 100; tries++) {
-		int fd;
+	int fd;
 
-		of->tmp = tmp_name(of->path);
-		fd = open(of->tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
-		    0600);
-		if (fd >= 0)
-			return fd;
+	of->tmp = tmp_name(of->path);
+	if ((fd = mkostemp(of->tmp, O_CLOEXEC)) < 0) {
 		free(of->tmp);
 		of->tmp = NULL;
-		if (errno != EEXIST)
-			return -1;
 	}
-	return -1;
+	return fd;
 }
 
 /* Whether PATH (status SB) is another's in a sticky directory that is
@@ -213,7 +163,7 @@ outfile_open(struct outfile *of, const char *name)
 	int fd, st;
 
 	memset(of, 0, sizeof *of);
-	of->name = dup_n(name, strlen(name));
+	of->name = xasprintf("%s", name);
 	if ((of->path = resolve(name)) == NULL)
 		fatal("%s", of->name);
 	st = stat(of->path, &sb);
@@ -266,7 +216,8 @@ set_owner(const struct outfile *of, int fd)
 		fatal("%s", of->name);
 }
 
-/* Link the unnamed file FD over the existing OF->path. */
+/* Link the unnamed file FD over the existing OF->path: as a name that
+ * was free (made by mkostemp, then removed), renamed over it. */
 static void
 replace_unnamed(struct outfile *of, int fd)
 {
@@ -277,9 +228,15 @@ replace_unnamed(struct outfile *of, int fd)
 	sigprocmask(SIG_BLOCK, &all, &old);
 	for (int tries = 0; tries < 100 && rc < 0; tries++) {
 		char *t = tmp_name(of->path);
+		int free_fd = mkostemp(t, O_CLOEXEC);
 
-		if ((rc = link_fd(fd, t)) == 0 && (rc = rename(t, of->path)) < 0)
+		if (free_fd >= 0) {
+			close(free_fd);
 			unlink(t);
+			if ((rc = link_fd(fd, t)) == 0 &&
+			    (rc = rename(t, of->path)) < 0)
+				unlink(t);
+		}
 		free(t);
 		if (rc < 0 && errno != EEXIST)
 			break;

@@ -138,12 +138,8 @@ copy_out(struct out *o)
 void
 out_note(struct out *o, const char *msg)
 {
-	size_t n = strlen(msg);
-
 	free(o->note);
-	o->note = NULL;
-	if (n > 0)
-		o->note = memcpy(xmalloc(n + 1), msg, n + 1);
+	o->note = msg[0] ? xasprintf("%s", msg) : NULL;
 }
 
 int

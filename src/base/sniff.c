@@ -53,8 +53,8 @@ sniff(const unsigned char *buf, size_t n)
 	return k == NULL && is_text(buf, n) ? &text : k;
 }
 
-/* What to do about K, for input NAME. */
-static void
+/* What to do about K, for input NAME, into BUF (N bytes): BUF. */
+static const char *
 advice(const char *name, const struct sniff *k, char *buf, size_t n)
 {
 	if (k->tool && strcmp(name, "-") == 0)
@@ -64,6 +64,7 @@ advice(const char *name, const struct sniff *k, char *buf, size_t n)
 		    "%s", k->suffix);
 	else
 		buf[0] = '\0';
+	return buf;
 }
 
 void
@@ -75,10 +76,9 @@ sniff_profile_size(const char *name, uint64_t size,
 
 	if (k == NULL)
 		return;
-	advice(name, k, adv, sizeof adv);
 	fatalx("%s: not a kernel profile: it is %s (%llu bytes, not a whole "
 	    "number of 32-bit words)%s", name, k->what,
-	    (unsigned long long)size, adv);
+	    (unsigned long long)size, advice(name, k, adv, sizeof adv));
 }
 
 void
@@ -93,10 +93,9 @@ sniff_profile_step(const char *name, uint32_t step,
 		    "sampling step %u is not a power of two", name, step);
 		return;
 	}
-	advice(name, k, adv, sizeof adv);
 	warnx_("warning: %s does not look like a kernel profile: it is %s "
 	    "(sampling step %u is not a power of two)%s", name, k->what,
-	    step, adv);
+	    step, advice(name, k, adv, sizeof adv));
 }
 
 void
@@ -107,7 +106,6 @@ sniff_map_fatal(const char *name, const struct sniff *k, const char *msg)
 	if (k == NULL)
 		fatalx("%s", msg);
 	warnx_("%s", msg);
-	advice(name, k, adv, sizeof adv);
 	fatalx("%s is %s, not a symbol map%s", strcmp(name, "-") == 0 ?
-	    "standard input" : name, k->what, adv);
+	    "standard input" : name, k->what, advice(name, k, adv, sizeof adv));
 }

@@ -97,27 +97,37 @@ say_wrapped(const char *head, const char *indent, const char *text,
 		exit(1);
 }
 
+static char *
+xvasprintf(const char *fmt, va_list ap)
+{
+	char *s;
+
+	if (vasprintf(&s, fmt, ap) < 0)
+		fatalx("out of memory");
+	return s;
+}
+
+char *
+xasprintf(const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+
+	va_start(ap, fmt);
+	s = xvasprintf(fmt, ap);
+	va_end(ap);
+	return s;
+}
+
 void
 fatalx_hint(const char *fmt, ...)
 {
-	va_list ap, aq;
-	char *text;
-	int n;
+	va_list ap;
 
-	if (fatal_hook)
-		fatal_hook();
 	va_start(ap, fmt);
-	va_copy(aq, ap);
-	n = vsnprintf(NULL, 0, fmt, aq);
-	va_end(aq);
-	if (n >= 0) {
-		text = xmalloc((size_t)n + 1);
-		vsnprintf(text, (size_t)n + 1, fmt, ap);
-		say_wrapped("hint: ", "      ", text, 0);
-		free(text);
-	}
+	say_wrapped("hint: ", "      ", xvasprintf(fmt, ap), 1);
 	va_end(ap);
-	exit(1);
+	exit(1);	/* say_wrapped has exited */
 }
 
 void *

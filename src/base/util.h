@@ -37,6 +37,8 @@ extern void (*fatal_hook)(void);
 
 void *xmalloc(size_t n);
 void *xrealloc(void *p, size_t n);
+/* printf(3) into a new string (malloc'd); out of memory is fatal. */
+char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Exchange the SIZE bytes at A and B (apart). */
 void swap_bytes(unsigned char *a, unsigned char *b, size_t size);

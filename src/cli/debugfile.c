@@ -2,7 +2,6 @@
  * debugfile.c - finding a stripped program's debug file.
  */
 #include <limits.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,22 +17,6 @@ struct search {
 	const char *debug;	/* /usr/lib/debug under the test root */
 	struct debugfile *d;	/* the places tried, the CRC-32 seen */
 };
-
-/* FMT and its arguments, malloc'd: a place to look at. */
-static char * __attribute__((format(printf, 1, 2)))
-place(const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-	char *s;
-
-	va_start(ap, fmt);
-	n = vasprintf(&s, fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		fatalx("out of memory");
-	return s;
-}
 
 /* Whether PATH is a debug file with symbols for the program (its
  * build-id, when both have one, the same). */
@@ -56,7 +39,7 @@ by_build_id(struct search *s)
 	if (s->pk.bid.n < 2)
 		return NULL;
 	build_id_hex(&s->pk.bid, hex);
-	path = place("%s/.build-id/%.2s/%s.debug", s->debug, hex, hex + 2);
+	path = xasprintf("%s/.build-id/%.2s/%s.debug", s->debug, hex, hex + 2);
 	s->d->tried[s->d->ntried++] = path;
 	return usable(s, path) ? path : NULL;
 }
@@ -76,9 +59,9 @@ by_debuglink(struct search *s)
 		*slash = '\0';
 		dir = real[0] ? real : "/";
 	}
-	c[0] = place("%s/%s", dir, link);
-	c[1] = place("%s/.debug/%s", dir, link);
-	c[2] = place("%s%s%s%s", s->debug, dir[0] == '/' ? dir : "/",
+	c[0] = xasprintf("%s/%s", dir, link);
+	c[1] = xasprintf("%s/.debug/%s", dir, link);
+	c[2] = xasprintf("%s%s%s%s", s->debug, dir[0] == '/' ? dir : "/",
 	    strcmp(dir, "/") ? "/" : "", link);
 	for (size_t i = 0; i < 3; i++)	/* freed with the others */
 		s->d->tried[s->d->ntried++] = c[i];
@@ -100,7 +83,7 @@ void
 debugfile_resolve(struct debugfile *d, const char *prog, const char *debug)
 {
 	struct search s;
-	const char *found;
+	const char *found, *how = "build-id";
 
 	memset(d, 0, sizeof *d);
 	memset(&s, 0, sizeof s);
@@ -110,47 +93,40 @@ debugfile_resolve(struct debugfile *d, const char *prog, const char *debug)
 	d->use = prog;
 	if (strcmp(prog, "-") == 0 || elf_peek(prog, &s.pk) < 0 || s.pk.symtab)
 		return;
-	if ((found = by_build_id(&s)) != NULL) {
-		warnx_("%s has no symbol table: using its debug file %s (by "
-		    "its build-id)", prog, found);
-		d->use = found;
-		return;
+	if ((found = by_build_id(&s)) == NULL) {
+		found = by_debuglink(&s);
+		how = ".gnu_debuglink, CRC-32 matched";
 	}
-	if ((found = by_debuglink(&s)) != NULL) {
-		warnx_("%s has no symbol table: using its debug file %s (by "
-		    "its .gnu_debuglink, CRC-32 matched)", prog, found);
-		d->use = found;
+	d->stripped = found == NULL;
+	if (d->stripped)
 		return;
-	}
-	d->stripped = 1;
+	warnx_("%s has no symbol table: using its debug file %s (by its %s)",
+	    prog, found, how);
+	d->use = found;
 }
 
 char *
 debugfile_cause(const struct debugfile *d, const char *prog)
 {
-	size_t len = strlen(prog) + 256;
-	char *s;
-	int n;
+	char *s = NULL;
+	size_t len;
+	FILE *f;
 
-	for (size_t i = 0; i < d->ntried; i++)
-		len += strlen(d->tried[i]) + 2;
-	s = xmalloc(len);
-	if (d->ntried == 0) {
-		snprintf(s, len, "%s has no symbol table (stripped), nor a "
+	if (d->ntried == 0)
+		return xasprintf("%s has no symbol table (stripped), nor a "
 		    "build-id or .gnu_debuglink to find its debug file by: only "
 		    "its dynamic symbols are known.", prog);
-		return s;
-	}
-	n = snprintf(s, len, "%s has no symbol table (stripped): only its "
-	    "dynamic symbols are known. Its debug file (from the "
-	    "distribution's -dbgsym, -dbg or -debuginfo package) was looked "
-	    "for as", prog);
-	for (size_t i = 0; i < d->ntried && n > 0 && (size_t)n < len; i++)
-		n += snprintf(s + n, len - (size_t)n, "%s %s", i ? "," : "",
-		    d->tried[i]);
-	if (n > 0 && (size_t)n < len && d->crc_bad)
-		snprintf(s + n, len - (size_t)n, " (one there has another "
-		    "CRC-32: not this build's)");
+	if ((f = open_memstream(&s, &len)) == NULL)
+		fatalx("out of memory");
+	fprintf(f, "%s has no symbol table (stripped): only its dynamic "
+	    "symbols are known. Its debug file (from the distribution's "
+	    "-dbgsym, -dbg or -debuginfo package) was looked for as", prog);
+	for (size_t i = 0; i < d->ntried; i++)
+		fprintf(f, "%s %s", i ? "," : "", d->tried[i]);
+	if (d->crc_bad)
+		fputs(" (one there has another CRC-32: not this build's)", f);
+	if (fclose(f) != 0)
+		fatalx("out of memory");
 	return s;
 }
 

@@ -1,7 +1,6 @@
 /*
  * export.c - --pprof and --folded: their inputs, comments and file.
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,30 +26,27 @@ command_line(const struct options *o)
 {
 	static const char plain[] = "-+=.,/:@%_abcdefghijklmnopqrstuvwxyz"
 	    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
-	size_t n = 1;
-	char *s, *p;
+	char *s = NULL;
+	size_t n;
+	FILE *f = open_memstream(&s, &n);
 
-	for (int i = 0; i < o->argc; i++)
-		n += 4 * strlen(o->argv[i]) + 3;
-	if ((p = s = malloc(n)) == NULL)
-		return NULL;
+	if (f == NULL)
+		fatalx("out of memory");
 	for (int i = 0; i < o->argc; i++) {
 		const char *a = o->argv[i];
-		int quote = a[0] == '\0' || a[strspn(a, plain)] != '\0';
+		const char *q = a[0] == '\0' || a[strspn(a, plain)] != '\0' ?
+		    "'" : "";
 
-		if (i)
-			*p++ = ' ';
-		if (quote)
-			*p++ = '\'';
+		fprintf(f, "%s%s", i ? " " : "", q);
 		for (; *a; a++)
 			if (*a == '\'')	/* ' -> '\'' */
-				p = stpcpy(p, "'\\''");
+				fputs("'\\''", f);
 			else
-				*p++ = *a;
-		if (quote)
-			*p++ = '\'';
+				putc(*a, f);
+		fputs(q, f);
 	}
-	*p = '\0';
+	if (fclose(f) != 0)
+		fatalx("out of memory");
 	return s;
 }
 
@@ -80,23 +76,12 @@ export_commit(void)
 		outfile_commit(&pprof_file);
 }
 
-/* Standard output's report holder as a stream, for --pprof -. */
+/* Standard output's report holder as a stream's writer, for --pprof -. */
 static ssize_t
 to_out(void *cookie, const char *p, size_t n)
 {
 	out_str(cookie, p, n);
 	return (ssize_t)n;
-}
-
-static FILE *
-out_stream(struct out *out)
-{
-	static const cookie_io_functions_t io = { .write = to_out };
-	FILE *f = fopencookie(out, "w", io);
-
-	if (f == NULL)
-		fatal("--pprof -");
-	return f;
 }
 
 /* The snapshot's time: the file's mtime; now for the live profile. */
@@ -115,17 +100,6 @@ taken_at(const struct export_src *s)
 }
 
 #define NCOMMENTS 12
-
-static void __attribute__((format(printf, 3, 4)))
-comment(char **v, size_t *n, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	if (*n < NCOMMENTS && vasprintf(&v[*n], fmt, ap) >= 0)
-		(*n)++;
-	va_end(ap);
-}
 
 /* IN's Mapping: the text's range, and when the map is an ELF file its
  * build-id and (a program) the text's file offset.  The live profile with
@@ -163,43 +137,42 @@ comments_of(const struct export_stream *x, const struct report_result *res,
 	const struct export_src *s = x->s;
 	char hex[BUILD_ID_HEX];
 	char *cmd = command_line(o);
-	size_t ncom = 0;
+	char **c = com;
 
-	comment(com, &ncom, "readprofile %s", RP_VERSION);
-	if (cmd != NULL)
-		comment(com, &ncom, "command: %s", cmd);
+	*c++ = xasprintf("readprofile %s", RP_VERSION);
+	*c++ = xasprintf("command: %s", cmd);
 	free(cmd);
-	comment(com, &ncom, "profile: %s%s", s->profile, s->live ?
+	*c++ = xasprintf("profile: %s%s", s->profile, s->live ?
 	    " (the running kernel's)" : "");
-	comment(com, &ncom, "map: %s", s->map);
+	*c++ = xasprintf("map: %s", s->map);
 	if (x->in.build_id.n > 0)
-		comment(com, &ncom, "build-id: %s (%s)", build_id_hex(
+		*c++ = xasprintf("build-id: %s (%s)", build_id_hex(
 		    &x->in.build_id, hex), from_kernel ? "the running kernel's, "
 		    SYS_NOTES : "the map's");
 	if (s->baseline)
-		comment(com, &ncom, "baseline: %s (subtracted)", s->baseline);
+		*c++ = xasprintf("baseline: %s (subtracted)", s->baseline);
 	if (s->kernel)
-		comment(com, &ncom, "format: kernel, step %u, %s attribution",
+		*c++ = xasprintf("format: kernel, step %u, %s attribution",
 		    s->step, x->ro->mode == ATTRIB_EXACT ? "exact" : "classic");
 	else
-		comment(com, &ncom, "format: %s", s->format);
+		*c++ = xasprintf("format: %s", s->format);
 	if (s->rate)
-		comment(com, &ncom, "tick rate: %u Hz (%s)", s->rate,
-		    s->rate_from);
+		*c++ = xasprintf("tick rate: %u Hz (%s)", s->rate, s->rate_from);
 	else
-		comment(com, &ncom, "tick rate: unknown (give it with --hz)");
+		*c++ = xasprintf("tick rate: unknown (give it with --hz)");
 	if (x->in.buckets)
-		comment(com, &ncom, "locations: one per non-zero %s",
+		*c++ = xasprintf("locations: one per non-zero %s",
 		    o->bins ? "histogram bin (-b)" : "counter (-s)");
-	comment(com, &ncom, "unknown: %llu ticks in no function (the samples "
+	*c++ = xasprintf("unknown: %llu ticks in no function (the samples "
 	    "of *unknown* and [no symbol])", (unsigned long long)
 	    (report_unknown(res) + res->nosym));
-	return ncom;
+	return (size_t)(c - com);
 }
 
 static void
 pprof_sink_begin(void *ctx, const struct report_result *res)
 {
+	static const cookie_io_functions_t io = { .write = to_out };
 	struct export_stream *x = ctx;
 
 	x->res = res;
@@ -208,7 +181,10 @@ pprof_sink_begin(void *ctx, const struct report_result *res)
 	x->in.time_nanos = taken_at(x->s);
 	x->in.buckets = x->o->counters || x->o->bins;
 	x->in.rename = x->ro->rename;
-	x->f = pprof_file.f != NULL ? pprof_file.f : out_stream(x->out);
+	x->f = pprof_file.f != NULL ? pprof_file.f : fopencookie(x->out, "w",
+	    io);
+	if (x->f == NULL)
+		fatal("--pprof -");
 	setvbuf(x->f, NULL, _IONBF, 0);	/* the encoder's blocks are the buffer */
 	pprof_begin(&x->e, x->f, &x->in);
 }

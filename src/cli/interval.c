@@ -116,14 +116,10 @@ static int
 sleep_until(struct timespec *t, double seconds)
 {
 	struct timespec now;
-	long long ns = (long long)(seconds * 1e9 + 0.5);
+	long long ns = (long long)(seconds * 1e9 + 0.5) + t->tv_nsec;
 
 	t->tv_sec += (time_t)(ns / 1000000000);
-	t->tv_nsec += (long)(ns % 1000000000);
-	if (t->tv_nsec >= 1000000000) {
-		t->tv_sec++;
-		t->tv_nsec -= 1000000000;
-	}
+	t->tv_nsec = (long)(ns % 1000000000);
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	if (elapsed(t, &now) > 0)
 		*t = now;	/* late: do not try to catch up */
@@ -157,15 +153,11 @@ map_changed(const char *name, struct stat *last, int first)
 static void
 heading(const struct run *r, const struct view_read *rd)
 {
-	char line[256];
-	int n;
-
-	if (isatty(STDOUT_FILENO))	/* home, clear: each screen in place */
-		out_str(r->out, "\033[H\033[2J", 7);
-	n = snprintf(line, sizeof line, "--- %s interval %llu: %.3f s%s\n",
-	    rd->time, (unsigned long long)rd->number, rd->seconds, rd->reset ?
+	/* home, clear: each screen in place */
+	out_printf(r->out, "%s--- %s interval %llu: %.3f s%s\n",
+	    isatty(STDOUT_FILENO) ? "\033[H\033[2J" : "", rd->time,
+	    (unsigned long long)rd->number, rd->seconds, rd->reset ?
 	    " (counters were reset: ticks since the reset)" : "");
-	out_str(r->out, line, (size_t)n);
 }
 
 /* Report the difference W of read RD against the map, opened afresh. */

@@ -19,54 +19,16 @@
  * first DEBUG_PLACES places, the System.map files. */
 #define DEBUG_PLACES 4
 
-/* Whether /proc/cmdline has a profile= word: 1, 0, or -1 unreadable. */
-static int
-cmdline_has_profile(const char *path)
-{
-	char buf[4096], *w;
-
-	if (kroot_read(path, buf, sizeof buf) < 0)
-		return -1;
-	for (w = buf; *w; w += strcspn(w, " \t\n")) {
-		w += strspn(w, " \t\n");
-		if (strncmp(w, "profile=", 8) == 0)
-			return 1;
-	}
-	return 0;
-}
-
-/*
- * The value of KEY in the kernel's config PATH, into LINE (N bytes) with
- * its newline: 1, 0 when it has none, -1 unreadable.
- */
-static int
-config_value(const char *path, const char *key, char *line, size_t n)
-{
-	size_t len = strlen(key);
-	int r = 0;
-	FILE *f = fopen(path, "re");
-
-	if (f == NULL)
-		return -1;
-	while (r == 0 && fgets(line, (int)n, f) != NULL)
-		if (strncmp(line, key, len) == 0 && line[len] == '=') {
-			memmove(line, line + len + 1, strlen(line + len));
-			r = 1;
-		}
-	fclose(f);
-	return r;
-}
-
 unsigned long
 kernel_config_hz(const struct kfiles *k)
 {
 	char v[256], *end;
 	unsigned long hz;
 
-	if (config_value(k->config, "CONFIG_HZ", v, sizeof v) < 1)
+	if (kroot_word(k->config, "CONFIG_HZ=", v, sizeof v) < 1)
 		return 0;
 	hz = strtoul(v, &end, 10);
-	return *end != '\n' || hz > 100000 ? 0 : hz;
+	return *end != '\0' || hz > 100000 ? 0 : hz;
 }
 
 /*
@@ -86,9 +48,9 @@ profile_missing(const struct kfiles *k)
 
 	warnx_("%s: %s", k->profile, strerror(ENOENT));
 	profiling_hint(k);	/* /sys/kernel/profiling knows better */
-	cmd = cmdline_has_profile(cmdline);
-	cfg = config_value(config, "CONFIG_PROFILING", v, sizeof v);
-	cfg = cfg == 1 ? strcmp(v, "y\n") == 0 : cfg;
+	cmd = kroot_word(cmdline, "profile=", v, sizeof v);
+	cfg = kroot_word(config, "CONFIG_PROFILING=", v, sizeof v);
+	cfg = cfg == 1 ? strcmp(v, "y") == 0 : cfg;
 	if (cfg == 0)
 		fatalx_hint("this kernel was built without CONFIG_PROFILING "
 		    "(%s): /proc/profile needs a kernel built with it and booted "
@@ -141,6 +103,12 @@ kernel_profile_check(const struct kfiles *k)
 		profile_missing(k);
 }
 
+/*
+ * Debian's and Ubuntu's /boot/System.map-* without the -dbg package is one
+ * line, "ffffffffffffffff B The real System.map is in the PKG package".
+ */
+#define STUB "The real System.map is in the "
+
 /* A place of the default map chain, and what it holds. */
 struct place {
 	const char *path;
@@ -151,25 +119,6 @@ struct place {
 	char why[2 * BUILD_ID_HEX + 64];	/* what the notice says of it */
 	struct build_id bid;	/* an ELF map's; n 0: none */
 };
-
-/*
- * Debian's and Ubuntu's /boot/System.map-* without the -dbg package is one
- * line, "ffffffffffffffff B The real System.map is in the PKG package":
- * copy PKG.  Returns 0 for anything else.
- */
-static int
-read_stub(const char *path, char *pkg, size_t n)
-{
-	static const char mark[] = "The real System.map is in the ";
-	char buf[512], *p;
-
-	if (kroot_read(path, buf, sizeof buf) < 0 ||
-	    (p = strstr(buf, mark)) == NULL)
-		return 0;
-	p += sizeof mark - 1;
-	snprintf(pkg, n, "%.*s", (int)strcspn(p, " \n"), p);
-	return 1;
-}
 
 static void
 probe(struct place *pl)
@@ -194,20 +143,12 @@ probe(struct place *pl)
 	if (pl->hidden)
 		snprintf(pl->why, sizeof pl->why, "symbol addresses are hidden "
 		    "(all zero)");
-	else if (!found && (pl->stub = read_stub(pl->path, pl->pkg,
-	    sizeof pl->pkg)))
+	else if (!found && (pl->stub = kroot_word(pl->path, STUB, pl->pkg,
+	    sizeof pl->pkg) == 1))
 		snprintf(pl->why, sizeof pl->why, "a stub; the real map is in "
 		    "the %s package", pl->pkg[0] ? pl->pkg : "-dbg");
 	else if (!found)
 		snprintf(pl->why, sizeof pl->why, "no _stext");
-}
-
-/* What the chain's notice says of PL, when it is no map to use. */
-static void
-tell(const struct place *pl)
-{
-	if (!pl->map)
-		warnx_("  %s: %s", pl->path, pl->why);
 }
 
 /*
@@ -279,25 +220,22 @@ kernel_default_map(const struct kfiles *k, const char *profile, int live,
 
 	if (quiet || i < DEBUG_PLACES)
 		return use < n ? pl[use].path : NULL;
-	if (use < n) {	/* better than nothing, said so */
-		if (i == n - 1)
-			warnx_("using %s; no System.map was usable:",
-			    pl[use].path);
-		else
-			warnx_("using %s (%s); %s was usable:", pl[use].path,
-			    bid_note(&pl[use], &k->id), i == n ?
-			    "nothing else" : "no System.map");
-		for (size_t j = 0; j < (i < n ? i : n); j++)
-			if (j != use)
-				tell(&pl[j]);
-		return pl[use].path;
-	}
-	warnx_("no usable symbol map:");
-	for (size_t j = 0; j < n; j++) {
-		tell(&pl[j]);
+	if (use < n && i == n - 1)	/* better than nothing, said so */
+		warnx_("using %s; no System.map was usable:", pl[use].path);
+	else if (use < n)
+		warnx_("using %s (%s); %s was usable:", pl[use].path,
+		    bid_note(&pl[use], &k->id), i == n ? "nothing else" :
+		    "no System.map");
+	else
+		warnx_("no usable symbol map:");
+	for (size_t j = 0; j < (i < n ? i : n); j++) {	/* none a map to use */
+		if (j != use)
+			warnx_("  %s: %s", pl[j].path, pl[j].why);
 		if (pl[j].stub && stub == NULL)
 			stub = pl[j].pkg;
 	}
+	if (use < n)
+		return pl[use].path;
 	if (!live)
 		fatalx("%s is not this kernel's /proc/profile: pass the map of "
 		    "the kernel it came from with -m", profile);

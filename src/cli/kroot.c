@@ -10,7 +10,6 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#include "base/input.h"
 #include "base/util.h"
 #include "cli/kroot.h"
 
@@ -28,21 +27,29 @@ kroot_path(char *buf, const char *path)
 	return buf;
 }
 
-ssize_t
-kroot_read(const char *path, char *buf, size_t n)
+int
+kroot_word(const char *path, const char *key, char *val, size_t n)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC), e;
-	ssize_t r;
+	static const char blank[] = " \t\n";
+	FILE *f = fopen(path, "re");
+	char *line = NULL, *w = NULL;
+	size_t cap = 0, len = strlen(key);
+	int found = 0;
 
-	if (fd < 0)
+	if (f == NULL)
 		return -1;
-	r = read_full(fd, buf, n - 1, -1);
-	e = errno;
-	close(fd);
-	errno = e;
-	if (r >= 0)
-		buf[r] = '\0';
-	return r;
+	while (!found && getline(&line, &cap, f) > 0) {
+		w = line + strspn(line, blank);
+		while (*w && !(found = strncmp(w, key, len) == 0)) {
+			w += strcspn(w, blank);
+			w += strspn(w, blank);
+		}
+	}
+	w = found ? w + len : "";
+	snprintf(val, n, "%.*s", (int)strcspn(w, blank), w);
+	free(line);
+	fclose(f);
+	return found;
 }
 
 void
@@ -80,9 +87,7 @@ kroot_open_installed(const char *name, int flags)
 		fatal("cannot regain privileges");
 	fd = open(name, flags);
 	e = errno;
-	if (setuid_install && seteuid(getuid()) < 0)
-		fatal("cannot drop privileges");
-	kroot_drop_privileges_for_good();
+	kroot_drop_privileges_for_good();	/* from the regained rights too */
 	errno = e;
 	return fd;
 }
@@ -120,9 +125,8 @@ kroot_files(struct kfiles *k)
 	}
 	/* the release the test root says, else the real one */
 	if (secure_getenv(KERNEL_ROOT_ENV) == NULL || setuid_install ||
-	    kroot_read(kroot_path(buf, "/proc/sys/kernel/osrelease"),
-	    k->release, sizeof k->release) <= 0)
+	    kroot_word(kroot_path(buf, "/proc/sys/kernel/osrelease"), "",
+	    k->release, sizeof k->release) < 1)
 		snprintf(k->release, sizeof k->release, "%s", r);
-	k->release[strcspn(k->release, "\n")] = '\0';
 	notes_file_build_id(kroot_path(buf, SYS_NOTES), &k->id);
 }

@@ -38,9 +38,13 @@
 #define KPATH 4096
 char *kroot_path(char *buf, const char *path);
 
-/* Up to N - 1 bytes of the small file PATH, NUL-terminated: how many, or
- * -1 with errno set. */
-ssize_t kroot_read(const char *path, char *buf, size_t n);
+/*
+ * Whether a line of the text file PATH has a word (blanks apart) that
+ * begins with KEY (which may go on over blanks; "": the first word): 1,
+ * 0 when none has, -1 with errno set when PATH cannot be opened.  The
+ * rest of that word, or "", goes to VAL (N bytes, cut to fit).
+ */
+int kroot_word(const char *path, const char *key, char *val, size_t n);
 
 /* The places of the default map chain (kernel.h), in order. */
 #define KFILES_MAPS 7

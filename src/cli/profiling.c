@@ -25,59 +25,54 @@ profiling_mode(const struct kfiles *k)
 	char buf[32], *end;
 	long v;
 
-	if (kroot_read(k->profiling, buf, sizeof buf) < 0)
+	if (kroot_word(k->profiling, "", buf, sizeof buf) < 0)
 		return -1;
 	errno = 0;
 	v = strtol(buf, &end, 10);
-	if (end == buf || (*end != '\0' && strcmp(end, "\n") != 0) ||
-	    errno == ERANGE || v < 0 || v > 255) {
+	if (end == buf || *end != '\0' || errno == ERANGE || v < 0 ||
+	    v > 255) {
 		errno = EINVAL;
 		return -1;
 	}
 	return (int)v;
 }
 
-/* What the counters of MODE count ("CPU ticks", ...), or NULL. */
+/* What the counters of MODE count ("CPU ticks", ...), or DFLT. */
 static const char *
-profiling_counts(int mode)
+profiling_counts(int mode, const char *dflt)
 {
 	static const char *const what[] = { [PROF_CPU] = "CPU ticks",
 	    [PROF_SCHED] = "schedule() calls",
 	    [PROF_SLEEP] = "milliseconds of uninterruptible sleep",
 	    [PROF_KVM] = "KVM exits" };
 
-	return mode > 0 && mode <= PROF_KVM ? what[mode] : NULL;
+	return mode > 0 && mode <= PROF_KVM ? what[mode] : dflt;
 }
 
 const char *
 profiling_counting(const struct kfiles *k)
 {
-	return profiling_counts(profiling_mode(k));
+	return profiling_counts(profiling_mode(k), NULL);
 }
 
 void
 profiling_info(struct out *out, const struct kfiles *k, const char *counting,
     int live)
 {
+	int text = kroot_last_counter_is_text(k, live);
+
 	if (counting != NULL)
 		out_printf(out, "Counting: %s\n", counting);
-	switch (kroot_last_counter_is_text(k, live)) {
-	case 1:
-		out_printf(out, "Last_counter: text (kernel %s: from 6.11 ticks "
-		    "outside the text are dropped; --exact credits it to its "
-		    "function)\n", k->release);
-		break;
-	case 0:
-		out_printf(out, "Last_counter: text and every tick outside it "
-		    "(kernel %s: up to 6.10 they are clamped into it; "
-		    "*unknown*)\n", k->release);
-		break;
-	default:
+	if (text < 0)
 		out_printf(out, "Last_counter: unknown (not the running kernel's "
 		    "profile: up to 6.10 it also counts ticks outside the text, "
 		    "from 6.11 it is text only; *unknown*)\n");
-		break;
-	}
+	else
+		out_printf(out, "Last_counter: text%s (kernel %s: %s)\n", text ?
+		    "" : " and every tick outside it", k->release, text ?
+		    "from 6.11 ticks outside the text are dropped; --exact "
+		    "credits it to its function" : "up to 6.10 they are clamped "
+		    "into it; *unknown*");
 }
 
 int
@@ -120,12 +115,11 @@ profiling_parse(const char *arg, unsigned *shift, char *canon, size_t n)
 static _Noreturn void
 already_on(int mode)
 {
-	const char *what = profiling_counts(mode);
-
 	fatalx("profiling is already on (%s reads %d: counting %s): the "
 	    "kernel starts it once per boot, so its mode cannot change until "
 	    "the next boot; readprofile reads it as it is", SYS_PROFILING,
-	    mode, what ? what : "something this readprofile does not know");
+	    mode, profiling_counts(mode, "something this readprofile does not "
+	    "know"));
 }
 
 /* K's /proc/profile: its step word and the bytes of its counters; -1 if
@@ -197,15 +191,14 @@ profiling_enable(const struct kfiles *k, const char *arg, struct out *out)
 		step = 1u << shift;
 	out_printf(out, "Started: %s\nCounting: %s\nSampling_step: %u\n"
 	    "Kernel_memory: %lld bytes, until the next boot\n", arg,
-	    profiling_counts(mode) ? profiling_counts(mode) : "unknown", step,
-	    bytes);
+	    profiling_counts(mode, "unknown"), step, bytes);
 }
 
 void
 profiling_hint(const struct kfiles *k)
 {
 	int mode = profiling_mode(k);
-	const char *what = profiling_counts(mode);
+	const char *what = profiling_counts(mode, NULL);
 
 	if (mode < 0)
 		return;	/* no such file: kernel.c's hints */
