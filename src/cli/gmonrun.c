@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "cli/export.h"
-#include "sym/elfpeek.h"
+#include "sym/elfsym.h"
 #include "hist/gmon.h"
 #include "sym/demangle.h"
 #include "cli/debugfile.h"

@@ -1,19 +1,24 @@
 /*
- * elfsym.c - symbols straight from an ELF file.
+ * elfsym.c - an ELF file: its headers, what they say (elf_peek) and its
+ * symbols.
  *
  * Every offset, size and index read from the file is checked against the
  * file before it is used; names are read only through offsets checked
  * against a string table that ends in a NUL byte.  A regular file is read
  * with pread: the section headers and the string tables whole, the
- * symbol table a chunk at a time.
+ * symbol table a chunk at a time.  One reader of the headers serves both
+ * uses: for the symbols a defect of the file is fatal, for elf_peek it
+ * leaves what it is in unknown.
  */
 #include <elf.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
-#include "sym/elfpeek.h"
 #include "sym/elfsym.h"
+#include "base/crc32.h"
 #include "base/input.h"
 #include "base/util.h"
 
@@ -35,17 +40,39 @@ _Static_assert(sizeof(struct ent) == 16, "an entry is 16 bytes");
 /* Symbols read from the file at a time. */
 #define SYM_CHUNK 2048
 
+#define NOTES_MAX ((uint64_t)1 << 20)	/* note sections or segments */
+#define TABLE_MAX ((uint64_t)16 << 20)	/* the program header table */
+#define LINK_MAX (sizeof ((struct elf_peek *)0)->link + 8)
+
+/*
+ * The fields of an ELF header and of a section header that the reader
+ * uses, of either class (ELF32's widened), in the host's byte order.
+ */
+struct elf_ehdr {
+	int is64, big;
+	uint64_t phoff, shoff;
+	uint64_t phentsize, phnum, shentsize, shnum, shstrndx;
+};
+
+struct elf_shdr {
+	uint64_t name, type, flags, addr, offset, size, link, info, align;
+	uint64_t entsize;
+};
+
 struct elf {
 	const char *name;
 	struct input in;	/* a regular file, read with pread */
 	unsigned char *held;	/* else the file held in memory */
 	uint64_t size;
+	int peek;		/* elf_peek: a defect is "not known" */
 	struct elf_ehdr h;	/* class, byte order, section headers */
 	void **owned;		/* buffers read from the file */
 	size_t nowned;
 
 	const unsigned char *sh;	/* section headers */
-	uint32_t shnum;
+	uint32_t shnum;			/* peeked at and unknown: 0 */
+	const char *names;		/* their names (NUL-ended), or NULL */
+	uint64_t namesize;
 	char *secletter;		/* per section */
 
 	uint64_t symoff;		/* the symbol table */
@@ -87,14 +114,78 @@ rd(const struct elf *e, const unsigned char *p, size_t len)
 	return elf_word(p, len, e->h.big);
 }
 
-/* [off, off + len) must lie inside the file: else a fatal error. */
+/* An address-sized word: at OFF32 in an ELF32 structure, OFF64 in ELF64. */
+static uint64_t
+rda(const struct elf *e, const unsigned char *p, size_t off32, size_t off64)
+{
+	return e->h.is64 ? rd(e, p + off64, 8) : rd(e, p + off32, 4);
+}
+
+/* The ELF header H, whose class and byte order are known ones. */
 static void
+ehdr(struct elf *e, const unsigned char *h)
+{
+	int x = (e->h.is64 = h[EI_CLASS] == ELFCLASS64) ? 12 : 0;
+
+	e->h.big = h[EI_DATA] == ELFDATA2MSB;
+	e->h.phoff = rda(e, h, 28, 32);
+	e->h.shoff = rda(e, h, 32, 40);
+	e->h.phentsize = rd(e, h + 42 + x, 2);
+	e->h.phnum = rd(e, h + 44 + x, 2);
+	e->h.shentsize = rd(e, h + 46 + x, 2);
+	e->h.shnum = rd(e, h + 48 + x, 2);
+	e->h.shstrndx = rd(e, h + 50 + x, 2);
+}
+
+/* Section I's header. */
+static void
+section(const struct elf *e, uint32_t i, struct elf_shdr *s)
+{
+	const unsigned char *p = e->sh + (size_t)i * e->h.shentsize;
+
+	s->name = rd(e, p, 4);
+	s->type = rd(e, p + 4, 4);
+	s->flags = rda(e, p, 8, 8);
+	s->addr = rda(e, p, 12, 16);
+	s->offset = rda(e, p, 16, 24);
+	s->size = rda(e, p, 20, 32);
+	s->link = rd(e, p + (e->h.is64 ? 40 : 24), 4);
+	s->info = rd(e, p + (e->h.is64 ? 44 : 28), 4);
+	s->align = rda(e, p, 32, 48);
+	s->entsize = rda(e, p, 36, 56);
+}
+
+/* A defect of the file: fatal, naming it; -1 when it is peeked at. */
+static int __attribute__((format(printf, 2, 3)))
+defect(const struct elf *e, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	if (e->peek)
+		return -1;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	fatalx("%s: %s", e->name, msg);
+}
+
+/* Whether [off, off + len) lies inside the file. */
+static int
+inside(const struct elf *e, uint64_t off, uint64_t len)
+{
+	return off <= e->size && len <= e->size - off;
+}
+
+/* [off, off + len) must lie inside the file, else it is a defect. */
+static int
 check_span(const struct elf *e, uint64_t off, uint64_t len, const char *what)
 {
-	if (off > e->size || len > e->size - off)
-		fatalx("%s: %s lies outside the file (offset %llu, %llu bytes, "
-		    "file size %llu)", e->name, what, (unsigned long long)off,
-		    (unsigned long long)len, (unsigned long long)e->size);
+	if (inside(e, off, len))
+		return 0;
+	return defect(e, "%s lies outside the file (offset %llu, %llu bytes, "
+	    "file size %llu)", what, (unsigned long long)off,
+	    (unsigned long long)len, (unsigned long long)e->size);
 }
 
 /*
@@ -110,53 +201,323 @@ read_span(struct elf *e, void *buf, uint64_t off, uint64_t len)
 	return buf;
 }
 
-/* The same, checked here, and kept until elf_close. */
+/* The same, checked here (NULL on a defect), and kept until release(). */
 static const unsigned char *
 span(struct elf *e, uint64_t off, uint64_t len, const char *what)
 {
 	void *buf;
 
-	check_span(e, off, len, what);
+	if (check_span(e, off, len, what) < 0)
+		return NULL;
 	if (e->held != NULL)
 		return e->held + off;
 	if (len > SIZE_MAX - 1)
-		fatalx("%s: %s is too large", e->name, what);
+		return defect(e, "%s is too large", what), NULL;
 	buf = xmalloc((size_t)len);
 	e->owned = xrealloc(e->owned, (e->nowned + 1) * sizeof *e->owned);
 	e->owned[e->nowned++] = buf;
 	return read_span(e, buf, off, len);
 }
 
-/* Section I's header. */
-static void
-section(const struct elf *e, uint32_t i, struct elf_shdr *s)
+/* Section S (not empty) read whole: strings that must end in a NUL byte. */
+static const char *
+nul_table(struct elf *e, const struct elf_shdr *s, const char *what)
 {
-	elf_shdr(&e->h, e->sh + (size_t)i * e->h.shentsize, s);
+	const char *tab = (const char *)span(e, s->offset, s->size, what);
+
+	if (tab != NULL && tab[s->size - 1] != '\0')
+		return defect(e, "%s does not end in a NUL byte", what), NULL;
+	return tab;
 }
 
-/* Symbol fields. */
-struct esym {
-	uint32_t name, shndx;
-	unsigned bind, type;
-	uint64_t value, size;
-};
-
-/* The symbol at P; X: its extended section index, or NULL. */
-static void
-symbol(const struct elf *e, const unsigned char *p, const unsigned char *x,
-    struct esym *s)
+/* A string of TAB (SIZE bytes, NUL-ended; NULL: none) at OFF, or NULL. */
+static const char *
+string_at(const char *tab, uint64_t size, uint64_t off)
 {
-	int is64 = e->h.is64;
-	unsigned info = p[is64 ? 4 : 12];
+	return tab != NULL && off < size ? tab + off : NULL;
+}
 
-	s->name = (uint32_t)rd(e, p, 4);
-	s->bind = info >> 4;
-	s->type = info & 0xf;
-	s->shndx = (uint32_t)rd(e, p + (is64 ? 6 : 14), 2);
-	s->value = rd(e, p + (is64 ? 8 : 4), is64 ? 8 : 4);
-	s->size = rd(e, p + (is64 ? 16 : 8), is64 ? 8 : 4);
-	if (s->shndx == SHN_XINDEX && x != NULL)
-		s->shndx = (uint32_t)rd(e, x, 4);
+/* Free what was read. */
+static void
+release(struct elf *e)
+{
+	for (size_t i = 0; i < e->nowned; i++)
+		free(e->owned[i]);
+	free(e->owned);
+	free(e->held);
+}
+
+/* ---- the headers ------------------------------------------------------ */
+
+/* The ELF header, checked: magic (elf_open's caller checked it), class,
+ * byte order, size. */
+static int
+read_ehdr(struct elf *e)
+{
+	unsigned char hb[sizeof(Elf64_Ehdr)];
+	const unsigned char *h;
+
+	if (e->size < EI_NIDENT)
+		return defect(e, "truncated ELF header");
+	h = read_span(e, hb, 0, e->size < sizeof hb ? e->size : sizeof hb);
+	if (!elf_magic(h, SELFMAG))
+		return -1;
+	if (h[EI_CLASS] != ELFCLASS32 && h[EI_CLASS] != ELFCLASS64)
+		return defect(e, "unknown ELF class %u", h[EI_CLASS]);
+	if (h[EI_DATA] != ELFDATA2LSB && h[EI_DATA] != ELFDATA2MSB)
+		return defect(e, "unknown ELF byte order %u", h[EI_DATA]);
+	if (e->size < (h[EI_CLASS] == ELFCLASS64 ? sizeof(Elf64_Ehdr) :
+	    sizeof(Elf32_Ehdr)))
+		return defect(e, "truncated ELF header");
+	ehdr(e, h);
+	return 0;
+}
+
+/* The section header table: 0, or -1. */
+static int
+read_sections(struct elf *e)
+{
+	uint64_t shoff = e->h.shoff, shnum = e->h.shnum, ent = e->h.shentsize;
+	struct elf_shdr s;
+
+	if (shoff == 0)
+		return defect(e, "no section headers, so no symbol table "
+		    "(stripped); use the unstripped file");
+	if (ent < (e->h.is64 ? sizeof(Elf64_Shdr) : sizeof(Elf32_Shdr)))
+		return defect(e, "section header size %llu is too small",
+		    (unsigned long long)ent);
+	if ((e->sh = span(e, shoff, ent, "the section header table")) == NULL)
+		return -1;
+	if (shnum == 0 || e->h.shstrndx == SHN_XINDEX) {
+		/* extended numbering: the counts are in section 0 */
+		section(e, 0, &s);
+		if (shnum == 0)
+			shnum = s.size;
+		if (e->h.shstrndx == SHN_XINDEX)
+			e->h.shstrndx = s.link;
+	}
+	if (shnum > UINT32_MAX || shnum > (e->size - shoff) / ent)
+		return defect(e, "the section header table lies outside the "
+		    "file (%llu sections at offset %llu)",
+		    (unsigned long long)shnum, (unsigned long long)shoff);
+	e->shnum = (uint32_t)shnum;
+	e->sh = span(e, shoff, shnum * ent, "the section header table");
+	return 0;
+}
+
+/*
+ * The ELF header, the section headers and their names: 0, or -1 (only
+ * when peeked at) when it is not an ELF file.  A file peeked at whose
+ * sections are not known has none.
+ */
+static int
+read_headers(struct elf *e)
+{
+	struct elf_shdr s;
+
+	if (read_ehdr(e) < 0)
+		return -1;
+	if (read_sections(e) < 0 || e->h.shstrndx == SHN_UNDEF ||
+	    e->h.shstrndx >= e->shnum)
+		return 0;
+	section(e, (uint32_t)e->h.shstrndx, &s);
+	if (s.type != SHT_NOBITS && s.size != 0) {
+		e->names = nul_table(e, &s, "the section name table");
+		e->namesize = e->names != NULL ? s.size : 0;
+	}
+	return 0;
+}
+
+/*
+ * The build-id among the notes of SIZE bytes at OFF, unless one is known.
+ * Notes that do not parse are no build-id, not a defect: a build-id note
+ * is a few dozen bytes, and notes over 1 MiB are not read.
+ */
+static void
+notes_at(struct elf *e, uint64_t off, uint64_t size, uint64_t align,
+    struct build_id *id)
+{
+	unsigned char *buf;
+
+	if (id->n > 0 || size == 0 || size > NOTES_MAX || !inside(e, off, size))
+		return;
+	buf = xmalloc((size_t)size);
+	notes_build_id(read_span(e, buf, off, size), (size_t)size, e->h.big,
+	    align == 8 ? 8 : 4, id);
+	free(buf);
+}
+
+/* The GNU build-id, from the first note section that has one. */
+static void
+read_build_id(struct elf *e, struct build_id *id)
+{
+	struct elf_shdr s;
+
+	for (uint32_t i = 1; i < e->shnum && id->n == 0; i++) {
+		section(e, i, &s);
+		if (s.type == SHT_NOTE)
+			notes_at(e, s.offset, s.size, s.align, id);
+	}
+}
+
+/* ---- what the headers say -------------------------------------------- */
+
+/* .gnu_debuglink: a file name without '/', its NUL padded to 4, a CRC. */
+static void
+debuglink(struct elf *e, const struct elf_shdr *s, struct elf_peek *pk)
+{
+	uint64_t n = s->size < LINK_MAX ? s->size : LINK_MAX;
+	const unsigned char *b = span(e, s->offset, n, "the debug link");
+	size_t len, at;
+
+	if (b == NULL)
+		return;
+	len = strnlen((const char *)b, (size_t)n);
+	at = (len + 4) & ~(size_t)3;
+	if (len > 0 && len < sizeof pk->link && at + 4 <= n &&
+	    memchr(b, '/', len) == NULL) {
+		memcpy(pk->link, b, len + 1);
+		pk->link_crc = (uint32_t)rd(e, b + at, 4);
+	}
+}
+
+/* Where the executable sections lie, S one of them. */
+static void
+exec_span(const struct elf_shdr *s, struct elf_peek *pk)
+{
+	if ((s->flags & (SHF_ALLOC | SHF_EXECINSTR)) !=
+	    (SHF_ALLOC | SHF_EXECINSTR) || s->size == 0 ||
+	    s->addr > UINT64_MAX - s->size)
+		return;
+	if (!pk->have_exec || s->addr < pk->exec_lo)
+		pk->exec_lo = s->addr;
+	if (!pk->have_exec || s->addr + s->size > pk->exec_hi)
+		pk->exec_hi = s->addr + s->size;
+	pk->have_exec = 1;
+}
+
+/* The section headers: .symtab, .gnu_debuglink, the executable ones. */
+static void
+sections(struct elf *e, struct elf_peek *pk)
+{
+	struct elf_shdr s;
+	const char *n;
+
+	for (uint32_t i = 1; i < e->shnum; i++) {
+		section(e, i, &s);
+		exec_span(&s, pk);
+		n = string_at(e->names, e->namesize, s.name);
+		if (s.type == SHT_SYMTAB && s.size > 0)
+			pk->symtab = 1;
+		else if (s.type != SHT_NOTE && s.type != SHT_NOBITS &&
+		    n != NULL && strcmp(n, ".gnu_debuglink") == 0)
+			debuglink(e, &s, pk);
+	}
+}
+
+/* The program headers: executable PT_LOAD segments, PT_NOTE segments. */
+static void
+programs(struct elf *e, struct elf_peek *pk)
+{
+	uint64_t ent = e->h.phentsize, num = e->h.phnum;
+	const unsigned char *t;
+
+	if (e->h.phoff == 0 || num == 0 || ent < (e->h.is64 ? 56u : 32u) ||
+	    num * ent > TABLE_MAX || (t = span(e, e->h.phoff, num * ent,
+	    "the program header table")) == NULL)
+		return;
+	for (uint64_t i = 0; i < num; i++) {
+		const unsigned char *h = t + i * ent;
+		uint64_t type = rd(e, h, 4);
+		uint64_t flags = rd(e, h + (e->h.is64 ? 4 : 24), 4);
+		uint64_t offset = rda(e, h, 4, 8), vaddr = rda(e, h, 8, 16);
+		uint64_t filesz = rda(e, h, 16, 32), memsz = rda(e, h, 20, 40);
+
+		if (type == PT_LOAD && (!pk->have_load || vaddr < pk->load_lo)) {
+			pk->load_lo = vaddr;
+			pk->have_load = 1;
+		}
+		if (type == PT_NOTE)
+			notes_at(e, offset, filesz, rda(e, h, 28, 48), &pk->bid);
+		else if (type == PT_LOAD && (flags & PF_X) &&
+		    pk->ntext < ELF_PEEK_TEXT) {
+			pk->text[pk->ntext].vaddr = vaddr;
+			pk->text[pk->ntext].memsz = memsz;
+			pk->text[pk->ntext].offset = offset;
+			pk->ntext++;
+		}
+	}
+}
+
+/* Open PATH when it is a non-empty regular file read as it is (no
+ * decompressor); 0, or -1. */
+static int
+open_plain(const char *path, struct input *in)
+{
+	struct stat sb;
+
+	if (strcmp(path, "-") == 0 || input_tool(path) != NULL ||
+	    stat(path, &sb) < 0 || !S_ISREG(sb.st_mode) ||
+	    input_open(in, path) < 0)
+		return -1;
+	if (!in->seekable) {
+		input_close(in);
+		return -1;
+	}
+	return 0;
+}
+
+int
+elf_peek(const char *path, struct elf_peek *pk)
+{
+	struct elf e = { .name = path, .peek = 1 };
+	int rc;
+
+	memset(pk, 0, sizeof *pk);
+	if (open_plain(path, &e.in) < 0)
+		return -1;
+	e.size = e.in.size;
+	if ((rc = read_headers(&e)) == 0) {
+		read_build_id(&e, &pk->bid);
+		sections(&e, pk);
+		programs(&e, pk);
+	}
+	input_check_size(&e.in);
+	input_close(&e.in);
+	release(&e);
+	return rc;
+}
+
+int
+elf_peek_offset(const struct elf_peek *pk, uint64_t addr, uint64_t *off)
+{
+	/* the executable segment holding ADDR, else the first one */
+	size_t i = 0;
+
+	for (size_t j = 0; j < pk->ntext; j++)
+		if (addr >= pk->text[j].vaddr &&
+		    addr - pk->text[j].vaddr < pk->text[j].memsz)
+			i = j;
+	if (pk->ntext == 0 || addr + pk->text[i].offset < pk->text[i].vaddr)
+		return -1;
+	*off = addr + pk->text[i].offset - pk->text[i].vaddr;
+	return 0;
+}
+
+int
+elf_file_crc32(const char *path, uint32_t *crc)
+{
+	unsigned char buf[65536];
+	struct input in;
+	size_t r;
+
+	*crc = 0;
+	if (open_plain(path, &in) < 0)
+		return -1;
+	while ((r = input_read(&in, buf, sizeof buf)) > 0)
+		*crc = crc32_update(*crc, buf, r);
+	input_close(&in);
+	return 0;
 }
 
 /* ---- type letters ----------------------------------------------------- */
@@ -250,97 +611,17 @@ elf_symbol_letter(unsigned bind, unsigned type, uint32_t shndx,
 
 /* ---- the file --------------------------------------------------------- */
 
-/* A string of TAB (SIZE bytes, NUL-ended) at OFF, or NULL. */
-static const char *
-string_at(const char *tab, uint64_t size, uint64_t off)
-{
-	return tab != NULL && off < size ? tab + off : NULL;
-}
-
-/* Section S (not empty) read whole: strings that must end in a NUL byte. */
-static const char *
-nul_table(struct elf *e, const struct elf_shdr *s, const char *what)
-{
-	const char *tab = (const char *)span(e, s->offset, s->size, what);
-
-	if (tab[s->size - 1] != '\0')
-		fatalx("%s: %s does not end in a NUL byte", e->name, what);
-	return tab;
-}
-
-/* The section name table, or NULL when there is none worth reading. */
-static const char *
-section_names(struct elf *e, uint64_t *size)
+/* The letters of the sections. */
+static void
+section_letters(struct elf *e)
 {
 	struct elf_shdr s;
+	const char *n;
 
-	if (e->h.shstrndx == SHN_UNDEF || e->h.shstrndx >= e->shnum)
-		return NULL;
-	section(e, (uint32_t)e->h.shstrndx, &s);
-	if (s.type == SHT_NOBITS || s.size == 0)
-		return NULL;
-	*size = s.size;
-	return nul_table(e, &s, "the section name table");
-}
-
-/* The ELF header, checked: class, byte order, size. */
-static void
-read_ehdr(struct elf *e)
-{
-	unsigned char hb[sizeof(Elf64_Ehdr)];
-	const unsigned char *h;
-
-	if (e->size < EI_NIDENT)
-		fatalx("%s: truncated ELF header", e->name);
-	h = read_span(e, hb, 0, e->size < sizeof hb ? e->size : sizeof hb);
-	if (h[EI_CLASS] != ELFCLASS32 && h[EI_CLASS] != ELFCLASS64)
-		fatalx("%s: unknown ELF class %u", e->name, h[EI_CLASS]);
-	if (h[EI_DATA] != ELFDATA2LSB && h[EI_DATA] != ELFDATA2MSB)
-		fatalx("%s: unknown ELF byte order %u", e->name, h[EI_DATA]);
-	if (e->size < (h[EI_CLASS] == ELFCLASS64 ? sizeof(Elf64_Ehdr) :
-	    sizeof(Elf32_Ehdr)))
-		fatalx("%s: truncated ELF header", e->name);
-	elf_ehdr(h, &e->h);
-}
-
-/* The ELF header and the section header table. */
-static void
-read_headers(struct elf *e)
-{
-	uint64_t shoff, shnum, ent, namesize = 0;
-	struct elf_shdr s;
-	const char *names, *n;
-
-	read_ehdr(e);
-	shoff = e->h.shoff;
-	shnum = e->h.shnum;
-	ent = e->h.shentsize;
-	if (shoff == 0)
-		fatalx("%s: no section headers, so no symbol table (stripped); "
-		    "use the unstripped file", e->name);
-	if (ent < (e->h.is64 ? sizeof(Elf64_Shdr) : sizeof(Elf32_Shdr)))
-		fatalx("%s: section header size %llu is too small", e->name,
-		    (unsigned long long)ent);
-	e->sh = span(e, shoff, ent, "the section header table");
-	if (shnum == 0 || e->h.shstrndx == SHN_XINDEX) {
-		/* extended numbering: the counts are in section 0 */
-		section(e, 0, &s);
-		if (shnum == 0)
-			shnum = s.size;
-		if (e->h.shstrndx == SHN_XINDEX)
-			e->h.shstrndx = s.link;
-	}
-	if (shnum > UINT32_MAX || shnum > (e->size - shoff) / ent)
-		fatalx("%s: the section header table lies outside the file "
-		    "(%llu sections at offset %llu)", e->name,
-		    (unsigned long long)shnum, (unsigned long long)shoff);
-	e->shnum = (uint32_t)shnum;
-	e->sh = span(e, shoff, shnum * ent, "the section header table");
-	names = section_names(e, &namesize);
 	e->secletter = xmalloc(e->shnum);
 	for (uint32_t i = 0; i < e->shnum; i++) {
 		section(e, i, &s);
-		n = string_at(names, namesize, s.name);
+		n = string_at(e->names, e->namesize, s.name);
 		e->secletter[i] = elf_section_letter(n ? n : "",
 		    (uint32_t)s.type, s.flags);
 	}
@@ -526,6 +807,31 @@ read_symtab(struct elf *e)
 		read_versions(e, i);
 		e->dynsize = xmalloc(((size_t)e->nsym + 1) * sizeof *e->dynsize);
 	}
+}
+
+/* Symbol fields. */
+struct esym {
+	uint32_t name, shndx;
+	unsigned bind, type;
+	uint64_t value, size;
+};
+
+/* The symbol at P; X: its extended section index, or NULL. */
+static void
+symbol(const struct elf *e, const unsigned char *p, const unsigned char *x,
+    struct esym *s)
+{
+	int is64 = e->h.is64;
+	unsigned info = p[is64 ? 4 : 12];
+
+	s->name = (uint32_t)rd(e, p, 4);
+	s->bind = info >> 4;
+	s->type = info & 0xf;
+	s->shndx = (uint32_t)rd(e, p + (is64 ? 6 : 14), 2);
+	s->value = rda(e, p, 4, 8);
+	s->size = rda(e, p, 8, 16);
+	if (s->shndx == SHN_XINDEX && x != NULL)
+		s->shndx = (uint32_t)rd(e, x, 4);
 }
 
 /* The kernel's mksysmap filter: by type, then by name. */
@@ -1034,35 +1340,12 @@ elf_new(const char *name)
 	return e;
 }
 
-/* The GNU build-id, from the first note section that has one.  Notes
- * that do not parse are no build-id, not an error: symbols are the job.
- * A build-id note is a few dozen bytes: note sections over 1 MiB are not
- * read. */
-static void
-read_build_id(struct elf *e)
-{
-	unsigned char *buf = NULL;
-	const unsigned char *d;
-	struct elf_shdr s;
-
-	for (uint32_t i = 1; i < e->shnum && e->bid.n == 0; i++) {
-		section(e, i, &s);
-		if (s.type != SHT_NOTE || s.size == 0 || s.size > (1 << 20) ||
-		    s.offset > e->size || s.size > e->size - s.offset)
-			continue;
-		buf = xrealloc(buf, (size_t)s.size);
-		d = read_span(e, buf, s.offset, s.size);
-		notes_build_id(d, (size_t)s.size, e->h.big,
-		    s.align == 8 ? 8 : 4, &e->bid);
-	}
-	free(buf);
-}
-
 static void
 load(struct elf *e)
 {
 	read_headers(e);
-	read_build_id(e);
+	section_letters(e);
+	read_build_id(e, &e->bid);
 	read_symtab(e);
 	collect(e);
 	if (e->kernel)
@@ -1180,12 +1463,9 @@ elf_close(struct elf *e)
 {
 	if (e == NULL)
 		return;
-	for (size_t i = 0; i < e->nowned; i++)
-		free(e->owned[i]);
-	free(e->owned);
+	release(e);
 	free(e->versym);
 	free(e->dynsize);
-	free(e->held);
 	free(e->secletter);
 	free(e->ent);
 	free(e->vername);
