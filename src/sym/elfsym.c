@@ -1012,190 +1012,9 @@ full_name(struct elf *e, const struct ent *t, size_t *len)
 /* ---- nm's order --------------------------------------------------------- */
 
 /*
- * Names are compared through ranks, never byte by byte in the sort: names
- * that are suffixes of one string of the table (a linker merges a name
- * into the tail of a longer one) share their bytes, and a crafted table of
- * N suffixes of one long string would make each comparison re-read them:
- * O(N log N x length).  The ranks come from prefix doubling (Manber and
- * Myers) over the strings the names lie in, each read once: O(T log T)
- * for T bytes of those strings.
- */
-struct doubling {
-	size_t t;		/* bytes, each string ending in its NUL */
-	uint32_t *d;		/* bytes from each position to its NUL */
-	uint32_t *r, *nr;	/* class of each position's window */
-	uint32_t *sa, *tmp;	/* positions in the order of their windows */
-	uint32_t *cnt;
-};
-
-/* The second half of position I's window of 2H bytes: 0 past the NUL. */
-static uint32_t
-key2(const struct doubling *s, uint32_t i, uint32_t h)
-{
-	return s->d[i] < h ? 0 : s->r[i + h] + 1;
-}
-
-/* Windows of 2H bytes from those of H; the number of classes. */
-static uint32_t
-double_once(struct doubling *s, uint32_t h, uint32_t ncl)
-{
-	size_t m = 0, t = s->t;
-	uint32_t *x;
-
-	/* by the second half: ended ones first, then in the order of I + H */
-	for (size_t i = 0; i < t; i++)
-		if (s->d[i] < h)
-			s->tmp[m++] = (uint32_t)i;
-	for (size_t k = 0; k < t; k++)
-		if (s->sa[k] >= h && s->d[s->sa[k] - h] >= h)
-			s->tmp[m++] = s->sa[k] - h;
-	/* then, stably, by the first half */
-	memset(s->cnt, 0, ((size_t)ncl + 1) * sizeof *s->cnt);
-	for (size_t i = 0; i < t; i++)
-		s->cnt[s->r[i] + 1]++;
-	for (uint32_t c = 1; c <= ncl; c++)
-		s->cnt[c] += s->cnt[c - 1];
-	for (size_t k = 0; k < t; k++)
-		s->sa[s->cnt[s->r[s->tmp[k]]]++] = s->tmp[k];
-	s->nr[s->sa[0]] = 0;
-	for (size_t k = 1; k < t; k++) {
-		uint32_t a = s->sa[k - 1], b = s->sa[k];
-
-		s->nr[b] = s->nr[a] + (s->r[a] != s->r[b] ||
-		    key2(s, a, h) != key2(s, b, h));
-	}
-	x = s->r, s->r = s->nr, s->nr = x;
-	return s->r[s->sa[t - 1]] + 1;
-}
-
-/* The classes of all windows of C (T bytes) of one byte. */
-static uint32_t
-double_start(struct doubling *s, const unsigned char *c, uint32_t *maxd)
-{
-	size_t t = s->t;
-
-	*maxd = 0;
-	for (size_t i = t; i-- > 0;) {
-		s->d[i] = c[i] == 0 ? 0 : s->d[i + 1] + 1;
-		if (s->d[i] > *maxd)
-			*maxd = s->d[i];
-	}
-	memset(s->cnt, 0, 257 * sizeof *s->cnt);
-	for (size_t i = 0; i < t; i++)
-		s->cnt[c[i] + 1]++;
-	for (int b = 1; b <= 256; b++)
-		s->cnt[b] += s->cnt[b - 1];
-	for (size_t i = 0; i < t; i++)
-		s->sa[s->cnt[c[i]]++] = (uint32_t)i;
-	s->r[s->sa[0]] = 0;
-	for (size_t k = 1; k < t; k++)
-		s->r[s->sa[k]] = s->r[s->sa[k - 1]] +
-		    (c[s->sa[k]] != c[s->sa[k - 1]]);
-	return s->r[s->sa[t - 1]] + 1;
-}
-
-/*
- * The rank of each position of C (T bytes, which end in a NUL) in strcmp
- * order of the strings that start there, equal strings equal ranks:
- * returned, T entries, for the caller to free.
- */
-static uint32_t *
-rank_strings(const unsigned char *c, size_t t)
-{
-	struct doubling s = { .t = t };
-	uint32_t maxd, ncl, h;
-
-	s.d = xmalloc(t * sizeof *s.d);
-	s.r = xmalloc(t * sizeof *s.r);
-	s.nr = xmalloc(t * sizeof *s.nr);
-	s.sa = xmalloc(t * sizeof *s.sa);
-	s.tmp = xmalloc(t * sizeof *s.tmp);
-	s.cnt = xmalloc((t > 256 ? t + 1 : 257) * sizeof *s.cnt);
-	ncl = double_start(&s, c, &maxd);
-	/* a window that holds its NUL is the whole string: past the
-	 * longest, or once no class splits, the classes are final */
-	for (h = 1; h <= maxd && ncl < t; h *= 2) {
-		uint32_t n = double_once(&s, h, ncl);
-
-		if (n == ncl || h > UINT32_MAX / 2)
-			break;
-		ncl = n;
-	}
-	free(s.d);
-	free(s.nr);
-	free(s.sa);
-	free(s.tmp);
-	free(s.cnt);
-	return s.r;
-}
-
-static int
-cmp_u64(const void *a, const void *b, void *ctx)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	(void)ctx;
-	return x < y ? -1 : x > y;
-}
-
-/*
- * The names at the M offsets of KEY (offset << 32 | j, sorted) into C (or,
- * C NULL, only counted), the strings that hold them, each once and whole
- * with its NUL: POS[j] is the place of name j.  The bytes written.
- */
-static size_t
-gather_strings(const struct elf *e, const uint64_t *key, size_t m,
-    uint32_t *pos, unsigned char *c)
-{
-	uint64_t start = 0, end = 0, base = 0, t = 0, k;
-
-	for (size_t j = 0; j < m; j++) {
-		uint64_t off = key[j] >> 32;
-
-		if (j == 0 || off > end) {
-			start = off;
-			end = off + strlen(e->str + off);
-			base = t;
-			if (c != NULL)
-				memcpy(c + base, e->str + off, end - off + 1);
-			t += end - off + 1;
-		}
-		k = base + (off - start);
-		if (k > UINT32_MAX - 2)
-			fatalx("%s: too many names at shared addresses to "
-			    "sort", e->name);
-		pos[(uint32_t)key[j]] = (uint32_t)k;
-	}
-	return (size_t)t;
-}
-
-/*
- * The ranks (see rank_strings) of the M names at the offsets of KEY
- * (offset << 32 | j, in any order): returned, by j.
- */
-static uint32_t *
-rank_names(const struct elf *e, uint64_t *key, size_t m)
-{
-	uint32_t *pos = xmalloc(m * sizeof *pos), *rank;
-	unsigned char *c;
-	size_t t;
-
-	heap_sort(key, m, sizeof *key, cmp_u64, NULL);
-	t = gather_strings(e, key, m, pos, NULL);
-	c = xmalloc(t);
-	gather_strings(e, key, m, pos, c);
-	rank = rank_strings(c, t);
-	for (size_t j = 0; j < m; j++)
-		pos[j] = rank[pos[j]];
-	free(rank);
-	free(c);
-	return pos;
-}
-
-/*
  * The sort's key: by address, then table order.  Within a run of one
  * address, sort_ents puts the rank of the name in place of the address
- * for a second sort.
+ * for a second sort; rank_names sorts the names' offsets on it too.
  */
 static int
 cmp_ent(const void *pa, const void *pb, void *ctx)
@@ -1277,6 +1096,173 @@ sort_by_key(struct ent *v, size_t n)
 	sort_part(v, n, depth);
 }
 
+/*
+ * Names are compared through ranks, never byte by byte in the sort: names
+ * that are suffixes of one string of the table (a linker merges a name
+ * into the tail of a longer one) share their bytes, and a crafted table of
+ * N suffixes of one long string would make each comparison re-read them:
+ * O(N log N x length).  The ranks come from prefix doubling (Manber and
+ * Myers) over the strings the names lie in, each read once: O(T log T)
+ * for T bytes of those strings.
+ */
+struct doubling {
+	size_t t;		/* bytes, each string ending in its NUL */
+	uint32_t *d;		/* bytes from each position to its NUL */
+	uint32_t *r, *nr;	/* class of each position's window */
+	uint32_t *sa, *tmp;	/* positions in the order of their windows */
+	uint32_t *cnt;
+};
+
+/* The second half of position I's window of 2H bytes: 0 past the NUL. */
+static uint32_t
+key2(const struct doubling *s, uint32_t i, uint32_t h)
+{
+	return s->d[i] < h ? 0 : s->r[i + h] + 1;
+}
+
+/* Windows of 2H bytes from those of H; the number of classes. */
+static uint32_t
+double_once(struct doubling *s, uint32_t h, uint32_t ncl)
+{
+	size_t m = 0, t = s->t;
+	uint32_t *x;
+
+	/* by the second half: ended ones first, then in the order of I + H */
+	for (size_t i = 0; i < t; i++)
+		if (s->d[i] < h)
+			s->tmp[m++] = (uint32_t)i;
+	for (size_t k = 0; k < t; k++)
+		if (s->sa[k] >= h && s->d[s->sa[k] - h] >= h)
+			s->tmp[m++] = s->sa[k] - h;
+	/* then, stably, by the first half */
+	memset(s->cnt, 0, ((size_t)ncl + 1) * sizeof *s->cnt);
+	for (size_t i = 0; i < t; i++)
+		s->cnt[s->r[i] + 1]++;
+	for (uint32_t c = 1; c <= ncl; c++)
+		s->cnt[c] += s->cnt[c - 1];
+	for (size_t k = 0; k < t; k++)
+		s->sa[s->cnt[s->r[s->tmp[k]]]++] = s->tmp[k];
+	s->nr[s->sa[0]] = 0;
+	for (size_t k = 1; k < t; k++) {
+		uint32_t a = s->sa[k - 1], b = s->sa[k];
+
+		s->nr[b] = s->nr[a] + (s->r[a] != s->r[b] ||
+		    key2(s, a, h) != key2(s, b, h));
+	}
+	x = s->r, s->r = s->nr, s->nr = x;
+	return s->r[s->sa[t - 1]] + 1;
+}
+
+/*
+ * The classes of all windows of C (T bytes) of one byte: each position's
+ * byte as its class, SA in the order of positions, and one pass of
+ * double_once with H 0 (which compares each window with itself as its
+ * second half) sorts and numbers them.
+ */
+static uint32_t
+double_start(struct doubling *s, const unsigned char *c, uint32_t *maxd)
+{
+	*maxd = 0;
+	for (size_t i = s->t; i-- > 0;) {
+		s->d[i] = c[i] == 0 ? 0 : s->d[i + 1] + 1;
+		if (s->d[i] > *maxd)
+			*maxd = s->d[i];
+		s->r[i] = c[i];
+		s->sa[i] = (uint32_t)i;
+	}
+	return double_once(s, 0, 256);
+}
+
+/*
+ * The rank of each position of C (T bytes, which end in a NUL) in strcmp
+ * order of the strings that start there, equal strings equal ranks:
+ * returned, T entries, for the caller to free.
+ */
+static uint32_t *
+rank_strings(const unsigned char *c, size_t t)
+{
+	struct doubling s = { .t = t };
+	uint32_t maxd, ncl, h;
+
+	s.d = xmalloc(t * sizeof *s.d);
+	s.r = xmalloc(t * sizeof *s.r);
+	s.nr = xmalloc(t * sizeof *s.nr);
+	s.sa = xmalloc(t * sizeof *s.sa);
+	s.tmp = xmalloc(t * sizeof *s.tmp);
+	s.cnt = xmalloc((t > 256 ? t + 1 : 257) * sizeof *s.cnt);
+	ncl = double_start(&s, c, &maxd);
+	/* a window that holds its NUL is the whole string: past the
+	 * longest, or once no class splits, the classes are final */
+	for (h = 1; h <= maxd && ncl < t; h *= 2) {
+		uint32_t n = double_once(&s, h, ncl);
+
+		if (n == ncl || h > UINT32_MAX / 2)
+			break;
+		ncl = n;
+	}
+	free(s.d);
+	free(s.nr);
+	free(s.sa);
+	free(s.tmp);
+	free(s.cnt);
+	return s.r;
+}
+
+/*
+ * The names at the M offsets of KEY (the offset in addr, j in idx_type,
+ * sorted) into C (or, C NULL, only counted), the strings that hold them,
+ * each once and whole with its NUL: POS[j] is the place of name j.  The
+ * bytes written.
+ */
+static size_t
+gather_strings(const struct elf *e, const struct ent *key, size_t m,
+    uint32_t *pos, unsigned char *c)
+{
+	uint64_t start = 0, end = 0, base = 0, t = 0, k;
+
+	for (size_t j = 0; j < m; j++) {
+		uint64_t off = key[j].addr;
+
+		if (j == 0 || off > end) {
+			start = off;
+			end = off + strlen(e->str + off);
+			base = t;
+			if (c != NULL)
+				memcpy(c + base, e->str + off, end - off + 1);
+			t += end - off + 1;
+		}
+		k = base + (off - start);
+		if (k > UINT32_MAX - 2)
+			fatalx("%s: too many names at shared addresses to "
+			    "sort", e->name);
+		pos[key[j].idx_type] = (uint32_t)k;
+	}
+	return (size_t)t;
+}
+
+/*
+ * The ranks (see rank_strings) of the M names at the offsets of KEY
+ * (the offset in addr, j in idx_type, in any order): returned, by j.
+ */
+static uint32_t *
+rank_names(const struct elf *e, struct ent *key, size_t m)
+{
+	uint32_t *pos = xmalloc(m * sizeof *pos), *rank;
+	unsigned char *c;
+	size_t t;
+
+	sort_by_key(key, m);
+	t = gather_strings(e, key, m, pos, NULL);
+	c = xmalloc(t);
+	gather_strings(e, key, m, pos, c);
+	rank = rank_strings(c, t);
+	for (size_t j = 0; j < m; j++)
+		pos[j] = rank[pos[j]];
+	free(rank);
+	free(c);
+	return pos;
+}
+
 /* The length of the run of one address at V[I] (N entries). */
 static size_t
 run_at(const struct ent *v, size_t n, size_t i)
@@ -1296,7 +1282,7 @@ run_at(const struct ent *v, size_t n, size_t i)
 static void
 sort_ents(const struct elf *e, struct ent *v, size_t n)
 {
-	uint64_t *key;
+	struct ent *key;
 	uint32_t *rank;
 	size_t m = 0, j = 0, r;
 
@@ -1310,7 +1296,8 @@ sort_ents(const struct elf *e, struct ent *v, size_t n)
 	for (size_t i = 0; i < n; i += r)
 		if ((r = run_at(v, n, i)) > 1)
 			for (size_t k = i; k < i + r; k++, j++)
-				key[j] = (uint64_t)v[k].name << 32 | j;
+				key[j] = (struct ent){ .addr = v[k].name,
+				    .idx_type = (uint32_t)j };
 	rank = rank_names(e, key, m);
 	free(key);
 	j = 0;
