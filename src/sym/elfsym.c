@@ -522,6 +522,18 @@ elf_file_crc32(const char *path, uint32_t *crc)
 
 /* ---- type letters ----------------------------------------------------- */
 
+#define NPREFIX(p) (sizeof (p) / sizeof (p)[0])
+
+/* The first of the N prefixes P that S begins with, or -1. */
+static int
+prefix_of(const char *s, const char *const *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strncmp(s, p[i], strlen(p[i])) == 0)
+			return (int)i;
+	return -1;
+}
+
 /* Non-allocated sections nm calls debugging ones ('N'), by name. */
 static int
 debug_name(const char *n)
@@ -531,10 +543,7 @@ debug_name(const char *n)
 		".gnu.debuglto_.debug_",
 	};
 
-	for (size_t i = 0; i < sizeof prefix / sizeof prefix[0]; i++)
-		if (strncmp(n, prefix[i], strlen(prefix[i])) == 0)
-			return 1;
-	return 0;
+	return prefix_of(n, prefix, NPREFIX(prefix)) >= 0;
 }
 
 /*
@@ -544,24 +553,15 @@ debug_name(const char *n)
 static char
 named_letter(const char *n)
 {
-	static const struct {
-		const char *name;
-		char letter;
-	} tab[] = {
-		{ ".drectve", 'i' }, { ".edata", 'e' }, { ".idata", 'i' },
-		{ ".pdata", 'p' },
+	static const char *const name[] = {
+		".drectve", ".edata", ".idata", ".pdata",
 	};
+	int i = prefix_of(n, name, NPREFIX(name));
+	char c = i < 0 ? 0 : n[strlen(name[i])];
 
-	for (size_t i = 0; i < sizeof tab / sizeof tab[0]; i++) {
-		size_t k = strlen(tab[i].name);
-		char c;
-
-		if (strncmp(n, tab[i].name, k) != 0)
-			continue;
-		c = n[k];
-		if (c == '\0' || c == '.' || c == '$' || (c >= '0' && c <= '9'))
-			return tab[i].letter;
-	}
+	if (i >= 0 && (c == '\0' || c == '.' || c == '$' ||
+	    (c >= '0' && c <= '9')))
+		return "ieip"[i];
 	return 0;
 }
 
@@ -838,22 +838,12 @@ symbol(const struct elf *e, const unsigned char *p, const unsigned char *x,
 static int
 kernel_drops(char type, const char *n)
 {
-	if (type == 'a' || type == 'N' || type == 'U' || type == 'w')
-		return 1;
-	switch (n[0]) {
-	case '$':
-		return 1;
-	case '.':
-		return n[1] == 'L';
-	case 'L':
-		return n[1] == '0' && n[2] == '\0';
-	case '_':
-		return strncmp(n, "__crc_", 6) == 0 ||
-		    strncmp(n, "__kstrtab_", 10) == 0 ||
-		    strncmp(n, "__kstrtabns_", 12) == 0;
-	default:
-		return 0;
-	}
+	static const char *const prefix[] = {
+		"$", ".L", "__crc_", "__kstrtab_", "__kstrtabns_",
+	};
+
+	return type == 'a' || type == 'N' || type == 'U' || type == 'w' ||
+	    strcmp(n, "L0") == 0 || prefix_of(n, prefix, NPREFIX(prefix)) >= 0;
 }
 
 /*
