@@ -662,76 +662,50 @@ string_table(struct elf *e, uint64_t link, uint64_t *size, const char *what)
 	return nul_table(e, &s, "a string table");
 }
 
-static _Noreturn void
-bad_versions(const struct elf *e)
+/*
+ * The LEN bytes at OFF of a version section or of its string table (a
+ * name: 1 byte, up to the table's final NUL), SIZE bytes read at P:
+ * checked.
+ */
+static const void *
+ver_at(const struct elf *e, uint64_t size, const void *p, uint64_t off,
+    uint64_t len)
 {
-	fatalx("%s: bad symbol version sections", e->name);
+	if (off > size || size - off < len)
+		fatalx("%s: bad symbol version sections", e->name);
+	return (const unsigned char *)p + off;
 }
 
-/* The LEN bytes at OFF of the version section S, read at P: checked. */
-static const unsigned char *
-ver_at(const struct elf *e, const struct elf_shdr *s, const unsigned char *p,
-    uint64_t off, uint64_t len)
-{
-	if (off > s->size || s->size - off < len)
-		bad_versions(e);
-	return p + off;
-}
-
-/* The name at OFF of a version section's string table STR (SIZE bytes). */
-static const char *
-ver_name(const struct elf *e, const char *str, uint64_t size, uint64_t off)
-{
-	if (off >= size)
-		bad_versions(e);
-	return str + off;
-}
-
-/* The version definitions: index -> name. */
+/*
+ * Index -> name, from the version definitions (NEED 0: each Elf_Verdef
+ * names its own index in its first Elf_Verdaux) or the versions needed
+ * from other files (NEED 1: each Elf_Verneed has a list of Elf_Vernaux,
+ * each naming an index).
+ */
 static void
-read_verdef(struct elf *e, const struct elf_shdr *vd)
+read_verlist(struct elf *e, const struct elf_shdr *v, int need)
 {
-	const unsigned char *p = span(e, vd->offset, vd->size,
-	    "the version definitions"), *d, *a;
-	uint64_t strsize, off = 0, next;
-	const char *str = string_table(e, vd->link, &strsize,
-	    "version definitions");
-
-	for (uint64_t i = 0; i < vd->info; i++) {
-		d = ver_at(e, vd, p, off, 20);
-		a = ver_at(e, vd, p, off + rd(e, d + 12, 4), 8);
-		e->vername[rd(e, d + 4, 2) & 0x7fff] = ver_name(e, str,
-		    strsize, rd(e, a, 4));
-		if ((next = rd(e, d + 16, 4)) == 0)
-			break;
-		off += next;
-	}
-}
-
-/* The versions needed from other files: index -> name. */
-static void
-read_verneed(struct elf *e, const struct elf_shdr *vn)
-{
-	const unsigned char *p = span(e, vn->offset, vn->size,
-	    "the version requirements"), *d, *x;
+	const char *what = need ? "version requirements" :
+	    "version definitions";
+	const unsigned char *p = span(e, v->offset, v->size, need ?
+	    "the version requirements" : "the version definitions"), *d, *x;
 	uint64_t strsize, off = 0, a, next, ndx;
-	const char *str = string_table(e, vn->link, &strsize,
-	    "version requirements");
+	const char *str = string_table(e, v->link, &strsize, what);
 
-	for (uint64_t i = 0; i < vn->info; i++) {
-		d = ver_at(e, vn, p, off, 16);
-		a = off + rd(e, d + 8, 4);
-		for (uint64_t k = rd(e, d + 2, 2); k > 0; k--) {
-			x = ver_at(e, vn, p, a, 16);
-			ndx = rd(e, x + 6, 2) & 0x7fff;
-			e->vername[ndx] = ver_name(e, str, strsize,
-			    rd(e, x + 8, 4));
-			e->vneeded[ndx] = 1;
-			if ((next = rd(e, x + 12, 4)) == 0)
+	for (uint64_t i = 0; i < v->info; i++) {
+		d = ver_at(e, v->size, p, off, need ? 16 : 20);
+		a = off + rd(e, d + (need ? 8 : 12), 4);
+		for (uint64_t k = need ? rd(e, d + 2, 2) : 1; k > 0; k--) {
+			x = ver_at(e, v->size, p, a, need ? 16 : 8);
+			ndx = rd(e, need ? x + 6 : d + 4, 2) & 0x7fff;
+			e->vername[ndx] = ver_at(e, strsize, str,
+			    rd(e, x + (need ? 8 : 0), 4), 1);
+			e->vneeded[ndx] = (unsigned char)need;
+			if ((next = rd(e, x + (need ? 12 : 4), 4)) == 0)
 				break;
 			a += next;
 		}
-		if ((next = rd(e, d + 12, 4)) == 0)
+		if ((next = rd(e, d + (need ? 12 : 16), 4)) == 0)
 			break;
 		off += next;
 	}
@@ -759,9 +733,9 @@ read_versions(struct elf *e, uint32_t dynsym)
 	e->vneeded = xmalloc(NVER);
 	memset(e->vneeded, 0, NVER);
 	if (find_section(e, SHT_GNU_verdef, 0, &vd) != 0)
-		read_verdef(e, &vd);
+		read_verlist(e, &vd, 0);
 	if (find_section(e, SHT_GNU_verneed, 0, &vn) != 0)
-		read_verneed(e, &vn);
+		read_verlist(e, &vn, 1);
 }
 
 /* The symbol table: .symtab, else .dynsym. */
