@@ -86,8 +86,10 @@ struct elf {
 
 	uint16_t *versym;		/* .dynsym only: versions, or NULL */
 	uint64_t *dynsize;		/* .dynsym only: sizes by index, or NULL */
-	const char **vername;		/* by version index, NVER of them */
-	unsigned char *vneeded;		/* by index: from another file */
+	struct {
+		const char *name;
+		int needed;		/* from another file */
+	} *ver;				/* by version index, NVER of them */
 
 	struct build_id bid;		/* NT_GNU_BUILD_ID; n 0: none */
 
@@ -119,22 +121,6 @@ static uint64_t
 rda(const struct elf *e, const unsigned char *p, size_t off32, size_t off64)
 {
 	return e->h.is64 ? rd(e, p + off64, 8) : rd(e, p + off32, 4);
-}
-
-/* The ELF header H, whose class and byte order are known ones. */
-static void
-ehdr(struct elf *e, const unsigned char *h)
-{
-	int x = (e->h.is64 = h[EI_CLASS] == ELFCLASS64) ? 12 : 0;
-
-	e->h.big = h[EI_DATA] == ELFDATA2MSB;
-	e->h.phoff = rda(e, h, 28, 32);
-	e->h.shoff = rda(e, h, 32, 40);
-	e->h.phentsize = rd(e, h + 42 + x, 2);
-	e->h.phnum = rd(e, h + 44 + x, 2);
-	e->h.shentsize = rd(e, h + 46 + x, 2);
-	e->h.shnum = rd(e, h + 48 + x, 2);
-	e->h.shstrndx = rd(e, h + 50 + x, 2);
 }
 
 /* Section I's header. */
@@ -201,7 +187,7 @@ read_span(struct elf *e, void *buf, uint64_t off, uint64_t len)
 	return buf;
 }
 
-/* The same, checked here (NULL on a defect), and kept until release(). */
+/* The same, checked here (NULL on a defect), and kept until elf_close. */
 static const unsigned char *
 span(struct elf *e, uint64_t off, uint64_t len, const char *what)
 {
@@ -237,25 +223,16 @@ string_at(const char *tab, uint64_t size, uint64_t off)
 	return tab != NULL && off < size ? tab + off : NULL;
 }
 
-/* Free what was read. */
-static void
-release(struct elf *e)
-{
-	for (size_t i = 0; i < e->nowned; i++)
-		free(e->owned[i]);
-	free(e->owned);
-	free(e->held);
-}
-
 /* ---- the headers ------------------------------------------------------ */
 
-/* The ELF header, checked: magic (elf_open's caller checked it), class,
- * byte order, size. */
+/* The ELF header, checked (the magic, which elf_open's caller checked;
+ * class, byte order, size) and decoded. */
 static int
 read_ehdr(struct elf *e)
 {
 	unsigned char hb[sizeof(Elf64_Ehdr)];
 	const unsigned char *h;
+	int x;
 
 	if (e->size < EI_NIDENT)
 		return defect(e, "truncated ELF header");
@@ -269,7 +246,15 @@ read_ehdr(struct elf *e)
 	if (e->size < (h[EI_CLASS] == ELFCLASS64 ? sizeof(Elf64_Ehdr) :
 	    sizeof(Elf32_Ehdr)))
 		return defect(e, "truncated ELF header");
-	ehdr(e, h);
+	x = (e->h.is64 = h[EI_CLASS] == ELFCLASS64) ? 12 : 0;
+	e->h.big = h[EI_DATA] == ELFDATA2MSB;
+	e->h.phoff = rda(e, h, 28, 32);
+	e->h.shoff = rda(e, h, 32, 40);
+	e->h.phentsize = rd(e, h + 42 + x, 2);
+	e->h.phnum = rd(e, h + 44 + x, 2);
+	e->h.shentsize = rd(e, h + 46 + x, 2);
+	e->h.shnum = rd(e, h + 48 + x, 2);
+	e->h.shstrndx = rd(e, h + 50 + x, 2);
 	return 0;
 }
 
@@ -358,166 +343,6 @@ read_build_id(struct elf *e, struct build_id *id)
 		if (s.type == SHT_NOTE)
 			notes_at(e, s.offset, s.size, s.align, id);
 	}
-}
-
-/* ---- what the headers say -------------------------------------------- */
-
-/* .gnu_debuglink: a file name without '/', its NUL padded to 4, a CRC. */
-static void
-debuglink(struct elf *e, const struct elf_shdr *s, struct elf_peek *pk)
-{
-	uint64_t n = s->size < LINK_MAX ? s->size : LINK_MAX;
-	const unsigned char *b = span(e, s->offset, n, "the debug link");
-	size_t len, at;
-
-	if (b == NULL)
-		return;
-	len = strnlen((const char *)b, (size_t)n);
-	at = (len + 4) & ~(size_t)3;
-	if (len > 0 && len < sizeof pk->link && at + 4 <= n &&
-	    memchr(b, '/', len) == NULL) {
-		memcpy(pk->link, b, len + 1);
-		pk->link_crc = (uint32_t)rd(e, b + at, 4);
-	}
-}
-
-/* Where the executable sections lie, S one of them. */
-static void
-exec_span(const struct elf_shdr *s, struct elf_peek *pk)
-{
-	if ((s->flags & (SHF_ALLOC | SHF_EXECINSTR)) !=
-	    (SHF_ALLOC | SHF_EXECINSTR) || s->size == 0 ||
-	    s->addr > UINT64_MAX - s->size)
-		return;
-	if (!pk->have_exec || s->addr < pk->exec_lo)
-		pk->exec_lo = s->addr;
-	if (!pk->have_exec || s->addr + s->size > pk->exec_hi)
-		pk->exec_hi = s->addr + s->size;
-	pk->have_exec = 1;
-}
-
-/* The section headers: .symtab, .gnu_debuglink, the executable ones. */
-static void
-sections(struct elf *e, struct elf_peek *pk)
-{
-	struct elf_shdr s;
-	const char *n;
-
-	for (uint32_t i = 1; i < e->shnum; i++) {
-		section(e, i, &s);
-		exec_span(&s, pk);
-		n = string_at(e->names, e->namesize, s.name);
-		if (s.type == SHT_SYMTAB && s.size > 0)
-			pk->symtab = 1;
-		else if (s.type != SHT_NOTE && s.type != SHT_NOBITS &&
-		    n != NULL && strcmp(n, ".gnu_debuglink") == 0)
-			debuglink(e, &s, pk);
-	}
-}
-
-/* The program headers: executable PT_LOAD segments, PT_NOTE segments. */
-static void
-programs(struct elf *e, struct elf_peek *pk)
-{
-	uint64_t ent = e->h.phentsize, num = e->h.phnum;
-	const unsigned char *t;
-
-	if (e->h.phoff == 0 || num == 0 || ent < (e->h.is64 ? 56u : 32u) ||
-	    num * ent > TABLE_MAX || (t = span(e, e->h.phoff, num * ent,
-	    "the program header table")) == NULL)
-		return;
-	for (uint64_t i = 0; i < num; i++) {
-		const unsigned char *h = t + i * ent;
-		uint64_t type = rd(e, h, 4);
-		uint64_t flags = rd(e, h + (e->h.is64 ? 4 : 24), 4);
-		uint64_t offset = rda(e, h, 4, 8), vaddr = rda(e, h, 8, 16);
-		uint64_t filesz = rda(e, h, 16, 32), memsz = rda(e, h, 20, 40);
-
-		if (type == PT_LOAD && (!pk->have_load || vaddr < pk->load_lo)) {
-			pk->load_lo = vaddr;
-			pk->have_load = 1;
-		}
-		if (type == PT_NOTE)
-			notes_at(e, offset, filesz, rda(e, h, 28, 48), &pk->bid);
-		else if (type == PT_LOAD && (flags & PF_X) &&
-		    pk->ntext < ELF_PEEK_TEXT) {
-			pk->text[pk->ntext].vaddr = vaddr;
-			pk->text[pk->ntext].memsz = memsz;
-			pk->text[pk->ntext].offset = offset;
-			pk->ntext++;
-		}
-	}
-}
-
-/* Open PATH when it is a non-empty regular file read as it is (no
- * decompressor); 0, or -1. */
-static int
-open_plain(const char *path, struct input *in)
-{
-	struct stat sb;
-
-	if (strcmp(path, "-") == 0 || input_tool(path) != NULL ||
-	    stat(path, &sb) < 0 || !S_ISREG(sb.st_mode) ||
-	    input_open(in, path) < 0)
-		return -1;
-	if (!in->seekable) {
-		input_close(in);
-		return -1;
-	}
-	return 0;
-}
-
-int
-elf_peek(const char *path, struct elf_peek *pk)
-{
-	struct elf e = { .name = path, .peek = 1 };
-	int rc;
-
-	memset(pk, 0, sizeof *pk);
-	if (open_plain(path, &e.in) < 0)
-		return -1;
-	e.size = e.in.size;
-	if ((rc = read_headers(&e)) == 0) {
-		read_build_id(&e, &pk->bid);
-		sections(&e, pk);
-		programs(&e, pk);
-	}
-	input_check_size(&e.in);
-	input_close(&e.in);
-	release(&e);
-	return rc;
-}
-
-int
-elf_peek_offset(const struct elf_peek *pk, uint64_t addr, uint64_t *off)
-{
-	/* the executable segment holding ADDR, else the first one */
-	size_t i = 0;
-
-	for (size_t j = 0; j < pk->ntext; j++)
-		if (addr >= pk->text[j].vaddr &&
-		    addr - pk->text[j].vaddr < pk->text[j].memsz)
-			i = j;
-	if (pk->ntext == 0 || addr + pk->text[i].offset < pk->text[i].vaddr)
-		return -1;
-	*off = addr + pk->text[i].offset - pk->text[i].vaddr;
-	return 0;
-}
-
-int
-elf_file_crc32(const char *path, uint32_t *crc)
-{
-	unsigned char buf[65536];
-	struct input in;
-	size_t r;
-
-	*crc = 0;
-	if (open_plain(path, &in) < 0)
-		return -1;
-	while ((r = input_read(&in, buf, sizeof buf)) > 0)
-		*crc = crc32_update(*crc, buf, r);
-	input_close(&in);
-	return 0;
 }
 
 /* ---- type letters ----------------------------------------------------- */
@@ -641,7 +466,7 @@ find_section(const struct elf *e, uint32_t type, uint32_t link,
 }
 
 /*
- * The string table of section LINK (of a WHAT), checked; that of the
+ * The string table of section LINK (WHAT's), checked; that of the
  * symbol table, read first, is not read again.
  */
 static const char *
@@ -656,7 +481,7 @@ string_table(struct elf *e, uint64_t link, uint64_t *size, const char *what)
 	if (link != 0 && link < e->shnum)
 		section(e, (uint32_t)link, &s);
 	if (s.type != SHT_STRTAB || s.size == 0)
-		fatalx("%s: the %s links to section %llu, not a string table",
+		fatalx("%s: %s links to section %llu, not a string table",
 		    e->name, what, (unsigned long long)link);
 	*size = s.size;
 	return nul_table(e, &s, "a string table");
@@ -685,10 +510,9 @@ ver_at(const struct elf *e, uint64_t size, const void *p, uint64_t off,
 static void
 read_verlist(struct elf *e, const struct elf_shdr *v, int need)
 {
-	const char *what = need ? "version requirements" :
-	    "version definitions";
-	const unsigned char *p = span(e, v->offset, v->size, need ?
-	    "the version requirements" : "the version definitions"), *d, *x;
+	const char *what = need ? "the version requirements" :
+	    "the version definitions";
+	const unsigned char *p = span(e, v->offset, v->size, what), *d, *x;
 	uint64_t strsize, off = 0, a, next, ndx;
 	const char *str = string_table(e, v->link, &strsize, what);
 
@@ -698,9 +522,9 @@ read_verlist(struct elf *e, const struct elf_shdr *v, int need)
 		for (uint64_t k = need ? rd(e, d + 2, 2) : 1; k > 0; k--) {
 			x = ver_at(e, v->size, p, a, need ? 16 : 8);
 			ndx = rd(e, need ? x + 6 : d + 4, 2) & 0x7fff;
-			e->vername[ndx] = ver_at(e, strsize, str,
+			e->ver[ndx].name = ver_at(e, strsize, str,
 			    rd(e, x + (need ? 8 : 0), 4), 1);
-			e->vneeded[ndx] = (unsigned char)need;
+			e->ver[ndx].needed = need;
 			if ((next = rd(e, x + (need ? 12 : 4), 4)) == 0)
 				break;
 			a += next;
@@ -728,10 +552,8 @@ read_versions(struct elf *e, uint32_t dynsym)
 	p = read_span(e, e->versym, vs.offset, (uint64_t)e->nsym * 2);
 	for (uint32_t i = 0; i < e->nsym; i++)
 		e->versym[i] = (uint16_t)rd(e, p + (size_t)i * 2, 2);
-	e->vername = xmalloc(NVER * sizeof *e->vername);
-	memset(e->vername, 0, NVER * sizeof *e->vername);
-	e->vneeded = xmalloc(NVER);
-	memset(e->vneeded, 0, NVER);
+	e->ver = xmalloc(NVER * sizeof *e->ver);
+	memset(e->ver, 0, NVER * sizeof *e->ver);
 	if (find_section(e, SHT_GNU_verdef, 0, &vd) != 0)
 		read_verlist(e, &vd, 0);
 	if (find_section(e, SHT_GNU_verneed, 0, &vn) != 0)
@@ -766,7 +588,7 @@ read_symtab(struct elf *e)
 	e->symoff = s.offset;
 	e->symentsize = entsize;
 	e->nsym = (uint32_t)(s.size / entsize);
-	e->str = string_table(e, s.link, &e->strsize, "symbol table");
+	e->str = string_table(e, s.link, &e->strsize, "the symbol table");
 	e->strndx = (uint32_t)s.link;
 	if (find_section(e, SHT_SYMTAB_SHNDX, i, &x) != 0) {
 		if (x.size / 4 < e->nsym)
@@ -834,8 +656,8 @@ drop_own_version(struct elf *e, uint32_t i, const struct esym *s,
 	if (e->versym == NULL || s->shndx != SHN_ABS)
 		return;
 	v = e->versym[i] & 0x7fff;
-	if (v >= 2 && e->vername[v] != NULL &&
-	    strcmp(e->vername[v], n) == 0)
+	if (v >= 2 && e->ver[v].name != NULL &&
+	    strcmp(e->ver[v].name, n) == 0)
 		e->versym[i] = 0;
 }
 
@@ -878,7 +700,8 @@ collect_one(struct elf *e, uint32_t i, const unsigned char *p,
 
 /*
  * One pass, SYM_CHUNK symbols read at a time: the symbols nm
- * --defined-only prints, in table order.
+ * --defined-only prints, in table order; of a kernel, those its filter
+ * keeps.
  */
 static void
 collect(struct elf *e)
@@ -906,19 +729,14 @@ collect(struct elf *e)
 	}
 	free(sb);
 	free(xb);
-	e->kernel = stext && banner;
-}
+	if ((e->kernel = stext && banner)) {
+		size_t k = 0;
 
-/* Keep the entries the kernel filter does not drop. */
-static void
-apply_kernel_filter(struct elf *e)
-{
-	size_t k = 0;
-
-	for (size_t i = 0; i < e->nent; i++)
-		if (!(e->ent[i].idx_type & ENT_DROP))
-			e->ent[k++] = e->ent[i];
-	e->nent = k;
+		for (size_t i = 0; i < e->nent; i++)
+			if (!(e->ent[i].idx_type & ENT_DROP))
+				e->ent[k++] = e->ent[i];
+		e->nent = k;
+	}
 }
 
 /* ---- names and order -------------------------------------------------- */
@@ -955,12 +773,12 @@ full_name(struct elf *e, const struct ent *t, size_t *len)
 	unsigned ver = e->versym != NULL ? e->versym[ENT_IDX(t)] : 0, at;
 
 	/* indexes 0 and 1: local and global, no version printed */
-	v = (ver & 0x7fff) >= 2 ? e->vername[ver & 0x7fff] : NULL;
+	v = (ver & 0x7fff) >= 2 ? e->ver[ver & 0x7fff].name : NULL;
 	if (v == NULL) {
 		*len = nl;
 		return n;
 	}
-	at = (ver & 0x8000) || e->vneeded[ver & 0x7fff] ? 1 : 2;
+	at = (ver & 0x8000) || e->ver[ver & 0x7fff].needed ? 1 : 2;
 	vl = strlen(v);
 	*len = nl + at + vl;
 	if (*len + 1 > e->namecap) {
@@ -1281,13 +1099,18 @@ sort_ents(const struct elf *e, struct ent *v, size_t n)
 
 /* ---- opening ---------------------------------------------------------- */
 
+/* A reader of NAME, read with pread when IN (or NULL) is seekable. */
 static struct elf *
-elf_new(const char *name)
+elf_new(const char *name, const struct input *in)
 {
 	struct elf *e = xmalloc(sizeof *e);
 
 	/* last: no last name yet */
 	*e = (struct elf){ .name = name, .last = UINT64_MAX };
+	if (in != NULL && in->seekable) {
+		e->in = *in;
+		e->size = in->size;
+	}
 	return e;
 }
 
@@ -1299,8 +1122,6 @@ load(struct elf *e)
 	read_build_id(e, &e->bid);
 	read_symtab(e);
 	collect(e);
-	if (e->kernel)
-		apply_kernel_filter(e);
 	sort_ents(e, e->ent, e->nent);
 }
 
@@ -1308,27 +1129,24 @@ load(struct elf *e)
 static void
 hold(struct elf *e, struct input *in, const void *head, size_t n)
 {
-	size_t cap = 1 << 20, len = n, got;
+	size_t cap = 1 << 20, got;
 
 	e->held = xmalloc(cap);
 	memcpy(e->held, head, n);
-	for (;;) {
-		if (cap - len < (1 << 16)) {
+	e->size = n;
+	do {
+		if (cap - e->size < (1 << 16)) {
 			if (cap > SIZE_MAX / 2)
 				fatalx("%s: too large", e->name);
 			cap *= 2;
 			e->held = xrealloc(e->held, cap);
 		}
-		got = input_read(in, e->held + len, cap - len);
-		if (got == 0)
-			break;
-		len += got;
-		if (len > input_cap)	/* as for a profile: refused */
+		got = input_read(in, e->held + e->size, cap - e->size);
+		if ((e->size += got) > input_cap)	/* as for a profile */
 			fatalx("%s: too large for a symbol file read from a "
 			    "pipe or a decompressor (more than %llu bytes)",
 			    e->name, (unsigned long long)input_cap);
-	}
-	e->size = len;
+	} while (got > 0);
 }
 
 /*
@@ -1339,17 +1157,12 @@ hold(struct elf *e, struct input *in, const void *head, size_t n)
 struct elf *
 elf_open(const char *name, struct input *in, const void *head, size_t n)
 {
-	struct elf *e = elf_new(name);
+	struct elf *e = elf_new(name, in);
 
-	if (in->seekable) {
-		e->in = *in;
-		e->size = in->size;
-		load(e);
-		input_check_size(in);
-	} else {
+	if (!in->seekable)
 		hold(e, in, head, n);
-		load(e);
-	}
+	load(e);
+	input_check_size(in);	/* held: nothing to check */
 	input_close(in);
 	return e;
 }
@@ -1357,7 +1170,7 @@ elf_open(const char *name, struct input *in, const void *head, size_t n)
 struct elf *
 elf_open_mem(const char *name, const void *data, size_t n)
 {
-	struct elf *e = elf_new(name);
+	struct elf *e = elf_new(name, NULL);
 
 	e->held = xmalloc(n);
 	memcpy(e->held, data, n);
@@ -1414,13 +1227,175 @@ elf_close(struct elf *e)
 {
 	if (e == NULL)
 		return;
-	release(e);
+	for (size_t i = 0; i < e->nowned; i++)
+		free(e->owned[i]);
+	free(e->owned);
+	free(e->held);
 	free(e->versym);
 	free(e->dynsize);
 	free(e->secletter);
 	free(e->ent);
-	free(e->vername);
-	free(e->vneeded);
+	free(e->ver);
 	free(e->namebuf);
 	free(e);
+}
+
+/* ---- what the headers say -------------------------------------------- */
+
+/* .gnu_debuglink: a file name without '/', its NUL padded to 4, a CRC. */
+static void
+debuglink(struct elf *e, const struct elf_shdr *s, struct elf_peek *pk)
+{
+	uint64_t n = s->size < LINK_MAX ? s->size : LINK_MAX;
+	const unsigned char *b = span(e, s->offset, n, "the debug link");
+	size_t len, at;
+
+	if (b == NULL)
+		return;
+	len = strnlen((const char *)b, (size_t)n);
+	at = (len + 4) & ~(size_t)3;
+	if (len > 0 && len < sizeof pk->link && at + 4 <= n &&
+	    memchr(b, '/', len) == NULL) {
+		memcpy(pk->link, b, len + 1);
+		pk->link_crc = (uint32_t)rd(e, b + at, 4);
+	}
+}
+
+/* Where the executable sections lie, S one of them. */
+static void
+exec_span(const struct elf_shdr *s, struct elf_peek *pk)
+{
+	if ((s->flags & (SHF_ALLOC | SHF_EXECINSTR)) !=
+	    (SHF_ALLOC | SHF_EXECINSTR) || s->size == 0 ||
+	    s->addr > UINT64_MAX - s->size)
+		return;
+	if (!pk->have_exec || s->addr < pk->exec_lo)
+		pk->exec_lo = s->addr;
+	if (!pk->have_exec || s->addr + s->size > pk->exec_hi)
+		pk->exec_hi = s->addr + s->size;
+	pk->have_exec = 1;
+}
+
+/* The section headers: .symtab, .gnu_debuglink, the executable ones. */
+static void
+sections(struct elf *e, struct elf_peek *pk)
+{
+	struct elf_shdr s;
+	const char *n;
+
+	for (uint32_t i = 1; i < e->shnum; i++) {
+		section(e, i, &s);
+		exec_span(&s, pk);
+		n = string_at(e->names, e->namesize, s.name);
+		if (s.type == SHT_SYMTAB && s.size > 0)
+			pk->symtab = 1;
+		else if (s.type != SHT_NOTE && s.type != SHT_NOBITS &&
+		    n != NULL && strcmp(n, ".gnu_debuglink") == 0)
+			debuglink(e, &s, pk);
+	}
+}
+
+/* The program headers: executable PT_LOAD segments, PT_NOTE segments. */
+static void
+programs(struct elf *e, struct elf_peek *pk)
+{
+	uint64_t ent = e->h.phentsize, num = e->h.phnum;
+	const unsigned char *t;
+
+	if (e->h.phoff == 0 || num == 0 || ent < (e->h.is64 ? 56u : 32u) ||
+	    num * ent > TABLE_MAX || (t = span(e, e->h.phoff, num * ent,
+	    "the program header table")) == NULL)
+		return;
+	for (uint64_t i = 0; i < num; i++) {
+		const unsigned char *h = t + i * ent;
+		uint64_t type = rd(e, h, 4);
+		uint64_t flags = rd(e, h + (e->h.is64 ? 4 : 24), 4);
+		uint64_t offset = rda(e, h, 4, 8), vaddr = rda(e, h, 8, 16);
+		uint64_t filesz = rda(e, h, 16, 32), memsz = rda(e, h, 20, 40);
+
+		if (type == PT_LOAD && (!pk->have_load || vaddr < pk->load_lo)) {
+			pk->load_lo = vaddr;
+			pk->have_load = 1;
+		}
+		if (type == PT_NOTE)
+			notes_at(e, offset, filesz, rda(e, h, 28, 48),
+			    &pk->bid);
+		else if (type == PT_LOAD && (flags & PF_X) &&
+		    pk->ntext < ELF_PEEK_TEXT)
+			pk->text[pk->ntext++] = (struct elf_text){ vaddr, memsz,
+			    offset };
+	}
+}
+
+/* Open PATH when it is a non-empty regular file read as it is (no
+ * decompressor); 0, or -1. */
+static int
+open_plain(const char *path, struct input *in)
+{
+	struct stat sb;
+
+	if (strcmp(path, "-") == 0 || input_tool(path) != NULL ||
+	    stat(path, &sb) < 0 || !S_ISREG(sb.st_mode) ||
+	    input_open(in, path) < 0)
+		return -1;
+	if (!in->seekable) {
+		input_close(in);
+		return -1;
+	}
+	return 0;
+}
+
+int
+elf_peek(const char *path, struct elf_peek *pk)
+{
+	struct input in;
+	struct elf *e;
+	int rc;
+
+	memset(pk, 0, sizeof *pk);
+	if (open_plain(path, &in) < 0)
+		return -1;
+	e = elf_new(path, &in);
+	e->peek = 1;
+	if ((rc = read_headers(e)) == 0) {
+		read_build_id(e, &pk->bid);
+		sections(e, pk);
+		programs(e, pk);
+	}
+	input_check_size(&in);
+	input_close(&in);
+	elf_close(e);
+	return rc;
+}
+
+int
+elf_peek_offset(const struct elf_peek *pk, uint64_t addr, uint64_t *off)
+{
+	/* the executable segment holding ADDR, else the first one */
+	size_t i = 0;
+
+	for (size_t j = 0; j < pk->ntext; j++)
+		if (addr >= pk->text[j].vaddr &&
+		    addr - pk->text[j].vaddr < pk->text[j].memsz)
+			i = j;
+	if (pk->ntext == 0 || addr + pk->text[i].offset < pk->text[i].vaddr)
+		return -1;
+	*off = addr + pk->text[i].offset - pk->text[i].vaddr;
+	return 0;
+}
+
+int
+elf_file_crc32(const char *path, uint32_t *crc)
+{
+	unsigned char buf[65536];
+	struct input in;
+	size_t r;
+
+	*crc = 0;
+	if (open_plain(path, &in) < 0)
+		return -1;
+	while ((r = input_read(&in, buf, sizeof buf)) > 0)
+		*crc = crc32_update(*crc, buf, r);
+	input_close(&in);
+	return 0;
 }

@@ -90,7 +90,7 @@ struct elf_peek {
 	struct build_id bid;		/* n 0: none */
 	char link[256];			/* .gnu_debuglink's file name; "" */
 	uint32_t link_crc;
-	struct { uint64_t vaddr, memsz, offset; } text[ELF_PEEK_TEXT];
+	struct elf_text { uint64_t vaddr, memsz, offset; } text[ELF_PEEK_TEXT];
 	size_t ntext;			/* PT_LOAD segments with PF_X */
 	uint64_t load_lo;		/* the lowest PT_LOAD address */
 	int have_load;
