@@ -8,7 +8,7 @@
 
 #include "cli/debugfile.h"
 #include "cli/kroot.h"
-#include "sym/elfpeek.h"
+#include "sym/elfsym.h"
 #include "base/util.h"
 
 struct search {

@@ -13,7 +13,7 @@
 #include "cli/export.h"
 #include "views/pprof.h"
 #include "views/view.h"
-#include "sym/elfpeek.h"
+#include "sym/elfsym.h"
 
 /* --pprof's file, from export_prepare to export_commit (the run's output:
  * a fatal error's hook must reach it). */

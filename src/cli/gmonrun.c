@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sym/elfpeek.h"
+#include "sym/elfsym.h"
 #include "hist/gmon.h"
 #include "cli/debugfile.h"
 #include "cli/gmonrun.h"

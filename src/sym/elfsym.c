@@ -1,19 +1,24 @@
 /*
- * elfsym.c - symbols straight from an ELF file.
+ * elfsym.c - an ELF file: its headers, what they say (elf_peek) and its
+ * symbols.
  *
  * Every offset, size and index read from the file is checked against the
  * file before it is used; names are read only through offsets checked
  * against a string table that ends in a NUL byte.  A regular file is read
  * with pread: the section headers and the string tables whole, the
- * symbol table a chunk at a time.
+ * symbol table a chunk at a time.  One reader of the headers serves both
+ * uses: for the symbols a defect of the file is fatal, for elf_peek it
+ * leaves what it is in unknown.
  */
 #include <elf.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
-#include "sym/elfpeek.h"
 #include "sym/elfsym.h"
+#include "base/crc32.h"
 #include "base/input.h"
 #include "base/util.h"
 
@@ -35,17 +40,39 @@ _Static_assert(sizeof(struct ent) == 16, "an entry is 16 bytes");
 /* Symbols read from the file at a time. */
 #define SYM_CHUNK 2048
 
+#define NOTES_MAX ((uint64_t)1 << 20)	/* note sections or segments */
+#define TABLE_MAX ((uint64_t)16 << 20)	/* the program header table */
+#define LINK_MAX (sizeof ((struct elf_peek *)0)->link + 8)
+
+/*
+ * The fields of an ELF header and of a section header that the reader
+ * uses, of either class (ELF32's widened), in the host's byte order.
+ */
+struct elf_ehdr {
+	int is64, big;
+	uint64_t phoff, shoff;
+	uint64_t phentsize, phnum, shentsize, shnum, shstrndx;
+};
+
+struct elf_shdr {
+	uint64_t name, type, flags, addr, offset, size, link, info, align;
+	uint64_t entsize;
+};
+
 struct elf {
 	const char *name;
 	struct input in;	/* a regular file, read with pread */
 	unsigned char *held;	/* else the file held in memory */
 	uint64_t size;
+	int peek;		/* elf_peek: a defect is "not known" */
 	struct elf_ehdr h;	/* class, byte order, section headers */
 	void **owned;		/* buffers read from the file */
 	size_t nowned;
 
 	const unsigned char *sh;	/* section headers */
-	uint32_t shnum;
+	uint32_t shnum;			/* peeked at and unknown: 0 */
+	const char *names;		/* their names (NUL-ended), or NULL */
+	uint64_t namesize;
 	char *secletter;		/* per section */
 
 	uint64_t symoff;		/* the symbol table */
@@ -59,8 +86,10 @@ struct elf {
 
 	uint16_t *versym;		/* .dynsym only: versions, or NULL */
 	uint64_t *dynsize;		/* .dynsym only: sizes by index, or NULL */
-	const char **vername;		/* by version index, NVER of them */
-	unsigned char *vneeded;		/* by index: from another file */
+	struct {
+		const char *name;
+		int needed;		/* from another file */
+	} *ver;				/* by version index, NVER of them */
 
 	struct build_id bid;		/* NT_GNU_BUILD_ID; n 0: none */
 
@@ -87,14 +116,62 @@ rd(const struct elf *e, const unsigned char *p, size_t len)
 	return elf_word(p, len, e->h.big);
 }
 
-/* [off, off + len) must lie inside the file: else a fatal error. */
+/* An address-sized word: at OFF32 in an ELF32 structure, OFF64 in ELF64. */
+static uint64_t
+rda(const struct elf *e, const unsigned char *p, size_t off32, size_t off64)
+{
+	return e->h.is64 ? rd(e, p + off64, 8) : rd(e, p + off32, 4);
+}
+
+/* Section I's header. */
 static void
+section(const struct elf *e, uint32_t i, struct elf_shdr *s)
+{
+	const unsigned char *p = e->sh + (size_t)i * e->h.shentsize;
+
+	s->name = rd(e, p, 4);
+	s->type = rd(e, p + 4, 4);
+	s->flags = rda(e, p, 8, 8);
+	s->addr = rda(e, p, 12, 16);
+	s->offset = rda(e, p, 16, 24);
+	s->size = rda(e, p, 20, 32);
+	s->link = rd(e, p + (e->h.is64 ? 40 : 24), 4);
+	s->info = rd(e, p + (e->h.is64 ? 44 : 28), 4);
+	s->align = rda(e, p, 32, 48);
+	s->entsize = rda(e, p, 36, 56);
+}
+
+/* A defect of the file: fatal, naming it; -1 when it is peeked at. */
+static int __attribute__((format(printf, 2, 3)))
+defect(const struct elf *e, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	if (e->peek)
+		return -1;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	fatalx("%s: %s", e->name, msg);
+}
+
+/* Whether [off, off + len) lies inside the file. */
+static int
+inside(const struct elf *e, uint64_t off, uint64_t len)
+{
+	return off <= e->size && len <= e->size - off;
+}
+
+/* [off, off + len) must lie inside the file, else it is a defect. */
+static int
 check_span(const struct elf *e, uint64_t off, uint64_t len, const char *what)
 {
-	if (off > e->size || len > e->size - off)
-		fatalx("%s: %s lies outside the file (offset %llu, %llu bytes, "
-		    "file size %llu)", e->name, what, (unsigned long long)off,
-		    (unsigned long long)len, (unsigned long long)e->size);
+	if (inside(e, off, len))
+		return 0;
+	return defect(e, "%s lies outside the file (offset %llu, %llu bytes, "
+	    "file size %llu)", what, (unsigned long long)off,
+	    (unsigned long long)len, (unsigned long long)e->size);
 }
 
 /*
@@ -110,56 +187,177 @@ read_span(struct elf *e, void *buf, uint64_t off, uint64_t len)
 	return buf;
 }
 
-/* The same, checked here, and kept until elf_close. */
+/* The same, checked here (NULL on a defect), and kept until elf_close. */
 static const unsigned char *
 span(struct elf *e, uint64_t off, uint64_t len, const char *what)
 {
 	void *buf;
 
-	check_span(e, off, len, what);
+	if (check_span(e, off, len, what) < 0)
+		return NULL;
 	if (e->held != NULL)
 		return e->held + off;
 	if (len > SIZE_MAX - 1)
-		fatalx("%s: %s is too large", e->name, what);
+		return defect(e, "%s is too large", what), NULL;
 	buf = xmalloc((size_t)len);
 	e->owned = xrealloc(e->owned, (e->nowned + 1) * sizeof *e->owned);
 	e->owned[e->nowned++] = buf;
 	return read_span(e, buf, off, len);
 }
 
-/* Section I's header. */
-static void
-section(const struct elf *e, uint32_t i, struct elf_shdr *s)
+/* Section S (not empty) read whole: strings that must end in a NUL byte. */
+static const char *
+nul_table(struct elf *e, const struct elf_shdr *s, const char *what)
 {
-	elf_shdr(&e->h, e->sh + (size_t)i * e->h.shentsize, s);
+	const char *tab = (const char *)span(e, s->offset, s->size, what);
+
+	if (tab != NULL && tab[s->size - 1] != '\0')
+		return defect(e, "%s does not end in a NUL byte", what), NULL;
+	return tab;
 }
 
-/* Symbol fields. */
-struct esym {
-	uint32_t name, shndx;
-	unsigned bind, type;
-	uint64_t value, size;
-};
-
-/* The symbol at P; X: its extended section index, or NULL. */
-static void
-symbol(const struct elf *e, const unsigned char *p, const unsigned char *x,
-    struct esym *s)
+/* A string of TAB (SIZE bytes, NUL-ended; NULL: none) at OFF, or NULL. */
+static const char *
+string_at(const char *tab, uint64_t size, uint64_t off)
 {
-	int is64 = e->h.is64;
-	unsigned info = p[is64 ? 4 : 12];
+	return tab != NULL && off < size ? tab + off : NULL;
+}
 
-	s->name = (uint32_t)rd(e, p, 4);
-	s->bind = info >> 4;
-	s->type = info & 0xf;
-	s->shndx = (uint32_t)rd(e, p + (is64 ? 6 : 14), 2);
-	s->value = rd(e, p + (is64 ? 8 : 4), is64 ? 8 : 4);
-	s->size = rd(e, p + (is64 ? 16 : 8), is64 ? 8 : 4);
-	if (s->shndx == SHN_XINDEX && x != NULL)
-		s->shndx = (uint32_t)rd(e, x, 4);
+/* ---- the headers ------------------------------------------------------ */
+
+/* The ELF header, checked (the magic, which elf_open's caller checked;
+ * class, byte order, size) and decoded. */
+static int
+read_ehdr(struct elf *e)
+{
+	unsigned char hb[sizeof(Elf64_Ehdr)];
+	const unsigned char *h;
+	int x;
+
+	if (e->size < EI_NIDENT)
+		return defect(e, "truncated ELF header");
+	h = read_span(e, hb, 0, e->size < sizeof hb ? e->size : sizeof hb);
+	if (!elf_magic(h, SELFMAG))
+		return -1;
+	if (h[EI_CLASS] != ELFCLASS32 && h[EI_CLASS] != ELFCLASS64)
+		return defect(e, "unknown ELF class %u", h[EI_CLASS]);
+	if (h[EI_DATA] != ELFDATA2LSB && h[EI_DATA] != ELFDATA2MSB)
+		return defect(e, "unknown ELF byte order %u", h[EI_DATA]);
+	if (e->size < (h[EI_CLASS] == ELFCLASS64 ? sizeof(Elf64_Ehdr) :
+	    sizeof(Elf32_Ehdr)))
+		return defect(e, "truncated ELF header");
+	x = (e->h.is64 = h[EI_CLASS] == ELFCLASS64) ? 12 : 0;
+	e->h.big = h[EI_DATA] == ELFDATA2MSB;
+	e->h.phoff = rda(e, h, 28, 32);
+	e->h.shoff = rda(e, h, 32, 40);
+	e->h.phentsize = rd(e, h + 42 + x, 2);
+	e->h.phnum = rd(e, h + 44 + x, 2);
+	e->h.shentsize = rd(e, h + 46 + x, 2);
+	e->h.shnum = rd(e, h + 48 + x, 2);
+	e->h.shstrndx = rd(e, h + 50 + x, 2);
+	return 0;
+}
+
+/* The section header table: 0, or -1. */
+static int
+read_sections(struct elf *e)
+{
+	uint64_t shoff = e->h.shoff, shnum = e->h.shnum, ent = e->h.shentsize;
+	struct elf_shdr s;
+
+	if (shoff == 0)
+		return defect(e, "no section headers, so no symbol table "
+		    "(stripped); use the unstripped file");
+	if (ent < (e->h.is64 ? sizeof(Elf64_Shdr) : sizeof(Elf32_Shdr)))
+		return defect(e, "section header size %llu is too small",
+		    (unsigned long long)ent);
+	if ((e->sh = span(e, shoff, ent, "the section header table")) == NULL)
+		return -1;
+	if (shnum == 0 || e->h.shstrndx == SHN_XINDEX) {
+		/* extended numbering: the counts are in section 0 */
+		section(e, 0, &s);
+		if (shnum == 0)
+			shnum = s.size;
+		if (e->h.shstrndx == SHN_XINDEX)
+			e->h.shstrndx = s.link;
+	}
+	if (shnum > UINT32_MAX || shnum > (e->size - shoff) / ent)
+		return defect(e, "the section header table lies outside the "
+		    "file (%llu sections at offset %llu)",
+		    (unsigned long long)shnum, (unsigned long long)shoff);
+	e->shnum = (uint32_t)shnum;
+	e->sh = span(e, shoff, shnum * ent, "the section header table");
+	return 0;
+}
+
+/*
+ * The ELF header, the section headers and their names: 0, or -1 (only
+ * when peeked at) when it is not an ELF file.  A file peeked at whose
+ * sections are not known has none.
+ */
+static int
+read_headers(struct elf *e)
+{
+	struct elf_shdr s;
+
+	if (read_ehdr(e) < 0)
+		return -1;
+	if (read_sections(e) < 0 || e->h.shstrndx == SHN_UNDEF ||
+	    e->h.shstrndx >= e->shnum)
+		return 0;
+	section(e, (uint32_t)e->h.shstrndx, &s);
+	if (s.type != SHT_NOBITS && s.size != 0) {
+		e->names = nul_table(e, &s, "the section name table");
+		e->namesize = e->names != NULL ? s.size : 0;
+	}
+	return 0;
+}
+
+/*
+ * The build-id among the notes of SIZE bytes at OFF, unless one is known.
+ * Notes that do not parse are no build-id, not a defect: a build-id note
+ * is a few dozen bytes, and notes over 1 MiB are not read.
+ */
+static void
+notes_at(struct elf *e, uint64_t off, uint64_t size, uint64_t align,
+    struct build_id *id)
+{
+	unsigned char *buf;
+
+	if (id->n > 0 || size == 0 || size > NOTES_MAX || !inside(e, off, size))
+		return;
+	buf = xmalloc((size_t)size);
+	notes_build_id(read_span(e, buf, off, size), (size_t)size, e->h.big,
+	    align == 8 ? 8 : 4, id);
+	free(buf);
+}
+
+/* The GNU build-id, from the first note section that has one. */
+static void
+read_build_id(struct elf *e, struct build_id *id)
+{
+	struct elf_shdr s;
+
+	for (uint32_t i = 1; i < e->shnum && id->n == 0; i++) {
+		section(e, i, &s);
+		if (s.type == SHT_NOTE)
+			notes_at(e, s.offset, s.size, s.align, id);
+	}
 }
 
 /* ---- type letters ----------------------------------------------------- */
+
+#define NPREFIX(p) (sizeof (p) / sizeof (p)[0])
+
+/* The first of the N prefixes P that S begins with, or -1. */
+static int
+prefix_of(const char *s, const char *const *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strncmp(s, p[i], strlen(p[i])) == 0)
+			return (int)i;
+	return -1;
+}
 
 /* Non-allocated sections nm calls debugging ones ('N'), by name. */
 static int
@@ -170,10 +368,7 @@ debug_name(const char *n)
 		".gnu.debuglto_.debug_",
 	};
 
-	for (size_t i = 0; i < sizeof prefix / sizeof prefix[0]; i++)
-		if (strncmp(n, prefix[i], strlen(prefix[i])) == 0)
-			return 1;
-	return 0;
+	return prefix_of(n, prefix, NPREFIX(prefix)) >= 0;
 }
 
 /*
@@ -183,24 +378,15 @@ debug_name(const char *n)
 static char
 named_letter(const char *n)
 {
-	static const struct {
-		const char *name;
-		char letter;
-	} tab[] = {
-		{ ".drectve", 'i' }, { ".edata", 'e' }, { ".idata", 'i' },
-		{ ".pdata", 'p' },
+	static const char *const name[] = {
+		".drectve", ".edata", ".idata", ".pdata",
 	};
+	int i = prefix_of(n, name, NPREFIX(name));
+	char c = i < 0 ? 0 : n[strlen(name[i])];
 
-	for (size_t i = 0; i < sizeof tab / sizeof tab[0]; i++) {
-		size_t k = strlen(tab[i].name);
-		char c;
-
-		if (strncmp(n, tab[i].name, k) != 0)
-			continue;
-		c = n[k];
-		if (c == '\0' || c == '.' || c == '$' || (c >= '0' && c <= '9'))
-			return tab[i].letter;
-	}
+	if (i >= 0 && (c == '\0' || c == '.' || c == '$' ||
+	    (c >= '0' && c <= '9')))
+		return "ieip"[i];
 	return 0;
 }
 
@@ -250,97 +436,17 @@ elf_symbol_letter(unsigned bind, unsigned type, uint32_t shndx,
 
 /* ---- the file --------------------------------------------------------- */
 
-/* A string of TAB (SIZE bytes, NUL-ended) at OFF, or NULL. */
-static const char *
-string_at(const char *tab, uint64_t size, uint64_t off)
-{
-	return tab != NULL && off < size ? tab + off : NULL;
-}
-
-/* Section S (not empty) read whole: strings that must end in a NUL byte. */
-static const char *
-nul_table(struct elf *e, const struct elf_shdr *s, const char *what)
-{
-	const char *tab = (const char *)span(e, s->offset, s->size, what);
-
-	if (tab[s->size - 1] != '\0')
-		fatalx("%s: %s does not end in a NUL byte", e->name, what);
-	return tab;
-}
-
-/* The section name table, or NULL when there is none worth reading. */
-static const char *
-section_names(struct elf *e, uint64_t *size)
+/* The letters of the sections. */
+static void
+section_letters(struct elf *e)
 {
 	struct elf_shdr s;
+	const char *n;
 
-	if (e->h.shstrndx == SHN_UNDEF || e->h.shstrndx >= e->shnum)
-		return NULL;
-	section(e, (uint32_t)e->h.shstrndx, &s);
-	if (s.type == SHT_NOBITS || s.size == 0)
-		return NULL;
-	*size = s.size;
-	return nul_table(e, &s, "the section name table");
-}
-
-/* The ELF header, checked: class, byte order, size. */
-static void
-read_ehdr(struct elf *e)
-{
-	unsigned char hb[sizeof(Elf64_Ehdr)];
-	const unsigned char *h;
-
-	if (e->size < EI_NIDENT)
-		fatalx("%s: truncated ELF header", e->name);
-	h = read_span(e, hb, 0, e->size < sizeof hb ? e->size : sizeof hb);
-	if (h[EI_CLASS] != ELFCLASS32 && h[EI_CLASS] != ELFCLASS64)
-		fatalx("%s: unknown ELF class %u", e->name, h[EI_CLASS]);
-	if (h[EI_DATA] != ELFDATA2LSB && h[EI_DATA] != ELFDATA2MSB)
-		fatalx("%s: unknown ELF byte order %u", e->name, h[EI_DATA]);
-	if (e->size < (h[EI_CLASS] == ELFCLASS64 ? sizeof(Elf64_Ehdr) :
-	    sizeof(Elf32_Ehdr)))
-		fatalx("%s: truncated ELF header", e->name);
-	elf_ehdr(h, &e->h);
-}
-
-/* The ELF header and the section header table. */
-static void
-read_headers(struct elf *e)
-{
-	uint64_t shoff, shnum, ent, namesize = 0;
-	struct elf_shdr s;
-	const char *names, *n;
-
-	read_ehdr(e);
-	shoff = e->h.shoff;
-	shnum = e->h.shnum;
-	ent = e->h.shentsize;
-	if (shoff == 0)
-		fatalx("%s: no section headers, so no symbol table (stripped); "
-		    "use the unstripped file", e->name);
-	if (ent < (e->h.is64 ? sizeof(Elf64_Shdr) : sizeof(Elf32_Shdr)))
-		fatalx("%s: section header size %llu is too small", e->name,
-		    (unsigned long long)ent);
-	e->sh = span(e, shoff, ent, "the section header table");
-	if (shnum == 0 || e->h.shstrndx == SHN_XINDEX) {
-		/* extended numbering: the counts are in section 0 */
-		section(e, 0, &s);
-		if (shnum == 0)
-			shnum = s.size;
-		if (e->h.shstrndx == SHN_XINDEX)
-			e->h.shstrndx = s.link;
-	}
-	if (shnum > UINT32_MAX || shnum > (e->size - shoff) / ent)
-		fatalx("%s: the section header table lies outside the file "
-		    "(%llu sections at offset %llu)", e->name,
-		    (unsigned long long)shnum, (unsigned long long)shoff);
-	e->shnum = (uint32_t)shnum;
-	e->sh = span(e, shoff, shnum * ent, "the section header table");
-	names = section_names(e, &namesize);
 	e->secletter = xmalloc(e->shnum);
 	for (uint32_t i = 0; i < e->shnum; i++) {
 		section(e, i, &s);
-		n = string_at(names, namesize, s.name);
+		n = string_at(e->names, e->namesize, s.name);
 		e->secletter[i] = elf_section_letter(n ? n : "",
 		    (uint32_t)s.type, s.flags);
 	}
@@ -360,7 +466,7 @@ find_section(const struct elf *e, uint32_t type, uint32_t link,
 }
 
 /*
- * The string table of section LINK (of a WHAT), checked; that of the
+ * The string table of section LINK (WHAT's), checked; that of the
  * symbol table, read first, is not read again.
  */
 static const char *
@@ -375,82 +481,55 @@ string_table(struct elf *e, uint64_t link, uint64_t *size, const char *what)
 	if (link != 0 && link < e->shnum)
 		section(e, (uint32_t)link, &s);
 	if (s.type != SHT_STRTAB || s.size == 0)
-		fatalx("%s: the %s links to section %llu, not a string table",
+		fatalx("%s: %s links to section %llu, not a string table",
 		    e->name, what, (unsigned long long)link);
 	*size = s.size;
 	return nul_table(e, &s, "a string table");
 }
 
-static _Noreturn void
-bad_versions(const struct elf *e)
+/*
+ * The LEN bytes at OFF of a version section or of its string table (a
+ * name: 1 byte, up to the table's final NUL), SIZE bytes read at P:
+ * checked.
+ */
+static const void *
+ver_at(const struct elf *e, uint64_t size, const void *p, uint64_t off,
+    uint64_t len)
 {
-	fatalx("%s: bad symbol version sections", e->name);
+	if (off > size || size - off < len)
+		fatalx("%s: bad symbol version sections", e->name);
+	return (const unsigned char *)p + off;
 }
 
-/* The LEN bytes at OFF of the version section S, read at P: checked. */
-static const unsigned char *
-ver_at(const struct elf *e, const struct elf_shdr *s, const unsigned char *p,
-    uint64_t off, uint64_t len)
-{
-	if (off > s->size || s->size - off < len)
-		bad_versions(e);
-	return p + off;
-}
-
-/* The name at OFF of a version section's string table STR (SIZE bytes). */
-static const char *
-ver_name(const struct elf *e, const char *str, uint64_t size, uint64_t off)
-{
-	if (off >= size)
-		bad_versions(e);
-	return str + off;
-}
-
-/* The version definitions: index -> name. */
+/*
+ * Index -> name, from the version definitions (NEED 0: each Elf_Verdef
+ * names its own index in its first Elf_Verdaux) or the versions needed
+ * from other files (NEED 1: each Elf_Verneed has a list of Elf_Vernaux,
+ * each naming an index).
+ */
 static void
-read_verdef(struct elf *e, const struct elf_shdr *vd)
+read_verlist(struct elf *e, const struct elf_shdr *v, int need)
 {
-	const unsigned char *p = span(e, vd->offset, vd->size,
-	    "the version definitions"), *d, *a;
-	uint64_t strsize, off = 0, next;
-	const char *str = string_table(e, vd->link, &strsize,
-	    "version definitions");
-
-	for (uint64_t i = 0; i < vd->info; i++) {
-		d = ver_at(e, vd, p, off, 20);
-		a = ver_at(e, vd, p, off + rd(e, d + 12, 4), 8);
-		e->vername[rd(e, d + 4, 2) & 0x7fff] = ver_name(e, str,
-		    strsize, rd(e, a, 4));
-		if ((next = rd(e, d + 16, 4)) == 0)
-			break;
-		off += next;
-	}
-}
-
-/* The versions needed from other files: index -> name. */
-static void
-read_verneed(struct elf *e, const struct elf_shdr *vn)
-{
-	const unsigned char *p = span(e, vn->offset, vn->size,
-	    "the version requirements"), *d, *x;
+	const char *what = need ? "the version requirements" :
+	    "the version definitions";
+	const unsigned char *p = span(e, v->offset, v->size, what), *d, *x;
 	uint64_t strsize, off = 0, a, next, ndx;
-	const char *str = string_table(e, vn->link, &strsize,
-	    "version requirements");
+	const char *str = string_table(e, v->link, &strsize, what);
 
-	for (uint64_t i = 0; i < vn->info; i++) {
-		d = ver_at(e, vn, p, off, 16);
-		a = off + rd(e, d + 8, 4);
-		for (uint64_t k = rd(e, d + 2, 2); k > 0; k--) {
-			x = ver_at(e, vn, p, a, 16);
-			ndx = rd(e, x + 6, 2) & 0x7fff;
-			e->vername[ndx] = ver_name(e, str, strsize,
-			    rd(e, x + 8, 4));
-			e->vneeded[ndx] = 1;
-			if ((next = rd(e, x + 12, 4)) == 0)
+	for (uint64_t i = 0; i < v->info; i++) {
+		d = ver_at(e, v->size, p, off, need ? 16 : 20);
+		a = off + rd(e, d + (need ? 8 : 12), 4);
+		for (uint64_t k = need ? rd(e, d + 2, 2) : 1; k > 0; k--) {
+			x = ver_at(e, v->size, p, a, need ? 16 : 8);
+			ndx = rd(e, need ? x + 6 : d + 4, 2) & 0x7fff;
+			e->ver[ndx].name = ver_at(e, strsize, str,
+			    rd(e, x + (need ? 8 : 0), 4), 1);
+			e->ver[ndx].needed = need;
+			if ((next = rd(e, x + (need ? 12 : 4), 4)) == 0)
 				break;
 			a += next;
 		}
-		if ((next = rd(e, d + 12, 4)) == 0)
+		if ((next = rd(e, d + (need ? 12 : 16), 4)) == 0)
 			break;
 		off += next;
 	}
@@ -473,14 +552,12 @@ read_versions(struct elf *e, uint32_t dynsym)
 	p = read_span(e, e->versym, vs.offset, (uint64_t)e->nsym * 2);
 	for (uint32_t i = 0; i < e->nsym; i++)
 		e->versym[i] = (uint16_t)rd(e, p + (size_t)i * 2, 2);
-	e->vername = xmalloc(NVER * sizeof *e->vername);
-	memset(e->vername, 0, NVER * sizeof *e->vername);
-	e->vneeded = xmalloc(NVER);
-	memset(e->vneeded, 0, NVER);
+	e->ver = xmalloc(NVER * sizeof *e->ver);
+	memset(e->ver, 0, NVER * sizeof *e->ver);
 	if (find_section(e, SHT_GNU_verdef, 0, &vd) != 0)
-		read_verdef(e, &vd);
+		read_verlist(e, &vd, 0);
 	if (find_section(e, SHT_GNU_verneed, 0, &vn) != 0)
-		read_verneed(e, &vn);
+		read_verlist(e, &vn, 1);
 }
 
 /* The symbol table: .symtab, else .dynsym. */
@@ -511,7 +588,7 @@ read_symtab(struct elf *e)
 	e->symoff = s.offset;
 	e->symentsize = entsize;
 	e->nsym = (uint32_t)(s.size / entsize);
-	e->str = string_table(e, s.link, &e->strsize, "symbol table");
+	e->str = string_table(e, s.link, &e->strsize, "the symbol table");
 	e->strndx = (uint32_t)s.link;
 	if (find_section(e, SHT_SYMTAB_SHNDX, i, &x) != 0) {
 		if (x.size / 4 < e->nsym)
@@ -528,26 +605,41 @@ read_symtab(struct elf *e)
 	}
 }
 
+/* Symbol fields. */
+struct esym {
+	uint32_t name, shndx;
+	unsigned bind, type;
+	uint64_t value, size;
+};
+
+/* The symbol at P; X: its extended section index, or NULL. */
+static void
+symbol(const struct elf *e, const unsigned char *p, const unsigned char *x,
+    struct esym *s)
+{
+	int is64 = e->h.is64;
+	unsigned info = p[is64 ? 4 : 12];
+
+	s->name = (uint32_t)rd(e, p, 4);
+	s->bind = info >> 4;
+	s->type = info & 0xf;
+	s->shndx = (uint32_t)rd(e, p + (is64 ? 6 : 14), 2);
+	s->value = rda(e, p, 4, 8);
+	s->size = rda(e, p, 8, 16);
+	if (s->shndx == SHN_XINDEX && x != NULL)
+		s->shndx = (uint32_t)rd(e, x, 4);
+}
+
 /* The kernel's mksysmap filter: by type, then by name. */
 static int
 kernel_drops(char type, const char *n)
 {
-	if (type == 'a' || type == 'N' || type == 'U' || type == 'w')
-		return 1;
-	switch (n[0]) {
-	case '$':
-		return 1;
-	case '.':
-		return n[1] == 'L';
-	case 'L':
-		return n[1] == '0' && n[2] == '\0';
-	case '_':
-		return strncmp(n, "__crc_", 6) == 0 ||
-		    strncmp(n, "__kstrtab_", 10) == 0 ||
-		    strncmp(n, "__kstrtabns_", 12) == 0;
-	default:
-		return 0;
-	}
+	static const char *const prefix[] = {
+		"$", ".L", "__crc_", "__kstrtab_", "__kstrtabns_",
+	};
+
+	return type == 'a' || type == 'N' || type == 'U' || type == 'w' ||
+	    strcmp(n, "L0") == 0 || prefix_of(n, prefix, NPREFIX(prefix)) >= 0;
 }
 
 /*
@@ -564,8 +656,8 @@ drop_own_version(struct elf *e, uint32_t i, const struct esym *s,
 	if (e->versym == NULL || s->shndx != SHN_ABS)
 		return;
 	v = e->versym[i] & 0x7fff;
-	if (v >= 2 && e->vername[v] != NULL &&
-	    strcmp(e->vername[v], n) == 0)
+	if (v >= 2 && e->ver[v].name != NULL &&
+	    strcmp(e->ver[v].name, n) == 0)
 		e->versym[i] = 0;
 }
 
@@ -608,7 +700,8 @@ collect_one(struct elf *e, uint32_t i, const unsigned char *p,
 
 /*
  * One pass, SYM_CHUNK symbols read at a time: the symbols nm
- * --defined-only prints, in table order.
+ * --defined-only prints, in table order; of a kernel, those its filter
+ * keeps.
  */
 static void
 collect(struct elf *e)
@@ -636,19 +729,14 @@ collect(struct elf *e)
 	}
 	free(sb);
 	free(xb);
-	e->kernel = stext && banner;
-}
+	if ((e->kernel = stext && banner)) {
+		size_t k = 0;
 
-/* Keep the entries the kernel filter does not drop. */
-static void
-apply_kernel_filter(struct elf *e)
-{
-	size_t k = 0;
-
-	for (size_t i = 0; i < e->nent; i++)
-		if (!(e->ent[i].idx_type & ENT_DROP))
-			e->ent[k++] = e->ent[i];
-	e->nent = k;
+		for (size_t i = 0; i < e->nent; i++)
+			if (!(e->ent[i].idx_type & ENT_DROP))
+				e->ent[k++] = e->ent[i];
+		e->nent = k;
+	}
 }
 
 /* ---- names and order -------------------------------------------------- */
@@ -685,12 +773,12 @@ full_name(struct elf *e, const struct ent *t, size_t *len)
 	unsigned ver = e->versym != NULL ? e->versym[ENT_IDX(t)] : 0, at;
 
 	/* indexes 0 and 1: local and global, no version printed */
-	v = (ver & 0x7fff) >= 2 ? e->vername[ver & 0x7fff] : NULL;
+	v = (ver & 0x7fff) >= 2 ? e->ver[ver & 0x7fff].name : NULL;
 	if (v == NULL) {
 		*len = nl;
 		return n;
 	}
-	at = (ver & 0x8000) || e->vneeded[ver & 0x7fff] ? 1 : 2;
+	at = (ver & 0x8000) || e->ver[ver & 0x7fff].needed ? 1 : 2;
 	vl = strlen(v);
 	*len = nl + at + vl;
 	if (*len + 1 > e->namecap) {
@@ -706,190 +794,9 @@ full_name(struct elf *e, const struct ent *t, size_t *len)
 /* ---- nm's order --------------------------------------------------------- */
 
 /*
- * Names are compared through ranks, never byte by byte in the sort: names
- * that are suffixes of one string of the table (a linker merges a name
- * into the tail of a longer one) share their bytes, and a crafted table of
- * N suffixes of one long string would make each comparison re-read them:
- * O(N log N x length).  The ranks come from prefix doubling (Manber and
- * Myers) over the strings the names lie in, each read once: O(T log T)
- * for T bytes of those strings.
- */
-struct doubling {
-	size_t t;		/* bytes, each string ending in its NUL */
-	uint32_t *d;		/* bytes from each position to its NUL */
-	uint32_t *r, *nr;	/* class of each position's window */
-	uint32_t *sa, *tmp;	/* positions in the order of their windows */
-	uint32_t *cnt;
-};
-
-/* The second half of position I's window of 2H bytes: 0 past the NUL. */
-static uint32_t
-key2(const struct doubling *s, uint32_t i, uint32_t h)
-{
-	return s->d[i] < h ? 0 : s->r[i + h] + 1;
-}
-
-/* Windows of 2H bytes from those of H; the number of classes. */
-static uint32_t
-double_once(struct doubling *s, uint32_t h, uint32_t ncl)
-{
-	size_t m = 0, t = s->t;
-	uint32_t *x;
-
-	/* by the second half: ended ones first, then in the order of I + H */
-	for (size_t i = 0; i < t; i++)
-		if (s->d[i] < h)
-			s->tmp[m++] = (uint32_t)i;
-	for (size_t k = 0; k < t; k++)
-		if (s->sa[k] >= h && s->d[s->sa[k] - h] >= h)
-			s->tmp[m++] = s->sa[k] - h;
-	/* then, stably, by the first half */
-	memset(s->cnt, 0, ((size_t)ncl + 1) * sizeof *s->cnt);
-	for (size_t i = 0; i < t; i++)
-		s->cnt[s->r[i] + 1]++;
-	for (uint32_t c = 1; c <= ncl; c++)
-		s->cnt[c] += s->cnt[c - 1];
-	for (size_t k = 0; k < t; k++)
-		s->sa[s->cnt[s->r[s->tmp[k]]]++] = s->tmp[k];
-	s->nr[s->sa[0]] = 0;
-	for (size_t k = 1; k < t; k++) {
-		uint32_t a = s->sa[k - 1], b = s->sa[k];
-
-		s->nr[b] = s->nr[a] + (s->r[a] != s->r[b] ||
-		    key2(s, a, h) != key2(s, b, h));
-	}
-	x = s->r, s->r = s->nr, s->nr = x;
-	return s->r[s->sa[t - 1]] + 1;
-}
-
-/* The classes of all windows of C (T bytes) of one byte. */
-static uint32_t
-double_start(struct doubling *s, const unsigned char *c, uint32_t *maxd)
-{
-	size_t t = s->t;
-
-	*maxd = 0;
-	for (size_t i = t; i-- > 0;) {
-		s->d[i] = c[i] == 0 ? 0 : s->d[i + 1] + 1;
-		if (s->d[i] > *maxd)
-			*maxd = s->d[i];
-	}
-	memset(s->cnt, 0, 257 * sizeof *s->cnt);
-	for (size_t i = 0; i < t; i++)
-		s->cnt[c[i] + 1]++;
-	for (int b = 1; b <= 256; b++)
-		s->cnt[b] += s->cnt[b - 1];
-	for (size_t i = 0; i < t; i++)
-		s->sa[s->cnt[c[i]]++] = (uint32_t)i;
-	s->r[s->sa[0]] = 0;
-	for (size_t k = 1; k < t; k++)
-		s->r[s->sa[k]] = s->r[s->sa[k - 1]] +
-		    (c[s->sa[k]] != c[s->sa[k - 1]]);
-	return s->r[s->sa[t - 1]] + 1;
-}
-
-/*
- * The rank of each position of C (T bytes, which end in a NUL) in strcmp
- * order of the strings that start there, equal strings equal ranks:
- * returned, T entries, for the caller to free.
- */
-static uint32_t *
-rank_strings(const unsigned char *c, size_t t)
-{
-	struct doubling s = { .t = t };
-	uint32_t maxd, ncl, h;
-
-	s.d = xmalloc(t * sizeof *s.d);
-	s.r = xmalloc(t * sizeof *s.r);
-	s.nr = xmalloc(t * sizeof *s.nr);
-	s.sa = xmalloc(t * sizeof *s.sa);
-	s.tmp = xmalloc(t * sizeof *s.tmp);
-	s.cnt = xmalloc((t > 256 ? t + 1 : 257) * sizeof *s.cnt);
-	ncl = double_start(&s, c, &maxd);
-	/* a window that holds its NUL is the whole string: past the
-	 * longest, or once no class splits, the classes are final */
-	for (h = 1; h <= maxd && ncl < t; h *= 2) {
-		uint32_t n = double_once(&s, h, ncl);
-
-		if (n == ncl || h > UINT32_MAX / 2)
-			break;
-		ncl = n;
-	}
-	free(s.d);
-	free(s.nr);
-	free(s.sa);
-	free(s.tmp);
-	free(s.cnt);
-	return s.r;
-}
-
-static int
-cmp_u64(const void *a, const void *b, void *ctx)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	(void)ctx;
-	return x < y ? -1 : x > y;
-}
-
-/*
- * The names at the M offsets of KEY (offset << 32 | j, sorted) into C (or,
- * C NULL, only counted), the strings that hold them, each once and whole
- * with its NUL: POS[j] is the place of name j.  The bytes written.
- */
-static size_t
-gather_strings(const struct elf *e, const uint64_t *key, size_t m,
-    uint32_t *pos, unsigned char *c)
-{
-	uint64_t start = 0, end = 0, base = 0, t = 0, k;
-
-	for (size_t j = 0; j < m; j++) {
-		uint64_t off = key[j] >> 32;
-
-		if (j == 0 || off > end) {
-			start = off;
-			end = off + strlen(e->str + off);
-			base = t;
-			if (c != NULL)
-				memcpy(c + base, e->str + off, end - off + 1);
-			t += end - off + 1;
-		}
-		k = base + (off - start);
-		if (k > UINT32_MAX - 2)
-			fatalx("%s: too many names at shared addresses to "
-			    "sort", e->name);
-		pos[(uint32_t)key[j]] = (uint32_t)k;
-	}
-	return (size_t)t;
-}
-
-/*
- * The ranks (see rank_strings) of the M names at the offsets of KEY
- * (offset << 32 | j, in any order): returned, by j.
- */
-static uint32_t *
-rank_names(const struct elf *e, uint64_t *key, size_t m)
-{
-	uint32_t *pos = xmalloc(m * sizeof *pos), *rank;
-	unsigned char *c;
-	size_t t;
-
-	heap_sort(key, m, sizeof *key, cmp_u64, NULL);
-	t = gather_strings(e, key, m, pos, NULL);
-	c = xmalloc(t);
-	gather_strings(e, key, m, pos, c);
-	rank = rank_strings(c, t);
-	for (size_t j = 0; j < m; j++)
-		pos[j] = rank[pos[j]];
-	free(rank);
-	free(c);
-	return pos;
-}
-
-/*
  * The sort's key: by address, then table order.  Within a run of one
  * address, sort_ents puts the rank of the name in place of the address
- * for a second sort.
+ * for a second sort; rank_names sorts the names' offsets on it too.
  */
 static int
 cmp_ent(const void *pa, const void *pb, void *ctx)
@@ -971,6 +878,173 @@ sort_by_key(struct ent *v, size_t n)
 	sort_part(v, n, depth);
 }
 
+/*
+ * Names are compared through ranks, never byte by byte in the sort: names
+ * that are suffixes of one string of the table (a linker merges a name
+ * into the tail of a longer one) share their bytes, and a crafted table of
+ * N suffixes of one long string would make each comparison re-read them:
+ * O(N log N x length).  The ranks come from prefix doubling (Manber and
+ * Myers) over the strings the names lie in, each read once: O(T log T)
+ * for T bytes of those strings.
+ */
+struct doubling {
+	size_t t;		/* bytes, each string ending in its NUL */
+	uint32_t *d;		/* bytes from each position to its NUL */
+	uint32_t *r, *nr;	/* class of each position's window */
+	uint32_t *sa, *tmp;	/* positions in the order of their windows */
+	uint32_t *cnt;
+};
+
+/* The second half of position I's window of 2H bytes: 0 past the NUL. */
+static uint32_t
+key2(const struct doubling *s, uint32_t i, uint32_t h)
+{
+	return s->d[i] < h ? 0 : s->r[i + h] + 1;
+}
+
+/* Windows of 2H bytes from those of H; the number of classes. */
+static uint32_t
+double_once(struct doubling *s, uint32_t h, uint32_t ncl)
+{
+	size_t m = 0, t = s->t;
+	uint32_t *x;
+
+	/* by the second half: ended ones first, then in the order of I + H */
+	for (size_t i = 0; i < t; i++)
+		if (s->d[i] < h)
+			s->tmp[m++] = (uint32_t)i;
+	for (size_t k = 0; k < t; k++)
+		if (s->sa[k] >= h && s->d[s->sa[k] - h] >= h)
+			s->tmp[m++] = s->sa[k] - h;
+	/* then, stably, by the first half */
+	memset(s->cnt, 0, ((size_t)ncl + 1) * sizeof *s->cnt);
+	for (size_t i = 0; i < t; i++)
+		s->cnt[s->r[i] + 1]++;
+	for (uint32_t c = 1; c <= ncl; c++)
+		s->cnt[c] += s->cnt[c - 1];
+	for (size_t k = 0; k < t; k++)
+		s->sa[s->cnt[s->r[s->tmp[k]]]++] = s->tmp[k];
+	s->nr[s->sa[0]] = 0;
+	for (size_t k = 1; k < t; k++) {
+		uint32_t a = s->sa[k - 1], b = s->sa[k];
+
+		s->nr[b] = s->nr[a] + (s->r[a] != s->r[b] ||
+		    key2(s, a, h) != key2(s, b, h));
+	}
+	x = s->r, s->r = s->nr, s->nr = x;
+	return s->r[s->sa[t - 1]] + 1;
+}
+
+/*
+ * The classes of all windows of C (T bytes) of one byte: each position's
+ * byte as its class, SA in the order of positions, and one pass of
+ * double_once with H 0 (which compares each window with itself as its
+ * second half) sorts and numbers them.
+ */
+static uint32_t
+double_start(struct doubling *s, const unsigned char *c, uint32_t *maxd)
+{
+	*maxd = 0;
+	for (size_t i = s->t; i-- > 0;) {
+		s->d[i] = c[i] == 0 ? 0 : s->d[i + 1] + 1;
+		if (s->d[i] > *maxd)
+			*maxd = s->d[i];
+		s->r[i] = c[i];
+		s->sa[i] = (uint32_t)i;
+	}
+	return double_once(s, 0, 256);
+}
+
+/*
+ * The rank of each position of C (T bytes, which end in a NUL) in strcmp
+ * order of the strings that start there, equal strings equal ranks:
+ * returned, T entries, for the caller to free.
+ */
+static uint32_t *
+rank_strings(const unsigned char *c, size_t t)
+{
+	struct doubling s = { .t = t };
+	uint32_t maxd, ncl, h;
+
+	s.d = xmalloc(t * sizeof *s.d);
+	s.r = xmalloc(t * sizeof *s.r);
+	s.nr = xmalloc(t * sizeof *s.nr);
+	s.sa = xmalloc(t * sizeof *s.sa);
+	s.tmp = xmalloc(t * sizeof *s.tmp);
+	s.cnt = xmalloc((t > 256 ? t + 1 : 257) * sizeof *s.cnt);
+	ncl = double_start(&s, c, &maxd);
+	/* a window that holds its NUL is the whole string: past the
+	 * longest, or once no class splits, the classes are final */
+	for (h = 1; h <= maxd && ncl < t; h *= 2) {
+		uint32_t n = double_once(&s, h, ncl);
+
+		if (n == ncl || h > UINT32_MAX / 2)
+			break;
+		ncl = n;
+	}
+	free(s.d);
+	free(s.nr);
+	free(s.sa);
+	free(s.tmp);
+	free(s.cnt);
+	return s.r;
+}
+
+/*
+ * The names at the M offsets of KEY (the offset in addr, j in idx_type,
+ * sorted) into C (or, C NULL, only counted), the strings that hold them,
+ * each once and whole with its NUL: POS[j] is the place of name j.  The
+ * bytes written.
+ */
+static size_t
+gather_strings(const struct elf *e, const struct ent *key, size_t m,
+    uint32_t *pos, unsigned char *c)
+{
+	uint64_t start = 0, end = 0, base = 0, t = 0, k;
+
+	for (size_t j = 0; j < m; j++) {
+		uint64_t off = key[j].addr;
+
+		if (j == 0 || off > end) {
+			start = off;
+			end = off + strlen(e->str + off);
+			base = t;
+			if (c != NULL)
+				memcpy(c + base, e->str + off, end - off + 1);
+			t += end - off + 1;
+		}
+		k = base + (off - start);
+		if (k > UINT32_MAX - 2)
+			fatalx("%s: too many names at shared addresses to "
+			    "sort", e->name);
+		pos[key[j].idx_type] = (uint32_t)k;
+	}
+	return (size_t)t;
+}
+
+/*
+ * The ranks (see rank_strings) of the M names at the offsets of KEY
+ * (the offset in addr, j in idx_type, in any order): returned, by j.
+ */
+static uint32_t *
+rank_names(const struct elf *e, struct ent *key, size_t m)
+{
+	uint32_t *pos = xmalloc(m * sizeof *pos), *rank;
+	unsigned char *c;
+	size_t t;
+
+	sort_by_key(key, m);
+	t = gather_strings(e, key, m, pos, NULL);
+	c = xmalloc(t);
+	gather_strings(e, key, m, pos, c);
+	rank = rank_strings(c, t);
+	for (size_t j = 0; j < m; j++)
+		pos[j] = rank[pos[j]];
+	free(rank);
+	free(c);
+	return pos;
+}
+
 /* The length of the run of one address at V[I] (N entries). */
 static size_t
 run_at(const struct ent *v, size_t n, size_t i)
@@ -990,7 +1064,7 @@ run_at(const struct ent *v, size_t n, size_t i)
 static void
 sort_ents(const struct elf *e, struct ent *v, size_t n)
 {
-	uint64_t *key;
+	struct ent *key;
 	uint32_t *rank;
 	size_t m = 0, j = 0, r;
 
@@ -1004,7 +1078,8 @@ sort_ents(const struct elf *e, struct ent *v, size_t n)
 	for (size_t i = 0; i < n; i += r)
 		if ((r = run_at(v, n, i)) > 1)
 			for (size_t k = i; k < i + r; k++, j++)
-				key[j] = (uint64_t)v[k].name << 32 | j;
+				key[j] = (struct ent){ .addr = v[k].name,
+				    .idx_type = (uint32_t)j };
 	rank = rank_names(e, key, m);
 	free(key);
 	j = 0;
@@ -1024,49 +1099,29 @@ sort_ents(const struct elf *e, struct ent *v, size_t n)
 
 /* ---- opening ---------------------------------------------------------- */
 
+/* A reader of NAME, read with pread when IN (or NULL) is seekable. */
 static struct elf *
-elf_new(const char *name)
+elf_new(const char *name, const struct input *in)
 {
 	struct elf *e = xmalloc(sizeof *e);
 
 	/* last: no last name yet */
 	*e = (struct elf){ .name = name, .last = UINT64_MAX };
-	return e;
-}
-
-/* The GNU build-id, from the first note section that has one.  Notes
- * that do not parse are no build-id, not an error: symbols are the job.
- * A build-id note is a few dozen bytes: note sections over 1 MiB are not
- * read. */
-static void
-read_build_id(struct elf *e)
-{
-	unsigned char *buf = NULL;
-	const unsigned char *d;
-	struct elf_shdr s;
-
-	for (uint32_t i = 1; i < e->shnum && e->bid.n == 0; i++) {
-		section(e, i, &s);
-		if (s.type != SHT_NOTE || s.size == 0 || s.size > (1 << 20) ||
-		    s.offset > e->size || s.size > e->size - s.offset)
-			continue;
-		buf = xrealloc(buf, (size_t)s.size);
-		d = read_span(e, buf, s.offset, s.size);
-		notes_build_id(d, (size_t)s.size, e->h.big,
-		    s.align == 8 ? 8 : 4, &e->bid);
+	if (in != NULL && in->seekable) {
+		e->in = *in;
+		e->size = in->size;
 	}
-	free(buf);
+	return e;
 }
 
 static void
 load(struct elf *e)
 {
 	read_headers(e);
-	read_build_id(e);
+	section_letters(e);
+	read_build_id(e, &e->bid);
 	read_symtab(e);
 	collect(e);
-	if (e->kernel)
-		apply_kernel_filter(e);
 	sort_ents(e, e->ent, e->nent);
 }
 
@@ -1074,27 +1129,24 @@ load(struct elf *e)
 static void
 hold(struct elf *e, struct input *in, const void *head, size_t n)
 {
-	size_t cap = 1 << 20, len = n, got;
+	size_t cap = 1 << 20, got;
 
 	e->held = xmalloc(cap);
 	memcpy(e->held, head, n);
-	for (;;) {
-		if (cap - len < (1 << 16)) {
+	e->size = n;
+	do {
+		if (cap - e->size < (1 << 16)) {
 			if (cap > SIZE_MAX / 2)
 				fatalx("%s: too large", e->name);
 			cap *= 2;
 			e->held = xrealloc(e->held, cap);
 		}
-		got = input_read(in, e->held + len, cap - len);
-		if (got == 0)
-			break;
-		len += got;
-		if (len > input_cap)	/* as for a profile: refused */
+		got = input_read(in, e->held + e->size, cap - e->size);
+		if ((e->size += got) > input_cap)	/* as for a profile */
 			fatalx("%s: too large for a symbol file read from a "
 			    "pipe or a decompressor (more than %llu bytes)",
 			    e->name, (unsigned long long)input_cap);
-	}
-	e->size = len;
+	} while (got > 0);
 }
 
 /*
@@ -1105,17 +1157,12 @@ hold(struct elf *e, struct input *in, const void *head, size_t n)
 struct elf *
 elf_open(const char *name, struct input *in, const void *head, size_t n)
 {
-	struct elf *e = elf_new(name);
+	struct elf *e = elf_new(name, in);
 
-	if (in->seekable) {
-		e->in = *in;
-		e->size = in->size;
-		load(e);
-		input_check_size(in);
-	} else {
+	if (!in->seekable)
 		hold(e, in, head, n);
-		load(e);
-	}
+	load(e);
+	input_check_size(in);	/* held: nothing to check */
 	input_close(in);
 	return e;
 }
@@ -1123,7 +1170,7 @@ elf_open(const char *name, struct input *in, const void *head, size_t n)
 struct elf *
 elf_open_mem(const char *name, const void *data, size_t n)
 {
-	struct elf *e = elf_new(name);
+	struct elf *e = elf_new(name, NULL);
 
 	e->held = xmalloc(n);
 	memcpy(e->held, data, n);
@@ -1183,13 +1230,172 @@ elf_close(struct elf *e)
 	for (size_t i = 0; i < e->nowned; i++)
 		free(e->owned[i]);
 	free(e->owned);
+	free(e->held);
 	free(e->versym);
 	free(e->dynsize);
-	free(e->held);
 	free(e->secletter);
 	free(e->ent);
-	free(e->vername);
-	free(e->vneeded);
+	free(e->ver);
 	free(e->namebuf);
 	free(e);
+}
+
+/* ---- what the headers say -------------------------------------------- */
+
+/* .gnu_debuglink: a file name without '/', its NUL padded to 4, a CRC. */
+static void
+debuglink(struct elf *e, const struct elf_shdr *s, struct elf_peek *pk)
+{
+	uint64_t n = s->size < LINK_MAX ? s->size : LINK_MAX;
+	const unsigned char *b = span(e, s->offset, n, "the debug link");
+	size_t len, at;
+
+	if (b == NULL)
+		return;
+	len = strnlen((const char *)b, (size_t)n);
+	at = (len + 4) & ~(size_t)3;
+	if (len > 0 && len < sizeof pk->link && at + 4 <= n &&
+	    memchr(b, '/', len) == NULL) {
+		memcpy(pk->link, b, len + 1);
+		pk->link_crc = (uint32_t)rd(e, b + at, 4);
+	}
+}
+
+/* Where the executable sections lie, S one of them. */
+static void
+exec_span(const struct elf_shdr *s, struct elf_peek *pk)
+{
+	if ((s->flags & (SHF_ALLOC | SHF_EXECINSTR)) !=
+	    (SHF_ALLOC | SHF_EXECINSTR) || s->size == 0 ||
+	    s->addr > UINT64_MAX - s->size)
+		return;
+	if (!pk->have_exec || s->addr < pk->exec_lo)
+		pk->exec_lo = s->addr;
+	if (!pk->have_exec || s->addr + s->size > pk->exec_hi)
+		pk->exec_hi = s->addr + s->size;
+	pk->have_exec = 1;
+}
+
+/* The section headers: .symtab, .gnu_debuglink, the executable ones. */
+static void
+sections(struct elf *e, struct elf_peek *pk)
+{
+	struct elf_shdr s;
+	const char *n;
+
+	for (uint32_t i = 1; i < e->shnum; i++) {
+		section(e, i, &s);
+		exec_span(&s, pk);
+		n = string_at(e->names, e->namesize, s.name);
+		if (s.type == SHT_SYMTAB && s.size > 0)
+			pk->symtab = 1;
+		else if (s.type != SHT_NOTE && s.type != SHT_NOBITS &&
+		    n != NULL && strcmp(n, ".gnu_debuglink") == 0)
+			debuglink(e, &s, pk);
+	}
+}
+
+/* The program headers: executable PT_LOAD segments, PT_NOTE segments. */
+static void
+programs(struct elf *e, struct elf_peek *pk)
+{
+	uint64_t ent = e->h.phentsize, num = e->h.phnum;
+	const unsigned char *t;
+
+	if (e->h.phoff == 0 || num == 0 || ent < (e->h.is64 ? 56u : 32u) ||
+	    num * ent > TABLE_MAX || (t = span(e, e->h.phoff, num * ent,
+	    "the program header table")) == NULL)
+		return;
+	for (uint64_t i = 0; i < num; i++) {
+		const unsigned char *h = t + i * ent;
+		uint64_t type = rd(e, h, 4);
+		uint64_t flags = rd(e, h + (e->h.is64 ? 4 : 24), 4);
+		uint64_t offset = rda(e, h, 4, 8), vaddr = rda(e, h, 8, 16);
+		uint64_t filesz = rda(e, h, 16, 32), memsz = rda(e, h, 20, 40);
+
+		if (type == PT_LOAD && (!pk->have_load || vaddr < pk->load_lo)) {
+			pk->load_lo = vaddr;
+			pk->have_load = 1;
+		}
+		if (type == PT_NOTE)
+			notes_at(e, offset, filesz, rda(e, h, 28, 48),
+			    &pk->bid);
+		else if (type == PT_LOAD && (flags & PF_X) &&
+		    pk->ntext < ELF_PEEK_TEXT)
+			pk->text[pk->ntext++] = (struct elf_text){ vaddr, memsz,
+			    offset };
+	}
+}
+
+/* Open PATH when it is a non-empty regular file read as it is (no
+ * decompressor); 0, or -1. */
+static int
+open_plain(const char *path, struct input *in)
+{
+	struct stat sb;
+
+	if (strcmp(path, "-") == 0 || input_tool(path) != NULL ||
+	    stat(path, &sb) < 0 || !S_ISREG(sb.st_mode) ||
+	    input_open(in, path) < 0)
+		return -1;
+	if (!in->seekable) {
+		input_close(in);
+		return -1;
+	}
+	return 0;
+}
+
+int
+elf_peek(const char *path, struct elf_peek *pk)
+{
+	struct input in;
+	struct elf *e;
+	int rc;
+
+	memset(pk, 0, sizeof *pk);
+	if (open_plain(path, &in) < 0)
+		return -1;
+	e = elf_new(path, &in);
+	e->peek = 1;
+	if ((rc = read_headers(e)) == 0) {
+		read_build_id(e, &pk->bid);
+		sections(e, pk);
+		programs(e, pk);
+	}
+	input_check_size(&in);
+	input_close(&in);
+	elf_close(e);
+	return rc;
+}
+
+int
+elf_peek_offset(const struct elf_peek *pk, uint64_t addr, uint64_t *off)
+{
+	/* the executable segment holding ADDR, else the first one */
+	size_t i = 0;
+
+	for (size_t j = 0; j < pk->ntext; j++)
+		if (addr >= pk->text[j].vaddr &&
+		    addr - pk->text[j].vaddr < pk->text[j].memsz)
+			i = j;
+	if (pk->ntext == 0 || addr + pk->text[i].offset < pk->text[i].vaddr)
+		return -1;
+	*off = addr + pk->text[i].offset - pk->text[i].vaddr;
+	return 0;
+}
+
+int
+elf_file_crc32(const char *path, uint32_t *crc)
+{
+	unsigned char buf[65536];
+	struct input in;
+	size_t r;
+
+	*crc = 0;
+	if (open_plain(path, &in) < 0)
+		return -1;
+	while ((r = input_read(&in, buf, sizeof buf)) > 0)
+		*crc = crc32_update(*crc, buf, r);
+	input_close(&in);
+	return 0;
 }

@@ -1,5 +1,6 @@
 /*
- * elfsym.h - the symbol table of an ELF file as a symbol source.
+ * elfsym.h - an ELF file: the symbol table as a symbol source, and what
+ * its headers say without its symbols (elf_peek).
  *
  * ELF32 and ELF64, either byte order, any file type; .symtab, or .dynsym
  * when there is none.  One pass over the table builds an array of 16-byte
@@ -21,6 +22,17 @@
  * "L0", are dropped.
  *
  * Anything wrong with the file is fatal: "readprofile: FILE: what".
+ *
+ * elf_peek: whether it has a .symtab, its GNU build-id (from its note
+ * sections, else its PT_NOTE segments), its .gnu_debuglink (a file name,
+ * then the CRC-32 of that file), where its executable segments and
+ * sections lie and its lowest loaded address: what the debug-file
+ * search, the pprof Mapping and the check of a gmon.out against its
+ * program need.  The headers are read as for the symbols, each part
+ * bounded; a file that is not a well-formed ELF file is just "nothing
+ * known" (the symbol reader says what is wrong with it), but one that
+ * changes size while it is read is a fatal error naming it, as for every
+ * input.
  */
 #ifndef RP_ELFSYM_H
 #define RP_ELFSYM_H
@@ -30,9 +42,9 @@
 
 #include "base/input.h"
 #include "sym/mapfile.h"
+#include "sym/notes.h"
 
 struct elf;
-struct build_id;
 
 /* Does the data start with the ELF magic?  N may be short. */
 int elf_magic(const void *head, size_t n);
@@ -70,5 +82,39 @@ void elf_close(struct elf *e);
 char elf_section_letter(const char *name, uint32_t sh_type, uint64_t sh_flags);
 char elf_symbol_letter(unsigned bind, unsigned type, uint32_t shndx,
     char section_letter);
+
+#define ELF_PEEK_TEXT 8		/* executable segments kept */
+
+struct elf_peek {
+	int symtab;			/* has a non-empty SHT_SYMTAB section */
+	struct build_id bid;		/* n 0: none */
+	char link[256];			/* .gnu_debuglink's file name; "" */
+	uint32_t link_crc;
+	struct elf_text { uint64_t vaddr, memsz, offset; } text[ELF_PEEK_TEXT];
+	size_t ntext;			/* PT_LOAD segments with PF_X */
+	uint64_t load_lo;		/* the lowest PT_LOAD address */
+	int have_load;
+	uint64_t exec_lo, exec_hi;	/* the SHF_EXECINSTR sections' span */
+	int have_exec;
+};
+
+/*
+ * Peek at the ELF file PATH; 0, or -1 when it is not one (missing, not a
+ * regular file, compressed, not ELF).
+ */
+int elf_peek(const char *path, struct elf_peek *pk);
+
+/*
+ * The file offset of the address ADDR as the executable segment holding
+ * it (else the first executable segment) places it, in *OFF: what a
+ * process's memory map would show as the offset of a mapping starting at
+ * ADDR.  Returns 0, or -1 when there is no such segment or ADDR lies
+ * before the file's start.
+ */
+int elf_peek_offset(const struct elf_peek *pk, uint64_t addr, uint64_t *off);
+
+/* The CRC-32 of .gnu_debuglink (IEEE 802.3, as zlib's crc32()) of PATH's
+ * contents into *CRC; 0, or -1 when it cannot be read. */
+int elf_file_crc32(const char *path, uint32_t *crc);
 
 #endif

@@ -163,7 +163,7 @@ if [ -n "$ELF" ]; then
 	sweep "ELF map cut in half, -a" "$ELF" $((esize / 2)) -a -p "$P" -m "$ELF"
 	sweep "ELF map grown" "$ELF" $((esize + 4096)) -p "$P" -m "$ELF"
 	# --pprof reads the ELF map's headers again after the report, for
-	# its Mapping (sym/elfpeek.c): a change at the last read of that is
+	# its Mapping (elf_peek, sym/elfsym.c): a change at the last read of that is
 	# an error naming the map too, and leaves no --pprof file
 	cp "$ELF" "$ELF.orig"
 	for newsize in 4096 $((esize + 4096)); do

@@ -1,5 +1,5 @@
 /*
- * test_elfpeek.c - an ELF file's headers (sym/elfpeek.c): .symtab, the
+ * test_elfpeek.c - an ELF file's headers (elf_peek, sym/elfsym.c): .symtab, the
  * build-id from a note section or a PT_NOTE segment, .gnu_debuglink,
  * the executable segments; files that are not ELF; the debug link CRC.
  */
@@ -7,7 +7,7 @@
 
 #include <sys/stat.h>
 
-#include "sym/elfpeek.h"
+#include "sym/elfsym.h"
 
 static const unsigned char ID[20] = {
 	0x6a, 0x2b, 0x4a, 0xc7, 0x75, 0x85, 0xb8, 0xcf, 0x10, 0x2c,
