@@ -353,8 +353,8 @@ read_build_id(struct elf *e, struct build_id *id)
 static int
 prefix_of(const char *s, const char *const *p, size_t n)
 {
-	for (size_t i = 0; i < n; i++)
-		if (strncmp(s, p[i], strlen(p[i])) == 0)
+	for (size_t i = 0; i < n; i++)	/* the first byte first: cheap */
+		if (s[0] == p[i][0] && strncmp(s, p[i], strlen(p[i])) == 0)
 			return (int)i;
 	return -1;
 }
@@ -624,8 +624,9 @@ symbol(const struct elf *e, const unsigned char *p, const unsigned char *x,
 	s->bind = info >> 4;
 	s->type = info & 0xf;
 	s->shndx = (uint32_t)rd(e, p + (is64 ? 6 : 14), 2);
-	s->value = rda(e, p, 4, 8);
-	s->size = rda(e, p, 8, 16);
+	/* not rda: this runs for every symbol, and is inlined */
+	s->value = rd(e, p + (is64 ? 8 : 4), is64 ? 8 : 4);
+	s->size = rd(e, p + (is64 ? 16 : 8), is64 ? 8 : 4);
 	if (s->shndx == SHN_XINDEX && x != NULL)
 		s->shndx = (uint32_t)rd(e, x, 4);
 }
