@@ -166,7 +166,6 @@ tell_unattributed(const struct run *r, const struct report_result *res)
 	const char *gmon = r->profile, *prog = r->o->mapfile;
 	uint64_t all = res->total + res->unknown;
 	char head[512], *cause, *text;
-	size_t len;
 
 	if (res->have_text_hi)
 		check_text(r->gmon, gmon, prog, res->text_lo, res->text_hi);
@@ -186,21 +185,13 @@ tell_unattributed(const struct run *r, const struct report_result *res)
 		    "%s lie in no function of %s (*unknown* in the report):",
 		    (unsigned long long)res->unknown, (unsigned long long)all,
 		    gmon, prog);
-	if (d->stripped) {
-		cause = debugfile_cause(d, prog);
-	} else {
-		len = strlen(prog) + 160;
-		cause = xmalloc(len);
-		snprintf(cause, len, "%s 0x%llx-0x%llx: is %s the profiled "
-		    "program, and whole?", res->nsyms ? "they lie before its "
-		    "first text symbol in the histogram's range" : "no text "
-		    "symbol of it lies in the histogram's range",
-		    (unsigned long long)res->origin,
-		    (unsigned long long)res->etext, prog);
-	}
-	len = strlen(head) + strlen(cause) + 2;
-	text = xmalloc(len);
-	snprintf(text, len, "%s %s", head, cause);
+	cause = d->stripped ? debugfile_cause(d, prog) : xasprintf("%s "
+	    "0x%llx-0x%llx: is %s the profiled program, and whole?",
+	    res->nsyms ? "they lie before its first text symbol in the "
+	    "histogram's range" : "no text symbol of it lies in the "
+	    "histogram's range", (unsigned long long)res->origin,
+	    (unsigned long long)res->etext, prog);
+	text = xasprintf("%s %s", head, cause);
 	free(cause);
 	say_wrapped("", "  ", text, res->total == 0);
 	free(text);
