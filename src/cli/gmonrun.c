@@ -129,68 +129,20 @@ subtract_baseline(struct gmon *g, const struct options *opt,
 #define TEXT_SLACK 16
 
 /*
- * A map given as nm -n text, read once ahead when it is a file (not
- * standard input, nor compressed): its etext (or _etext, __etext) in *HI
- * and, when it has one, its __executable_start in *LO.  Lines that are no
- * symbol are passed over (the report says what is wrong with those it
- * reads).  Whether it has an etext.
- */
-static int
-nm_text(const char *map, uint64_t *lo, uint64_t *hi)
-{
-	FILE *f;
-	char *line = NULL;
-	size_t cap = 0;
-	ssize_t n;
-	int have_hi = 0;
-
-	if (strcmp(map, "-") == 0 || (f = fopen(map, "r")) == NULL)
-		return 0;	/* the report says why it cannot be opened */
-	while ((n = getline(&line, &cap, f)) > 0) {
-		struct sym s;
-
-		if (map_parse_line(line, line + n - (line[n - 1] == '\n'),
-		    &s) < 0)
-			continue;
-		if (sym_is(&s, "__executable_start"))
-			*lo = s.addr;
-		else if (!have_hi && (sym_is(&s, "etext") ||
-		    sym_is(&s, "_etext") || sym_is(&s, "__etext"))) {
-			*hi = s.addr;
-			have_hi = 1;
-		}
-	}
-	free(line);
-	fclose(f);
-	return have_hi;
-}
-
-/*
  * The program given with -m must be the profiled one: the histogram of G
  * (from GMON) must cover the text of PROG, [LO, HI), no lower than its
  * first loaded address (glibc's histogram starts at __executable_start,
  * the BSDs' at the text), and ending at the end of its text (etext),
  * rounded up by less than TEXT_SLACK.  For an ELF file, the text runs
  * from its first loaded address to the end of its executable sections
- * (one without section headers is not checked); for nm text, it is
- * found from its symbols (a map without etext is not checked).  Fatal
- * when not, naming both.
+ * (one without section headers is not checked), before the report; for
+ * nm text, it is found from its symbols by the report's walk (a map
+ * without etext is not checked).  Fatal when not, naming both.
  */
 static void
-check_program(const struct gmon *g, const char *gmon, const char *prog)
+check_text(const struct gmon *g, const char *gmon, const char *prog,
+    uint64_t lo, uint64_t hi)
 {
-	struct elf_peek pk;
-	uint64_t lo = 0, hi;
-
-	if (elf_peek(prog, &pk) == 0) {
-		if (!pk.have_exec)
-			return;
-		lo = pk.have_load && pk.load_lo < pk.exec_lo ? pk.load_lo :
-		    pk.exec_lo;
-		hi = pk.exec_hi;
-	} else if (!nm_text(prog, &lo, &hi)) {
-		return;
-	}
 	if (g->low >= lo && g->high >= hi && g->high - hi < TEXT_SLACK)
 		return;
 	fatalx("%s: the histogram 0x%llx-0x%llx does not match the text of "
@@ -201,10 +153,11 @@ check_program(const struct gmon *g, const char *gmon, const char *prog)
 }
 
 /*
- * Ticks that no function holds are counted on stderr with their likely
- * cause; when no function holds any, it is an error.  A range with no
- * text symbol and no tick gets a warning.  R->walked_ctx is the struct
- * debugfile of -m, R's program.
+ * Once the report is walked: a map of nm text is checked against the
+ * histogram (check_text).  Then ticks that no function holds are counted
+ * on stderr with their likely cause; when no function holds any, it is
+ * an error.  A range with no text symbol and no tick gets a warning.
+ * R->walked_ctx is the struct debugfile of -m, R's program.
  */
 static void
 tell_unattributed(const struct run *r, const struct report_result *res)
@@ -213,8 +166,9 @@ tell_unattributed(const struct run *r, const struct report_result *res)
 	const char *gmon = r->profile, *prog = r->o->mapfile;
 	uint64_t all = res->total + res->unknown;
 	char head[512], *cause, *text;
-	size_t len;
 
+	if (res->have_text_hi)
+		check_text(r->gmon, gmon, prog, res->text_lo, res->text_hi);
 	if (res->unknown == 0) {
 		if (res->nsyms == 0)
 			warnx_("warning: no text symbol of %s lies in %s's "
@@ -231,21 +185,13 @@ tell_unattributed(const struct run *r, const struct report_result *res)
 		    "%s lie in no function of %s (*unknown* in the report):",
 		    (unsigned long long)res->unknown, (unsigned long long)all,
 		    gmon, prog);
-	if (d->stripped) {
-		cause = debugfile_cause(d, prog);
-	} else {
-		len = strlen(prog) + 160;
-		cause = xmalloc(len);
-		snprintf(cause, len, "%s 0x%llx-0x%llx: is %s the profiled "
-		    "program, and whole?", res->nsyms ? "they lie before its "
-		    "first text symbol in the histogram's range" : "no text "
-		    "symbol of it lies in the histogram's range",
-		    (unsigned long long)res->origin,
-		    (unsigned long long)res->etext, prog);
-	}
-	len = strlen(head) + strlen(cause) + 2;
-	text = xmalloc(len);
-	snprintf(text, len, "%s %s", head, cause);
+	cause = d->stripped ? debugfile_cause(d, prog) : xasprintf("%s "
+	    "0x%llx-0x%llx: is %s the profiled program, and whole?",
+	    res->nsyms ? "they lie before its first text symbol in the "
+	    "histogram's range" : "no text symbol of it lies in the "
+	    "histogram's range", (unsigned long long)res->origin,
+	    (unsigned long long)res->etext, prog);
+	text = xasprintf("%s %s", head, cause);
 	free(cause);
 	say_wrapped("", "  ", text, res->total == 0);
 	free(text);
@@ -269,6 +215,7 @@ gmonrun_run(struct run *r, struct profile *p)
 	struct report_result res;
 	struct debugfile d;
 	struct symsrc m;
+	struct elf_peek pk;
 
 	load(&g, p);
 	if (opt->info) {	/* its shape: no baseline (a warning says so) */
@@ -283,7 +230,10 @@ gmonrun_run(struct run *r, struct profile *p)
 	if (opt->mapfile == NULL)
 		fatalx("%s is a gmon.out: name the program with -m (the "
 		    "program itself, or its nm -n output)", p->name);
-	check_program(&g, p->name, opt->mapfile);
+	if (elf_peek(opt->mapfile, &pk) == 0 && pk.have_exec)
+		check_text(&g, p->name, opt->mapfile, pk.have_load &&
+		    pk.load_lo < pk.exec_lo ? pk.load_lo : pk.exec_lo,
+		    pk.exec_hi);
 	h = (struct report_hist){ g.low, g.high, g.nbins, g.ranges,
 	    g.nranges, g.rate, NULL, &calls };
 	/* call counts when there are arcs; a difference has none */

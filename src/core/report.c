@@ -231,12 +231,30 @@ close_hist(struct run *r, const struct sym *s)
 	r->end = own_end(s);
 }
 
+/* Histogram: the bounds of a text map's program text, from its line S. */
+static void
+text_bound(struct run *r, const struct sym *s)
+{
+	struct report_result *res = r->res;
+
+	if (r->m->elf != NULL)
+		return;
+	if (sym_is(s, "__executable_start"))
+		res->text_lo = s->addr;
+	else if (!res->have_text_hi && (sym_is(s, "etext") ||
+	    sym_is_etext(s))) {
+		res->text_hi = s->addr;
+		res->have_text_hi = 1;
+	}
+}
+
 /* The histogram's rules for the line S: 0 when it ends the report. */
 static int
 take_hist(struct run *r, const struct sym *s)
 {
 	const struct report_hist *h = r->opt->hist;
 
+	text_bound(r, s);
 	if (s->kind != SYM_TEXT)
 		return 1;
 	if (s->addr >= h->high)
@@ -279,7 +297,8 @@ report_run(struct symsrc *m, const struct counters *c,
 	const struct report_hist *h = opt->hist;
 	int (*take)(struct run *, const struct sym *) = h ? take_hist :
 	    take_line;
-	int last_is_text = opt->last_is_text && opt->mode == ATTRIB_EXACT;
+	int more, last_is_text = opt->last_is_text &&
+	    opt->mode == ATTRIB_EXACT;
 	struct run r = { .m = m, .c = c, .opt = opt, .sink = sink,
 	    .res = res, .a = &res->a };
 	struct sym s;
@@ -302,10 +321,15 @@ report_run(struct symsrc *m, const struct counters *c,
 	res->all = c->n > 1 ? counters_sum(c, 1, c->n) : res->unknown;
 	if (sink->begin)
 		sink->begin(sink->ctx, res);
-	while (symsrc_next(m, &s) && take(&r, &s))
+	while ((more = symsrc_next(m, &s)) && take(&r, &s))
 		continue;
 	if (h != NULL && r.p.name != NULL)	/* the last one ends at high */
 		close_hist(&r, &(struct sym){ .addr = h->high, .name = "" });
+	/* the end of a text map's text may lie past the histogram's: read
+	 * on to it (not past the map's end, once met) */
+	while (more && h != NULL && m->elf == NULL && !res->have_text_hi &&
+	    (more = symsrc_next(m, &s)))
+		text_bound(&r, &s);
 	if (h != NULL)	/* a histogram's: the bins of no function */
 		res->unknown = res->all - res->total;
 	res->load = r.p.addr > res->origin ?

@@ -65,6 +65,11 @@ struct report_result {
 	uint64_t nsyms;		/* histogram: text symbols in its range */
 	const struct report_hist *h;	/* histogram, else NULL */
 	uint64_t calls;		/* histogram: the -v total line's calls */
+	/* histogram, a text map (nm -n): the program's text, from its
+	 * __executable_start (0 when none) to its first etext (or _etext,
+	 * __etext), when it has one */
+	uint64_t text_lo, text_hi;
+	int have_text_hi;
 };
 
 /*

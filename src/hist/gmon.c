@@ -39,13 +39,22 @@ struct gmon_bins {
 	uint32_t win[WINDOW];
 };
 
+/* The LEN bytes at P as a number, big-endian when BIG, else little. */
+static uint64_t
+load(const unsigned char *p, int len, int big)
+{
+	uint64_t v = 0;
+
+	for (int i = 0; i < len; i++)
+		v = v << 8 | p[big ? i : len - 1 - i];
+	return v;
+}
+
 /* Bin K of the record whose bins start at OFF. */
 static uint32_t
 bin16(const struct gmon_bins *v, size_t off, uint64_t k)
 {
-	const unsigned char *p = v->b + off + 2 * (size_t)k;
-
-	return v->big ? (uint32_t)p[0] << 8 | p[1] : (uint32_t)p[1] << 8 | p[0];
+	return (uint32_t)load(v->b + off + 2 * (size_t)k, 2, v->big);
 }
 
 /*
@@ -140,18 +149,6 @@ fail(struct rd *r, const char *fmt, ...)
 	return -1;
 }
 
-static uint64_t
-get(const struct rd *r, size_t off, int len)
-{
-	uint64_t v = 0;
-
-	for (int i = 0; i < len; i++) {
-		int k = r->big ? i : len - 1 - i;
-		v = v << 8 | r->b[off + (size_t)k];
-	}
-	return v;
-}
-
 /* 0 when LEN more bytes are there; else -1, "short WHAT at offset AT". */
 static int
 need(struct rd *r, uint64_t len, const char *what, size_t at)
@@ -164,7 +161,7 @@ need(struct rd *r, uint64_t len, const char *what, size_t at)
 static uint64_t
 take(struct rd *r, int len)
 {
-	uint64_t v = get(r, r->pos, len);
+	uint64_t v = load(r->b + r->pos, len, r->big);
 
 	r->pos += (size_t)len;
 	return v;
@@ -287,7 +284,7 @@ next_rec(struct rd *r, struct rec *e)
 	if (r->pos == 0) {
 		if (r->n < GNU_HDR)
 			return fail(r, "short gmon.out header");
-		r->version = (uint32_t)get(r, 4, 4);
+		r->version = (uint32_t)load(r->b + 4, 4, r->big);
 		r->pos = GNU_HDR;
 	}
 	return r->pos < r->n ? gnu_rec(r, e) : 0;
@@ -627,46 +624,22 @@ gmon_counters(const struct gmon *g)
 
 /*
  * The call arcs, kept in the bytes parsed: each becomes a unit of the
- * callee (PTR bytes) and its count (8 bytes), host order, no wider than
+ * callee (PTR bytes) and its count (8 bytes), big-endian, no wider than
  * its record (13 or 21 bytes in GNU, 12 or 24 in BSD).  The units are
  * gathered, in one pass in file order, from the first arc on; the bins
  * of a histogram record met after it are moved before them, padded to
  * whole units.  Then they are sorted by callee and each callee's counts
  * added up.
  */
-static uint64_t
-unit_pc(int ptr, const unsigned char *p)
-{
-	uint32_t v4;
-	uint64_t v8;
+#define unit_pc(ptr, p) load(p, ptr, 1)
+#define unit_count(ptr, p) load((p) + (ptr), 8, 1)
 
-	if (ptr == 4) {
-		memcpy(&v4, p, 4);
-		return v4;
-	}
-	memcpy(&v8, p, 8);
-	return v8;
-}
-
-static uint64_t
-unit_count(int ptr, const unsigned char *p)
-{
-	uint64_t v;
-
-	memcpy(&v, p + ptr, 8);
-	return v;
-}
-
+/* V as the LEN bytes at P, big-endian. */
 static void
-unit_put(int ptr, unsigned char *p, uint64_t pc, uint64_t count)
+store(unsigned char *p, int len, uint64_t v)
 {
-	uint32_t v4 = (uint32_t)pc;
-
-	if (ptr == 4)
-		memcpy(p, &v4, 4);
-	else
-		memcpy(p, &pc, 8);
-	memcpy(p + ptr, &count, 8);
+	for (; len > 0; v >>= 8)
+		p[--len] = (unsigned char)v;
 }
 
 static void
@@ -697,7 +670,8 @@ gather_arc(struct gather *x, size_t at, uint64_t pc, uint64_t count)
 {
 	if (x->wb == 0)
 		x->wb = x->w = at;
-	unit_put(x->ptr, x->b + x->w, pc, count);
+	store(x->b + x->w, x->ptr, pc);
+	store(x->b + x->w + x->ptr, 8, count);
 	x->w += x->unit;
 }
 
@@ -740,40 +714,30 @@ gather_bins(struct gather *x, const struct hrec *h)
 	x->w += pad;
 }
 
-static void
-insertion_sort(int ptr, unsigned char *v, size_t n)
+/* By callee: the first PTR bytes of two units, big-endian. */
+static int
+unit_cmp(const void *x, const void *y, void *ptr)
 {
-	unsigned char t[16];
-	size_t w = (size_t)ptr + 8;
-
-	for (size_t i = 1; i < n; i++) {
-		uint64_t pc = unit_pc(ptr, v + i * w);
-		size_t j = i;
-
-		memcpy(t, v + i * w, w);
-		for (; j > 0 && unit_pc(ptr, v + (j - 1) * w) > pc; j--)
-			memcpy(v + j * w, v + (j - 1) * w, w);
-		memcpy(v + j * w, t, w);
-	}
+	return memcmp(x, y, (size_t)*(const int *)ptr);
 }
 
 /*
- * Sort the N units at V by callee, on its byte at SHIFT and the lower
- * ones: one counting pass, the units put into their buckets in place,
- * each bucket sorted on the next byte (at most 8 levels: linear).
+ * Sort the N units at V by callee, on its byte AT and the ones after it:
+ * one counting pass, the units put into their buckets in place, each
+ * bucket sorted on the next byte (at most 8 levels: linear); a small one
+ * by heap_sort.
  */
 static void
-radix_sort(int ptr, unsigned char *v, size_t n, int shift)
+radix_sort(int ptr, unsigned char *v, size_t n, int at)
 {
 	size_t w = (size_t)ptr + 8, first[257] = { 0 }, next[256];
-	unsigned char t[16];
 
 	if (n <= 32) {
-		insertion_sort(ptr, v, n);
+		heap_sort(v, n, w, unit_cmp, &ptr);
 		return;
 	}
 	for (size_t i = 0; i < n; i++)
-		first[(unit_pc(ptr, v + i * w) >> shift & 0xff) + 1]++;
+		first[v[i * w + (size_t)at] + 1]++;
 	for (int d = 0; d < 256; d++) {
 		first[d + 1] += first[d];
 		next[d] = first[d];
@@ -781,21 +745,18 @@ radix_sort(int ptr, unsigned char *v, size_t n, int shift)
 	for (int d = 0; d < 256; d++)
 		while (next[d] < first[d + 1]) {	/* a cycle through d */
 			unsigned char *p = v + next[d] * w;
-			size_t e = unit_pc(ptr, p) >> shift & 0xff;
+			int e = p[at];
 
-			if ((int)e == d) {
+			if (e == d)
 				next[d]++;
-				continue;
-			}
-			memcpy(t, p, w);
-			memcpy(p, v + next[e] * w, w);
-			memcpy(v + next[e]++ * w, t, w);
+			else
+				swap_bytes(p, v + next[e]++ * w, w);
 		}
-	if (shift > 0)
+	if (at + 1 < ptr)
 		for (int d = 0; d < 256; d++)
 			if (first[d + 1] - first[d] > 1)
 				radix_sort(ptr, v + first[d] * w,
-				    first[d + 1] - first[d], shift - 8);
+				    first[d + 1] - first[d], at + 1);
 }
 
 /* Sort the N units at V; then each callee once, its counts added up. */
@@ -803,20 +764,14 @@ static size_t
 sort_units(int ptr, unsigned char *v, size_t n)
 {
 	size_t w = (size_t)ptr + 8, k = n > 0;
-	uint64_t diff = 0;
-	int shift = 0;
 
-	for (size_t i = 1; i < n; i++)	/* the bytes that differ at all */
-		diff |= unit_pc(ptr, v + i * w) ^ unit_pc(ptr, v);
-	while (shift < 56 && diff >> shift > 0xff)
-		shift += 8;
-	radix_sort(ptr, v, n, shift);
+	radix_sort(ptr, v, n, 0);
 	for (size_t i = 1; i < n; i++) {
 		unsigned char *last = v + (k - 1) * w, *p = v + i * w;
 
-		if (unit_pc(ptr, last) == unit_pc(ptr, p))
-			unit_put(ptr, last, unit_pc(ptr, last),
-			    unit_count(ptr, last) + unit_count(ptr, p));
+		if (memcmp(last, p, (size_t)ptr) == 0)
+			store(last + ptr, 8, unit_count(ptr, last) +
+			    unit_count(ptr, p));
 		else
 			memmove(v + k++ * w, p, w);
 	}
@@ -838,8 +793,8 @@ gmon_index_arcs(struct gmon *g, unsigned char *b)
 	r.n = g->bins->n;
 	while (next_rec(&r, &e) > 0)	/* read whole before: no error */
 		if (e.tag == TAG_ARC)
-			gather_arc(&x, e.at, get(&r, e.self, r.ptr),
-			    get(&r, e.count, e.clen));
+			gather_arc(&x, e.at, load(b + e.self, r.ptr, r.big),
+			    load(b + e.count, e.clen, r.big));
 		else if (e.tag == TAG_HIST)
 			gather_bins(&x, &e.h);
 	g->ncallees = sort_units(x.ptr, b + x.wb, (x.w - x.wb) / x.unit);
