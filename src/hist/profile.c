@@ -136,48 +136,27 @@ profile_warn_step(struct profile *p)
 		sniff_profile_step(p->name, p->step, p->head, head_len(p));
 }
 
-void
-profile_count_halves(const uint32_t *w, size_t n, uint64_t *big,
-    uint64_t *small)
-{
-	uint64_t b = 0, s = 0;
-
-	for (size_t i = 0; i < n; i++) {
-		b += w[i] > 0xffffu;
-		s += (w[i] & 0xffffu) != 0;
-	}
-	*big += b;
-	*small += s;
-}
-
+/*
+ * The byte-order heuristic, on the counters only (not the step word):
+ * reversed when more of them use their upper 16 bits than their lower.
+ */
 int
-profile_guess_swapped(uint64_t big, uint64_t small)
-{
-	return big > small;
-}
-
-static void
-swap_words(struct profile *p)
+profile_setup(struct profile *p, int noauto)
 {
 	uint32_t *w = words(p);
+	uint64_t big = 0, small = 0;
 
+	if (!noauto) {
+		for (uint64_t k = 1; k < p->nwords; k++) {
+			big += w[k] > 0xffffu;
+			small += (w[k] & 0xffffu) != 0;
+		}
+		p->swap = big > small;
+	}
 	if (p->swap)
 		for (uint64_t k = 0; k < p->nwords; k++)
 			w[k] = __builtin_bswap32(w[k]);
 	p->step = w[0];
-}
-
-int
-profile_setup(struct profile *p, int noauto)
-{
-	uint64_t big = 0, small = 0;
-
-	if (!noauto) {	/* the counters only, not the step word */
-		profile_count_halves(words(p) + 1, (size_t)(p->nwords - 1),
-		    &big, &small);
-		p->swap = profile_guess_swapped(big, small);
-	}
-	swap_words(p);
 	return p->swap;
 }
 
