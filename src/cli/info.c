@@ -11,23 +11,6 @@
 #include "cli/run.h"
 #include "core/fit.h"
 
-/* -i -v: what the profile holds, and whether the map RES fits it. */
-static void
-print_info_verbose(const struct run *r, const struct profile *p,
-    uint32_t step, const char *mapname, const struct report_result *res)
-{
-	char line[512];
-	uint64_t counters = p->nwords - 1;
-
-	out_printf(r->out, "Counters: %llu\nText_bytes: %llu\n"
-	    "Byte_order: %s (%s)\n", (unsigned long long)counters,
-	    (unsigned long long)(counters * step), run_byte_order(r->swapped),
-	    r->o->noauto ? "native, -n" : r->swapped ? "reversed" : "native");
-	if (res != NULL)
-		out_str(r->out, line, fit_describe(line, sizeof line, mapname,
-		    res->origin, res->etext, res->have_etext, step, counters));
-}
-
 /*
  * -i -v: "Kernel_build_id: ..." when K (the running kernel's, for its own
  * profile; else NULL) has one, and "Map_build_id: ..." when MAP (NULL: no
@@ -65,6 +48,7 @@ info_print(const struct run *r, const struct profile *p)
 	struct report_result res;
 	struct build_id bid = { 0 };
 	uint32_t step = p->step;
+	uint64_t counters = p->nwords - 1;
 	int have_map = 0;
 
 	if (step == 0 && mapname == NULL && r->live)
@@ -72,7 +56,7 @@ info_print(const struct run *r, const struct profile *p)
 	if (mapname != NULL && (step == 0 || o->verbose)) {
 		run_open_map(&m, mapname);
 		if (step == 0)
-			step = run_step_from_map(&m, p->nwords - 1, &res,
+			step = run_step_from_map(&m, counters, &res,
 			    o->mapfile == NULL);
 		else
 			report_text_bounds(&m, &res);
@@ -90,9 +74,15 @@ info_print(const struct run *r, const struct profile *p)
 		    step, mapname);
 	else
 		out_printf(r->out, "Sampling_step: %u\n", step);
-	if (o->verbose) {
-		print_info_verbose(r, p, step, mapname, have_map ? &res :
-		    NULL);
+	if (o->verbose) {	/* what the profile holds; whether the map fits */
+		out_printf(r->out, "Counters: %llu\nText_bytes: %llu\n"
+		    "Byte_order: %s (%s)\n", (unsigned long long)counters,
+		    (unsigned long long)(counters * step),
+		    run_byte_order(r->swapped), o->noauto ? "native, -n" :
+		    r->swapped ? "reversed" : "native");
+		if (have_map)
+			fit_describe(r->out, mapname, res.origin, res.etext,
+			    res.have_etext, step, counters);
 		profiling_info(r->out, &r->k, r->counting, r->live);
 		print_build_ids(r->out, r->live ? &r->k.id : NULL, have_map ?
 		    &bid : NULL);

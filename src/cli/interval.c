@@ -11,7 +11,6 @@
 #include <unistd.h>
 
 #include "base/input.h"
-#include "cli/gmonrun.h"
 #include "cli/run.h"
 #include "core/fit.h"
 #include "hist/profile.h"
@@ -68,31 +67,6 @@ read_again(const struct shape *sh)
 	w = profile_take(&p);
 	profile_close(&p);
 	return w;
-}
-
-/*
- * The first read, with the notes a report's read gives (a reversed byte
- * order, an odd step, a trailing partial word), into W and R.
- */
-static void
-read_first(struct run *r, struct shape *sh, struct watch *w)
-{
-	struct profile p;
-
-	sh->name = r->profile;
-	profile_load(&p, sh->name);
-	if (gmonrun_detect(&p))	/* it will not change: nothing to watch */
-		fatalx("%s is a gmon.out: --interval watches a kernel profile; "
-		    "a program writes its gmon.out once, when it exits",
-		    sh->name);
-	profile_check(&p);
-	r->swapped = sh->swap = profile_setup(&p, r->o->noauto);
-	run_read_notes(r, &p);
-	sh->step = p.step;
-	sh->nwords = p.nwords;
-	sh->size = p.bytes + p.trailing;
-	watch_start(w, profile_take(&p), p.nwords);
-	profile_close(&p);
 }
 
 static volatile sig_atomic_t stop;
@@ -199,7 +173,7 @@ now_text(char *when, size_t n)
 }
 
 int
-interval_run(struct run *r)
+interval_run(struct run *r, struct profile *p)
 {
 	const struct options *o = r->o;
 	struct view_read rd = { 0 };
@@ -217,7 +191,10 @@ interval_run(struct run *r)
 	sa.sa_flags = SA_RESTART;
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
-	read_first(r, &sh, &w);
+	sh = (struct shape){ p->name, r->swapped, p->step, p->nwords,
+	    p->bytes + p->trailing };
+	watch_start(&w, profile_take(p), p->nwords);
+	profile_close(p);
 	r->map = run_map(r);
 	r->step = sh.step;
 	if (r->step == 0) {	/* 64-bit big-endian: the map tells the step */

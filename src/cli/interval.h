@@ -8,10 +8,10 @@
 #include "cli/run.h"
 
 /*
- * --interval: every R->o->interval seconds (R->o->iterations times, or
- * until SIGINT or SIGTERM), the ticks gained since the last read,
- * reported into R->out.
+ * --interval, from the first read P, set up (closed here): every
+ * R->o->interval seconds (R->o->iterations times, or until SIGINT or
+ * SIGTERM), the ticks gained since the last read, reported into R->out.
  */
-int interval_run(struct run *r);
+int interval_run(struct run *r, struct profile *p);
 
 #endif

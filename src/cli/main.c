@@ -76,7 +76,8 @@ report_kernel(struct run *r, struct profile *p)
 		kernel_build_id_warn(&bid, r->map, r->live ? &r->k.id : NULL);
 }
 
-/* The profile of R, as a gmon.out or a kernel profile, read once. */
+/* The profile of R, as a gmon.out or a kernel profile, read once: -i, the
+ * report, or the first read of --interval. */
 static int
 report_profile(struct run *r)
 {
@@ -85,6 +86,10 @@ report_profile(struct run *r)
 
 	profile_load(&prof, r->profile);
 	if (gmonrun_detect(&prof)) {	/* a process's gmon.out */
+		if (o->interval > 0 && !o->info)	/* it will not change */
+			fatalx("%s is a gmon.out: --interval watches a kernel "
+			    "profile; a program writes its gmon.out once, when "
+			    "it exits", prof.name);
 		gmonrun_run(r, &prof);
 		profile_close(&prof);	/* a file that changed size is an error */
 		run_finish(r->out);
@@ -106,6 +111,8 @@ report_profile(struct run *r)
 		profile_close(&prof);
 		return 0;
 	}
+	if (o->interval > 0)
+		return interval_run(r, &prof);
 	report_kernel(r, &prof);
 	return 0;
 }
@@ -205,7 +212,5 @@ main(int argc, char **argv)
 	export_prepare(&o);
 	if (r.live)
 		kernel_profile_check(&r.k);
-	if (o.interval > 0 && !o.info)
-		return interval_run(&r);
 	return report_profile(&r);
 }

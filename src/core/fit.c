@@ -17,24 +17,22 @@ fit_check(uint64_t stext, uint64_t etext, int have_etext, uint32_t step,
 	return *map_counters == counters ? FIT_MATCH : FIT_MISMATCH;
 }
 
-size_t
-fit_describe(char *buf, size_t n, const char *map, uint64_t stext,
+void
+fit_describe(struct out *out, const char *map, uint64_t stext,
     uint64_t etext, int have_etext, uint32_t step, uint64_t counters)
 {
 	uint64_t mc;
-	int k;
 
 	if (!have_etext)
-		k = snprintf(buf, n, "Map: %s has no _etext\n", map);
+		out_printf(out, "Map: %s has no _etext\n", map);
 	else if (fit_check(stext, etext, have_etext, step, counters, &mc) ==
 	    FIT_MATCH)
-		k = snprintf(buf, n, "Map: %s matches\n", map);
+		out_printf(out, "Map: %s matches\n", map);
 	else
-		k = snprintf(buf, n, "Map: %s does not match (_etext - _stext "
-		    "is %llu bytes, %llu counters; profile has %llu)\n", map,
+		out_printf(out, "Map: %s does not match (_etext - _stext is "
+		    "%llu bytes, %llu counters; profile has %llu)\n", map,
 		    (unsigned long long)(etext - stext),
 		    (unsigned long long)mc, (unsigned long long)counters);
-	return k < 0 ? 0 : (size_t)k < n ? (size_t)k : n - 1;
 }
 
 size_t

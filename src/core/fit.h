@@ -11,6 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/output.h"
+
 enum fit { FIT_UNKNOWN, FIT_MATCH, FIT_MISMATCH };
 
 /*
@@ -20,8 +22,8 @@ enum fit { FIT_UNKNOWN, FIT_MATCH, FIT_MISMATCH };
 enum fit fit_check(uint64_t stext, uint64_t etext, int have_etext,
     uint32_t step, uint64_t counters, uint64_t *map_counters);
 
-/* The -i -v "Map: ..." line, newline included, into BUF. */
-size_t fit_describe(char *buf, size_t n, const char *map, uint64_t stext,
+/* The -i -v "Map: ..." line, newline included, into OUT. */
+void fit_describe(struct out *out, const char *map, uint64_t stext,
     uint64_t etext, int have_etext, uint32_t step, uint64_t counters);
 
 /*

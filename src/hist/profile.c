@@ -34,49 +34,49 @@ head_len(const struct profile *p)
 	return p->bytes < PROFILE_HEAD ? (size_t)p->bytes : PROFILE_HEAD;
 }
 
-/* A non-seekable input is read to its end, bounded by PROFILE_MAX_BYTES. */
-static void
-slurp(struct profile *p)
+/* IN's next bytes after the HAVE in BUF, up to CAP: the count there then,
+ * short only at its end. */
+static size_t
+fill(struct input *in, unsigned char *buf, size_t have, size_t cap)
 {
-	size_t cap = 1 << 16, len = 0, got;
+	size_t got;
 
-	p->data = xmalloc(cap);
-	while ((got = input_read(&p->in, p->data + len, cap - len)) > 0) {
-		len += got;
-		if (len > PROFILE_MAX_BYTES) {
-			p->bytes = len;
-			check_bounds(p);
-		}
-		if (len == cap) {	/* one byte past the limit is enough */
-			cap = cap * 2 > PROFILE_MAX_BYTES + 1 ?
-			    (size_t)PROFILE_MAX_BYTES + 1 : cap * 2;
-			p->data = xrealloc(p->data, cap);
-		}
-	}
-	p->bytes = len;
+	while (have < cap && (got = input_read(in, buf + have, cap - have)) > 0)
+		have += got;
+	return have;
 }
 
 /*
- * A regular file (or /proc/profile) is read whole at once, at the size it
- * had when opened; one whose size changed meanwhile is an error, as what
- * was read may be of two versions.
+ * A regular file (or /proc/profile) is read whole, at the size it had when
+ * opened; one whose size changed meanwhile is an error, as what was read
+ * may be of two versions.  A non-seekable input is read to its end,
+ * bounded by PROFILE_MAX_BYTES.
  */
 void
 profile_load(struct profile *p, const char *name)
 {
+	size_t cap = 1 << 16, len = 0;
+
 	memset(p, 0, sizeof *p);
 	p->name = name;
 	if (input_open(&p->in, name) < 0)
 		fatal("%s", name);
-	if (!p->in.seekable)
-		slurp(p);
-	else {
+	if (p->in.seekable) {
 		p->bytes = p->in.size;
 		check_bounds(p);
-		p->data = xmalloc((size_t)p->bytes);
-		input_pread(&p->in, p->data, (size_t)p->bytes, 0);
-		input_check_size(&p->in);
+		cap = (size_t)p->bytes;
 	}
+	p->data = xmalloc(cap);
+	while ((len = fill(&p->in, p->data, len, cap)) == cap &&
+	    !p->in.seekable) {
+		p->bytes = len;
+		check_bounds(p);	/* one byte past the limit is enough */
+		cap = cap * 2 > PROFILE_MAX_BYTES + 1 ?
+		    (size_t)PROFILE_MAX_BYTES + 1 : cap * 2;
+		p->data = xrealloc(p->data, cap);
+	}
+	p->bytes = len;
+	input_check_size(&p->in);
 	check_bounds(p);
 	memcpy(p->head, p->data, head_len(p));
 }
@@ -136,59 +136,28 @@ profile_warn_step(struct profile *p)
 		sniff_profile_step(p->name, p->step, p->head, head_len(p));
 }
 
-void
-profile_count_halves(const uint32_t *w, size_t n, uint64_t *big,
-    uint64_t *small)
-{
-	uint64_t b = 0, s = 0;
-
-	for (size_t i = 0; i < n; i++) {
-		b += w[i] > 0xffffu;
-		s += (w[i] & 0xffffu) != 0;
-	}
-	*big += b;
-	*small += s;
-}
-
+/*
+ * The byte-order heuristic, on the counters only (not the step word):
+ * reversed when more of them use their upper 16 bits than their lower.
+ */
 int
-profile_guess_swapped(uint64_t big, uint64_t small)
-{
-	return big > small;
-}
-
-static void
-swap_words(struct profile *p)
+profile_setup(struct profile *p, int noauto)
 {
 	uint32_t *w = words(p);
+	uint64_t big = 0, small = 0;
 
+	if (!noauto) {
+		for (uint64_t k = 1; k < p->nwords; k++) {
+			big += w[k] > 0xffffu;
+			small += (w[k] & 0xffffu) != 0;
+		}
+		p->swap = big > small;
+	}
 	if (p->swap)
 		for (uint64_t k = 0; k < p->nwords; k++)
 			w[k] = __builtin_bswap32(w[k]);
 	p->step = w[0];
-}
-
-int
-profile_setup(struct profile *p, int noauto)
-{
-	uint64_t big = 0, small = 0;
-
-	if (!noauto) {	/* the counters only, not the step word */
-		profile_count_halves(words(p) + 1, (size_t)(p->nwords - 1),
-		    &big, &small);
-		p->swap = profile_guess_swapped(big, small);
-	}
-	swap_words(p);
 	return p->swap;
-}
-
-static void
-check_step(const struct profile *p, const struct profile *base, uint32_t w0)
-{
-	uint32_t step = p->swap ? __builtin_bswap32(w0) : w0;
-
-	if (step != p->step)
-		fatalx("%s: sampling step %u differs from %s's %u", base->name,
-		    step, p->name, p->step);
 }
 
 /*
@@ -218,29 +187,20 @@ subtract_words(struct profile *p, const struct profile *base, uint64_t k,
 static void
 size_base(const struct profile *p, struct profile *base, uint64_t bytes)
 {
-	uint32_t w0;
+	uint32_t step;
 
 	base->bytes = bytes;
 	profile_check(base);
-	memcpy(&w0, base->head, sizeof w0);	/* profile_check: 4 bytes at least */
-	check_step(p, base, w0);
+	memcpy(&step, base->head, sizeof step);	/* profile_check: 4 bytes at least */
+	if (p->swap)
+		step = __builtin_bswap32(step);
+	if (step != p->step)
+		fatalx("%s: sampling step %u differs from %s's %u", base->name,
+		    step, p->name, p->step);
 	if (base->nwords != p->nwords)
 		fatalx("%s: %llu counters, but %s has %llu", base->name,
 		    (unsigned long long)(base->nwords - 1), p->name,
 		    (unsigned long long)(p->nwords - 1));
-}
-
-/* BASE's next bytes after the HAVE in its buffer, up to CHUNK: the count
- * there then, short only at its end. */
-static size_t
-fill(struct profile *base, size_t have)
-{
-	size_t got;
-
-	while (have < CHUNK && (got = input_read(&base->in,
-	    base->data + have, CHUNK - have)) > 0)
-		have += got;
-	return have;
 }
 
 /*
@@ -250,9 +210,8 @@ fill(struct profile *base, size_t have)
 void
 profile_subtract(struct profile *p, struct profile *base, const char *name)
 {
-	uint64_t k = 0, bytes = 0;
+	uint64_t k = 0;
 	size_t have = 0, got, n;
-	int sized = 0;
 
 	memset(base, 0, sizeof *base);
 	base->name = name;
@@ -260,18 +219,16 @@ profile_subtract(struct profile *p, struct profile *base, const char *name)
 		fatal("%s", name);
 	base->data = xmalloc(CHUNK);
 	do {
-		got = fill(base, have);
-		bytes += got - have;
+		got = fill(&base->in, base->data, have, CHUNK);
 		if (k == 0) {
 			memcpy(base->head, base->data, got < PROFILE_HEAD ? got :
 			    PROFILE_HEAD);
-			sized = base->in.seekable || got < CHUNK;
-			if (sized)
+			if (base->in.seekable || got < CHUNK)
 				size_base(p, base, base->in.seekable ?
-				    base->in.size : bytes);
+				    base->in.size : got);
 		}
-		if (bytes > PROFILE_MAX_BYTES) {
-			base->bytes = bytes;
+		if (base->in.off > PROFILE_MAX_BYTES) {
+			base->bytes = base->in.off;
 			check_bounds(base);
 		}
 		n = got / 4;
@@ -280,8 +237,8 @@ profile_subtract(struct profile *p, struct profile *base, const char *name)
 		have = got - n * 4;
 		memmove(base->data, base->data + n * 4, have);
 	} while (got == CHUNK);
-	if (!sized)
-		size_base(p, base, bytes);
+	if (!base->in.seekable && base->in.off >= CHUNK)	/* a longer pipe */
+		size_base(p, base, base->in.off);
 }
 
 struct counters

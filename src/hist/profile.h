@@ -63,8 +63,9 @@ size_t profile_peek(struct profile *p, unsigned char *buf, size_t n);
 const unsigned char *profile_bytes(struct profile *p);
 
 /*
- * Decide the byte order (unless NOAUTO), put the words in host order and
- * read the step.  Returns 1 when the byte order was found reversed.
+ * Decide the byte order (unless NOAUTO: P's swap is kept, 0 when opened),
+ * put the words in host order and read the step.  Returns 1 when the byte
+ * order was found reversed.
  */
 int profile_setup(struct profile *p, int noauto);
 
@@ -76,13 +77,6 @@ int profile_setup(struct profile *p, int noauto);
  */
 void profile_subtract(struct profile *p, struct profile *base,
     const char *name);
-
-/* The byte-order heuristic: reversed when more words use the upper half. */
-int profile_guess_swapped(uint64_t big, uint64_t small);
-
-/* Count words of W[0..n) with bits in their upper/lower 16 bits. */
-void profile_count_halves(const uint32_t *w, size_t n, uint64_t *big,
-    uint64_t *small);
 
 /* The counters, for attribution (valid until profile_close). */
 struct counters profile_counters(const struct profile *p);
