@@ -65,29 +65,6 @@ top_nofunc(struct out *o, const struct report_result *res,
 	out_printf(o, "%s", share(b, sizeof b, view_percent(u, res->all)));
 }
 
-/* A kept function's row, or -b block, and its -s counters. */
-static void
-top_func(struct out *o, const struct func_rec *f,
-    const struct report_result *res, const struct counters *c,
-    const struct report_opts *opt)
-{
-	char b[32];
-	const char *end = share(b, sizeof b, view_percent(f->ticks, res->all));
-	const char *name = f->name;
-	size_t nlen = f->namelen;
-
-	if (opt->rename)
-		name = opt->rename(f->name, f->namelen, &nlen);
-	if (opt->bins) {
-		out_bins(o, c, &res->a, f, name, nlen, opt->all);
-		out_bin_total(o, f->ticks, end);
-		return;
-	}
-	out_func_line(o, f, res, opt, name, nlen, end);
-	if (opt->counters && (res->a.step || res->h))
-		out_counters(o, c, &res->a, f, name, nlen);
-}
-
 /* A row of ticks no function holds. */
 struct nofunc {
 	const char *name;
@@ -104,6 +81,8 @@ view_top(struct out *o, const struct collect *k,
 	struct nofunc nf[2] = {
 		{ "*unknown*", u }, { "[no symbol]", res->nosym } };
 	size_t rows = 0, j = 0;
+	struct classic cl = { o, c, opt, res };
+	char b[32];
 
 	if (res->nosym > u) {
 		nf[0] = (struct nofunc){ "[no symbol]", res->nosym };
@@ -121,8 +100,9 @@ view_top(struct out *o, const struct collect *k,
 		}
 		if (i == k->n || rows >= k->limit)
 			break;
-		rows++;
-		top_func(o, &k->v[i], res, c, opt);
+		rows++;	/* a kept function's row, or -b block */
+		classic_out(&cl, &k->v[i], share(b, sizeof b,
+		    view_percent(k->v[i].ticks, res->all)));
 	}
 	/* the total row: every tick, of which the shares are parts */
 	out_total(o, res, res->all, opt->verbose);
