@@ -270,10 +270,11 @@ put(struct out *o, const char *s)
 	out_str(o, s, strlen(s));
 }
 
-/* S as a JSON string, or null for NULL. */
+/* KEY, then S as a JSON string, or null for NULL. */
 static void
-put_str(struct out *o, const char *s)
+put_str(struct out *o, const char *key, const char *s)
 {
+	put(o, key);
 	if (s)
 		json_str(o, s, strlen(s));
 	else
@@ -399,19 +400,15 @@ static void
 put_inputs(struct out *o, const struct view_inputs *in,
     const struct report_opts *opt, const struct report_hist *h)
 {
-	put(o, "{\"profile\":");
-	put_str(o, in->profile);
-	put(o, ",\"map\":");
-	put_str(o, in->map);
-	put(o, ",\"baseline\":");
-	put_str(o, in->baseline);
+	put_str(o, "{\"profile\":", in->profile);
+	put_str(o, ",\"map\":", in->map);
+	put_str(o, ",\"baseline\":", in->baseline);
 	if (h) {
 		put_gmon(o, in, h);
 	} else {
 		out_printf(o, ",\"format\":\"kernel\",\"step\":%llu,"
-		    "\"counters\":%llu,\"counting\":", (ull)in->step,
-		    (ull)in->counters);
-		put_str(o, in->counting);
+		    "\"counters\":%llu", (ull)in->step, (ull)in->counters);
+		put_str(o, ",\"counting\":", in->counting);
 	}
 	out_printf(o, ",\"byte_order\":\"%s\",\"mode\":\"%s\",\"all\":%s,"
 	    "\"buckets\":\"%s\",\"top\":", in->byte_order,
@@ -427,9 +424,8 @@ put_inputs(struct out *o, const struct view_inputs *in,
 static void
 put_interval(struct out *o, const struct view_read *rd)
 {
-	out_printf(o, "\"interval\":{\"number\":%llu,\"time\":",
-	    (ull)rd->number);
-	put_str(o, rd->time);
+	out_printf(o, "\"interval\":{\"number\":%llu", (ull)rd->number);
+	put_str(o, ",\"time\":", rd->time);
 	out_printf(o, ",\"seconds\":%.3f,\"reset\":%s},", rd->seconds,
 	    rd->reset ? "true" : "false");
 }
