@@ -51,10 +51,7 @@ gz_block(struct gz *g, int last)
 	unsigned char *h = g->blk;
 
 	h[0] = (unsigned char)last;	/* BTYPE 00: stored */
-	h[1] = (unsigned char)g->n;
-	h[2] = (unsigned char)(g->n >> 8);
-	h[3] = (unsigned char)~g->n;
-	h[4] = (unsigned char)(~g->n >> 8);
+	le32(h + 1, (uint32_t)g->n | (uint32_t)~g->n << 16);	/* LEN, NLEN */
 	fwrite(h, 1, 5 + g->n, g->f);
 	g->crc = crc32_update(g->crc, h + 5, g->n);
 	g->isize += (uint32_t)g->n;
@@ -284,16 +281,6 @@ sample(struct pprof_enc *e, uint64_t addr, uint64_t ticks)
 	top_msg(e, P_SAMPLE, &e->m);
 }
 
-/* Function E->fid, named NAME, system name SYS (string indexes). */
-static void
-function(struct pprof_enc *e, uint64_t name, uint64_t sys)
-{
-	pb_int(&e->m, F_ID, e->fid);
-	pb_int(&e->m, F_NAME, name);
-	pb_int(&e->m, F_SYSTEM_NAME, sys);
-	top_msg(e, P_FUNCTION, &e->m);
-}
-
 void
 pprof_func(struct pprof_enc *e, const struct func_rec *f,
     const struct counters *c, const struct attrib *a)
@@ -308,7 +295,11 @@ pprof_func(struct pprof_enc *e, const struct func_rec *f,
 	sys = str_n(e, f->name, f->namelen);
 	if (e->in->rename)
 		name = e->in->rename(f->name, f->namelen, &nlen);
-	function(e, name == f->name ? sys : str_n(e, name, nlen), sys);
+	/* its Function, then its Location(s) and Sample(s) */
+	pb_int(&e->m, F_ID, e->fid);
+	pb_int(&e->m, F_NAME, name == f->name ? sys : str_n(e, name, nlen));
+	pb_int(&e->m, F_SYSTEM_NAME, sys);
+	top_msg(e, P_FUNCTION, &e->m);
 	if (!e->in->buckets || c == NULL) {
 		sample(e, f->addr, f->ticks);
 		return;
