@@ -229,12 +229,6 @@ classic_out(const struct classic *k, const struct func_rec *f,
 		out_counters(k->o, k->c, &res->a, f, l.name, l.nlen);
 }
 
-static void
-classic_begin(void *ctx, const struct report_result *res)
-{
-	((struct classic *)ctx)->res = res;
-}
-
 /* One function as the classic text shows it, or collected. */
 static void
 classic_func(void *ctx, const struct func_rec *f)
@@ -267,9 +261,8 @@ void
 classic_run(struct symsrc *m, const struct counters *c,
     const struct report_opts *opt, struct out *o, struct report_result *res)
 {
-	struct classic cl = { o, c, opt, NULL };
-	struct report_sink s = { classic_begin, classic_func, classic_end,
-	    &cl };
+	struct classic cl = { o, c, opt, res };	/* RES filled as it goes */
+	struct report_sink s = { NULL, classic_func, classic_end, &cl };
 
 	report_run(m, c, opt, &s, res);
 }

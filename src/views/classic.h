@@ -3,8 +3,8 @@
  *
  * Each line is printf's, byte for byte as the classic tool writes it.
  * classic_run walks the report (core/report.h) into the classic text,
- * or, when the options carry a collection (--top, --json with --top,
- * --pprof), into it, printing nothing.
+ * or, when the options carry a collection (--top, --json with --top),
+ * into it, printing nothing.
  */
 #ifndef RP_CLASSIC_H
 #define RP_CLASSIC_H
