@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/util.h"
 #include "views/classic.h"
 #include "views/view.h"
 
@@ -35,13 +36,10 @@ top_header(struct out *o, const struct report_result *res,
 	if (!opt->verbose)
 		out_printf(o, "%6s %-40s %8s %7s\n", "ticks", "function",
 		    "load", "share");
-	else if (res->h)
-		out_printf(o, "%-16s %-40s %6s %8s %10s%s %7s\n", "address",
-		    "function", "ticks", "load", "seconds", res->h->calls ?
-		    "    calls" : "", "share");
-	else
-		out_printf(o, "%-16s %-40s %6s %8s %7s\n", "address",
-		    "function", "ticks", "load", "share");
+	else	/* a histogram's seconds, and calls */
+		out_printf(o, "%-16s %-40s %6s %8s%s %7s\n", "address",
+		    "function", "ticks", "load", !res->h ? "" : res->h->calls ?
+		    "    seconds    calls" : "    seconds", "share");
 }
 
 /* A row of ticks in no function (*unknown*, no symbol): where a
@@ -77,17 +75,15 @@ view_top(struct out *o, const struct collect *k,
     const struct report_opts *opt, const char *counting)
 {
 	/* the rows of no function, ranked with the functions (after a tie) */
-	uint64_t u = report_unknown(res);
-	struct nofunc nf[2] = {
-		{ "*unknown*", u }, { "[no symbol]", res->nosym } };
+	struct nofunc nf[2] = { { "*unknown*", report_unknown(res) },
+	    { "[no symbol]", res->nosym } };
 	size_t rows = 0, j = 0;
 	struct classic cl = { o, c, opt, res };
 	char b[32];
 
-	if (res->nosym > u) {
-		nf[0] = (struct nofunc){ "[no symbol]", res->nosym };
-		nf[1] = (struct nofunc){ "*unknown*", u };
-	}
+	if (nf[1].n > nf[0].n)	/* the larger first */
+		swap_bytes((unsigned char *)nf, (unsigned char *)(nf + 1),
+		    sizeof *nf);
 	if (counting != NULL)
 		out_printf(o, "Counting: %s\n", counting);
 	top_header(o, res, opt);
@@ -388,8 +384,8 @@ put_gmon(struct out *o, const struct view_inputs *in,
 	for (size_t i = 0; i < h->nranges; i++) {
 		put_addr(o, i ? ",{" : "{", "low", h->ranges[i].low);
 		put_addr(o, ",", "high", h->ranges[i].high);
-		out_printf(o, ",\"bins\":%llu", (ull)h->ranges[i].nbins);
-		put(o, ",\"bin_width\":");
+		out_printf(o, ",\"bins\":%llu,\"bin_width\":",
+		    (ull)h->ranges[i].nbins);
 		view_width(o, &h->ranges[i]);
 		put(o, "}");
 	}
@@ -400,7 +396,7 @@ static void
 put_inputs(struct out *o, const struct view_inputs *in,
     const struct report_opts *opt, const struct report_hist *h)
 {
-	put_str(o, "{\"profile\":", in->profile);
+	put_str(o, "\"inputs\":{\"profile\":", in->profile);
 	put_str(o, ",\"map\":", in->map);
 	put_str(o, ",\"baseline\":", in->baseline);
 	if (h) {
@@ -440,7 +436,6 @@ json_begin(void *ctx, const struct report_result *res)
 	put(j->o, "{");
 	if (j->in->read)
 		put_interval(j->o, j->in->read);
-	put(j->o, "\"inputs\":");
 	put_inputs(j->o, j->in, j->opt, res->h);
 	put(j->o, ",\"functions\":[");
 }
