@@ -176,11 +176,9 @@ pprof_sink_begin(void *ctx, const struct report_result *res)
 	struct export_stream *x = ctx;
 
 	x->res = res;
-	memset(&x->in, 0, sizeof x->in);
-	x->in.rate = x->s->rate;
-	x->in.time_nanos = taken_at(x->s);
-	x->in.buckets = x->o->counters || x->o->bins;
-	x->in.rename = x->ro->rename;
+	x->in = (struct pprof_info){ .rate = x->s->rate,
+	    .time_nanos = taken_at(x->s), .rename = x->ro->rename,
+	    .buckets = x->o->counters || x->o->bins };
 	x->f = pprof_file.f != NULL ? pprof_file.f : fopencookie(x->out, "w",
 	    io);
 	if (x->f == NULL)
@@ -204,10 +202,10 @@ pprof_sink_end(void *ctx, const struct report_result *res)
 {
 	struct export_stream *x = ctx;
 	char *com[NCOMMENTS];
-	size_t ncom;
-	int from_kernel = mapping_of(res, x->c, x->s, &x->in);
+	/* the comments say where the Mapping's build-id comes from */
+	size_t ncom = comments_of(x, res, mapping_of(res, x->c, x->s, &x->in),
+	    com);
 
-	ncom = comments_of(x, res, from_kernel, com);
 	x->in.comments = (const char *const *)com;
 	x->in.ncomments = ncom;
 	/* as in --top: a share of all ticks counted */
@@ -224,10 +222,8 @@ pprof_sink_end(void *ctx, const struct report_result *res)
 struct report_sink
 export_sink(struct export_stream *x)
 {
-	struct report_sink k = { pprof_sink_begin, pprof_sink_func,
-	    pprof_sink_end, x };
-
 	if (x->o->pprof == NULL)
 		return view_folded_sink(&x->fs, x->out, x->ro);
-	return k;
+	return (struct report_sink){ pprof_sink_begin, pprof_sink_func,
+	    pprof_sink_end, x };
 }

@@ -34,39 +34,29 @@ worse(const void *a, const void *b, void *ctx)
 	return collect_before(b, a) - collect_before(a, b);
 }
 
-static void
-set_name(struct func_rec *f, const char *name, size_t namelen)
-{
-	f->name = xmalloc(namelen + 1);
-	memcpy(f->name, name, namelen);
-	f->name[namelen] = '\0';
-}
-
 void
-collect_add(struct collect *k, const struct func_rec *fn)
+collect_add(struct collect *k, const struct func_rec *f)
 {
-	struct func_rec f = *fn;
+	size_t at = k->n;
 
-	if (k->limit == 0)
-		return;
-	if (k->n == k->limit) {
-		if (!collect_before(&f, &k->v[0]))
+	if (k->n == k->limit) {	/* full: in place of the worst kept, or not */
+		if (k->n == 0 || !collect_before(f, &k->v[0]))
 			return;
 		free(k->v[0].name);
-		set_name(&f, fn->name, fn->namelen);
-		k->v[0] = f;
-		heap_sift_down(k->v, 0, k->n, sizeof *k->v, worse, NULL);
-		return;
-	}
-	if (k->n == k->cap) {
+		at = 0;
+	} else if (k->n == k->cap) {
 		k->cap = k->cap ? k->cap * 2 : 64;
 		if (k->limit < k->cap)
 			k->cap = k->limit;
 		k->v = xrealloc(k->v, k->cap * sizeof *k->v);
 	}
-	set_name(&f, fn->name, fn->namelen);
-	k->v[k->n] = f;
-	if (++k->n == k->limit)		/* full: made a heap once */
+	k->v[at] = *f;
+	k->v[at].name = xmalloc(f->namelen + 1);
+	memcpy(k->v[at].name, f->name, f->namelen);
+	k->v[at].name[f->namelen] = '\0';
+	if (at < k->n)
+		heap_sift_down(k->v, 0, k->n, sizeof *k->v, worse, NULL);
+	else if (++k->n == k->limit)	/* full: made a heap once */
 		for (size_t i = k->n / 2; i-- > 0;)
 			heap_sift_down(k->v, i, k->n, sizeof *k->v, worse,
 			    NULL);

@@ -93,12 +93,6 @@ out_line(struct out *o, const struct line *l)
 }
 
 void
-out_bin_total(struct out *o, uint64_t ticks, const char *end)
-{
-	out_printf(o, "  total\t\t\t\t%llu%s", (ull)ticks, end);
-}
-
-void
 out_total(struct out *o, const struct report_result *res, uint64_t total,
     int verbose)
 {
@@ -110,7 +104,7 @@ out_total(struct out *o, const struct report_result *res, uint64_t total,
 }
 
 /* -b: the bins of one function, with its header before the first one. */
-void
+static void
 out_bins(struct out *o, const struct counters *c, const struct attrib *a,
     const struct func_rec *f, const char *name, size_t nlen, int all)
 {
@@ -187,7 +181,7 @@ out_counter(struct out *o, uint64_t addr, const char *name, size_t nlen,
 }
 
 /* -s: the counters of one function. */
-void
+static void
 out_counters(struct out *o, const struct counters *c, const struct attrib *a,
     const struct func_rec *f, const char *name, size_t nlen)
 {
@@ -211,61 +205,42 @@ out_counters(struct out *o, const struct counters *c, const struct attrib *a,
 }
 
 void
-out_func_line(struct out *o, const struct func_rec *f,
-    const struct report_result *res, const struct report_opts *opt,
-    const char *name, size_t nlen, const char *end)
+classic_out(const struct classic *k, const struct func_rec *f,
+    const char *end)
 {
-	struct line l = { .addr = f->addr, .ticks = f->ticks, .name = name,
-	    .nlen = nlen, .load = attrib_load(f->ticks, f->len),
+	const struct report_opts *opt = k->opt;
+	const struct report_result *res = k->res;
+	struct line l = { .addr = f->addr, .ticks = f->ticks, .name = f->name,
+	    .nlen = f->namelen, .load = attrib_load(f->ticks, f->len),
 	    .verbose = opt->verbose, .h = res->h, .calls = f->calls,
-	    .end = end };
+	    .end = end ? end : "\n" };
 
-	out_line(o, &l);
+	if (opt->rename && (f->ticks || opt->all || opt->verbose))
+		l.name = opt->rename(f->name, f->namelen, &l.nlen);
+	if (opt->bins) {
+		out_bins(k->o, k->c, &res->a, f, l.name, l.nlen, opt->all);
+		if (f->ticks || opt->verbose || end)
+			out_printf(k->o, "  total\t\t\t\t%llu%s",
+			    (ull)f->ticks, l.end);
+		return;
+	}
+	out_line(k->o, &l);
+	if (opt->counters && (res->a.step || res->h))
+		out_counters(k->o, k->c, &res->a, f, l.name, l.nlen);
 }
 
-/* The classic text as the functions close, or OPT's collection of them. */
-struct classic {
-	struct out *o;
-	const struct counters *c;
-	const struct report_opts *opt;
-	const struct report_result *res;
-};
-
-static void
-classic_begin(void *ctx, const struct report_result *res)
-{
-	((struct classic *)ctx)->res = res;
-}
-
-/* One -b block, or one function's line and its -s counters; or the
- * function collected. */
+/* One function as the classic text shows it, or collected. */
 static void
 classic_func(void *ctx, const struct func_rec *f)
 {
 	struct classic *k = ctx;
-	const struct report_opts *opt = k->opt;
-	const struct report_result *res = k->res;
-	const char *name = f->name;
-	size_t nlen = f->namelen;
 
-	if (opt->collect != NULL) {
-		if (report_shown(opt, f))
-			collect_add(opt->collect, f);
-		return;
+	if (k->opt->collect != NULL) {
+		if (report_shown(k->opt, f))
+			collect_add(k->opt->collect, f);
+	} else if (k->opt->bins || report_shown(k->opt, f)) {
+		classic_out(k, f, NULL);
 	}
-	if (opt->rename && (f->ticks || opt->all || opt->verbose))
-		name = opt->rename(f->name, f->namelen, &nlen);
-	if (opt->bins) {
-		out_bins(k->o, k->c, &res->a, f, name, nlen, opt->all);
-		if (f->ticks || opt->verbose)
-			out_bin_total(k->o, f->ticks, "\n");
-		return;
-	}
-	if (!report_shown(opt, f))
-		return;
-	out_func_line(k->o, f, res, opt, name, nlen, "\n");
-	if (opt->counters && (res->a.step || res->a.mode == ATTRIB_HIST))
-		out_counters(k->o, k->c, &res->a, f, name, nlen);
 }
 
 /* util-linux's last two lines (collected: printed later), then the note
@@ -286,9 +261,8 @@ void
 classic_run(struct symsrc *m, const struct counters *c,
     const struct report_opts *opt, struct out *o, struct report_result *res)
 {
-	struct classic cl = { o, c, opt, NULL };
-	struct report_sink s = { classic_begin, classic_func, classic_end,
-	    &cl };
+	struct classic cl = { o, c, opt, res };	/* RES filled as it goes */
+	struct report_sink s = { NULL, classic_func, classic_end, &cl };
 
 	report_run(m, c, opt, &s, res);
 }

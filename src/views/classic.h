@@ -3,8 +3,8 @@
  *
  * Each line is printf's, byte for byte as the classic tool writes it.
  * classic_run walks the report (core/report.h) into the classic text,
- * or, when the options carry a collection (--top, --json with --top,
- * --pprof), into it, printing nothing.
+ * or, when the options carry a collection (--top, --json with --top),
+ * into it, printing nothing.
  */
 #ifndef RP_CLASSIC_H
 #define RP_CLASSIC_H
@@ -41,25 +41,30 @@ struct line {
 	const char *end;	/* "\n", or --top's share column */
 };
 void out_line(struct out *o, const struct line *l);
-/* The line of function F (its name NAME, renamed) in report RES. */
-void out_func_line(struct out *o, const struct func_rec *f,
-    const struct report_result *res, const struct report_opts *opt,
-    const char *name, size_t nlen, const char *end);
 /* Those seconds, unpadded, into DST of SIZE bytes (32 are enough). */
 void fmt_seconds(char *dst, size_t size, uint64_t ticks, uint32_t rate);
-/* "  total\t\t\t\t%u" then END */
-void out_bin_total(struct out *o, uint64_t ticks, const char *end);
 /* The total line of TOTAL ticks (kernel, or histogram with RES->h),
  * plain or -v. */
 void out_total(struct out *o, const struct report_result *res,
     uint64_t total, int verbose);
 
-/* The buckets of one function as -b ("%s:\n" then "\t%llx\t%u\n") and
- * -s ("\t%#llx\t%s+%#llx\t%u\n") list them. */
-void out_bins(struct out *o, const struct counters *c, const struct attrib *a,
-    const struct func_rec *f, const char *name, size_t nlen, int all);
-void out_counters(struct out *o, const struct counters *c,
-    const struct attrib *a, const struct func_rec *f, const char *name,
-    size_t nlen);
+/* The classic text's writer (the sink of classic_run), --top's too. */
+struct classic {
+	struct out *o;
+	const struct counters *c;
+	const struct report_opts *opt;
+	const struct report_result *res;
+};
+
+/*
+ * Function F as a -b block: its bins ("%s:\n" then "\t%llx\t%u\n") and
+ * "  total\t\t\t\t%u"; or as its line and, with -s, its counters
+ * ("\t%#llx\t%s+%#llx\t%u\n").  The line and the block's total end with
+ * END, --top's share column: every block has its total.  With END NULL
+ * they end with "\n", as in the classic text, where a block has its total
+ * only with ticks or -v.
+ */
+void classic_out(const struct classic *k, const struct func_rec *f,
+    const char *end);
 
 #endif

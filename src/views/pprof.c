@@ -51,10 +51,7 @@ gz_block(struct gz *g, int last)
 	unsigned char *h = g->blk;
 
 	h[0] = (unsigned char)last;	/* BTYPE 00: stored */
-	h[1] = (unsigned char)g->n;
-	h[2] = (unsigned char)(g->n >> 8);
-	h[3] = (unsigned char)~g->n;
-	h[4] = (unsigned char)(~g->n >> 8);
+	le32(h + 1, (uint32_t)g->n | (uint32_t)~g->n << 16);	/* LEN, NLEN */
 	fwrite(h, 1, 5 + g->n, g->f);
 	g->crc = crc32_update(g->crc, h + 5, g->n);
 	g->isize += (uint32_t)g->n;
@@ -172,23 +169,17 @@ enum { F_ID = 1, F_NAME = 2, F_SYSTEM_NAME = 3 };	/* Function */
 
 /* ---- the Profile's fields, as they are made --------------------------- */
 
-/* A length-delimited field of the Profile, N bytes at P. */
+/* Message (or string) M as a field of the Profile; M is emptied for
+ * reuse. */
 static void
-top_bytes(struct pprof_enc *e, unsigned field, const void *p, size_t n)
+top_msg(struct pprof_enc *e, unsigned field, struct pb *m)
 {
 	unsigned char b[20];
 	size_t k = varint(b, (uint64_t)field << 3 | WT_LEN);
 
-	k += varint(b + k, n);
+	k += varint(b + k, m->len);
 	gz_write(&e->gz, b, k);
-	gz_write(&e->gz, p, n);
-}
-
-/* Message M as a field of the Profile; M is emptied for reuse. */
-static void
-top_msg(struct pprof_enc *e, unsigned field, struct pb *m)
-{
-	top_bytes(e, field, m->b, m->len);
+	gz_write(&e->gz, m->b, m->len);
 	m->len = 0;
 }
 
@@ -226,8 +217,7 @@ str_n(struct pprof_enc *e, const char *s, size_t n)
 			pb_raw(&e->esc, u + i, len);
 		}
 	}
-	top_bytes(e, P_STRING_TABLE, e->esc.b, e->esc.len);
-	e->esc.len = 0;
+	top_msg(e, P_STRING_TABLE, &e->esc);
 	return e->nstr++;
 }
 
@@ -291,16 +281,6 @@ sample(struct pprof_enc *e, uint64_t addr, uint64_t ticks)
 	top_msg(e, P_SAMPLE, &e->m);
 }
 
-/* Function E->fid, named NAME, system name SYS (string indexes). */
-static void
-function(struct pprof_enc *e, uint64_t name, uint64_t sys)
-{
-	pb_int(&e->m, F_ID, e->fid);
-	pb_int(&e->m, F_NAME, name);
-	pb_int(&e->m, F_SYSTEM_NAME, sys);
-	top_msg(e, P_FUNCTION, &e->m);
-}
-
 void
 pprof_func(struct pprof_enc *e, const struct func_rec *f,
     const struct counters *c, const struct attrib *a)
@@ -315,8 +295,12 @@ pprof_func(struct pprof_enc *e, const struct func_rec *f,
 	sys = str_n(e, f->name, f->namelen);
 	if (e->in->rename)
 		name = e->in->rename(f->name, f->namelen, &nlen);
-	function(e, name == f->name ? sys : str_n(e, name, nlen), sys);
-	if (!e->in->buckets) {
+	/* its Function, then its Location(s) and Sample(s) */
+	pb_int(&e->m, F_ID, e->fid);
+	pb_int(&e->m, F_NAME, name == f->name ? sys : str_n(e, name, nlen));
+	pb_int(&e->m, F_SYSTEM_NAME, sys);
+	top_msg(e, P_FUNCTION, &e->m);
+	if (!e->in->buckets || c == NULL) {
 		sample(e, f->addr, f->ticks);
 		return;
 	}
@@ -334,14 +318,11 @@ pprof_func(struct pprof_enc *e, const struct func_rec *f,
 void
 pprof_unplaced(struct pprof_enc *e, const char *name, uint64_t ticks)
 {
-	uint64_t s;
+	/* not a C++ name: the rename hook leaves it as it is */
+	struct func_rec f = { .addr = e->in->limit, .ticks = ticks,
+	    .name = (char *)name, .namelen = strlen(name) };
 
-	if (ticks == 0)
-		return;
-	e->fid++;
-	s = str_c(e, name);
-	function(e, s, s);
-	sample(e, e->in->limit, ticks);
+	pprof_func(e, &f, NULL, NULL);
 }
 
 static void

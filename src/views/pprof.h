@@ -81,7 +81,7 @@ struct pprof_enc {
 void pprof_begin(struct pprof_enc *e, FILE *f, const struct pprof_info *in);
 
 /* One reported function F as it closes (nothing when it has no ticks);
- * with buckets, its non-zero buckets read from C, placed by A. */
+ * with buckets and C, its non-zero buckets read from C, placed by A. */
 void pprof_func(struct pprof_enc *e, const struct func_rec *f,
     const struct counters *c, const struct attrib *a);
 

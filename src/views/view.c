@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/util.h"
 #include "views/classic.h"
 #include "views/view.h"
 
@@ -35,13 +36,10 @@ top_header(struct out *o, const struct report_result *res,
 	if (!opt->verbose)
 		out_printf(o, "%6s %-40s %8s %7s\n", "ticks", "function",
 		    "load", "share");
-	else if (res->h)
-		out_printf(o, "%-16s %-40s %6s %8s %10s%s %7s\n", "address",
-		    "function", "ticks", "load", "seconds", res->h->calls ?
-		    "    calls" : "", "share");
-	else
-		out_printf(o, "%-16s %-40s %6s %8s %7s\n", "address",
-		    "function", "ticks", "load", "share");
+	else	/* a histogram's seconds, and calls */
+		out_printf(o, "%-16s %-40s %6s %8s%s %7s\n", "address",
+		    "function", "ticks", "load", !res->h ? "" : res->h->calls ?
+		    "    seconds    calls" : "    seconds", "share");
 }
 
 /* A row of ticks in no function (*unknown*, no symbol): where a
@@ -65,29 +63,6 @@ top_nofunc(struct out *o, const struct report_result *res,
 	out_printf(o, "%s", share(b, sizeof b, view_percent(u, res->all)));
 }
 
-/* A kept function's row, or -b block, and its -s counters. */
-static void
-top_func(struct out *o, const struct func_rec *f,
-    const struct report_result *res, const struct counters *c,
-    const struct report_opts *opt)
-{
-	char b[32];
-	const char *end = share(b, sizeof b, view_percent(f->ticks, res->all));
-	const char *name = f->name;
-	size_t nlen = f->namelen;
-
-	if (opt->rename)
-		name = opt->rename(f->name, f->namelen, &nlen);
-	if (opt->bins) {
-		out_bins(o, c, &res->a, f, name, nlen, opt->all);
-		out_bin_total(o, f->ticks, end);
-		return;
-	}
-	out_func_line(o, f, res, opt, name, nlen, end);
-	if (opt->counters && (res->a.step || res->h))
-		out_counters(o, c, &res->a, f, name, nlen);
-}
-
 /* A row of ticks no function holds. */
 struct nofunc {
 	const char *name;
@@ -100,15 +75,15 @@ view_top(struct out *o, const struct collect *k,
     const struct report_opts *opt, const char *counting)
 {
 	/* the rows of no function, ranked with the functions (after a tie) */
-	uint64_t u = report_unknown(res);
-	struct nofunc nf[2] = {
-		{ "*unknown*", u }, { "[no symbol]", res->nosym } };
+	struct nofunc nf[2] = { { "*unknown*", report_unknown(res) },
+	    { "[no symbol]", res->nosym } };
 	size_t rows = 0, j = 0;
+	struct classic cl = { o, c, opt, res };
+	char b[32];
 
-	if (res->nosym > u) {
-		nf[0] = (struct nofunc){ "[no symbol]", res->nosym };
-		nf[1] = (struct nofunc){ "*unknown*", u };
-	}
+	if (nf[1].n > nf[0].n)	/* the larger first */
+		swap_bytes((unsigned char *)nf, (unsigned char *)(nf + 1),
+		    sizeof *nf);
 	if (counting != NULL)
 		out_printf(o, "Counting: %s\n", counting);
 	top_header(o, res, opt);
@@ -121,8 +96,9 @@ view_top(struct out *o, const struct collect *k,
 		}
 		if (i == k->n || rows >= k->limit)
 			break;
-		rows++;
-		top_func(o, &k->v[i], res, c, opt);
+		rows++;	/* a kept function's row, or -b block */
+		classic_out(&cl, &k->v[i], share(b, sizeof b,
+		    view_percent(k->v[i].ticks, res->all)));
 	}
 	/* the total row: every tick, of which the shares are parts */
 	out_total(o, res, res->all, opt->verbose);
@@ -290,10 +266,11 @@ put(struct out *o, const char *s)
 	out_str(o, s, strlen(s));
 }
 
-/* S as a JSON string, or null for NULL. */
+/* KEY, then S as a JSON string, or null for NULL. */
 static void
-put_str(struct out *o, const char *s)
+put_str(struct out *o, const char *key, const char *s)
 {
+	put(o, key);
 	if (s)
 		json_str(o, s, strlen(s));
 	else
@@ -407,8 +384,8 @@ put_gmon(struct out *o, const struct view_inputs *in,
 	for (size_t i = 0; i < h->nranges; i++) {
 		put_addr(o, i ? ",{" : "{", "low", h->ranges[i].low);
 		put_addr(o, ",", "high", h->ranges[i].high);
-		out_printf(o, ",\"bins\":%llu", (ull)h->ranges[i].nbins);
-		put(o, ",\"bin_width\":");
+		out_printf(o, ",\"bins\":%llu,\"bin_width\":",
+		    (ull)h->ranges[i].nbins);
 		view_width(o, &h->ranges[i]);
 		put(o, "}");
 	}
@@ -419,19 +396,15 @@ static void
 put_inputs(struct out *o, const struct view_inputs *in,
     const struct report_opts *opt, const struct report_hist *h)
 {
-	put(o, "{\"profile\":");
-	put_str(o, in->profile);
-	put(o, ",\"map\":");
-	put_str(o, in->map);
-	put(o, ",\"baseline\":");
-	put_str(o, in->baseline);
+	put_str(o, "\"inputs\":{\"profile\":", in->profile);
+	put_str(o, ",\"map\":", in->map);
+	put_str(o, ",\"baseline\":", in->baseline);
 	if (h) {
 		put_gmon(o, in, h);
 	} else {
 		out_printf(o, ",\"format\":\"kernel\",\"step\":%llu,"
-		    "\"counters\":%llu,\"counting\":", (ull)in->step,
-		    (ull)in->counters);
-		put_str(o, in->counting);
+		    "\"counters\":%llu", (ull)in->step, (ull)in->counters);
+		put_str(o, ",\"counting\":", in->counting);
 	}
 	out_printf(o, ",\"byte_order\":\"%s\",\"mode\":\"%s\",\"all\":%s,"
 	    "\"buckets\":\"%s\",\"top\":", in->byte_order,
@@ -447,9 +420,8 @@ put_inputs(struct out *o, const struct view_inputs *in,
 static void
 put_interval(struct out *o, const struct view_read *rd)
 {
-	out_printf(o, "\"interval\":{\"number\":%llu,\"time\":",
-	    (ull)rd->number);
-	put_str(o, rd->time);
+	out_printf(o, "\"interval\":{\"number\":%llu", (ull)rd->number);
+	put_str(o, ",\"time\":", rd->time);
 	out_printf(o, ",\"seconds\":%.3f,\"reset\":%s},", rd->seconds,
 	    rd->reset ? "true" : "false");
 }
@@ -464,7 +436,6 @@ json_begin(void *ctx, const struct report_result *res)
 	put(j->o, "{");
 	if (j->in->read)
 		put_interval(j->o, j->in->read);
-	put(j->o, "\"inputs\":");
 	put_inputs(j->o, j->in, j->opt, res->h);
 	put(j->o, ",\"functions\":[");
 }

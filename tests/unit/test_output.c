@@ -101,6 +101,10 @@ line_formats(void **state)
 	int n = 0;
 	const char *longname = "a_name_longer_than_the_forty_columns_of_the_report";
 	struct report_result res = { 0 };
+	/* a -b block of no bins: its total line alone */
+	struct report_opts bins = { .bins = 1 };
+	struct func_rec block = { .ticks = 12 };
+	struct classic k = { &o, NULL, &bins, &res };
 
 	(void)state;
 	out_init(&o, fileno(f));
@@ -112,7 +116,7 @@ line_formats(void **state)
 	out_sym_seconds(&o, 0xffffffff81000000ull, "f", 1, 42, 0.5, 0, NULL);
 	n += sprintf(want + n, "%016llx %-40s %6u %8.4f\n",
 	    0xffffffff81000000ull, "f", 42u, 0.5);
-	out_bin_total(&o, 12, "\n");
+	classic_out(&k, &block, NULL);
 	n += sprintf(want + n, "  total\t\t\t\t%u\n", 12u);
 	res.load = 0.875;
 	out_total(&o, &res, 28, 0);
