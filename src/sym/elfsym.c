@@ -332,19 +332,6 @@ notes_at(struct elf *e, uint64_t off, uint64_t size, uint64_t align,
 	free(buf);
 }
 
-/* The GNU build-id, from the first note section that has one. */
-static void
-read_build_id(struct elf *e, struct build_id *id)
-{
-	struct elf_shdr s;
-
-	for (uint32_t i = 1; i < e->shnum && id->n == 0; i++) {
-		section(e, i, &s);
-		if (s.type == SHT_NOTE)
-			notes_at(e, s.offset, s.size, s.align, id);
-	}
-}
-
 /* ---- type letters ----------------------------------------------------- */
 
 #define NPREFIX(p) (sizeof (p) / sizeof (p)[0])
@@ -436,9 +423,47 @@ elf_symbol_letter(unsigned bind, unsigned type, uint32_t shndx,
 
 /* ---- the file --------------------------------------------------------- */
 
-/* The letters of the sections. */
+/* .gnu_debuglink: a file name without '/', its NUL padded to 4, a CRC. */
 static void
-section_letters(struct elf *e)
+debuglink(struct elf *e, const struct elf_shdr *s, struct elf_peek *pk)
+{
+	uint64_t n = s->size < LINK_MAX ? s->size : LINK_MAX;
+	const unsigned char *b = span(e, s->offset, n, "the debug link");
+	size_t len, at;
+
+	if (b == NULL)
+		return;
+	len = strnlen((const char *)b, (size_t)n);
+	at = (len + 4) & ~(size_t)3;
+	if (len > 0 && len < sizeof pk->link && at + 4 <= n &&
+	    memchr(b, '/', len) == NULL) {
+		memcpy(pk->link, b, len + 1);
+		pk->link_crc = (uint32_t)rd(e, b + at, 4);
+	}
+}
+
+/* Where the executable sections lie, S one of them. */
+static void
+exec_span(const struct elf_shdr *s, struct elf_peek *pk)
+{
+	if ((s->flags & (SHF_ALLOC | SHF_EXECINSTR)) !=
+	    (SHF_ALLOC | SHF_EXECINSTR) || s->size == 0 ||
+	    s->addr > UINT64_MAX - s->size)
+		return;
+	if (!pk->have_exec || s->addr < pk->exec_lo)
+		pk->exec_lo = s->addr;
+	if (!pk->have_exec || s->addr + s->size > pk->exec_hi)
+		pk->exec_hi = s->addr + s->size;
+	pk->have_exec = 1;
+}
+
+/*
+ * The sections: their letters, and the GNU build-id from the first note
+ * section that has one, into ID; peeked at (PK not NULL), whether there
+ * is a .symtab, the .gnu_debuglink and where the executable ones lie.
+ */
+static void
+scan_sections(struct elf *e, struct build_id *id, struct elf_peek *pk)
 {
 	struct elf_shdr s;
 	const char *n;
@@ -449,6 +474,18 @@ section_letters(struct elf *e)
 		n = string_at(e->names, e->namesize, s.name);
 		e->secletter[i] = elf_section_letter(n ? n : "",
 		    (uint32_t)s.type, s.flags);
+		if (i == 0)
+			continue;
+		if (s.type == SHT_NOTE)
+			notes_at(e, s.offset, s.size, s.align, id);
+		if (pk == NULL)
+			continue;
+		exec_span(&s, pk);
+		if (s.type == SHT_SYMTAB && s.size > 0)
+			pk->symtab = 1;
+		else if (s.type != SHT_NOTE && s.type != SHT_NOBITS &&
+		    n != NULL && strcmp(n, ".gnu_debuglink") == 0)
+			debuglink(e, &s, pk);
 	}
 }
 
@@ -937,26 +974,6 @@ double_once(struct doubling *s, uint32_t h, uint32_t ncl)
 }
 
 /*
- * The classes of all windows of C (T bytes) of one byte: each position's
- * byte as its class, SA in the order of positions, and one pass of
- * double_once with H 0 (which compares each window with itself as its
- * second half) sorts and numbers them.
- */
-static uint32_t
-double_start(struct doubling *s, const unsigned char *c, uint32_t *maxd)
-{
-	*maxd = 0;
-	for (size_t i = s->t; i-- > 0;) {
-		s->d[i] = c[i] == 0 ? 0 : s->d[i + 1] + 1;
-		if (s->d[i] > *maxd)
-			*maxd = s->d[i];
-		s->r[i] = c[i];
-		s->sa[i] = (uint32_t)i;
-	}
-	return double_once(s, 0, 256);
-}
-
-/*
  * The rank of each position of C (T bytes, which end in a NUL) in strcmp
  * order of the strings that start there, equal strings equal ranks:
  * returned, T entries, for the caller to free.
@@ -965,7 +982,7 @@ static uint32_t *
 rank_strings(const unsigned char *c, size_t t)
 {
 	struct doubling s = { .t = t };
-	uint32_t maxd, ncl, h;
+	uint32_t maxd = 0, ncl, h;
 
 	s.d = xmalloc(t * sizeof *s.d);
 	s.r = xmalloc(t * sizeof *s.r);
@@ -973,7 +990,17 @@ rank_strings(const unsigned char *c, size_t t)
 	s.sa = xmalloc(t * sizeof *s.sa);
 	s.tmp = xmalloc(t * sizeof *s.tmp);
 	s.cnt = xmalloc((t > 256 ? t + 1 : 257) * sizeof *s.cnt);
-	ncl = double_start(&s, c, &maxd);
+	/* windows of one byte: the byte as the class, positions in order,
+	 * then a pass with H 0 (each window its own second half) numbers
+	 * them */
+	for (size_t i = t; i-- > 0;) {
+		s.d[i] = c[i] == 0 ? 0 : s.d[i + 1] + 1;
+		if (s.d[i] > maxd)
+			maxd = s.d[i];
+		s.r[i] = c[i];
+		s.sa[i] = (uint32_t)i;
+	}
+	ncl = double_once(&s, 0, 256);
 	/* a window that holds its NUL is the whole string: past the
 	 * longest, or once no class splits, the classes are final */
 	for (h = 1; h <= maxd && ncl < t; h *= 2) {
@@ -992,17 +1019,19 @@ rank_strings(const unsigned char *c, size_t t)
 }
 
 /*
- * The names at the M offsets of KEY (the offset in addr, j in idx_type,
- * sorted) into C (or, C NULL, only counted), the strings that hold them,
- * each once and whole with its NUL: POS[j] is the place of name j.  The
- * bytes written.
+ * The ranks (see rank_strings) of the M names at the offsets of KEY
+ * (the offset in addr, j in idx_type, in any order): returned, by j.
+ * Sorted by offset, the strings that hold them are copied each once and
+ * whole with its NUL; name j lies at POS[j] of the copy.
  */
-static size_t
-gather_strings(const struct elf *e, const struct ent *key, size_t m,
-    uint32_t *pos, unsigned char *c)
+static uint32_t *
+rank_names(const struct elf *e, struct ent *key, size_t m)
 {
-	uint64_t start = 0, end = 0, base = 0, t = 0, k;
+	uint32_t *pos = xmalloc(m * sizeof *pos), *rank;
+	unsigned char *c = NULL;
+	uint64_t start = 0, end = 0, base = 0, t = 0, cap = 0, k;
 
+	sort_by_key(key, m);
 	for (size_t j = 0; j < m; j++) {
 		uint64_t off = key[j].addr;
 
@@ -1010,9 +1039,9 @@ gather_strings(const struct elf *e, const struct ent *key, size_t m,
 			start = off;
 			end = off + strlen(e->str + off);
 			base = t;
-			if (c != NULL)
-				memcpy(c + base, e->str + off, end - off + 1);
-			t += end - off + 1;
+			if ((t += end - off + 1) > cap)
+				c = xrealloc(c, (size_t)(cap = 2 * t));
+			memcpy(c + base, e->str + off, end - off + 1);
 		}
 		k = base + (off - start);
 		if (k > UINT32_MAX - 2)
@@ -1020,25 +1049,7 @@ gather_strings(const struct elf *e, const struct ent *key, size_t m,
 			    "sort", e->name);
 		pos[key[j].idx_type] = (uint32_t)k;
 	}
-	return (size_t)t;
-}
-
-/*
- * The ranks (see rank_strings) of the M names at the offsets of KEY
- * (the offset in addr, j in idx_type, in any order): returned, by j.
- */
-static uint32_t *
-rank_names(const struct elf *e, struct ent *key, size_t m)
-{
-	uint32_t *pos = xmalloc(m * sizeof *pos), *rank;
-	unsigned char *c;
-	size_t t;
-
-	sort_by_key(key, m);
-	t = gather_strings(e, key, m, pos, NULL);
-	c = xmalloc(t);
-	gather_strings(e, key, m, pos, c);
-	rank = rank_strings(c, t);
+	rank = rank_strings(c, (size_t)t);
 	for (size_t j = 0; j < m; j++)
 		pos[j] = rank[pos[j]];
 	free(rank);
@@ -1119,8 +1130,7 @@ static void
 load(struct elf *e)
 {
 	read_headers(e);
-	section_letters(e);
-	read_build_id(e, &e->bid);
+	scan_sections(e, &e->bid, NULL);
 	read_symtab(e);
 	collect(e);
 	sort_ents(e, e->ent, e->nent);
@@ -1243,59 +1253,6 @@ elf_close(struct elf *e)
 
 /* ---- what the headers say -------------------------------------------- */
 
-/* .gnu_debuglink: a file name without '/', its NUL padded to 4, a CRC. */
-static void
-debuglink(struct elf *e, const struct elf_shdr *s, struct elf_peek *pk)
-{
-	uint64_t n = s->size < LINK_MAX ? s->size : LINK_MAX;
-	const unsigned char *b = span(e, s->offset, n, "the debug link");
-	size_t len, at;
-
-	if (b == NULL)
-		return;
-	len = strnlen((const char *)b, (size_t)n);
-	at = (len + 4) & ~(size_t)3;
-	if (len > 0 && len < sizeof pk->link && at + 4 <= n &&
-	    memchr(b, '/', len) == NULL) {
-		memcpy(pk->link, b, len + 1);
-		pk->link_crc = (uint32_t)rd(e, b + at, 4);
-	}
-}
-
-/* Where the executable sections lie, S one of them. */
-static void
-exec_span(const struct elf_shdr *s, struct elf_peek *pk)
-{
-	if ((s->flags & (SHF_ALLOC | SHF_EXECINSTR)) !=
-	    (SHF_ALLOC | SHF_EXECINSTR) || s->size == 0 ||
-	    s->addr > UINT64_MAX - s->size)
-		return;
-	if (!pk->have_exec || s->addr < pk->exec_lo)
-		pk->exec_lo = s->addr;
-	if (!pk->have_exec || s->addr + s->size > pk->exec_hi)
-		pk->exec_hi = s->addr + s->size;
-	pk->have_exec = 1;
-}
-
-/* The section headers: .symtab, .gnu_debuglink, the executable ones. */
-static void
-sections(struct elf *e, struct elf_peek *pk)
-{
-	struct elf_shdr s;
-	const char *n;
-
-	for (uint32_t i = 1; i < e->shnum; i++) {
-		section(e, i, &s);
-		exec_span(&s, pk);
-		n = string_at(e->names, e->namesize, s.name);
-		if (s.type == SHT_SYMTAB && s.size > 0)
-			pk->symtab = 1;
-		else if (s.type != SHT_NOTE && s.type != SHT_NOBITS &&
-		    n != NULL && strcmp(n, ".gnu_debuglink") == 0)
-			debuglink(e, &s, pk);
-	}
-}
-
 /* The program headers: executable PT_LOAD segments, PT_NOTE segments. */
 static void
 programs(struct elf *e, struct elf_peek *pk)
@@ -1359,8 +1316,7 @@ elf_peek(const char *path, struct elf_peek *pk)
 	e = elf_new(path, &in);
 	e->peek = 1;
 	if ((rc = read_headers(e)) == 0) {
-		read_build_id(e, &pk->bid);
-		sections(e, pk);
+		scan_sections(e, &pk->bid, pk);
 		programs(e, pk);
 	}
 	input_check_size(&in);
