@@ -4,11 +4,9 @@
  *
  * Every offset, size and index read from the file is checked against the
  * file before it is used; names are read only through offsets checked
- * against a string table that ends in a NUL byte.  A regular file is read
- * with pread: the section headers and the string tables whole, the
- * symbol table a chunk at a time.  One reader of the headers serves both
- * uses: for the symbols a defect of the file is fatal, for elf_peek it
- * leaves what it is in unknown.
+ * against a string table that ends in a NUL byte.  One reader of the
+ * headers serves both uses: for the symbols a defect of the file is
+ * fatal, for elf_peek it leaves what it is in unknown.
  */
 #include <elf.h>
 #include <stdarg.h>
@@ -583,10 +581,9 @@ read_versions(struct elf *e, uint32_t dynsym)
 		return;
 	if (vs.size / 2 < e->nsym)
 		fatalx("%s: the symbol version table is too short", e->name);
-	e->versym = xmalloc((size_t)e->nsym * 2 + 1);
-	check_span(e, vs.offset, (uint64_t)e->nsym * 2,
+	p = span(e, vs.offset, (uint64_t)e->nsym * 2,
 	    "the symbol version table");
-	p = read_span(e, e->versym, vs.offset, (uint64_t)e->nsym * 2);
+	e->versym = xmalloc((size_t)e->nsym * 2 + 1);
 	for (uint32_t i = 0; i < e->nsym; i++)
 		e->versym[i] = (uint16_t)rd(e, p + (size_t)i * 2, 2);
 	e->ver = xmalloc(NVER * sizeof *e->ver);

@@ -11,7 +11,6 @@
 
 #define NT_GNU_BUILD_ID_TYPE 3
 
-
 /* X rounded up to ALIGN, or SIZE_MAX when that overflows. */
 static size_t
 up(size_t x, size_t align)
