@@ -4,16 +4,12 @@
  *
  * ELF32 and ELF64, either byte order, any file type; .symtab, or .dynsym
  * when there is none.  One pass over the table builds an array of 16-byte
- * entries (address, name offset, table index and type letter; so at most
- * 2^24 symbols), sorted in place as `nm -n` sorts;
- * names stay in the string table, read whole from a regular file (with
- * pread; the symbol table is read a chunk at a time) or held in memory
- * with the rest of the file (standard input, a decompressor's output),
- * never copied: the pass looks at their first bytes (for the kernel
- * filter), ties at one address compare them, and a symbol's name is found
- * only when it is asked for.  Memory: 16 bytes per symbol and the string
- * table.  Symbols `nm --defined-only` would not print are
- * left out, and so are those without a name (a text map cannot hold them).
+ * entries (so at most 2^24 symbols), sorted in place as `nm -n` sorts;
+ * names stay in the string table (read whole from a regular file, or held
+ * with the rest of a file read from a pipe or a decompressor) and are
+ * found only when asked for.  Memory: 16 bytes per symbol and the string
+ * table.  Symbols `nm --defined-only` would not print are left out, and
+ * so are those without a name (a text map cannot hold them).
  *
  * A Linux kernel image (one that defines both _stext and linux_banner)
  * gets the filter of the kernel's scripts/mksysmap, which makes System.map
