@@ -932,14 +932,14 @@ struct doubling {
 
 /* The second half of position I's window of 2H bytes: 0 past the NUL. */
 static uint32_t
-key2(const struct doubling *s, uint32_t i, uint32_t h)
+key2(const struct doubling *s, uint32_t i, size_t h)
 {
 	return s->d[i] < h ? 0 : s->r[i + h] + 1;
 }
 
 /* Windows of 2H bytes from those of H; the number of classes. */
 static uint32_t
-double_once(struct doubling *s, uint32_t h, uint32_t ncl)
+double_once(struct doubling *s, size_t h, uint32_t ncl)
 {
 	size_t m = 0, t = s->t;
 	uint32_t *x;
@@ -950,7 +950,7 @@ double_once(struct doubling *s, uint32_t h, uint32_t ncl)
 			s->tmp[m++] = (uint32_t)i;
 	for (size_t k = 0; k < t; k++)
 		if (s->sa[k] >= h && s->d[s->sa[k] - h] >= h)
-			s->tmp[m++] = s->sa[k] - h;
+			s->tmp[m++] = (uint32_t)(s->sa[k] - h);
 	/* then, stably, by the first half */
 	memset(s->cnt, 0, ((size_t)ncl + 1) * sizeof *s->cnt);
 	for (size_t i = 0; i < t; i++)
@@ -979,7 +979,7 @@ static uint32_t *
 rank_strings(const unsigned char *c, size_t t)
 {
 	struct doubling s = { .t = t };
-	uint32_t maxd = 0, ncl, h;
+	uint32_t ncl, n;
 
 	s.d = xmalloc(t * sizeof *s.d);
 	s.r = xmalloc(t * sizeof *s.r);
@@ -992,21 +992,14 @@ rank_strings(const unsigned char *c, size_t t)
 	 * them */
 	for (size_t i = t; i-- > 0;) {
 		s.d[i] = c[i] == 0 ? 0 : s.d[i + 1] + 1;
-		if (s.d[i] > maxd)
-			maxd = s.d[i];
 		s.r[i] = c[i];
 		s.sa[i] = (uint32_t)i;
 	}
 	ncl = double_once(&s, 0, 256);
-	/* a window that holds its NUL is the whole string: past the
-	 * longest, or once no class splits, the classes are final */
-	for (h = 1; h <= maxd && ncl < t; h *= 2) {
-		uint32_t n = double_once(&s, h, ncl);
-
-		if (n == ncl || h > UINT32_MAX / 2)
-			break;
+	/* once no class splits (at the latest when every window holds its
+	 * NUL, the whole string), the classes are final */
+	for (size_t h = 1; (n = double_once(&s, h, ncl)) != ncl; h *= 2)
 		ncl = n;
-	}
 	free(s.d);
 	free(s.nr);
 	free(s.sa);
