@@ -334,17 +334,22 @@ same_range(const struct hrec *a, const struct hrec *b)
 }
 
 /*
- * Whether two of the first N records at RECS, of different ranges, share
- * an address; V holds N.  Sorted by low, two neighbours then do.
+ * Whether two of the N records at S (sorted by low_cmp) that lie before
+ * offset END, of different ranges, share an address: two neighbours then
+ * do.
  */
 static int
-any_overlap(const struct hrec *recs, size_t n, struct hrec *v)
+any_overlap(const struct hrec *s, size_t n, size_t end)
 {
-	memcpy(v, recs, n * sizeof *v);
-	heap_sort(v, n, sizeof *v, low_cmp, NULL);
-	for (size_t i = 1; i < n; i++)
-		if (!same_range(&v[i], &v[i - 1]) && v[i].low < v[i - 1].high)
+	const struct hrec *p = NULL;
+
+	for (size_t i = 0; i < n; i++) {
+		if (s[i].off >= end)
+			continue;
+		if (p != NULL && !same_range(&s[i], p) && s[i].low < p->high)
 			return 1;
+		p = &s[i];
+	}
 	return 0;
 }
 
@@ -352,31 +357,25 @@ any_overlap(const struct hrec *recs, size_t n, struct hrec *v)
  * Overlapping records are an error, found when all are in (O(n log n), not
  * a scan of all ranges per record): the one reported is the first that
  * the file order meets, with the first record it overlaps, as a scan would
- * have found them.  Returns -1 with that message, or 0 when none do.
+ * have found them.  S holds the N records sorted by low_cmp.  Returns -1
+ * with that message, or 0 when none do.
  */
 static int
-check_overlap(struct rd *r, size_t n)
+check_overlap(struct rd *r, const struct hrec *s, size_t n)
 {
-	struct hrec *v;
 	const struct hrec *x = r->recs, *y;
 	size_t lo = 1, hi = n;
 
-	if (n < 2)
+	if (!any_overlap(s, n, SIZE_MAX))
 		return 0;
-	v = xmalloc(n * sizeof *v);
-	if (!any_overlap(r->recs, n, v)) {
-		free(v);
-		return 0;
-	}
 	while (lo + 1 < hi) {	/* the first lo records do not overlap; hi do */
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (any_overlap(r->recs, mid, v))
+		if (any_overlap(s, n, r->recs[mid].off))
 			hi = mid;
 		else
 			lo = mid;
 	}
-	free(v);
 	y = &r->recs[hi - 1];	/* the record that overlaps an earlier one */
 	while (!(y->low < x->high && x->low < y->high))
 		x++;
@@ -415,7 +414,7 @@ check_sums(struct rd *r, const struct gmon *g)
 }
 
 /*
- * The records, none overlapping, in address order: each range's bins
+ * The records, none overlapping, sorted by low_cmp: each range's bins
  * numbered after the lower ones'.
  */
 static int
@@ -425,7 +424,6 @@ order_ranges(struct rd *r, struct gmon *g)
 	struct gmon_bins *v = xmalloc(sizeof *v);
 	uint64_t pos = 1;
 
-	heap_sort(r->recs, n, sizeof *r->recs, low_cmp, NULL);
 	*v = (struct gmon_bins){ .b = r->b, .n = r->n, .big = r->big,
 	    .recs = r->recs, .rfirst = xmalloc((n + 1) * sizeof *v->rfirst) };
 	r->recs = NULL;
@@ -455,6 +453,8 @@ static int
 parse(struct rd *r, struct gmon *g)
 {
 	struct rec e;
+	struct hrec *s;
+	size_t n;
 	int rc;
 
 	while ((rc = next_rec(r, &e)) > 0) {
@@ -467,12 +467,17 @@ parse(struct rd *r, struct gmon *g)
 		if (rc < 0)
 			break;
 	}
+	if ((n = (size_t)g->nhist) == 0)
+		return rc < 0 ? -1 : fail(r, "no histogram record");
+	s = xmalloc(n * sizeof *s);
+	memcpy(s, r->recs, n * sizeof *s);
+	heap_sort(s, n, sizeof *s, low_cmp, NULL);
 	/* an overlap the file met before an error is reported instead */
-	if (check_overlap(r, (size_t)g->nhist) < 0 || rc < 0)
-		return -1;
-	if (g->nhist == 0)
-		return fail(r, "no histogram record");
-	return order_ranges(r, g);
+	if (check_overlap(r, s, n) < 0)
+		rc = -1;
+	free(r->recs);
+	r->recs = s;
+	return rc < 0 ? -1 : order_ranges(r, g);
 }
 
 /* Whether the dimension field reads as text (a hint for ambiguous files). */
