@@ -647,17 +647,6 @@ store(unsigned char *p, int len, uint64_t v)
 		p[--len] = (unsigned char)v;
 }
 
-static void
-reverse(unsigned char *p, size_t n)
-{
-	for (size_t i = 0, j = n; i + 1 < j; i++, j--) {
-		unsigned char t = p[i];
-
-		p[i] = p[j - 1];
-		p[j - 1] = t;
-	}
-}
-
 /*
  * The gathering: [first arc, wb) bins moved, [wb, w) the units so far;
  * wb 0 before the first arc (which lies after the file's header).
@@ -683,9 +672,10 @@ gather_arc(struct gather *x, size_t at, uint64_t pc, uint64_t count)
 /*
  * The bins of H, met after the first arc: moved to W (lower: their
  * record's header is longer than a unit), then exchanged with the units
- * before them, so that the units stay together.  Each move costs O(its
- * bytes): a rotation only when the units are fewer.  The records stay
- * in order: those of H's range moved before it lie lower.
+ * before them, so that the units stay together: the units, S bytes, are
+ * swapped with the next S bytes of bins while more are left, then with
+ * the rest, the units' order no matter.  O(the bins' bytes + S).  The
+ * records stay in order: those of H's range moved before it lie lower.
  */
 static void
 gather_bins(struct gather *x, const struct hrec *h)
@@ -693,19 +683,15 @@ gather_bins(struct gather *x, const struct hrec *h)
 	unsigned char *b = x->b;
 	size_t len = (size_t)h->nbins * 2, s = x->w - x->wb;
 	size_t pad = (len + x->unit - 1) / x->unit * x->unit;
-	size_t lo = 0, hi = x->v->rfirst[x->v->nranges];
+	size_t lo = 0, hi = x->v->rfirst[x->v->nranges], done;
 	struct hrec *recs = x->v->recs;
 
 	if (x->wb == 0)
 		return;		/* before every arc: where it is */
 	memmove(b + x->w, b + h->off, len);
-	if (pad <= s) {
-		swap_bytes(b + x->wb, b + x->w, pad);
-	} else if (s > 0) {
-		reverse(b + x->wb, s);
-		reverse(b + x->w, pad);
-		reverse(b + x->wb, s + pad);
-	}
+	for (done = 0; pad - done > s; done += s)
+		swap_bytes(b + x->wb + done, b + x->wb + done + s, s);
+	swap_bytes(b + x->wb + done, b + x->wb + done + s, pad - done);
 	while (lo + 1 < hi) {	/* the record, in low_cmp's order */
 		size_t mid = lo + (hi - lo) / 2;
 
