@@ -128,14 +128,15 @@ struct rd {
 	size_t errlen;
 };
 
-/* One record as read: a histogram, a call arc or basic blocks. */
+/*
+ * One record as read: a histogram, a call arc (from_pc, self_pc, then a
+ * count of 4 bytes in GNU, of a pointer's in BSD) or basic blocks.
+ */
 struct rec {
 	int tag;
-	size_t at;		/* where it starts */
+	size_t at;		/* where it starts (GNU: its tag) */
 	struct hrec h;		/* a histogram's range and bins */
 	uint32_t rate;
-	size_t self, count;	/* an arc's callee and count: where they are */
-	int clen;		/* the count's bytes */
 };
 
 static int
@@ -193,14 +194,11 @@ hist_bins(struct rd *r, struct rec *e)
 	return 1;
 }
 
-/* The arc at r->pos (past its tag): callee, count of CLEN bytes, passed. */
+/* The arc at r->pos (past its tag), of a count of CLEN bytes: passed. */
 static int
 arc_at(struct rd *r, struct rec *e, int clen)
 {
 	e->tag = TAG_ARC;
-	e->self = r->pos + (size_t)r->ptr;
-	e->count = r->pos + 2 * (size_t)r->ptr;
-	e->clen = clen;
 	r->pos += 2 * (size_t)r->ptr + (size_t)clen;
 	return 1;
 }
@@ -777,15 +775,17 @@ gmon_index_arcs(struct gmon *g, unsigned char *b)
 	struct gather x = { b, g->ptrsize, (size_t)g->ptrsize + 8, g->bins,
 	    0, 0 };
 	struct rec e;
+	int clen = r.bsd ? r.ptr : 4;
 
 	if (g->narcs == 0 || g->arcs != NULL || g->bins == NULL ||
 	    g->bins->b != b)
 		return;
 	r.n = g->bins->n;
 	while (next_rec(&r, &e) > 0)	/* read whole before: no error */
-		if (e.tag == TAG_ARC)
-			gather_arc(&x, e.at, load(b + e.self, r.ptr, r.big),
-			    load(b + e.count, e.clen, r.big));
+		if (e.tag == TAG_ARC)	/* self_pc after any tag, from_pc */
+			gather_arc(&x, e.at, load(b + e.at + !r.bsd + r.ptr,
+			    r.ptr, r.big), load(b + e.at + !r.bsd + 2 * r.ptr,
+			    clen, r.big));
 		else if (e.tag == TAG_HIST)
 			gather_bins(&x, &e.h);
 	g->ncallees = sort_units(x.ptr, b + x.wb, (x.w - x.wb) / x.unit);
