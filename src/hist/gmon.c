@@ -494,15 +494,13 @@ dimen_is_text(const unsigned char *d)
 int
 gmon_sniff(const unsigned char *b, size_t n)
 {
-	static const unsigned char v_le[4] = { 0x79, 0x18, 0x05, 0x00 };
-	static const unsigned char v_be[4] = { 0x00, 0x05, 0x18, 0x79 };
-
 	if (n >= 4 && memcmp(b, "gmon", 4) == 0)
 		return GMON_SNIFF_GNU;
 	for (int ptr = 4; ptr <= 8; ptr += 4) {
 		size_t off = 2 * (size_t)ptr + 4;
-		if (n >= off + 4 && (memcmp(b + off, v_le, 4) == 0 ||
-		    memcmp(b + off, v_be, 4) == 0))
+
+		if (n >= off + 4 && (load(b + off, 4, 0) == GMON_BSD_VERSION ||
+		    load(b + off, 4, 1) == GMON_BSD_VERSION))
 			return GMON_SNIFF_BSD;
 	}
 	return GMON_SNIFF_NO;
@@ -511,15 +509,15 @@ gmon_sniff(const unsigned char *b, size_t n)
 int
 gmon_maybe_kernel(const unsigned char *b, size_t n, uint64_t total)
 {
-	uint32_t le, be;
-
 	if (n < 4 || total % 4)
 		return 0;
-	le = (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 |
-	    (uint32_t)b[3] << 24;
-	be = __builtin_bswap32(le);
-	return (le && le <= 1024 && (le & (le - 1)) == 0) ||
-	    (be && be <= 1024 && (be & (be - 1)) == 0);
+	for (int big = 0; big <= 1; big++) {
+		uint64_t step = load(b, 4, big);
+
+		if (step && step <= 1024 && (step & (step - 1)) == 0)
+			return 1;
+	}
+	return 0;
 }
 
 /*
