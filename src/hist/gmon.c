@@ -668,10 +668,11 @@ gather_arc(struct gather *x, size_t at, uint64_t pc, uint64_t count)
 /*
  * The bins of H, met after the first arc: moved to W (lower: their
  * record's header is longer than a unit), then exchanged with the units
- * before them, so that the units stay together: the units, S bytes, are
- * swapped with the next S bytes of bins while more are left, then with
- * the rest, the units' order no matter.  O(the bins' bytes + S).  The
- * records stay in order: those of H's range moved before it lie lower.
+ * before them, so that the units stay together: the units (S bytes)
+ * trade places with the next S bytes of bins while more than S are
+ * left, then with the rest, which changes only the units' order (they
+ * are sorted later).  O(the bins' bytes + S).  The records stay in
+ * order: those of H's range moved before it lie lower.
  */
 static void
 gather_bins(struct gather *x, const struct hrec *h)
