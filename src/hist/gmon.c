@@ -128,14 +128,15 @@ struct rd {
 	size_t errlen;
 };
 
-/* One record as read: a histogram, a call arc or basic blocks. */
+/*
+ * One record as read: a histogram, a call arc (from_pc, self_pc, then a
+ * count of 4 bytes in GNU, of a pointer's in BSD) or basic blocks.
+ */
 struct rec {
 	int tag;
-	size_t at;		/* where it starts */
+	size_t at;		/* where it starts (GNU: its tag) */
 	struct hrec h;		/* a histogram's range and bins */
 	uint32_t rate;
-	size_t self, count;	/* an arc's callee and count: where they are */
-	int clen;		/* the count's bytes */
 };
 
 static int
@@ -193,14 +194,11 @@ hist_bins(struct rd *r, struct rec *e)
 	return 1;
 }
 
-/* The arc at r->pos (past its tag): callee, count of CLEN bytes, passed. */
+/* The arc at r->pos (past its tag), of a count of CLEN bytes: passed. */
 static int
 arc_at(struct rd *r, struct rec *e, int clen)
 {
 	e->tag = TAG_ARC;
-	e->self = r->pos + (size_t)r->ptr;
-	e->count = r->pos + 2 * (size_t)r->ptr;
-	e->clen = clen;
 	r->pos += 2 * (size_t)r->ptr + (size_t)clen;
 	return 1;
 }
@@ -334,17 +332,22 @@ same_range(const struct hrec *a, const struct hrec *b)
 }
 
 /*
- * Whether two of the first N records at RECS, of different ranges, share
- * an address; V holds N.  Sorted by low, two neighbours then do.
+ * Whether two of the N records at S (sorted by low_cmp) that lie before
+ * offset END, of different ranges, share an address: two neighbours then
+ * do.
  */
 static int
-any_overlap(const struct hrec *recs, size_t n, struct hrec *v)
+any_overlap(const struct hrec *s, size_t n, size_t end)
 {
-	memcpy(v, recs, n * sizeof *v);
-	heap_sort(v, n, sizeof *v, low_cmp, NULL);
-	for (size_t i = 1; i < n; i++)
-		if (!same_range(&v[i], &v[i - 1]) && v[i].low < v[i - 1].high)
+	const struct hrec *p = NULL;
+
+	for (size_t i = 0; i < n; i++) {
+		if (s[i].off >= end)
+			continue;
+		if (p != NULL && !same_range(&s[i], p) && s[i].low < p->high)
 			return 1;
+		p = &s[i];
+	}
 	return 0;
 }
 
@@ -352,31 +355,25 @@ any_overlap(const struct hrec *recs, size_t n, struct hrec *v)
  * Overlapping records are an error, found when all are in (O(n log n), not
  * a scan of all ranges per record): the one reported is the first that
  * the file order meets, with the first record it overlaps, as a scan would
- * have found them.  Returns -1 with that message, or 0 when none do.
+ * have found them.  S holds the N records sorted by low_cmp.  Returns -1
+ * with that message, or 0 when none do.
  */
 static int
-check_overlap(struct rd *r, size_t n)
+check_overlap(struct rd *r, const struct hrec *s, size_t n)
 {
-	struct hrec *v;
 	const struct hrec *x = r->recs, *y;
 	size_t lo = 1, hi = n;
 
-	if (n < 2)
+	if (!any_overlap(s, n, SIZE_MAX))
 		return 0;
-	v = xmalloc(n * sizeof *v);
-	if (!any_overlap(r->recs, n, v)) {
-		free(v);
-		return 0;
-	}
 	while (lo + 1 < hi) {	/* the first lo records do not overlap; hi do */
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (any_overlap(r->recs, mid, v))
+		if (any_overlap(s, n, r->recs[mid].off))
 			hi = mid;
 		else
 			lo = mid;
 	}
-	free(v);
 	y = &r->recs[hi - 1];	/* the record that overlaps an earlier one */
 	while (!(y->low < x->high && x->low < y->high))
 		x++;
@@ -415,7 +412,7 @@ check_sums(struct rd *r, const struct gmon *g)
 }
 
 /*
- * The records, none overlapping, in address order: each range's bins
+ * The records, none overlapping, sorted by low_cmp: each range's bins
  * numbered after the lower ones'.
  */
 static int
@@ -425,7 +422,6 @@ order_ranges(struct rd *r, struct gmon *g)
 	struct gmon_bins *v = xmalloc(sizeof *v);
 	uint64_t pos = 1;
 
-	heap_sort(r->recs, n, sizeof *r->recs, low_cmp, NULL);
 	*v = (struct gmon_bins){ .b = r->b, .n = r->n, .big = r->big,
 	    .recs = r->recs, .rfirst = xmalloc((n + 1) * sizeof *v->rfirst) };
 	r->recs = NULL;
@@ -455,6 +451,8 @@ static int
 parse(struct rd *r, struct gmon *g)
 {
 	struct rec e;
+	struct hrec *s;
+	size_t n;
 	int rc;
 
 	while ((rc = next_rec(r, &e)) > 0) {
@@ -467,12 +465,17 @@ parse(struct rd *r, struct gmon *g)
 		if (rc < 0)
 			break;
 	}
+	if ((n = (size_t)g->nhist) == 0)
+		return rc < 0 ? -1 : fail(r, "no histogram record");
+	s = xmalloc(n * sizeof *s);
+	memcpy(s, r->recs, n * sizeof *s);
+	heap_sort(s, n, sizeof *s, low_cmp, NULL);
 	/* an overlap the file met before an error is reported instead */
-	if (check_overlap(r, (size_t)g->nhist) < 0 || rc < 0)
-		return -1;
-	if (g->nhist == 0)
-		return fail(r, "no histogram record");
-	return order_ranges(r, g);
+	if (check_overlap(r, s, n) < 0)
+		rc = -1;
+	free(r->recs);
+	r->recs = s;
+	return rc < 0 ? -1 : order_ranges(r, g);
 }
 
 /* Whether the dimension field reads as text (a hint for ambiguous files). */
@@ -491,15 +494,13 @@ dimen_is_text(const unsigned char *d)
 int
 gmon_sniff(const unsigned char *b, size_t n)
 {
-	static const unsigned char v_le[4] = { 0x79, 0x18, 0x05, 0x00 };
-	static const unsigned char v_be[4] = { 0x00, 0x05, 0x18, 0x79 };
-
 	if (n >= 4 && memcmp(b, "gmon", 4) == 0)
 		return GMON_SNIFF_GNU;
 	for (int ptr = 4; ptr <= 8; ptr += 4) {
 		size_t off = 2 * (size_t)ptr + 4;
-		if (n >= off + 4 && (memcmp(b + off, v_le, 4) == 0 ||
-		    memcmp(b + off, v_be, 4) == 0))
+
+		if (n >= off + 4 && (load(b + off, 4, 0) == GMON_BSD_VERSION ||
+		    load(b + off, 4, 1) == GMON_BSD_VERSION))
 			return GMON_SNIFF_BSD;
 	}
 	return GMON_SNIFF_NO;
@@ -508,15 +509,15 @@ gmon_sniff(const unsigned char *b, size_t n)
 int
 gmon_maybe_kernel(const unsigned char *b, size_t n, uint64_t total)
 {
-	uint32_t le, be;
-
 	if (n < 4 || total % 4)
 		return 0;
-	le = (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 |
-	    (uint32_t)b[3] << 24;
-	be = __builtin_bswap32(le);
-	return (le && le <= 1024 && (le & (le - 1)) == 0) ||
-	    (be && be <= 1024 && (be & (be - 1)) == 0);
+	for (int big = 0; big <= 1; big++) {
+		uint64_t step = load(b, 4, big);
+
+		if (step && step <= 1024 && (step & (step - 1)) == 0)
+			return 1;
+	}
+	return 0;
 }
 
 /*
@@ -642,17 +643,6 @@ store(unsigned char *p, int len, uint64_t v)
 		p[--len] = (unsigned char)v;
 }
 
-static void
-reverse(unsigned char *p, size_t n)
-{
-	for (size_t i = 0, j = n; i + 1 < j; i++, j--) {
-		unsigned char t = p[i];
-
-		p[i] = p[j - 1];
-		p[j - 1] = t;
-	}
-}
-
 /*
  * The gathering: [first arc, wb) bins moved, [wb, w) the units so far;
  * wb 0 before the first arc (which lies after the file's header).
@@ -678,9 +668,11 @@ gather_arc(struct gather *x, size_t at, uint64_t pc, uint64_t count)
 /*
  * The bins of H, met after the first arc: moved to W (lower: their
  * record's header is longer than a unit), then exchanged with the units
- * before them, so that the units stay together.  Each move costs O(its
- * bytes): a rotation only when the units are fewer.  The records stay
- * in order: those of H's range moved before it lie lower.
+ * before them, so that the units stay together: the units (S bytes)
+ * trade places with the next S bytes of bins while more than S are
+ * left, then with the rest, which changes only the units' order (they
+ * are sorted later).  O(the bins' bytes + S).  The records stay in
+ * order: those of H's range moved before it lie lower.
  */
 static void
 gather_bins(struct gather *x, const struct hrec *h)
@@ -688,19 +680,15 @@ gather_bins(struct gather *x, const struct hrec *h)
 	unsigned char *b = x->b;
 	size_t len = (size_t)h->nbins * 2, s = x->w - x->wb;
 	size_t pad = (len + x->unit - 1) / x->unit * x->unit;
-	size_t lo = 0, hi = x->v->rfirst[x->v->nranges];
+	size_t lo = 0, hi = x->v->rfirst[x->v->nranges], done;
 	struct hrec *recs = x->v->recs;
 
 	if (x->wb == 0)
 		return;		/* before every arc: where it is */
 	memmove(b + x->w, b + h->off, len);
-	if (pad <= s) {
-		swap_bytes(b + x->wb, b + x->w, pad);
-	} else if (s > 0) {
-		reverse(b + x->wb, s);
-		reverse(b + x->w, pad);
-		reverse(b + x->wb, s + pad);
-	}
+	for (done = 0; pad - done > s; done += s)
+		swap_bytes(b + x->wb + done, b + x->wb + done + s, s);
+	swap_bytes(b + x->wb + done, b + x->wb + done + s, pad - done);
 	while (lo + 1 < hi) {	/* the record, in low_cmp's order */
 		size_t mid = lo + (hi - lo) / 2;
 
@@ -786,15 +774,17 @@ gmon_index_arcs(struct gmon *g, unsigned char *b)
 	struct gather x = { b, g->ptrsize, (size_t)g->ptrsize + 8, g->bins,
 	    0, 0 };
 	struct rec e;
+	int clen = r.bsd ? r.ptr : 4;
 
 	if (g->narcs == 0 || g->arcs != NULL || g->bins == NULL ||
 	    g->bins->b != b)
 		return;
 	r.n = g->bins->n;
 	while (next_rec(&r, &e) > 0)	/* read whole before: no error */
-		if (e.tag == TAG_ARC)
-			gather_arc(&x, e.at, load(b + e.self, r.ptr, r.big),
-			    load(b + e.count, e.clen, r.big));
+		if (e.tag == TAG_ARC)	/* self_pc after any tag, from_pc */
+			gather_arc(&x, e.at, load(b + e.at + !r.bsd + r.ptr,
+			    r.ptr, r.big), load(b + e.at + !r.bsd + 2 * r.ptr,
+			    clen, r.big));
 		else if (e.tag == TAG_HIST)
 			gather_bins(&x, &e.h);
 	g->ncallees = sort_units(x.ptr, b + x.wb, (x.w - x.wb) / x.unit);
