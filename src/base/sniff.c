@@ -1,6 +1,7 @@
 /*
  * sniff.c - what an input that is not a profile or a map looks like.
  */
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -99,10 +100,14 @@ sniff_profile_step(const char *name, uint32_t step,
 }
 
 void
-sniff_map_fatal(const char *name, const struct sniff *k, const char *msg)
+sniff_map_fatal(const char *name, const struct sniff *k, const char *fmt, ...)
 {
-	char adv[128];
+	char msg[8192], adv[128];
+	va_list ap;
 
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
 	if (k == NULL)
 		fatalx("%s", msg);
 	warnx_("%s", msg);

@@ -40,10 +40,10 @@ void sniff_profile_step(const char *name, uint32_t step,
     const unsigned char *head, size_t n);
 
 /*
- * Exit with MSG about map NAME, followed, when K is not NULL, by a line
- * saying what NAME is.
+ * Exit with the message FMT about map NAME, followed, when K is not NULL,
+ * by a line saying what NAME is.
  */
 _Noreturn void sniff_map_fatal(const char *name, const struct sniff *k,
-    const char *msg);
+    const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 #endif

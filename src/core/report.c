@@ -57,8 +57,8 @@ static uint64_t
 need_stext(struct symsrc *m, struct sym *s)
 {
 	if (!symsrc_find_stext(m, s) || s->addr == 0)
-		symsrc_fatal(m, "can't find \"_stext\" in %s%s", m->name,
-		    symsrc_hint(m));
+		sniff_map_fatal(m->name, m->map.kind, "can't find \"_stext\" "
+		    "in %s%s", m->name, symsrc_hint(m));
 	return s->addr;
 }
 

@@ -1,9 +1,6 @@
 /*
  * mapfile.c - streaming map reader and line parser.
  */
-#include <errno.h>
-#include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -30,9 +27,7 @@ map_open_mem(struct map *m, const char *name, const char *text, size_t n)
 {
 	memset(m, 0, sizeof *m);
 	m->name = name;
-	m->in.fd = -1;
-	m->in.child = -1;
-	m->in.errfd = -1;
+	m->in = (struct input){ .fd = -1, .child = -1, .errfd = -1 };
 	m->eof = 1;
 	m->buf = xmalloc(n + 1);
 	m->cap = n + 1;
@@ -125,19 +120,14 @@ map_parse_line(const char *p, const char *e, struct sym *s)
 }
 
 /*
- * Exit with a message about M; when M's data is recognisably not a map (a
+ * Line LINENO of M is too long; when M's data is recognisably not a map (a
  * compressed or ELF file), a second line says so.
  */
-static _Noreturn void __attribute__((format(printf, 2, 3)))
-map_fatal(const struct map *m, const char *fmt, ...)
+static _Noreturn void
+too_long(const struct map *m, uint64_t lineno)
 {
-	char msg[8192];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
-	va_end(ap);
-	sniff_map_fatal(m->name, m->kind, msg);
+	sniff_map_fatal(m->name, m->kind, "%s(%llu): line longer than %zu bytes",
+	    m->name, (unsigned long long)lineno, MAP_MAX_LINE);
 }
 
 /*
@@ -153,9 +143,7 @@ fill(struct map *m)
 
 	for (;;) {
 		if (m->len - m->pos > MAP_MAX_LINE)
-			map_fatal(m, "%s(%llu): line longer than %zu bytes",
-			    m->name, (unsigned long long)m->lineno + 1,
-			    MAP_MAX_LINE);
+			too_long(m, m->lineno + 1);
 		if (m->eof) {
 			if (m->pos == m->len)
 				return 0;
@@ -220,15 +208,13 @@ map_next(struct map *m, struct sym *s)
 		nl = p != NULL ? p : line;
 		nl = memchr(nl, '\n', (size_t)(end - nl) + 1);
 		if ((size_t)(nl - line) > MAP_MAX_LINE)
-			map_fatal(m, "%s(%llu): line longer than %zu bytes",
-			    m->name, (unsigned long long)m->lineno,
-			    MAP_MAX_LINE);
+			too_long(m, m->lineno);
 		m->pos = (size_t)(nl - m->buf) + 1;
 		if (p != NULL)
 			return 1;
 		if (!m->skip_undefined || !is_undefined(line, nl))
-			map_fatal(m, "%s(%llu): wrong map line", m->name,
-			    (unsigned long long)m->lineno);
+			sniff_map_fatal(m->name, m->kind, "%s(%llu): wrong map "
+			    "line", m->name, (unsigned long long)m->lineno);
 	}
 }
 
@@ -266,12 +252,6 @@ sym_is_etext(const struct sym *s)
 }
 
 void
-map_hold(struct map *m)
-{
-	m->hold = 1;
-}
-
-void
 map_rewind(struct map *m)
 {
 	m->hold = 0;
@@ -283,8 +263,7 @@ map_rewind(struct map *m)
 void
 map_close(struct map *m)
 {
-	if (m->in.fd >= 0 || m->in.child > 0)
-		input_close(&m->in);
+	input_close(&m->in);
 	free(m->buf);
 	m->buf = NULL;
 }

@@ -83,14 +83,8 @@ int sym_is(const struct sym *s, const char *name);
 int sym_is_stext(const struct sym *s);
 int sym_is_etext(const struct sym *s);
 
-/*
- * Right after opening: keep every line read in memory, so that
- * map_rewind() can go back to the first line without reading the input
- * again (a pipe or a decompressor cannot be read twice).
- */
-void map_hold(struct map *m);
-
-/* Back to the first line (after map_hold); lines are dropped as read again. */
+/* Back to the first line (after symsrc_hold); lines are dropped as read
+ * again. */
 void map_rewind(struct map *m);
 
 void map_close(struct map *m);

@@ -1,8 +1,6 @@
 /*
  * symsrc.c - open a symbol source by its content.
  */
-#include <stdarg.h>
-#include <stdio.h>
 #include <string.h>
 
 #include "sym/elfsym.h"
@@ -104,7 +102,7 @@ symsrc_build_id(const struct symsrc *s)
 void
 symsrc_hold(struct symsrc *s)
 {
-	map_hold(&s->map);
+	s->map.hold = 1;
 }
 
 void
@@ -115,18 +113,6 @@ symsrc_rewind(struct symsrc *s)
 		return;
 	}
 	map_rewind(&s->map);
-}
-
-void
-symsrc_fatal(const struct symsrc *s, const char *fmt, ...)
-{
-	char msg[8192];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
-	va_end(ap);
-	sniff_map_fatal(s->name, s->elf == NULL ? s->map.kind : NULL, msg);
 }
 
 void
