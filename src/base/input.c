@@ -256,6 +256,16 @@ input_read(struct input *in, void *buf, size_t n)
 	return (size_t)r;
 }
 
+size_t
+input_fill(struct input *in, void *buf, size_t n)
+{
+	size_t len = 0, got;
+
+	while (len < n && (got = input_read(in, (char *)buf + len, n - len)) > 0)
+		len += got;
+	return len;
+}
+
 void
 input_pread(struct input *in, void *buf, size_t n, uint64_t off)
 {

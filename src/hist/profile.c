@@ -34,18 +34,6 @@ head_len(const struct profile *p)
 	return p->bytes < PROFILE_HEAD ? (size_t)p->bytes : PROFILE_HEAD;
 }
 
-/* IN's next bytes after the HAVE in BUF, up to CAP: the count there then,
- * short only at its end. */
-static size_t
-fill(struct input *in, unsigned char *buf, size_t have, size_t cap)
-{
-	size_t got;
-
-	while (have < cap && (got = input_read(in, buf + have, cap - have)) > 0)
-		have += got;
-	return have;
-}
-
 /*
  * A regular file (or /proc/profile) is read whole, at the size it had when
  * opened; one whose size changed meanwhile is an error, as what was read
@@ -67,7 +55,7 @@ profile_load(struct profile *p, const char *name)
 		cap = (size_t)p->bytes;
 	}
 	p->data = xmalloc(cap);
-	while ((len = fill(&p->in, p->data, len, cap)) == cap &&
+	while ((len += input_fill(&p->in, p->data + len, cap - len)) == cap &&
 	    !p->in.seekable) {
 		p->bytes = len;
 		check_bounds(p);	/* one byte past the limit is enough */
@@ -219,7 +207,8 @@ profile_subtract(struct profile *p, struct profile *base, const char *name)
 		fatal("%s", name);
 	base->data = xmalloc(CHUNK);
 	do {
-		got = fill(&base->in, base->data, have, CHUNK);
+		got = have + input_fill(&base->in, base->data + have,
+		    CHUNK - have);
 		if (k == 0) {
 			memcpy(base->head, base->data, got < PROFILE_HEAD ? got :
 			    PROFILE_HEAD);

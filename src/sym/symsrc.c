@@ -8,17 +8,6 @@
 #include "sym/symsrc.h"
 #include "base/util.h"
 
-/* Read up to N bytes at the start of IN. */
-static size_t
-read_head(struct input *in, unsigned char *buf, size_t n)
-{
-	size_t len = 0, got;
-
-	while (len < n && (got = input_read(in, buf + len, n - len)) > 0)
-		len += got;
-	return len;
-}
-
 int
 symsrc_open(struct symsrc *s, const char *name)
 {
@@ -30,7 +19,7 @@ symsrc_open(struct symsrc *s, const char *name)
 	s->name = name;
 	if (input_open(&in, name) < 0)
 		return -1;
-	n = read_head(&in, head, sizeof head);
+	n = input_fill(&in, head, sizeof head);
 	if (elf_magic(head, n))
 		s->elf = elf_open(name, &in, head, n);
 	else
