@@ -45,8 +45,7 @@ profile_load(struct profile *p, const char *name)
 {
 	size_t cap = 1 << 16, len = 0;
 
-	memset(p, 0, sizeof *p);
-	p->name = name;
+	*p = (struct profile){ .name = name };
 	if (input_open(&p->in, name) < 0)
 		fatal("%s", name);
 	if (p->in.seekable) {
@@ -201,8 +200,7 @@ profile_subtract(struct profile *p, struct profile *base, const char *name)
 	uint64_t k = 0;
 	size_t have = 0, got, n;
 
-	memset(base, 0, sizeof *base);
-	base->name = name;
+	*base = (struct profile){ .name = name };
 	if (input_open(&base->in, name) < 0)
 		fatal("%s", name);
 	base->data = xmalloc(CHUNK);

@@ -13,10 +13,7 @@ void
 map_open_input(struct map *m, const char *name, const struct input *in,
     const void *head, size_t n)
 {
-	memset(m, 0, sizeof *m);
-	m->name = name;
-	m->in = *in;
-	m->cap = READ_CHUNK * 2;
+	*m = (struct map){ .name = name, .in = *in, .cap = READ_CHUNK * 2 };
 	m->buf = xmalloc(m->cap);
 	memcpy(m->buf, head, n);
 	m->len = n;
@@ -25,12 +22,9 @@ map_open_input(struct map *m, const char *name, const struct input *in,
 void
 map_open_mem(struct map *m, const char *name, const char *text, size_t n)
 {
-	memset(m, 0, sizeof *m);
-	m->name = name;
-	m->in = (struct input){ .fd = -1, .child = -1, .errfd = -1 };
-	m->eof = 1;
-	m->buf = xmalloc(n + 1);
-	m->cap = n + 1;
+	*m = (struct map){ .name = name, .in = { .fd = -1, .child = -1,
+	    .errfd = -1 }, .eof = 1, .cap = n + 1 };
+	m->buf = xmalloc(m->cap);
 	memcpy(m->buf, text, n);
 	m->len = n;
 	if (n > 0 && text[n - 1] != '\n')

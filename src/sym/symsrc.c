@@ -1,8 +1,6 @@
 /*
  * symsrc.c - open a symbol source by its content.
  */
-#include <string.h>
-
 #include "sym/elfsym.h"
 #include "sym/notes.h"
 #include "sym/symsrc.h"
@@ -15,8 +13,7 @@ symsrc_open(struct symsrc *s, const char *name)
 	unsigned char head[4];
 	size_t n;
 
-	memset(s, 0, sizeof *s);
-	s->name = name;
+	*s = (struct symsrc){ .name = name };
 	if (input_open(&in, name) < 0)
 		return -1;
 	n = input_fill(&in, head, sizeof head);
@@ -31,8 +28,7 @@ void
 symsrc_open_mem(struct symsrc *s, const char *name, const void *data,
     size_t n)
 {
-	memset(s, 0, sizeof *s);
-	s->name = name;
+	*s = (struct symsrc){ .name = name };
 	if (elf_magic(data, n))
 		s->elf = elf_open_mem(name, data, n);
 	else
