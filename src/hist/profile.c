@@ -148,14 +148,14 @@ profile_setup(struct profile *p, int noauto)
 }
 
 /*
- * Subtract the baseline's words [k, k + n), as read, from P's; those past
- * P's last are left for the size check.
+ * Subtract the N words in BASE's buffer, the baseline's [k, k + n) as read,
+ * from P's; those past P's last are left for the size check.
  */
 static void
 subtract_words(struct profile *p, const struct profile *base, uint64_t k,
-    const uint32_t *w, size_t n)
+    size_t n)
 {
-	uint32_t *a = words(p);
+	uint32_t *a = words(p), *w = words(base);
 
 	for (size_t i = 0; i < n && k < p->nwords; i++, k++) {
 		uint32_t b = p->swap ? __builtin_bswap32(w[i]) : w[i];
@@ -219,7 +219,7 @@ profile_subtract(struct profile *p, struct profile *base, const char *name)
 			check_bounds(base);
 		}
 		n = got / 4;
-		subtract_words(p, base, k, words(base), n);
+		subtract_words(p, base, k, n);
 		k += n;
 		have = got - n * 4;
 		memmove(base->data, base->data + n * 4, have);
