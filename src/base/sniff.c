@@ -9,7 +9,7 @@
 #include "base/util.h"
 
 static const struct {
-	unsigned char magic[6];
+	unsigned char magic[SNIFF_MAX];
 	size_t len;
 	struct sniff kind;
 } magics[] = {

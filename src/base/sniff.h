@@ -16,6 +16,9 @@ struct sniff {
 	const char *suffix;	/* its suffix, or NULL */
 };
 
+/* The most bytes sniff_binary looks at. */
+#define SNIFF_MAX 6
+
 /* What the first N bytes of an input look like, or NULL if nothing known;
  * text is not remarkable here (for a map). */
 const struct sniff *sniff_binary(const unsigned char *buf, size_t n);

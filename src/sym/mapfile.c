@@ -13,7 +13,8 @@ void
 map_open_input(struct map *m, const char *name, const struct input *in,
     const void *head, size_t n)
 {
-	*m = (struct map){ .name = name, .in = *in, .cap = READ_CHUNK * 2 };
+	*m = (struct map){ .name = name, .in = *in, .cap = READ_CHUNK * 2,
+	    .kind = sniff_binary(head, n) };
 	m->buf = xmalloc(m->cap);
 	memcpy(m->buf, head, n);
 	m->len = n;
@@ -155,12 +156,6 @@ fill(struct map *m)
 			m->buf = xrealloc(m->buf, m->cap);
 		}
 		got = input_read(&m->in, m->buf + m->len, m->cap - m->len - 1);
-		/* The first read: the head looked at before, and more. */
-		if (m->lineno == 0 && m->pos == 0 && !m->sniffed) {
-			m->kind = sniff_binary((unsigned char *)m->buf,
-			    m->len + got);
-			m->sniffed = 1;
-		}
 		if (got == 0) {
 			m->eof = 1;
 			continue;

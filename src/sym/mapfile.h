@@ -26,7 +26,6 @@ struct map {
 	uint64_t lineno;
 	int crlf;		/* "_stext\r" seen: DOS line endings */
 	const struct sniff *kind;	/* recognisably not a map, or NULL */
-	int sniffed;		/* kind was looked for */
 	int hold;		/* keep every line read, for map_rewind() */
 	int skip_undefined;	/* pass over nm's address-less U/w/v lines */
 };
@@ -57,7 +56,8 @@ struct sym {
 
 /*
  * A map over IN, already open, whose first N bytes, HEAD, were read from
- * it already (to tell a text map from an ELF file).
+ * it already (to tell a text map from an ELF file); SNIFF_MAX of them,
+ * unless the input is shorter, tell compressed data.
  */
 void map_open_input(struct map *m, const char *name, const struct input *in,
     const void *head, size_t n);

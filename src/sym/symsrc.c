@@ -10,7 +10,7 @@ int
 symsrc_open(struct symsrc *s, const char *name)
 {
 	struct input in;
-	unsigned char head[4];
+	unsigned char head[SNIFF_MAX];	/* an ELF magic, or sniff's */
 	size_t n;
 
 	*s = (struct symsrc){ .name = name };
