@@ -141,24 +141,12 @@ drain_err(struct input *in)
 	}
 }
 
-/* The first non-empty line the decompressor wrote on stderr. */
-static const char *
-child_message(struct input *in)
-{
-	char *p;
-
-	while (in->errfd >= 0)	/* it has exited: the rest is there */
-		drain_err(in);
-	in->errmsg[in->errlen] = '\0';
-	p = in->errmsg + strspn(in->errmsg, "\n\r ");
-	p[strcspn(p, "\n")] = '\0';
-	return p;
-}
-
+/* A decompressor that failed is fatal, with the first non-empty line it
+ * wrote on stderr. */
 static void
 reap(struct input *in)
 {
-	const char *msg;
+	char *msg;
 	int status;
 
 	if (in->child < 0)
@@ -169,10 +157,14 @@ reap(struct input *in)
 	in->child = -1;
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
 		return;
-	msg = child_message(in);
 	if (WIFSIGNALED(status))
 		fatalx("%s: %s killed by signal %d", in->name, in->tool,
 		    WTERMSIG(status));
+	while (in->errfd >= 0)	/* it has exited: the rest is there */
+		drain_err(in);
+	in->errmsg[in->errlen] = '\0';
+	msg = in->errmsg + strspn(in->errmsg, "\n\r ");
+	msg[strcspn(msg, "\n")] = '\0';
 	fatalx("%s: %s failed (exit status %d)%s%s", in->name, in->tool,
 	    WEXITSTATUS(status), msg[0] ? ": " : "", msg);
 }
@@ -254,6 +246,16 @@ input_read(struct input *in, void *buf, size_t n)
 		reap(in);
 	}
 	return (size_t)r;
+}
+
+size_t
+input_fill(struct input *in, void *buf, size_t n)
+{
+	size_t len = 0, got;
+
+	while (len < n && (got = input_read(in, (char *)buf + len, n - len)) > 0)
+		len += got;
+	return len;
 }
 
 void

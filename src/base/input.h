@@ -59,6 +59,9 @@ int input_open(struct input *in, const char *name);
  */
 size_t input_read(struct input *in, void *buf, size_t n);
 
+/* input_read until N bytes are read: fewer only at the end of input. */
+size_t input_fill(struct input *in, void *buf, size_t n);
+
 /*
  * Read N bytes at OFF of a seekable input into BUF; fatal when they are
  * not all there (the file shrank).

@@ -162,8 +162,7 @@ outfile_open(struct outfile *of, const char *name)
 	struct stat sb;
 	int fd, st;
 
-	memset(of, 0, sizeof *of);
-	of->name = xasprintf("%s", name);
+	*of = (struct outfile){ .name = xasprintf("%s", name) };
 	if ((of->path = resolve(name)) == NULL)
 		fatal("%s", of->name);
 	st = stat(of->path, &sb);

@@ -35,7 +35,7 @@ temp_file(void)
 	const char *dir = getenv("TMPDIR");
 	char path[4096];
 	int fd;
-	FILE *f;
+	FILE *f = NULL;
 
 	if (dir == NULL || dir[0] != '/' || strlen(dir) > sizeof path - 32)
 		dir = "/tmp";
@@ -46,11 +46,8 @@ temp_file(void)
 		if (fd >= 0)
 			unlink(path);
 	}
-	if (fd < 0 || (f = fdopen(fd, "w+")) == NULL) {
-		if (fd >= 0)
-			close(fd);
-		return NULL;
-	}
+	if (fd >= 0 && (f = fdopen(fd, "w+")) == NULL)
+		close(fd);
 	return f;
 }
 

@@ -1,6 +1,7 @@
 /*
  * sniff.c - what an input that is not a profile or a map looks like.
  */
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -8,7 +9,7 @@
 #include "base/util.h"
 
 static const struct {
-	unsigned char magic[6];
+	unsigned char magic[SNIFF_MAX];
 	size_t len;
 	struct sniff kind;
 } magics[] = {
@@ -53,15 +54,17 @@ sniff(const unsigned char *buf, size_t n)
 	return k == NULL && is_text(buf, n) ? &text : k;
 }
 
-/* What to do about K, for input NAME, into BUF (N bytes): BUF. */
+/* What to do about K, for input NAME (a static buffer). */
 static const char *
-advice(const char *name, const struct sniff *k, char *buf, size_t n)
+advice(const char *name, const struct sniff *k)
 {
+	static char buf[128];
+
 	if (k->tool && strcmp(name, "-") == 0)
-		snprintf(buf, n, "; pipe it through %s -dc", k->tool);
+		snprintf(buf, sizeof buf, "; pipe it through %s -dc", k->tool);
 	else if (k->tool)
-		snprintf(buf, n, "; decompress it, or give it a name ending in "
-		    "%s", k->suffix);
+		snprintf(buf, sizeof buf, "; decompress it, or give it a name "
+		    "ending in %s", k->suffix);
 	else
 		buf[0] = '\0';
 	return buf;
@@ -72,13 +75,12 @@ sniff_profile_size(const char *name, uint64_t size,
     const unsigned char *head, size_t n)
 {
 	const struct sniff *k = sniff(head, n);
-	char adv[128];
 
 	if (k == NULL)
 		return;
 	fatalx("%s: not a kernel profile: it is %s (%llu bytes, not a whole "
 	    "number of 32-bit words)%s", name, k->what,
-	    (unsigned long long)size, advice(name, k, adv, sizeof adv));
+	    (unsigned long long)size, advice(name, k));
 }
 
 void
@@ -86,7 +88,6 @@ sniff_profile_step(const char *name, uint32_t step,
     const unsigned char *head, size_t n)
 {
 	const struct sniff *k = sniff(head, n);
-	char adv[128];
 
 	if (k == NULL) {
 		warnx_("warning: %s does not look like a kernel profile: its "
@@ -95,17 +96,21 @@ sniff_profile_step(const char *name, uint32_t step,
 	}
 	warnx_("warning: %s does not look like a kernel profile: it is %s "
 	    "(sampling step %u is not a power of two)%s", name, k->what,
-	    step, advice(name, k, adv, sizeof adv));
+	    step, advice(name, k));
 }
 
 void
-sniff_map_fatal(const char *name, const struct sniff *k, const char *msg)
+sniff_map_fatal(const char *name, const struct sniff *k, const char *fmt, ...)
 {
-	char adv[128];
+	char msg[8192];
+	va_list ap;
 
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
 	if (k == NULL)
 		fatalx("%s", msg);
 	warnx_("%s", msg);
 	fatalx("%s is %s, not a symbol map%s", strcmp(name, "-") == 0 ?
-	    "standard input" : name, k->what, advice(name, k, adv, sizeof adv));
+	    "standard input" : name, k->what, advice(name, k));
 }

@@ -16,6 +16,9 @@ struct sniff {
 	const char *suffix;	/* its suffix, or NULL */
 };
 
+/* The most bytes sniff_binary looks at. */
+#define SNIFF_MAX 6
+
 /* What the first N bytes of an input look like, or NULL if nothing known;
  * text is not remarkable here (for a map). */
 const struct sniff *sniff_binary(const unsigned char *buf, size_t n);
@@ -40,10 +43,10 @@ void sniff_profile_step(const char *name, uint32_t step,
     const unsigned char *head, size_t n);
 
 /*
- * Exit with MSG about map NAME, followed, when K is not NULL, by a line
- * saying what NAME is.
+ * Exit with the message FMT about map NAME, followed, when K is not NULL,
+ * by a line saying what NAME is.
  */
 _Noreturn void sniff_map_fatal(const char *name, const struct sniff *k,
-    const char *msg);
+    const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 #endif

@@ -57,11 +57,8 @@ close_classic(struct attrib *a, uint64_t start, uint64_t next,
 	sp->first = a->cursor;
 	sp->end = j > a->cursor ? j : a->cursor;
 	a->cursor = sp->end;
-	sp->list_first = sp->list_end = 0;
-	if (a->step) {
-		sp->list_first = div_step(a, start - a->origin) + 1;
-		sp->list_end = j;
-	}
+	sp->list_first = a->step ? div_step(a, start - a->origin) + 1 : 0;
+	sp->list_end = j;
 	return 0;
 }
 

@@ -10,8 +10,7 @@
 void
 collect_init(struct collect *k, size_t limit)
 {
-	memset(k, 0, sizeof *k);
-	k->limit = limit;
+	*k = (struct collect){ .limit = limit };
 }
 
 /* Whether A ranks before B: more ticks, then the lower address, then the

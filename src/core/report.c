@@ -25,7 +25,6 @@ struct run {
 	const struct report_opts *opt;
 	const struct report_sink *sink;
 	struct report_result *res;
-	struct attrib *a;	/* RES's */
 	struct pending p;
 	uint64_t end;		/* histogram: where the pending one's bytes end */
 	uint64_t seq;		/* symbols closed */
@@ -57,8 +56,8 @@ static uint64_t
 need_stext(struct symsrc *m, struct sym *s)
 {
 	if (!symsrc_find_stext(m, s) || s->addr == 0)
-		symsrc_fatal(m, "can't find \"_stext\" in %s%s", m->name,
-		    symsrc_hint(m));
+		sniff_map_fatal(m->name, m->map.kind, "can't find \"_stext\" "
+		    "in %s%s", m->name, symsrc_hint(m));
 	return s->addr;
 }
 
@@ -88,9 +87,9 @@ report_text_bounds(struct symsrc *m, struct report_result *res)
 static _Noreturn void
 out_of_range(struct run *r, const struct sym *at)
 {
+	const struct attrib *a = &r->res->a;
 	struct sym s = *at;
-	uint64_t n = r->a->nwords - 1, step = r->a->step;
-	uint64_t end = r->a->origin + n * step;
+	uint64_t n = a->nwords - 1, step = a->step, end = a->origin + n * step;
 	int etext = sym_is_etext(&s), short_profile;
 	char detail[512], where[64] = "";
 
@@ -98,9 +97,9 @@ out_of_range(struct run *r, const struct sym *at)
 		etext = sym_is_etext(&s);
 	short_profile = etext && s.addr > end;
 	if (short_profile) {
-		fit_short(detail, sizeof detail, r->m->name,
-		    s.addr - r->a->origin, (uint32_t)step, n);
-	} else if (etext && s.addr >= r->a->origin) {
+		fit_short(detail, sizeof detail, r->m->name, s.addr - a->origin,
+		    (uint32_t)step, n);
+	} else if (etext && s.addr >= a->origin) {
 		/* the sizes agree: the symbol itself is what lies beyond */
 		if (r->m->elf == NULL)
 			snprintf(where, sizeof where, "(%llu)",
@@ -117,7 +116,7 @@ out_of_range(struct run *r, const struct sym *at)
 
 		if (etext)
 			snprintf(sizes, sizeof sizes, "_etext - _stext is %llu "
-			    "bytes", (unsigned long long)(s.addr - r->a->origin));
+			    "bytes", (unsigned long long)(s.addr - a->origin));
 		snprintf(detail, sizeof detail, "%s: %s, but the profile's %llu "
 		    "counters at step %llu cover %llu bytes", r->m->name, sizes,
 		    (unsigned long long)n, (unsigned long long)step,
@@ -161,13 +160,13 @@ close_pending(struct run *r, const struct sym *s)
 		fatalx("%s(%llu): address goes backwards (0x%llx after 0x%llx)",
 		    r->m->name, (unsigned long long)s->lineno,
 		    (unsigned long long)s->addr, (unsigned long long)p->addr);
-	if (attrib_close(r->a, p->addr, s->addr, &sp) < 0)
+	if (attrib_close(&r->res->a, p->addr, s->addr, &sp) < 0)
 		out_of_range(r, s);
 	f = (struct func_rec){ .addr = p->addr, .len = s->addr - p->addr,
 	    .ticks = counters_sum(r->c, sp.first, sp.end), .seq = r->seq++,
 	    .sp = sp, .name = (char *)p->name, .namelen = p->len };
 	r->res->total += f.ticks;
-	if (sp.end >= r->a->nwords && r->a->mode == ATTRIB_CLASSIC)
+	if (sp.end >= r->res->a.nwords && r->res->a.mode == ATTRIB_CLASSIC)
 		r->res->last_in_func = 1;
 	/* a histogram's calls into [start, next), added to the total's; with
 	 * -b, every symbol's count in the total, as -b -v lists */
@@ -300,7 +299,7 @@ report_run(struct symsrc *m, const struct counters *c,
 	int more, last_is_text = opt->last_is_text &&
 	    opt->mode == ATTRIB_EXACT;
 	struct run r = { .m = m, .c = c, .opt = opt, .sink = sink,
-	    .res = res, .a = &res->a };
+	    .res = res };
 	struct sym s;
 
 	memset(res, 0, sizeof *res);
@@ -308,13 +307,13 @@ report_run(struct symsrc *m, const struct counters *c,
 	if (h != NULL) {
 		res->origin = h->low;
 		res->etext = h->high;
-		attrib_init_hist(r.a, h->ranges, h->nranges);
+		attrib_init_hist(&res->a, h->ranges, h->nranges);
 	} else {
 		res->origin = need_stext(m, &s);
 		pending_set(&r.p, &s);
 		res->unknown = last_is_text ? 0 : counters_get(c, c->n - 1);
-		attrib_init(r.a, res->origin, opt->step, c->n, opt->mode);
-		r.a->last_is_text = last_is_text;
+		attrib_init(&res->a, res->origin, opt->step, c->n, opt->mode);
+		res->a.last_is_text = last_is_text;
 	}
 	/* a profile of its step word alone: that word is util-linux's
 	 * *unknown*, and so the whole */

@@ -34,18 +34,6 @@ head_len(const struct profile *p)
 	return p->bytes < PROFILE_HEAD ? (size_t)p->bytes : PROFILE_HEAD;
 }
 
-/* IN's next bytes after the HAVE in BUF, up to CAP: the count there then,
- * short only at its end. */
-static size_t
-fill(struct input *in, unsigned char *buf, size_t have, size_t cap)
-{
-	size_t got;
-
-	while (have < cap && (got = input_read(in, buf + have, cap - have)) > 0)
-		have += got;
-	return have;
-}
-
 /*
  * A regular file (or /proc/profile) is read whole, at the size it had when
  * opened; one whose size changed meanwhile is an error, as what was read
@@ -57,8 +45,7 @@ profile_load(struct profile *p, const char *name)
 {
 	size_t cap = 1 << 16, len = 0;
 
-	memset(p, 0, sizeof *p);
-	p->name = name;
+	*p = (struct profile){ .name = name };
 	if (input_open(&p->in, name) < 0)
 		fatal("%s", name);
 	if (p->in.seekable) {
@@ -67,7 +54,7 @@ profile_load(struct profile *p, const char *name)
 		cap = (size_t)p->bytes;
 	}
 	p->data = xmalloc(cap);
-	while ((len = fill(&p->in, p->data, len, cap)) == cap &&
+	while ((len += input_fill(&p->in, p->data + len, cap - len)) == cap &&
 	    !p->in.seekable) {
 		p->bytes = len;
 		check_bounds(p);	/* one byte past the limit is enough */
@@ -161,14 +148,14 @@ profile_setup(struct profile *p, int noauto)
 }
 
 /*
- * Subtract the baseline's words [k, k + n), as read, from P's; those past
- * P's last are left for the size check.
+ * Subtract the N words in BASE's buffer, the baseline's [k, k + n) as read,
+ * from P's; those past P's last are left for the size check.
  */
 static void
 subtract_words(struct profile *p, const struct profile *base, uint64_t k,
-    const uint32_t *w, size_t n)
+    size_t n)
 {
-	uint32_t *a = words(p);
+	uint32_t *a = words(p), *w = words(base);
 
 	for (size_t i = 0; i < n && k < p->nwords; i++, k++) {
 		uint32_t b = p->swap ? __builtin_bswap32(w[i]) : w[i];
@@ -213,13 +200,13 @@ profile_subtract(struct profile *p, struct profile *base, const char *name)
 	uint64_t k = 0;
 	size_t have = 0, got, n;
 
-	memset(base, 0, sizeof *base);
-	base->name = name;
+	*base = (struct profile){ .name = name };
 	if (input_open(&base->in, name) < 0)
 		fatal("%s", name);
 	base->data = xmalloc(CHUNK);
 	do {
-		got = fill(&base->in, base->data, have, CHUNK);
+		got = have + input_fill(&base->in, base->data + have,
+		    CHUNK - have);
 		if (k == 0) {
 			memcpy(base->head, base->data, got < PROFILE_HEAD ? got :
 			    PROFILE_HEAD);
@@ -232,7 +219,7 @@ profile_subtract(struct profile *p, struct profile *base, const char *name)
 			check_bounds(base);
 		}
 		n = got / 4;
-		subtract_words(p, base, k, words(base), n);
+		subtract_words(p, base, k, n);
 		k += n;
 		have = got - n * 4;
 		memmove(base->data, base->data + n * 4, have);

@@ -1,9 +1,6 @@
 /*
  * mapfile.c - streaming map reader and line parser.
  */
-#include <errno.h>
-#include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,10 +13,8 @@ void
 map_open_input(struct map *m, const char *name, const struct input *in,
     const void *head, size_t n)
 {
-	memset(m, 0, sizeof *m);
-	m->name = name;
-	m->in = *in;
-	m->cap = READ_CHUNK * 2;
+	*m = (struct map){ .name = name, .in = *in, .cap = READ_CHUNK * 2,
+	    .kind = sniff_binary(head, n) };
 	m->buf = xmalloc(m->cap);
 	memcpy(m->buf, head, n);
 	m->len = n;
@@ -28,14 +23,9 @@ map_open_input(struct map *m, const char *name, const struct input *in,
 void
 map_open_mem(struct map *m, const char *name, const char *text, size_t n)
 {
-	memset(m, 0, sizeof *m);
-	m->name = name;
-	m->in.fd = -1;
-	m->in.child = -1;
-	m->in.errfd = -1;
-	m->eof = 1;
-	m->buf = xmalloc(n + 1);
-	m->cap = n + 1;
+	*m = (struct map){ .name = name, .in = { .fd = -1, .child = -1,
+	    .errfd = -1 }, .eof = 1, .cap = n + 1 };
+	m->buf = xmalloc(m->cap);
 	memcpy(m->buf, text, n);
 	m->len = n;
 	if (n > 0 && text[n - 1] != '\n')
@@ -125,19 +115,14 @@ map_parse_line(const char *p, const char *e, struct sym *s)
 }
 
 /*
- * Exit with a message about M; when M's data is recognisably not a map (a
+ * Line LINENO of M is too long; when M's data is recognisably not a map (a
  * compressed or ELF file), a second line says so.
  */
-static _Noreturn void __attribute__((format(printf, 2, 3)))
-map_fatal(const struct map *m, const char *fmt, ...)
+static _Noreturn void
+too_long(const struct map *m, uint64_t lineno)
 {
-	char msg[8192];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
-	va_end(ap);
-	sniff_map_fatal(m->name, m->kind, msg);
+	sniff_map_fatal(m->name, m->kind, "%s(%llu): line longer than %zu bytes",
+	    m->name, (unsigned long long)lineno, MAP_MAX_LINE);
 }
 
 /*
@@ -153,9 +138,7 @@ fill(struct map *m)
 
 	for (;;) {
 		if (m->len - m->pos > MAP_MAX_LINE)
-			map_fatal(m, "%s(%llu): line longer than %zu bytes",
-			    m->name, (unsigned long long)m->lineno + 1,
-			    MAP_MAX_LINE);
+			too_long(m, m->lineno + 1);
 		if (m->eof) {
 			if (m->pos == m->len)
 				return 0;
@@ -173,12 +156,6 @@ fill(struct map *m)
 			m->buf = xrealloc(m->buf, m->cap);
 		}
 		got = input_read(&m->in, m->buf + m->len, m->cap - m->len - 1);
-		/* The first read: the head looked at before, and more. */
-		if (m->lineno == 0 && m->pos == 0 && !m->sniffed) {
-			m->kind = sniff_binary((unsigned char *)m->buf,
-			    m->len + got);
-			m->sniffed = 1;
-		}
 		if (got == 0) {
 			m->eof = 1;
 			continue;
@@ -220,15 +197,13 @@ map_next(struct map *m, struct sym *s)
 		nl = p != NULL ? p : line;
 		nl = memchr(nl, '\n', (size_t)(end - nl) + 1);
 		if ((size_t)(nl - line) > MAP_MAX_LINE)
-			map_fatal(m, "%s(%llu): line longer than %zu bytes",
-			    m->name, (unsigned long long)m->lineno,
-			    MAP_MAX_LINE);
+			too_long(m, m->lineno);
 		m->pos = (size_t)(nl - m->buf) + 1;
 		if (p != NULL)
 			return 1;
 		if (!m->skip_undefined || !is_undefined(line, nl))
-			map_fatal(m, "%s(%llu): wrong map line", m->name,
-			    (unsigned long long)m->lineno);
+			sniff_map_fatal(m->name, m->kind, "%s(%llu): wrong map "
+			    "line", m->name, (unsigned long long)m->lineno);
 	}
 }
 
@@ -266,12 +241,6 @@ sym_is_etext(const struct sym *s)
 }
 
 void
-map_hold(struct map *m)
-{
-	m->hold = 1;
-}
-
-void
 map_rewind(struct map *m)
 {
 	m->hold = 0;
@@ -283,8 +252,7 @@ map_rewind(struct map *m)
 void
 map_close(struct map *m)
 {
-	if (m->in.fd >= 0 || m->in.child > 0)
-		input_close(&m->in);
+	input_close(&m->in);
 	free(m->buf);
 	m->buf = NULL;
 }

@@ -26,7 +26,6 @@ struct map {
 	uint64_t lineno;
 	int crlf;		/* "_stext\r" seen: DOS line endings */
 	const struct sniff *kind;	/* recognisably not a map, or NULL */
-	int sniffed;		/* kind was looked for */
 	int hold;		/* keep every line read, for map_rewind() */
 	int skip_undefined;	/* pass over nm's address-less U/w/v lines */
 };
@@ -57,7 +56,8 @@ struct sym {
 
 /*
  * A map over IN, already open, whose first N bytes, HEAD, were read from
- * it already (to tell a text map from an ELF file).
+ * it already (to tell a text map from an ELF file); SNIFF_MAX of them,
+ * unless the input is shorter, tell compressed data.
  */
 void map_open_input(struct map *m, const char *name, const struct input *in,
     const void *head, size_t n);
@@ -83,14 +83,8 @@ int sym_is(const struct sym *s, const char *name);
 int sym_is_stext(const struct sym *s);
 int sym_is_etext(const struct sym *s);
 
-/*
- * Right after opening: keep every line read in memory, so that
- * map_rewind() can go back to the first line without reading the input
- * again (a pipe or a decompressor cannot be read twice).
- */
-void map_hold(struct map *m);
-
-/* Back to the first line (after map_hold); lines are dropped as read again. */
+/* Back to the first line (after symsrc_hold); lines are dropped as read
+ * again. */
 void map_rewind(struct map *m);
 
 void map_close(struct map *m);

@@ -1,38 +1,22 @@
 /*
  * symsrc.c - open a symbol source by its content.
  */
-#include <stdarg.h>
-#include <stdio.h>
-#include <string.h>
-
 #include "sym/elfsym.h"
 #include "sym/notes.h"
 #include "sym/symsrc.h"
 #include "base/util.h"
 
-/* Read up to N bytes at the start of IN. */
-static size_t
-read_head(struct input *in, unsigned char *buf, size_t n)
-{
-	size_t len = 0, got;
-
-	while (len < n && (got = input_read(in, buf + len, n - len)) > 0)
-		len += got;
-	return len;
-}
-
 int
 symsrc_open(struct symsrc *s, const char *name)
 {
 	struct input in;
-	unsigned char head[4];
+	unsigned char head[SNIFF_MAX];	/* an ELF magic, or sniff's */
 	size_t n;
 
-	memset(s, 0, sizeof *s);
-	s->name = name;
+	*s = (struct symsrc){ .name = name };
 	if (input_open(&in, name) < 0)
 		return -1;
-	n = read_head(&in, head, sizeof head);
+	n = input_fill(&in, head, sizeof head);
 	if (elf_magic(head, n))
 		s->elf = elf_open(name, &in, head, n);
 	else
@@ -44,8 +28,7 @@ void
 symsrc_open_mem(struct symsrc *s, const char *name, const void *data,
     size_t n)
 {
-	memset(s, 0, sizeof *s);
-	s->name = name;
+	*s = (struct symsrc){ .name = name };
 	if (elf_magic(data, n))
 		s->elf = elf_open_mem(name, data, n);
 	else
@@ -104,7 +87,7 @@ symsrc_build_id(const struct symsrc *s)
 void
 symsrc_hold(struct symsrc *s)
 {
-	map_hold(&s->map);
+	s->map.hold = 1;
 }
 
 void
@@ -115,18 +98,6 @@ symsrc_rewind(struct symsrc *s)
 		return;
 	}
 	map_rewind(&s->map);
-}
-
-void
-symsrc_fatal(const struct symsrc *s, const char *fmt, ...)
-{
-	char msg[8192];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
-	va_end(ap);
-	sniff_map_fatal(s->name, s->elf == NULL ? s->map.kind : NULL, msg);
 }
 
 void

@@ -17,7 +17,7 @@ struct elf;
 
 struct symsrc {
 	const char *name;	/* as given, for messages */
-	struct map map;		/* a text map */
+	struct map map;		/* a text map (all zero for an ELF file) */
 	struct elf *elf;	/* an ELF file, or NULL */
 };
 
@@ -56,10 +56,6 @@ void symsrc_hold(struct symsrc *s);
 
 /* Back to the first symbol (a text map: after symsrc_hold). */
 void symsrc_rewind(struct symsrc *s);
-
-/* Report a fatal error about the source, naming what its bytes look like. */
-_Noreturn void symsrc_fatal(const struct symsrc *s, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
 
 void symsrc_close(struct symsrc *s);
 
