@@ -1,13 +1,9 @@
 /*
  * info.c - -i and -i -v for a kernel profile.
  */
-#include <stdio.h>
-#include <string.h>
-
 #include "base/util.h"
 #include "cli/info.h"
 #include "cli/kernel.h"
-#include "cli/profiling.h"
 #include "cli/run.h"
 #include "core/fit.h"
 
@@ -32,6 +28,26 @@ print_build_ids(struct out *out, const struct build_id *k,
 		    k == NULL ? "" : build_id_equal(map, k) ?
 		    " (matches the running kernel's)" :
 		    " (differs from the running kernel's)");
+}
+
+/* -i -v: what the live counters count, and what the last one holds. */
+static void
+print_counters(const struct run *r)
+{
+	int text = kroot_last_counter_is_text(&r->k, r->live);
+
+	if (r->counting != NULL)
+		out_printf(r->out, "Counting: %s\n", r->counting);
+	if (text < 0)
+		out_printf(r->out, "Last_counter: unknown (not the running "
+		    "kernel's profile: up to 6.10 it also counts ticks outside "
+		    "the text, from 6.11 it is text only; *unknown*)\n");
+	else
+		out_printf(r->out, "Last_counter: text%s (kernel %s: %s)\n",
+		    text ? "" : " and every tick outside it", r->k.release,
+		    text ? "from 6.11 ticks outside the text are dropped; "
+		    "--exact credits it to its function" : "up to 6.10 they are "
+		    "clamped into it; *unknown*");
 }
 
 /*
@@ -83,7 +99,7 @@ info_print(const struct run *r, const struct profile *p)
 		if (have_map)
 			fit_describe(r->out, mapname, res.origin, res.etext,
 			    res.have_etext, step, counters);
-		profiling_info(r->out, &r->k, r->counting, r->live);
+		print_counters(r);
 		print_build_ids(r->out, r->live ? &r->k.id : NULL, have_map ?
 		    &bid : NULL);
 	}

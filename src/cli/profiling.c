@@ -55,26 +55,6 @@ profiling_counting(const struct kfiles *k)
 	return profiling_counts(profiling_mode(k), NULL);
 }
 
-void
-profiling_info(struct out *out, const struct kfiles *k, const char *counting,
-    int live)
-{
-	int text = kroot_last_counter_is_text(k, live);
-
-	if (counting != NULL)
-		out_printf(out, "Counting: %s\n", counting);
-	if (text < 0)
-		out_printf(out, "Last_counter: unknown (not the running kernel's "
-		    "profile: up to 6.10 it also counts ticks outside the text, "
-		    "from 6.11 it is text only; *unknown*)\n");
-	else
-		out_printf(out, "Last_counter: text%s (kernel %s: %s)\n", text ?
-		    "" : " and every tick outside it", k->release, text ?
-		    "from 6.11 ticks outside the text are dropped; --exact "
-		    "credits it to its function" : "up to 6.10 they are clamped "
-		    "into it; *unknown*");
-}
-
 int
 profiling_parse(const char *arg, unsigned *shift, char *canon, size_t n)
 {
