@@ -5,7 +5,6 @@
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -125,8 +124,10 @@ map_changed(const char *name, struct stat *last, int first)
 
 /* The heading of a text report: when, how long, whether reset. */
 static void
-heading(const struct run *r, const struct view_read *rd)
+heading(const struct run *r)
 {
+	const struct view_read *rd = r->read;
+
 	/* home, clear: each screen in place */
 	out_printf(r->out, "%s--- %s interval %llu: %.3f s%s\n",
 	    isatty(STDOUT_FILENO) ? "\033[H\033[2J" : "", rd->time,
@@ -134,7 +135,8 @@ heading(const struct run *r, const struct view_read *rd)
 	    " (counters were reset: ticks since the reset)" : "");
 }
 
-/* Report the difference W of read RD against the map, opened afresh. */
+/* Report the difference W of read R->read against the map, opened afresh;
+ * MAP_ST: the map as the last report saw it. */
 static void
 report_read(struct run *r, const struct watch *w, struct stat *map_st)
 {
@@ -148,7 +150,7 @@ report_read(struct run *r, const struct watch *w, struct stat *map_st)
 		    "reporting the ticks since the reset", r->profile,
 		    (unsigned long long)r->read->number);
 	if (!r->o->json)
-		heading(r, r->read);
+		heading(r);
 	/* the fit is checked again whenever the map changed */
 	map_new = map_changed(r->map, map_st, r->read->number == 1);
 	run_open_map(&m, r->map);
@@ -172,13 +174,13 @@ now_text(char *when, size_t n)
 		snprintf(when, n, "@%lld", (long long)t);
 }
 
-int
+void
 interval_run(struct run *r, struct profile *p)
 {
 	const struct options *o = r->o;
 	struct view_read rd = { 0 };
 	struct report_result res;
-	struct sigaction sa;
+	struct sigaction sa = { .sa_handler = on_stop, .sa_flags = SA_RESTART };
 	struct timespec due, last, now;
 	struct shape sh;
 	struct watch w;
@@ -186,9 +188,6 @@ interval_run(struct run *r, struct profile *p)
 	struct stat map_st = { 0 };
 	char when[64];
 
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = on_stop;
-	sa.sa_flags = SA_RESTART;
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sh = (struct shape){ p->name, r->swapped, p->step, p->nwords,
@@ -221,5 +220,4 @@ interval_run(struct run *r, struct profile *p)
 			break;
 	}
 	watch_free(&w);
-	return 0;
 }

@@ -78,7 +78,7 @@ report_kernel(struct run *r, struct profile *p)
 
 /* The profile of R, as a gmon.out or a kernel profile, read once: -i, the
  * report, or the first read of --interval. */
-static int
+static void
 report_profile(struct run *r)
 {
 	const struct options *o = r->o;
@@ -94,13 +94,17 @@ report_profile(struct run *r)
 		profile_close(&prof);	/* a file that changed size is an error */
 		run_finish(r->out);
 		export_commit();	/* last: every input checked */
-		return 0;
+		return;
 	}
 	profile_check(&prof);
 	r->swapped = profile_setup(&prof, o->noauto);
 	if (b)
 		profile_subtract(&prof, b, o->baseline);
-	run_read_notes(r, &prof);
+	if (r->swapped)
+		warnx_("Assuming reversed byte order. Use -n to force native "
+		    "byte order.");
+	profile_warn_step(&prof);
+	profile_warn_trailing(&prof);
 	if (b) {
 		profile_warn_trailing(b);
 		profile_close(b);	/* subtracted: no longer needed */
@@ -109,12 +113,10 @@ report_profile(struct run *r)
 		info_print(r, &prof);
 		run_finish(r->out);
 		profile_close(&prof);
-		return 0;
-	}
-	if (o->interval > 0)
-		return interval_run(r, &prof);
-	report_kernel(r, &prof);
-	return 0;
+	} else if (o->interval > 0)
+		interval_run(r, &prof);
+	else
+		report_kernel(r, &prof);
 }
 
 static _Noreturn void
@@ -212,5 +214,6 @@ main(int argc, char **argv)
 	export_prepare(&o);
 	if (r.live)
 		kernel_profile_check(&r.k);
-	return report_profile(&r);
+	report_profile(&r);
+	return 0;
 }
