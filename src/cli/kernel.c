@@ -81,16 +81,13 @@ kernel_write_profile(const struct kfiles *k, const int *multiplier)
 {
 	int fd = kroot_open_installed(k->profile, O_WRONLY | O_CLOEXEC);
 	ssize_t r;
-	char byte = 0;
 
 	if (fd < 0 && errno == ENOENT)
 		profile_missing(k);
 	if (fd < 0)
 		fatal("%s", k->profile);
-	if (multiplier)
-		r = write(fd, multiplier, sizeof *multiplier);
-	else
-		r = write(fd, &byte, 1);
+	r = multiplier ? write(fd, multiplier, sizeof *multiplier) :
+	    write(fd, "", 1);	/* one zero byte */
 	if (r < 0 || close(fd) < 0)
 		fatal("error writing %s", k->profile);
 	exit(0);
