@@ -1,5 +1,5 @@
 /*
- * kernel.c - privileges, /proc/profile writes, the default map.
+ * kernel.c - /proc/profile writes, the default map, build-ids against it.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -225,7 +225,7 @@ kernel_default_map(const struct kfiles *k, const char *profile, int live,
 		    "no System.map");
 	else
 		warnx_("no usable symbol map:");
-	for (size_t j = 0; j < (i < n ? i : n); j++) {	/* none a map to use */
+	for (size_t j = 0; j < i; j++) {	/* none a map to use */
 		if (j != use)
 			warnx_("  %s: %s", pl[j].path, pl[j].why);
 		if (pl[j].stub && stub == NULL)
