@@ -178,20 +178,19 @@ void
 interval_run(struct run *r, struct profile *p)
 {
 	const struct options *o = r->o;
-	struct view_read rd = { 0 };
+	char when[64];
+	struct view_read rd = { .time = when };
 	struct report_result res;
 	struct sigaction sa = { .sa_handler = on_stop, .sa_flags = SA_RESTART };
 	struct timespec due, last, now;
-	struct shape sh;
+	struct shape sh = { p->name, r->swapped, p->step, p->nwords,
+	    p->bytes + p->trailing };
 	struct watch w;
 	struct symsrc m;
 	struct stat map_st = { 0 };
-	char when[64];
 
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
-	sh = (struct shape){ p->name, r->swapped, p->step, p->nwords,
-	    p->bytes + p->trailing };
 	watch_start(&w, profile_take(p), p->nwords);
 	profile_close(p);
 	r->map = run_map(r);
@@ -202,7 +201,6 @@ interval_run(struct run *r, struct profile *p)
 		symsrc_close(&m);
 	}
 	r->read = &rd;
-	rd.time = when;
 	clock_gettime(CLOCK_MONOTONIC, &last);
 	due = last;
 	for (rd.number = 1; !o->iterations || rd.number <= o->iterations;

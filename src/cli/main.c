@@ -47,7 +47,7 @@ drop_output(void)
 	export_abort();
 }
 
-/* The kernel profile P, read and set up: -i, or the report. */
+/* The report of the kernel profile P, read and set up. */
 static void
 report_kernel(struct run *r, struct profile *p)
 {
