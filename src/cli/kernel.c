@@ -109,7 +109,6 @@ kernel_profile_check(const struct kfiles *k)
 /* A place of the default map chain, and what it holds. */
 struct place {
 	const char *path;
-	int map;		/* a map with a non-zero _stext; else: */
 	int hidden;		/* _stext at 0: kallsyms hiding its addresses */
 	int stub;		/* Debian's one-line stub; pkg names the package */
 	char pkg[128];
@@ -117,7 +116,8 @@ struct place {
 	struct build_id bid;	/* an ELF map's; n 0: none */
 };
 
-static void
+/* What the place PL holds; whether it is a map with a non-zero _stext. */
+static int
 probe(struct place *pl)
 {
 	struct symsrc m;
@@ -130,12 +130,11 @@ probe(struct place *pl)
 		else
 			snprintf(pl->why, sizeof pl->why, "unreadable (%s)",
 			    strerror(errno));
-		return;
+		return 0;
 	}
 	found = symsrc_find_stext(&m, &s);
 	pl->bid = *symsrc_build_id(&m);
 	symsrc_close(&m);
-	pl->map = found && s.addr != 0;
 	pl->hidden = found && s.addr == 0;
 	if (pl->hidden)
 		snprintf(pl->why, sizeof pl->why, "symbol addresses are hidden "
@@ -146,6 +145,7 @@ probe(struct place *pl)
 		    "the %s package", pl->pkg[0] ? pl->pkg : "-dbg");
 	else if (!found)
 		snprintf(pl->why, sizeof pl->why, "no _stext");
+	return found && s.addr != 0;
 }
 
 /*
@@ -163,13 +163,12 @@ first_usable(const struct kfiles *k, struct place *pl, size_t *other)
 	*other = KFILES_MAPS;
 	for (size_t i = 0; i < KFILES_MAPS; i++) {
 		pl[i].path = k->maps[i];
-		probe(&pl[i]);
-		if (!pl[i].map)
+		if (!probe(&pl[i]))
 			continue;
 		if (pl[i].bid.n == 0 || k->id.n == 0 ||
 		    build_id_equal(&pl[i].bid, &k->id))
 			return i;
-		pl[i].map = 0;	/* another build: used only if nothing else is */
+		/* another build: used only if nothing else is */
 		snprintf(pl[i].why, sizeof pl[i].why, "build-id %s, not the "
 		    "running kernel's %s", build_id_hex(&pl[i].bid, a),
 		    build_id_hex(&k->id, b));

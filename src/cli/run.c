@@ -146,9 +146,7 @@ run_report(const struct run *r, struct symsrc *m, const struct counters *c,
 void
 run_init(struct run *r, const struct options *o, struct out *out)
 {
-	memset(r, 0, sizeof *r);
-	r->o = o;
-	r->out = out;
+	*r = (struct run){ .o = o, .out = out };
 	kroot_files(&r->k);
 	/* the one place that tells the live profile from a snapshot */
 	r->profile = strcmp(o->profile, "/proc/profile") == 0 ? r->k.profile :
