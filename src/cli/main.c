@@ -199,8 +199,6 @@ main(int argc, char **argv)
 	default:
 		return 1;
 	}
-	o.argc = argc;
-	o.argv = argv;
 	run_init(&r, &o, &out);
 	if (o.reset || o.multiplier_set)
 		kernel_write_profile(&r.k, o.multiplier_set ? &o.multiplier :

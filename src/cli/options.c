@@ -190,9 +190,8 @@ options_parse(struct options *o, int argc, char **argv)
 	unsigned long long v;
 	int c;
 
-	memset(o, 0, sizeof *o);
-	o->profile = "/proc/profile";
-	o->name = options_name(argc > 0 ? argv[0] : NULL);
+	*o = (struct options){ .profile = "/proc/profile", .argc = argc,
+	    .argv = argv, .name = options_name(argc > 0 ? argv[0] : NULL) };
 	if (argc > 0)
 		argv[0] = progname;	/* getopt's messages name the program */
 	optind = 0;		/* glibc and musl: start afresh (no old cluster) */
