@@ -122,37 +122,31 @@ map_changed(const char *name, struct stat *last, int first)
 	return changed;
 }
 
-/* The heading of a text report: when, how long, whether reset. */
-static void
-heading(const struct run *r)
-{
-	const struct view_read *rd = r->read;
-
-	/* home, clear: each screen in place */
-	out_printf(r->out, "%s--- %s interval %llu: %.3f s%s\n",
-	    isatty(STDOUT_FILENO) ? "\033[H\033[2J" : "", rd->time,
-	    (unsigned long long)rd->number, rd->seconds, rd->reset ?
-	    " (counters were reset: ticks since the reset)" : "");
-}
-
-/* Report the difference W of read R->read against the map, opened afresh;
- * MAP_ST: the map as the last report saw it. */
+/*
+ * Report the difference W of read R->read against the map, opened afresh,
+ * a text report under a heading: when, how long, whether reset.  MAP_ST:
+ * the map as the last report saw it.
+ */
 static void
 report_read(struct run *r, const struct watch *w, struct stat *map_st)
 {
+	const struct view_read *rd = r->read;
 	struct report_result res;
 	struct counters c = watch_counters(w);
 	struct symsrc m;
 	int map_new;
 
-	if (r->read->reset)
+	if (rd->reset)
 		warnx_("%s: counters went down: reset in interval %llu; "
 		    "reporting the ticks since the reset", r->profile,
-		    (unsigned long long)r->read->number);
-	if (!r->o->json)
-		heading(r);
+		    (unsigned long long)rd->number);
+	if (!r->o->json)	/* home, clear: each screen in place */
+		out_printf(r->out, "%s--- %s interval %llu: %.3f s%s\n",
+		    isatty(STDOUT_FILENO) ? "\033[H\033[2J" : "", rd->time,
+		    (unsigned long long)rd->number, rd->seconds, rd->reset ?
+		    " (counters were reset: ticks since the reset)" : "");
 	/* the fit is checked again whenever the map changed */
-	map_new = map_changed(r->map, map_st, r->read->number == 1);
+	map_new = map_changed(r->map, map_st, rd->number == 1);
 	run_open_map(&m, r->map);
 	run_report(r, &m, &c, &res);
 	symsrc_close(&m);
