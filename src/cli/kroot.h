@@ -13,7 +13,6 @@
 #define PROC_PROFILE "/proc/profile"
 #endif
 #include <stddef.h>
-#include <sys/types.h>
 
 #include "sym/notes.h"
 
