@@ -4,7 +4,6 @@
  */
 #include <signal.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
