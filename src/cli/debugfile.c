@@ -82,15 +82,10 @@ by_debuglink(struct search *s)
 void
 debugfile_resolve(struct debugfile *d, const char *prog, const char *debug)
 {
-	struct search s;
+	struct search s = { .prog = prog, .debug = debug, .d = d };
 	const char *found, *how = "build-id";
 
-	memset(d, 0, sizeof *d);
-	memset(&s, 0, sizeof s);
-	s.prog = prog;
-	s.d = d;
-	s.debug = debug;
-	d->use = prog;
+	*d = (struct debugfile){ .use = prog };
 	if (strcmp(prog, "-") == 0 || elf_peek(prog, &s.pk) < 0 || s.pk.symtab)
 		return;
 	if ((found = by_build_id(&s)) == NULL) {

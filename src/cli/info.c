@@ -1,36 +1,43 @@
 /*
  * info.c - -i and -i -v for a kernel profile.
  */
-#include <stdio.h>
-#include <string.h>
-
 #include "base/util.h"
 #include "cli/info.h"
 #include "cli/kernel.h"
-#include "cli/profiling.h"
 #include "cli/run.h"
 #include "core/fit.h"
 
 /*
- * -i -v: "Kernel_build_id: ..." when K (the running kernel's, for its own
- * profile; else NULL) has one, and "Map_build_id: ..." when MAP (NULL: no
- * map read) has one, with whether the two match.
+ * -i -v, last: what the live counters count, what the last one holds,
+ * the running kernel's build-id (for its own profile) and MAP's (NULL: no
+ * map read), with whether the two match.
  */
 static void
-print_build_ids(struct out *out, const struct build_id *k,
-    const struct build_id *map)
+print_kernel(const struct run *r, const struct build_id *map)
 {
+	const struct build_id *k = r->live && r->k.id.n ? &r->k.id : NULL;
+	int text = kroot_last_counter_is_text(&r->k, r->live);
 	char hex[BUILD_ID_HEX];
 
-	if (k != NULL && k->n == 0)
-		k = NULL;
+	if (r->counting != NULL)
+		out_printf(r->out, "Counting: %s\n", r->counting);
+	if (text < 0)
+		out_printf(r->out, "Last_counter: unknown (not the running "
+		    "kernel's profile: up to 6.10 it also counts ticks outside "
+		    "the text, from 6.11 it is text only; *unknown*)\n");
+	else
+		out_printf(r->out, "Last_counter: text%s (kernel %s: %s)\n",
+		    text ? "" : " and every tick outside it", r->k.release,
+		    text ? "from 6.11 ticks outside the text are dropped; "
+		    "--exact credits it to its function" : "up to 6.10 they are "
+		    "clamped into it; *unknown*");
 	if (k != NULL)
-		out_printf(out, "Kernel_build_id: %s (%s)\n",
+		out_printf(r->out, "Kernel_build_id: %s (%s)\n",
 		    build_id_hex(k, hex), SYS_NOTES);
 	if (map != NULL && map->n > 0)
-		out_printf(out, "Map_build_id: %s%s\n", build_id_hex(map, hex),
-		    k == NULL ? "" : build_id_equal(map, k) ?
-		    " (matches the running kernel's)" :
+		out_printf(r->out, "Map_build_id: %s%s\n",
+		    build_id_hex(map, hex), k == NULL ? "" :
+		    build_id_equal(map, k) ? " (matches the running kernel's)" :
 		    " (differs from the running kernel's)");
 }
 
@@ -83,8 +90,6 @@ info_print(const struct run *r, const struct profile *p)
 		if (have_map)
 			fit_describe(r->out, mapname, res.origin, res.etext,
 			    res.have_etext, step, counters);
-		profiling_info(r->out, &r->k, r->counting, r->live);
-		print_build_ids(r->out, r->live ? &r->k.id : NULL, have_map ?
-		    &bid : NULL);
+		print_kernel(r, have_map ? &bid : NULL);
 	}
 }

@@ -4,8 +4,6 @@
  */
 #include <signal.h>
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -123,34 +121,31 @@ map_changed(const char *name, struct stat *last, int first)
 	return changed;
 }
 
-/* The heading of a text report: when, how long, whether reset. */
-static void
-heading(const struct run *r, const struct view_read *rd)
-{
-	/* home, clear: each screen in place */
-	out_printf(r->out, "%s--- %s interval %llu: %.3f s%s\n",
-	    isatty(STDOUT_FILENO) ? "\033[H\033[2J" : "", rd->time,
-	    (unsigned long long)rd->number, rd->seconds, rd->reset ?
-	    " (counters were reset: ticks since the reset)" : "");
-}
-
-/* Report the difference W of read RD against the map, opened afresh. */
+/*
+ * Report the difference W of read R->read against the map, opened afresh,
+ * a text report under a heading: when, how long, whether reset.  MAP_ST:
+ * the map as the last report saw it.
+ */
 static void
 report_read(struct run *r, const struct watch *w, struct stat *map_st)
 {
+	const struct view_read *rd = r->read;
 	struct report_result res;
 	struct counters c = watch_counters(w);
 	struct symsrc m;
 	int map_new;
 
-	if (r->read->reset)
+	if (rd->reset)
 		warnx_("%s: counters went down: reset in interval %llu; "
 		    "reporting the ticks since the reset", r->profile,
-		    (unsigned long long)r->read->number);
-	if (!r->o->json)
-		heading(r, r->read);
+		    (unsigned long long)rd->number);
+	if (!r->o->json)	/* home, clear: each screen in place */
+		out_printf(r->out, "%s--- %s interval %llu: %.3f s%s\n",
+		    isatty(STDOUT_FILENO) ? "\033[H\033[2J" : "", rd->time,
+		    (unsigned long long)rd->number, rd->seconds, rd->reset ?
+		    " (counters were reset: ticks since the reset)" : "");
 	/* the fit is checked again whenever the map changed */
-	map_new = map_changed(r->map, map_st, r->read->number == 1);
+	map_new = map_changed(r->map, map_st, rd->number == 1);
 	run_open_map(&m, r->map);
 	run_report(r, &m, &c, &res);
 	symsrc_close(&m);
@@ -172,27 +167,23 @@ now_text(char *when, size_t n)
 		snprintf(when, n, "@%lld", (long long)t);
 }
 
-int
+void
 interval_run(struct run *r, struct profile *p)
 {
 	const struct options *o = r->o;
-	struct view_read rd = { 0 };
+	char when[64];
+	struct view_read rd = { .time = when };
 	struct report_result res;
-	struct sigaction sa;
+	struct sigaction sa = { .sa_handler = on_stop, .sa_flags = SA_RESTART };
 	struct timespec due, last, now;
-	struct shape sh;
+	struct shape sh = { p->name, r->swapped, p->step, p->nwords,
+	    p->bytes + p->trailing };
 	struct watch w;
 	struct symsrc m;
 	struct stat map_st = { 0 };
-	char when[64];
 
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = on_stop;
-	sa.sa_flags = SA_RESTART;
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
-	sh = (struct shape){ p->name, r->swapped, p->step, p->nwords,
-	    p->bytes + p->trailing };
 	watch_start(&w, profile_take(p), p->nwords);
 	profile_close(p);
 	r->map = run_map(r);
@@ -203,7 +194,6 @@ interval_run(struct run *r, struct profile *p)
 		symsrc_close(&m);
 	}
 	r->read = &rd;
-	rd.time = when;
 	clock_gettime(CLOCK_MONOTONIC, &last);
 	due = last;
 	for (rd.number = 1; !o->iterations || rd.number <= o->iterations;
@@ -221,5 +211,4 @@ interval_run(struct run *r, struct profile *p)
 			break;
 	}
 	watch_free(&w);
-	return 0;
 }

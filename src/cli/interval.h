@@ -12,6 +12,6 @@
  * R->o->interval seconds (R->o->iterations times, or until SIGINT or
  * SIGTERM), the ticks gained since the last read, reported into R->out.
  */
-int interval_run(struct run *r, struct profile *p);
+void interval_run(struct run *r, struct profile *p);
 
 #endif

@@ -1,5 +1,5 @@
 /*
- * kernel.c - privileges, /proc/profile writes, the default map.
+ * kernel.c - /proc/profile writes, the default map, build-ids against it.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -81,16 +81,13 @@ kernel_write_profile(const struct kfiles *k, const int *multiplier)
 {
 	int fd = kroot_open_installed(k->profile, O_WRONLY | O_CLOEXEC);
 	ssize_t r;
-	char byte = 0;
 
 	if (fd < 0 && errno == ENOENT)
 		profile_missing(k);
 	if (fd < 0)
 		fatal("%s", k->profile);
-	if (multiplier)
-		r = write(fd, multiplier, sizeof *multiplier);
-	else
-		r = write(fd, &byte, 1);
+	r = multiplier ? write(fd, multiplier, sizeof *multiplier) :
+	    write(fd, "", 1);	/* one zero byte */
 	if (r < 0 || close(fd) < 0)
 		fatal("error writing %s", k->profile);
 	exit(0);
@@ -112,7 +109,6 @@ kernel_profile_check(const struct kfiles *k)
 /* A place of the default map chain, and what it holds. */
 struct place {
 	const char *path;
-	int map;		/* a map with a non-zero _stext; else: */
 	int hidden;		/* _stext at 0: kallsyms hiding its addresses */
 	int stub;		/* Debian's one-line stub; pkg names the package */
 	char pkg[128];
@@ -120,7 +116,8 @@ struct place {
 	struct build_id bid;	/* an ELF map's; n 0: none */
 };
 
-static void
+/* What the place PL holds; whether it is a map with a non-zero _stext. */
+static int
 probe(struct place *pl)
 {
 	struct symsrc m;
@@ -133,12 +130,11 @@ probe(struct place *pl)
 		else
 			snprintf(pl->why, sizeof pl->why, "unreadable (%s)",
 			    strerror(errno));
-		return;
+		return 0;
 	}
 	found = symsrc_find_stext(&m, &s);
 	pl->bid = *symsrc_build_id(&m);
 	symsrc_close(&m);
-	pl->map = found && s.addr != 0;
 	pl->hidden = found && s.addr == 0;
 	if (pl->hidden)
 		snprintf(pl->why, sizeof pl->why, "symbol addresses are hidden "
@@ -149,6 +145,7 @@ probe(struct place *pl)
 		    "the %s package", pl->pkg[0] ? pl->pkg : "-dbg");
 	else if (!found)
 		snprintf(pl->why, sizeof pl->why, "no _stext");
+	return found && s.addr != 0;
 }
 
 /*
@@ -166,13 +163,12 @@ first_usable(const struct kfiles *k, struct place *pl, size_t *other)
 	*other = KFILES_MAPS;
 	for (size_t i = 0; i < KFILES_MAPS; i++) {
 		pl[i].path = k->maps[i];
-		probe(&pl[i]);
-		if (!pl[i].map)
+		if (!probe(&pl[i]))
 			continue;
 		if (pl[i].bid.n == 0 || k->id.n == 0 ||
 		    build_id_equal(&pl[i].bid, &k->id))
 			return i;
-		pl[i].map = 0;	/* another build: used only if nothing else is */
+		/* another build: used only if nothing else is */
 		snprintf(pl[i].why, sizeof pl[i].why, "build-id %s, not the "
 		    "running kernel's %s", build_id_hex(&pl[i].bid, a),
 		    build_id_hex(&k->id, b));
@@ -228,7 +224,7 @@ kernel_default_map(const struct kfiles *k, const char *profile, int live,
 		    "no System.map");
 	else
 		warnx_("no usable symbol map:");
-	for (size_t j = 0; j < (i < n ? i : n); j++) {	/* none a map to use */
+	for (size_t j = 0; j < i; j++) {	/* none a map to use */
 		if (j != use)
 			warnx_("  %s: %s", pl[j].path, pl[j].why);
 		if (pl[j].stub && stub == NULL)

@@ -16,7 +16,9 @@
 static uid_t saved_euid;
 static int setuid_install;
 
-char *
+/* PATH under the test root if there is one, into BUF (KPATH bytes);
+ * returns BUF.  Fatal when it does not fit. */
+static char *
 kroot_path(char *buf, const char *path)
 {
 	const char *root = secure_getenv(KERNEL_ROOT_ENV);

@@ -13,7 +13,6 @@
 #define PROC_PROFILE "/proc/profile"
 #endif
 #include <stddef.h>
-#include <sys/types.h>
 
 #include "sym/notes.h"
 
@@ -33,10 +32,7 @@
  */
 #define KERNEL_ROOT_ENV "READPROFILE_TEST_ROOT"
 
-/* PATH under the test root if there is one, into BUF (KPATH bytes);
- * returns BUF.  Fatal when it does not fit. */
 #define KPATH 4096
-char *kroot_path(char *buf, const char *path);
 
 /*
  * Whether a line of the text file PATH has a word (blanks apart) that

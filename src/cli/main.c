@@ -8,7 +8,6 @@
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 #include <unistd.h>
 
 #include "base/output.h"
@@ -47,7 +46,7 @@ drop_output(void)
 	export_abort();
 }
 
-/* The kernel profile P, read and set up: -i, or the report. */
+/* The report of the kernel profile P, read and set up. */
 static void
 report_kernel(struct run *r, struct profile *p)
 {
@@ -78,7 +77,7 @@ report_kernel(struct run *r, struct profile *p)
 
 /* The profile of R, as a gmon.out or a kernel profile, read once: -i, the
  * report, or the first read of --interval. */
-static int
+static void
 report_profile(struct run *r)
 {
 	const struct options *o = r->o;
@@ -94,13 +93,17 @@ report_profile(struct run *r)
 		profile_close(&prof);	/* a file that changed size is an error */
 		run_finish(r->out);
 		export_commit();	/* last: every input checked */
-		return 0;
+		return;
 	}
 	profile_check(&prof);
 	r->swapped = profile_setup(&prof, o->noauto);
 	if (b)
 		profile_subtract(&prof, b, o->baseline);
-	run_read_notes(r, &prof);
+	if (r->swapped)
+		warnx_("Assuming reversed byte order. Use -n to force native "
+		    "byte order.");
+	profile_warn_step(&prof);
+	profile_warn_trailing(&prof);
 	if (b) {
 		profile_warn_trailing(b);
 		profile_close(b);	/* subtracted: no longer needed */
@@ -109,12 +112,10 @@ report_profile(struct run *r)
 		info_print(r, &prof);
 		run_finish(r->out);
 		profile_close(&prof);
-		return 0;
-	}
-	if (o->interval > 0)
-		return interval_run(r, &prof);
-	report_kernel(r, &prof);
-	return 0;
+	} else if (o->interval > 0)
+		interval_run(r, &prof);
+	else
+		report_kernel(r, &prof);
 }
 
 static _Noreturn void
@@ -197,8 +198,6 @@ main(int argc, char **argv)
 	default:
 		return 1;
 	}
-	o.argc = argc;
-	o.argv = argv;
 	run_init(&r, &o, &out);
 	if (o.reset || o.multiplier_set)
 		kernel_write_profile(&r.k, o.multiplier_set ? &o.multiplier :
@@ -212,5 +211,6 @@ main(int argc, char **argv)
 	export_prepare(&o);
 	if (r.live)
 		kernel_profile_check(&r.k);
-	return report_profile(&r);
+	report_profile(&r);
+	return 0;
 }

@@ -6,7 +6,6 @@
 #include <getopt.h>
 #include <limits.h>
 #include <stdint.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -22,16 +21,28 @@ static char progname[] = PROGNAME;
 static const char shortopts[] = "m:p:M:ivabsrnJVh";
 
 /*
- * util-linux 2.38's long options first, then ours.  getopt_long takes any
- * unique prefix, so an option of ours could make one of util-linux's
+ * Our long options, then util-linux 2.38's.  getopt_long takes any unique
+ * prefix, so an option of ours could make one of util-linux's
  * abbreviations ambiguous (--co: --counters or --count?) or take it.  So
- * getopt_long is given util-linux's names alone for a --word that begins
- * one of them, and resolves it as util-linux does; ours are reached by
- * their own name or a prefix that begins no util-linux name (man page,
- * ABBREVIATIONS).
+ * getopt_long is given util-linux's names alone (the table's last
+ * N_UTIL_LINUX) for a --word that begins one of them, and resolves it as
+ * util-linux does; ours are reached by their own name or a prefix that
+ * begins no util-linux name (man page, ABBREVIATIONS).
  */
-#define N_UTIL_LINUX 12	/* the first 12; a new option goes after them */
+#define N_UTIL_LINUX 12	/* a new option goes before them */
 static const struct option longopts[] = {
+	{ "exact",      no_argument,       NULL, OPT_EXACT },
+	{ "baseline",   required_argument, NULL, OPT_BASELINE },
+	{ "top",        required_argument, NULL, OPT_TOP },
+	{ "json",       no_argument,       NULL, 'J' },
+	{ "interval",   required_argument, NULL, OPT_INTERVAL },
+	{ "iterations", required_argument, NULL, OPT_ITERATIONS },
+	{ "pprof",      required_argument, NULL, OPT_PPROF },
+	{ "folded",     no_argument,       NULL, OPT_FOLDED },
+	{ "no-demangle", no_argument,      NULL, OPT_NO_DEMANGLE },
+	{ "hz",         required_argument, NULL, OPT_HZ },
+	{ "enable",     optional_argument, NULL, OPT_ENABLE },
+	/* util-linux's */
 	{ "mapfile",    required_argument, NULL, 'm' },
 	{ "profile",    required_argument, NULL, 'p' },
 	{ "multiplier", required_argument, NULL, 'M' },
@@ -44,20 +55,10 @@ static const struct option longopts[] = {
 	{ "no-auto",    no_argument,       NULL, 'n' },
 	{ "version",    no_argument,       NULL, 'V' },
 	{ "help",       no_argument,       NULL, 'h' },
-	/* ours */
-	{ "exact",      no_argument,       NULL, OPT_EXACT },
-	{ "baseline",   required_argument, NULL, OPT_BASELINE },
-	{ "top",        required_argument, NULL, OPT_TOP },
-	{ "json",       no_argument,       NULL, 'J' },
-	{ "interval",   required_argument, NULL, OPT_INTERVAL },
-	{ "iterations", required_argument, NULL, OPT_ITERATIONS },
-	{ "pprof",      required_argument, NULL, OPT_PPROF },
-	{ "folded",     no_argument,       NULL, OPT_FOLDED },
-	{ "no-demangle", no_argument,      NULL, OPT_NO_DEMANGLE },
-	{ "hz",         required_argument, NULL, OPT_HZ },
-	{ "enable",     optional_argument, NULL, OPT_ENABLE },
 	{ NULL, 0, NULL, 0 }
 };
+static const struct option *const util_linux = longopts +
+    sizeof longopts / sizeof longopts[0] - 1 - N_UTIL_LINUX;
 
 /*
  * The one rule is util-linux's for -M (strtol, base 10), stated in
@@ -90,11 +91,11 @@ options_number(const char *s, int neg, int frac)
 
 /*
  * The long options for the next option getopt_long takes from ARGV (from
- * optind, past the operands it will skip): UL, util-linux's alone, when it
- * is a --word that begins one of their names; else all of them.
+ * optind, past the operands it will skip): util-linux's alone when it is a
+ * --word that begins one of their names; else all of them.
  */
 static const struct option *
-table_for(int argc, char **argv, const struct option *ul)
+table_for(int argc, char **argv)
 {
 	int i = optind > 0 ? optind : 1;
 	const char *name;
@@ -107,8 +108,8 @@ table_for(int argc, char **argv, const struct option *ul)
 	name = argv[i] + 2;
 	len = strcspn(name, "=");
 	for (int k = 0; k < N_UTIL_LINUX; k++)
-		if (strncmp(longopts[k].name, name, len) == 0)
-			return ul;
+		if (strncmp(util_linux[k].name, name, len) == 0)
+			return util_linux;
 	return longopts;
 }
 
@@ -185,20 +186,17 @@ seconds(const char *s, double *out)
 enum opt_result
 options_parse(struct options *o, int argc, char **argv)
 {
-	struct option ul[N_UTIL_LINUX + 1] = { { NULL, 0, NULL, 0 } };
 	unsigned long long v;
 	int c;
 
-	memcpy(ul, longopts, N_UTIL_LINUX * sizeof longopts[0]);
-	memset(o, 0, sizeof *o);
-	o->profile = "/proc/profile";
-	o->name = options_name(argc > 0 ? argv[0] : NULL);
+	*o = (struct options){ .profile = "/proc/profile", .argc = argc,
+	    .argv = argv, .name = options_name(argc > 0 ? argv[0] : NULL) };
 	if (argc > 0)
 		argv[0] = progname;	/* getopt's messages name the program */
 	optind = 0;		/* glibc and musl: start afresh (no old cluster) */
 	opterr = 1;
 	while ((c = getopt_long(argc, argv, shortopts,
-	    table_for(argc, argv, ul), NULL)) != -1) {
+	    table_for(argc, argv), NULL)) != -1) {
 		switch (c) {
 		case 'm': o->mapfile = optarg; break;
 		case 'p': o->profile = optarg; break;

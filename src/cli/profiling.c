@@ -55,51 +55,28 @@ profiling_counting(const struct kfiles *k)
 	return profiling_counts(profiling_mode(k), NULL);
 }
 
-void
-profiling_info(struct out *out, const struct kfiles *k, const char *counting,
-    int live)
-{
-	int text = kroot_last_counter_is_text(k, live);
-
-	if (counting != NULL)
-		out_printf(out, "Counting: %s\n", counting);
-	if (text < 0)
-		out_printf(out, "Last_counter: unknown (not the running kernel's "
-		    "profile: up to 6.10 it also counts ticks outside the text, "
-		    "from 6.11 it is text only; *unknown*)\n");
-	else
-		out_printf(out, "Last_counter: text%s (kernel %s: %s)\n", text ?
-		    "" : " and every tick outside it", k->release, text ?
-		    "from 6.11 ticks outside the text are dropped; --exact "
-		    "credits it to its function" : "up to 6.10 they are clamped "
-		    "into it; *unknown*");
-}
-
 int
 profiling_parse(const char *arg, unsigned *shift, char *canon, size_t n)
 {
-	static const char *const kinds[] = { [PROF_SCHED] = "schedule",
-	    [PROF_SLEEP] = "sleep", [PROF_KVM] = "kvm" };
-	const char *p = arg, *kind = "";
-	int mode = PROF_CPU, k;
+	static const char *const kinds[] = { [PROF_CPU] = "",
+	    [PROF_SCHED] = "schedule", [PROF_SLEEP] = "sleep",
+	    [PROF_KVM] = "kvm" };
+	size_t len = strcspn(arg, ",");
+	const char *p, *kind;
+	int mode = PROF_KVM, k;
 	unsigned long v;
 
+	/* the kind before the first comma; none: CPU ticks, N alone */
+	while (mode > PROF_CPU && (strlen(kinds[mode]) != len ||
+	    strncmp(arg, kinds[mode], len) != 0))
+		mode--;
+	kind = kinds[mode];
 	*shift = 0;
-	for (int m = PROF_SCHED; m <= PROF_KVM && *kind == '\0'; m++) {
-		size_t len = strlen(kinds[m]);
-
-		if (strncmp(p, kinds[m], len) == 0 &&
-		    (p[len] == '\0' || p[len] == ',')) {
-			mode = m;
-			kind = kinds[m];
-			p += len;
-		}
-	}
-	if (*kind && *p == '\0') {	/* the kind alone */
+	if (*kind && arg[len] == '\0') {	/* the kind alone */
 		snprintf(canon, n, "%s", kind);
 		return mode;
 	}
-	p += *kind != '\0';	/* its comma */
+	p = *kind ? arg + len + 1 : arg;	/* past its comma */
 	if (!options_number(p, 0, 0))
 		return -1;
 	errno = 0;

@@ -27,12 +27,6 @@ enum prof_mode {
  * NULL when it does not. */
 const char *profiling_counting(const struct kfiles *k);
 
-/* -i -v: a "Counting: COUNTING" line on OUT (none for NULL), and a
- * "Last_counter: ..." line saying what the last counter of the profile
- * (LIVE: K's) holds. */
-void profiling_info(struct out *out, const struct kfiles *k,
-    const char *counting, int live);
-
 /*
  * ARG as profile= takes it: N, schedule[,N], sleep[,N] or kvm[,N], N a
  * shift from 0 to 30, decimal by the rule of every number (options.h).

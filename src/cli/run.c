@@ -29,16 +29,6 @@ run_finish(struct out *out)
 }
 
 void
-run_read_notes(const struct run *r, struct profile *p)
-{
-	if (r->swapped)
-		warnx_("Assuming reversed byte order. Use -n to force native "
-		    "byte order.");
-	profile_warn_step(p);
-	profile_warn_trailing(p);
-}
-
-void
 run_open_map(struct symsrc *m, const char *name)
 {
 	if (symsrc_open(m, name) < 0)
@@ -49,11 +39,9 @@ const char *
 run_byte_order(int swapped)
 {
 	static const uint32_t one = 1;
-	int little = *(const unsigned char *)&one == 1;
 
-	if (swapped)
-		little = !little;
-	return little ? "little-endian" : "big-endian";
+	return (*(const unsigned char *)&one == 1) != (swapped != 0) ?
+	    "little-endian" : "big-endian";
 }
 
 uint32_t
@@ -158,9 +146,7 @@ run_report(const struct run *r, struct symsrc *m, const struct counters *c,
 void
 run_init(struct run *r, const struct options *o, struct out *out)
 {
-	memset(r, 0, sizeof *r);
-	r->o = o;
-	r->out = out;
+	*r = (struct run){ .o = o, .out = out };
 	kroot_files(&r->k);
 	/* the one place that tells the live profile from a snapshot */
 	r->profile = strcmp(o->profile, "/proc/profile") == 0 ? r->k.profile :

@@ -42,10 +42,6 @@ struct run {
  * and whether the profile is the live one. */
 void run_init(struct run *r, const struct options *o, struct out *out);
 
-/* The notes of a profile P read for R: a reversed byte order, an odd
- * step, a trailing partial word. */
-void run_read_notes(const struct run *r, struct profile *p);
-
 /* Open the map NAME into M, or exit saying why. */
 void run_open_map(struct symsrc *m, const char *name);
 
