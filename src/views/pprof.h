@@ -72,7 +72,7 @@ struct pb {
 struct pprof_enc {
 	struct gz gz;
 	const struct pprof_info *in;
-	struct pb m, line, esc;
+	struct pb m, sub;	/* a message; what is made meanwhile */
 	uint64_t nstr, fid, loc;
 	uint64_t clamped;	/* cpu values past int64 */
 };
