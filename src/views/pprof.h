@@ -32,7 +32,6 @@
 #include <stdio.h>
 
 #include "core/collect.h"
-#include "core/report.h"
 #include "sym/notes.h"
 
 struct pprof_info {

@@ -10,7 +10,6 @@
 
 typedef unsigned long long ull;
 
-/* ticks * 100 / total, 0 for a total of 0. */
 static double
 view_percent(uint64_t ticks, uint64_t total)
 {
