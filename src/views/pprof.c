@@ -190,10 +190,8 @@ top_int(struct pprof_enc *e, unsigned field, uint64_t v)
 	e->m.len = 0;
 }
 
-/*
- * The N bytes at S as a string_table entry: its index.  A backslash and
- * each byte not part of valid UTF-8 are escaped (\\, \xNN), as in --json.
- */
+/* The N bytes at S as a string_table entry, escaped as pprof.h says: its
+ * index. */
 static uint64_t
 str_n(struct pprof_enc *e, const char *s, size_t n)
 {
