@@ -11,8 +11,6 @@
 #include "base/util.h"
 #include "cli/kroot.h"
 #include "cli/export.h"
-#include "views/pprof.h"
-#include "views/view.h"
 #include "sym/elfsym.h"
 
 /* --pprof's file, from export_prepare to export_commit (the run's output:
@@ -89,14 +87,14 @@ static int64_t
 taken_at(const struct export_src *s)
 {
 	struct stat sb;
-	struct timespec now;
+	struct timespec t;
 
 	if (s->live == NULL && strcmp(s->profile, "-") != 0 &&
 	    stat(s->profile, &sb) == 0)
-		return (int64_t)sb.st_mtim.tv_sec * 1000000000 +
-		    sb.st_mtim.tv_nsec;
-	clock_gettime(CLOCK_REALTIME, &now);
-	return (int64_t)now.tv_sec * 1000000000 + now.tv_nsec;
+		t = sb.st_mtim;
+	else
+		clock_gettime(CLOCK_REALTIME, &t);
+	return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
 }
 
 #define NCOMMENTS 12
@@ -128,13 +126,13 @@ mapping_of(const struct report_result *res, const struct counters *c,
 	return in->build_id.n > 0;
 }
 
-/* The comments of the finished report RES (malloc'd into COM). */
+/* The comments of the finished report (malloc'd into COM). */
 static size_t
-comments_of(const struct export_stream *x, const struct report_result *res,
-    int from_kernel, char **com)
+comments_of(const struct export_stream *x, int from_kernel, char **com)
 {
 	const struct options *o = x->o;
 	const struct export_src *s = x->s;
+	const struct report_result *res = x->res;
 	char hex[BUILD_ID_HEX];
 	char *cmd = command_line(o);
 	char **c = com;
@@ -203,8 +201,7 @@ pprof_sink_end(void *ctx, const struct report_result *res)
 	struct export_stream *x = ctx;
 	char *com[NCOMMENTS];
 	/* the comments say where the Mapping's build-id comes from */
-	size_t ncom = comments_of(x, res, mapping_of(res, x->c, x->s, &x->in),
-	    com);
+	size_t ncom = comments_of(x, mapping_of(res, x->c, x->s, &x->in), com);
 
 	x->in.comments = (const char *const *)com;
 	x->in.ncomments = ncom;

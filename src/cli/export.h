@@ -12,7 +12,6 @@
 #include <stdio.h>
 
 #include "cli/options.h"
-#include "core/collect.h"
 #include "core/report.h"
 #include "base/output.h"
 #include "views/pprof.h"

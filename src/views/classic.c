@@ -1,7 +1,6 @@
 /*
  * classic.c - the classic report's lines, and its sink.
  */
-#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 

@@ -8,7 +8,6 @@
  * written behind its length; the Profile message itself is never held:
  * its fields go to the gzip stream as they are made.
  */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,12 +63,11 @@ gz_write(struct gz *g, const void *p, size_t n)
 	const unsigned char *s = p;
 
 	while (n) {
-		size_t m = STORED_MAX - g->n;
+		size_t m;
 
-		if (m == 0) {	/* full, and more comes: not the last */
+		if (g->n == STORED_MAX)	/* full, and more comes: not the last */
 			gz_block(g, 0);
-			m = STORED_MAX;
-		}
+		m = STORED_MAX - g->n;
 		if (m > n)
 			m = n;
 		memcpy(g->blk + 5 + g->n, s, m);
@@ -192,32 +190,25 @@ top_int(struct pprof_enc *e, unsigned field, uint64_t v)
 	e->m.len = 0;
 }
 
-/*
- * The N bytes at S as a string_table entry: its index.  A backslash and
- * each byte not part of valid UTF-8 are escaped (\\, \xNN), as in --json.
- */
+/* The N bytes at S as a string_table entry, escaped as pprof.h says: its
+ * index. */
 static uint64_t
 str_n(struct pprof_enc *e, const char *s, size_t n)
 {
-	static const char hex[] = "0123456789abcdef";
 	const unsigned char *u = (const unsigned char *)s;
-	size_t len;
+	char b[5];
 
-	for (size_t i = 0; i < n; i += len) {
+	for (size_t i = 0, len; i < n; i += len ? len : 1) {
 		len = u[i] < 0x80 ? 1 : utf8_len(u + i, n - i);
-		if (u[i] == '\\') {
-			pb_raw(&e->esc, "\\\\", 2);
-		} else if (len == 0) {
-			char b[4] = { '\\', 'x', hex[u[i] >> 4],
-			    hex[u[i] & 15] };
-
-			pb_raw(&e->esc, b, 4);
-			len = 1;
-		} else {
-			pb_raw(&e->esc, u + i, len);
-		}
+		if (u[i] == '\\')
+			pb_raw(&e->sub, "\\\\", 2);
+		else if (len == 0)
+			pb_raw(&e->sub, b, (size_t)snprintf(b, sizeof b,
+			    "\\x%02x", u[i]));
+		else
+			pb_raw(&e->sub, u + i, len);
 	}
-	top_msg(e, P_STRING_TABLE, &e->esc);
+	top_msg(e, P_STRING_TABLE, &e->sub);
 	return e->nstr++;
 }
 
@@ -258,11 +249,11 @@ sample(struct pprof_enc *e, uint64_t addr, uint64_t ticks)
 {
 	uint64_t id = ++e->loc;
 
-	pb_int(&e->line, LN_FUNCTION_ID, e->fid);
+	pb_int(&e->sub, LN_FUNCTION_ID, e->fid);
 	pb_int(&e->m, L_ID, id);
 	pb_int(&e->m, L_MAPPING_ID, 1);
 	pb_int(&e->m, L_ADDRESS, addr);
-	pb_msg(&e->m, L_LINE, &e->line);
+	pb_msg(&e->m, L_LINE, &e->sub);
 	top_msg(e, P_LOCATION, &e->m);
 
 	/* repeated fields of one element, not packed: a byte less each */
@@ -383,8 +374,7 @@ pprof_end(struct pprof_enc *e)
 	}
 	rc = gz_end(&e->gz);
 	free(e->m.b);
-	free(e->line.b);
-	free(e->esc.b);
+	free(e->sub.b);
 	return rc;
 }
 

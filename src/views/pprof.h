@@ -32,7 +32,6 @@
 #include <stdio.h>
 
 #include "core/collect.h"
-#include "core/report.h"
 #include "sym/notes.h"
 
 struct pprof_info {
@@ -72,7 +71,7 @@ struct pb {
 struct pprof_enc {
 	struct gz gz;
 	const struct pprof_info *in;
-	struct pb m, line, esc;
+	struct pb m, sub;	/* a message; what is made meanwhile */
 	uint64_t nstr, fid, loc;
 	uint64_t clamped;	/* cpu values past int64 */
 };

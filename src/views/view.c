@@ -10,7 +10,6 @@
 
 typedef unsigned long long ull;
 
-/* ticks * 100 / total, 0 for a total of 0. */
 static double
 view_percent(uint64_t ticks, uint64_t total)
 {
@@ -138,22 +137,22 @@ void
 json_str(struct out *o, const char *str, size_t n)
 {
 	const unsigned char *s = (const unsigned char *)str;
-	size_t i = 0, run = 0, len;
+	size_t i = 0, from = 0, len;
 
 	out_str(o, "\"", 1);
 	while (i < n) {
 		unsigned char ch = s[i];
 
 		if (ch >= 0x20 && ch < 0x7f && ch != '"' && ch != '\\') {
-			i++, run++;
+			i++;
 			continue;
 		}
 		if (ch >= 0x80 && (len = utf8_len(s + i, n - i)) != 0) {
-			i += len, run += len;
+			i += len;
 			continue;
 		}
-		out_str(o, str + i - run, run);
-		run = 0;
+		out_str(o, str + from, i - from);
+		from = ++i;
 		if (ch == '"')
 			out_str(o, "\\\"", 2);
 		else if (ch == '\\')
@@ -166,9 +165,8 @@ json_str(struct out *o, const char *str, size_t n)
 			out_printf(o, "\\u%04x", ch);
 		else			/* not UTF-8: \\xNN */
 			out_printf(o, "\\\\x%02x", ch);
-		i++;
 	}
-	out_str(o, str + i - run, run);
+	out_str(o, str + from, n - from);
 	out_str(o, "\"", 1);
 }
 
@@ -203,23 +201,18 @@ void
 folded_name(struct out *o, const char *name, size_t n)
 {
 	const unsigned char *s = (const unsigned char *)name;
-	size_t j = 0, run = 0, len;
+	size_t from = 0, len;
 
-	while (j < n) {
-		if (s[j] >= 0x80 && (len = utf8_len(s + j, n - j))) {
-			j += len, run += len;
-			continue;
+	for (size_t j = 0; j < n; j += len ? len : 1) {
+		len = s[j] >= 0x80 ? utf8_len(s + j, n - j) :
+		    !folded_escaped(s, n, j);
+		if (len == 0) {
+			out_str(o, name + from, j - from);
+			out_printf(o, "\\x%02x", s[j]);
+			from = j + 1;
 		}
-		if (s[j] < 0x80 && !folded_escaped(s, n, j)) {
-			j++, run++;
-			continue;
-		}
-		out_str(o, name + j - run, run);
-		run = 0;
-		out_printf(o, "\\x%02x", s[j]);
-		j++;
 	}
-	out_str(o, name + j - run, run);
+	out_str(o, name + from, n - from);
 }
 
 static void

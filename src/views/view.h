@@ -14,7 +14,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "core/attrib.h"
 #include "core/collect.h"
 #include "base/output.h"
 #include "core/report.h"
