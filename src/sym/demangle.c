@@ -42,10 +42,8 @@ struct bound {
 };
 
 static uint64_t b_type(struct bound *b);
-static uint64_t b_name(struct bound *b, int substable);
-static uint64_t b_encoding(struct bound *b);
 static uint64_t b_expr(struct bound *b);
-static uint64_t b_unresolved(struct bound *b);
+static uint64_t b_parts(struct bound *b, const char *spec);
 
 static uint64_t
 add(uint64_t a, uint64_t c)
@@ -94,11 +92,8 @@ b_number(struct bound *b, uint64_t *v)
 
 	*v = 0;
 	eat(b, 'n');
-	while (isdigit(peek(b, 0))) {
-		*v = add(*v * 10 > SAT ? SAT : *v * 10,
-		    (uint64_t)(*b->p - '0'));
-		b->p++;
-	}
+	for (; isdigit(peek(b, 0)); b->p++)
+		*v = add(*v * 10, (uint64_t)(*b->p - '0'));
 	return (uint64_t)(b->p - s);
 }
 
@@ -122,11 +117,10 @@ b_seq(struct bound *b, uint64_t *i)
 	uint64_t v = 0;
 	int c;
 
-	while (isdigit(c = peek(b, 0)) || isupper(c)) {
+	for (; isdigit(c = peek(b, 0)) || isupper(c); b->p++) {
 		v = v * 36 + (uint64_t)(isdigit(c) ? c - '0' : c - 'A' + 10);
 		if (v >= b->nmax)
 			v = b->nmax;
-		b->p++;
 	}
 	*i = b->p == s ? 0 : v + 1;
 	return eat(b, '_');
@@ -162,67 +156,6 @@ b_types(struct bound *b)
 			continue;
 		}
 		n = add(n, add(b_type(b), 2));
-	}
-	return n;
-}
-
-/* The parts that are read by a function of their own, by letter. */
-static const char fn_parts[] = "tleuCS";
-static uint64_t (*const fns[])(struct bound *) = {
-	b_type, b_types, b_expr, b_unresolved, b_encoding, b_source_name
-};
-
-/*
- * The parts SPEC names, read in turn, their bounds added: t a type, l
- * types (b_types), e an expression, u an unresolved name, C an encoding,
- * S a source name, n a number, N a name, o a call offset (h <number> _,
- * v <number> _ <number> _), s a seq-id and its _; E and _ are themselves,
- * ? makes the letter after it one that may be left out, and * the letter
- * after it one read again up to an E (eaten), each printed with ", ".
- */
-static uint64_t
-b_parts(struct bound *b, const char *spec)
-{
-	uint64_t n = 0, v;
-	const char *f;
-
-	for (; *spec != '\0' && !b->fail; spec++) {
-		if ((f = strchr(fn_parts, *spec)) != NULL) {
-			n = add(n, fns[f - fn_parts](b));
-			continue;
-		}
-		switch (*spec) {
-		case '*':
-			f = strchr(fn_parts, *++spec);
-			while (!b->fail && b->p < b->e && !eat(b, 'E'))
-				n = add(n, add(fns[f - fn_parts](b), 2));
-			break;
-		case 'n':
-			n = add(n, b_number(b, &v));
-			break;
-		case 'N':
-			n = add(n, b_name(b, 0));
-			break;
-		case 'o':
-			if (eat(b, 'h'))
-				b_parts(b, "n_");
-			else if (eat(b, 'v'))
-				b_parts(b, "n_n_");
-			else
-				bad(b);
-			break;
-		case 's':
-			if (!b_seq(b, &v))
-				bad(b);
-			break;
-		case '?':	/* the letter after it, if there */
-			eat(b, *++spec);
-			break;
-		default:	/* E, _ */
-			if (!eat(b, *spec))
-				bad(b);
-			break;
-		}
 	}
 	return n;
 }
@@ -333,48 +266,30 @@ b_ref(struct bound *b)
 	return b->targ[i] > b->prevtarg[i] ? b->targ[i] : b->prevtarg[i];
 }
 
-/* <template-arg>: a type, X <expression> E, a literal, J <args>* E. */
-static uint64_t
-b_template_arg(struct bound *b)
-{
-	uint64_t n = 0, k = 0;
-
-	if (++b->depth > MAXDEPTH)
-		return bad(b);
-	if (eat(b, 'X')) {
-		n = b_parts(b, "eE");
-	} else if (peek(b, 0) == 'L') {
-		n = b_expr(b);
-	} else if (eat(b, 'J')) {
-		while (!b->fail && b->p < b->e && !eat(b, 'E')) {
-			n = add(n, add(b_template_arg(b), 2));
-			k++;
-		}
-		if (k > b->pack)
-			b->pack = k;
-	} else {
-		n = b_type(b);
-	}
-	b->depth--;
-	return n;
-}
-
-/* I <template-arg>+ E, printed <A, B, ...> */
+/* I <template-arg>+ E, printed <A, B, ...>, or J <template-arg>* E: a
+ * pack's arguments, printed A, B, ... */
 static uint64_t
 b_template_args(struct bound *b)
 {
-	uint64_t n = 3, i = 0, a;
-	int rec = b->tname;
+	uint64_t n = 0, i = 0, a;
+	int rec = b->tname, pack = *b->p++ == 'J';
 
-	b->p++;
 	while (!b->fail && b->p < b->e && peek(b, 0) != 'E') {
-		a = b_template_arg(b);
-		if (rec && i < b->nmax && a > b->targ[i])
+		if (++b->depth > MAXDEPTH)
+			return bad(b);
+		/* <template-arg>: X <expr> E, a literal, J ... E, a type */
+		a = eat(b, 'X') ? b_parts(b, "eE") : peek(b, 0) == 'L' ?
+		    b_expr(b) : peek(b, 0) == 'J' ? b_template_args(b) :
+		    b_type(b);
+		b->depth--;
+		if (rec && !pack && a > b->targ[i])
 			b->targ[i] = a;
 		i++;
 		n = add(n, add(a, 2));
 	}
-	return eat(b, 'E') ? n : bad(b);
+	if (pack && i > b->pack)
+		b->pack = i;
+	return eat(b, 'E') ? add(n, pack ? 0 : 3) : bad(b);
 }
 
 /* <operator-name>, two letters (or cv <type>, li <name>, v <digit> <name>) */
@@ -607,10 +522,8 @@ b_literal(struct bound *b)
 		n = b_parts(b, "_ZC");
 	} else {
 		n = b_type(b);
-		while (b->p < b->e && peek(b, 0) != 'E') {
-			b->p++;
+		for (; b->p < b->e && *b->p != 'E'; b->p++)
 			n = add(n, 1);
-		}
 	}
 	return eat(b, 'E') ? add(n, 8) : bad(b);
 }
@@ -686,6 +599,67 @@ b_encoding(struct bound *b)
 		n = add(n, b_types(b));
 	}
 	b->depth--;
+	return n;
+}
+
+/* The parts that are read by a function of their own, by letter. */
+static const char fn_parts[] = "tleuCS";
+static uint64_t (*const fns[])(struct bound *) = {
+	b_type, b_types, b_expr, b_unresolved, b_encoding, b_source_name
+};
+
+/*
+ * The parts SPEC names, read in turn, their bounds added: t a type, l
+ * types (b_types), e an expression, u an unresolved name, C an encoding,
+ * S a source name, n a number, N a name, o a call offset (h <number> _,
+ * v <number> _ <number> _), s a seq-id and its _; E and _ are themselves,
+ * ? makes the letter after it one that may be left out, and * the letter
+ * after it one read again up to an E (eaten), each printed with ", ".
+ */
+static uint64_t
+b_parts(struct bound *b, const char *spec)
+{
+	uint64_t n = 0, v;
+	const char *f;
+
+	for (; *spec != '\0' && !b->fail; spec++) {
+		if ((f = strchr(fn_parts, *spec)) != NULL) {
+			n = add(n, fns[f - fn_parts](b));
+			continue;
+		}
+		switch (*spec) {
+		case '*':
+			f = strchr(fn_parts, *++spec);
+			while (!b->fail && b->p < b->e && !eat(b, 'E'))
+				n = add(n, add(fns[f - fn_parts](b), 2));
+			break;
+		case 'n':
+			n = add(n, b_number(b, &v));
+			break;
+		case 'N':
+			n = add(n, b_name(b, 0));
+			break;
+		case 'o':
+			if (eat(b, 'h'))
+				b_parts(b, "n_");
+			else if (eat(b, 'v'))
+				b_parts(b, "n_n_");
+			else
+				bad(b);
+			break;
+		case 's':
+			if (!b_seq(b, &v))
+				bad(b);
+			break;
+		case '?':	/* the letter after it, if there */
+			eat(b, *++spec);
+			break;
+		default:	/* E, _ */
+			if (!eat(b, *spec))
+				bad(b);
+			break;
+		}
+	}
 	return n;
 }
 
