@@ -51,6 +51,7 @@ add(uint64_t a, uint64_t c)
 	return a + c >= SAT ? SAT : a + c;
 }
 
+/* The name refused: the reader is at its end, and reads no further. */
 static uint64_t
 bad(struct bound *b)
 {
@@ -147,8 +148,7 @@ b_types(struct bound *b)
 {
 	uint64_t n = 2;
 
-	while (!b->fail && b->p < b->e && peek(b, 0) != 'E' &&
-	    peek(b, 0) != '.') {
+	while (b->p < b->e && peek(b, 0) != 'E' && peek(b, 0) != '.') {
 		if ((peek(b, 0) == 'R' || peek(b, 0) == 'O') &&
 		    peek(b, 1) == 'E') {	/* a function type's & or && */
 			b->p++;
@@ -274,7 +274,7 @@ b_template_args(struct bound *b)
 	uint64_t n = 0, i = 0, a;
 	int rec = b->tname, pack = *b->p++ == 'J';
 
-	while (!b->fail && b->p < b->e && peek(b, 0) != 'E') {
+	while (b->p < b->e && peek(b, 0) != 'E') {
 		if (++b->depth > MAXDEPTH)
 			return bad(b);
 		/* <template-arg>: X <expr> E, a literal, J ... E, a type */
@@ -358,7 +358,7 @@ b_nested(struct bound *b)
 
 	b->p++;
 	q = 9 * b_span(b, "rVKROH");	/* " volatile" and shorter, each */
-	while (!b->fail && b->p < b->e && peek(b, 0) != 'E') {
+	while (b->p < b->e && peek(b, 0) != 'E') {
 		int c = peek(b, 0), d = peek(b, 1);
 
 		if (eat(b, 'M'))	/* a data member's initializer */
@@ -539,7 +539,7 @@ b_scoped(struct bound *b)
 		n = add(n, b_type(b));
 	else if (!isdigit(peek(b, 0)))
 		return add(add(n, b_type(b)), b_unresolved(b));
-	while (!b->fail && b->p < b->e && !eat(b, 'E'))
+	while (b->p < b->e && !eat(b, 'E'))
 		n = add(n, b_unresolved(b));
 	return add(n, b_unresolved(b));
 }
@@ -630,7 +630,7 @@ b_parts(struct bound *b, const char *spec)
 		switch (*spec) {
 		case '*':
 			f = strchr(fn_parts, *++spec);
-			while (!b->fail && b->p < b->e && !eat(b, 'E'))
+			while (b->p < b->e && !eat(b, 'E'))
 				n = add(n, add(fns[f - fn_parts](b), 2));
 			break;
 		case 'n':
@@ -736,30 +736,21 @@ load(void)
 }
 
 /*
- * Whether NAME (LEN bytes) is worth demangling: its demangled form may be
- * at most DEMANGLED_MAX bytes long, and demangling it costs at most 64
- * bytes for each of its own (or DEMANGLED_MAX): __cxa_demangle makes
- * the whole result, however long, before it can be measured.
+ * NAME (LEN bytes) is demangled when its demangled form may be at most
+ * DEMANGLED_MAX bytes long, and demangling it costs at most 64 bytes for
+ * each of its own (or DEMANGLED_MAX): __cxa_demangle makes the whole
+ * result, however long, before it can be measured.
  */
-static int
-worth_demangling(const char *name, size_t len)
-{
-	uint64_t b, most = 64 * (uint64_t)len;
-
-	if (len > 4 * DEMANGLED_MAX)
-		return 0;
-	b = demangle_bound(name, len);
-	return b <= DEMANGLED_MAX || (b <= most && b <= 16 * DEMANGLED_MAX);
-}
-
 const char *
 demangle_or_same(const char *name, size_t len, size_t *outlen)
 {
+	uint64_t b = len > 4 * DEMANGLED_MAX ? SAT : demangle_bound(name, len);
 	int status = -1;
 	char *in, *r;
 
 	*outlen = len;
-	if (!worth_demangling(name, len) || memchr(name, '\0', len) != NULL)
+	if ((b > DEMANGLED_MAX && (b > 64 * (uint64_t)len ||
+	    b > 16 * DEMANGLED_MAX)) || memchr(name, '\0', len) != NULL)
 		return name;	/* not "_Z...", or too long */
 	if (!loaded)
 		load();
