@@ -292,26 +292,6 @@ b_template_args(struct bound *b)
 	return eat(b, 'E') ? add(n, pack ? 0 : 3) : bad(b);
 }
 
-/* <operator-name>, two letters (or cv <type>, li <name>, v <digit> <name>) */
-static uint64_t
-b_operator(struct bound *b)
-{
-	int c = peek(b, 0), d = peek(b, 1);
-
-	if (c == 'v' && isdigit(d)) {
-		b->p += 2;
-		return add(b_source_name(b), 10);
-	}
-	if (!isalpha(d))
-		return bad(b);
-	b->p += 2;
-	if (c == 'c' && d == 'v')
-		return add(b_type(b), 10);
-	if (c == 'l' && d == 'i')
-		return add(b_source_name(b), 12);
-	return 32;	/* "operator reinterpret_cast" (25) and shorter */
-}
-
 /* <unqualified-name>: a constructor prints a class's name again. */
 static uint64_t
 b_unqualified(struct bound *b)
@@ -319,12 +299,10 @@ b_unqualified(struct bound *b)
 	int c = peek(b, 0), d = peek(b, 1);
 	uint64_t n;
 
-	if (isdigit(c)) {
+	if (isdigit(c) || eat(b, 'L')) {
 		n = b_source_name(b);
-	} else if (c == 'L') {
-		b->p++;
-		n = b_source_name(b);
-		b_discriminator(b);
+		if (c == 'L')
+			b_discriminator(b);
 	} else if (c == 'C' && (isdigit(d) || d == 'I')) {
 		b->p += 2;
 		if (d == 'I') {
@@ -339,8 +317,15 @@ b_unqualified(struct bound *b)
 		n = add(b->maxsrc, 1);
 	} else if (c == 'U' || (c == 'D' && d == 'C')) {
 		n = b_code(b, unnamed);
-	} else if (islower(c)) {
-		n = b_operator(b);
+	} else if (c == 'v' && isdigit(d)) {	/* a vendor's operator */
+		b->p += 2;
+		n = add(b_source_name(b), 10);
+	} else if (islower(c) && isalpha(d)) {
+		/* <operator-name>: cv <type>, li <source-name>, or two
+		 * letters, "operator reinterpret_cast" (25) and shorter */
+		b->p += 2;
+		n = c == 'c' && d == 'v' ? add(b_type(b), 10) :
+		    c == 'l' && d == 'i' ? add(b_source_name(b), 12) : 32;
 	} else {
 		return bad(b);
 	}
@@ -422,32 +407,10 @@ b_name(struct bound *b, int substable)
 	return n;
 }
 
-/* D...: the types whose code begins with D. */
-static uint64_t
-b_dtype(struct bound *b)
-{
-	uint64_t n, k;
-	int d = peek(b, 1);
-
-	if (d == 'p') {		/* a pack expansion: once per argument */
-		b->p += 2;
-		n = b_type(b);	/* which may raise the pack's count */
-		k = (b->pack > b->prevpack ? b->pack : b->prevpack) + 1;
-		return addsub(b, n > SAT / k ? SAT : n * k);
-	}
-	if (d == 'v') {		/* a vector */
-		b->p += 2;
-		n = eat(b, '_') ? b_expr(b) : b_parts(b, "n");
-		return addsub(b, add(add(n, 24), b_parts(b, "_t")));
-	}
-	n = b_code(b, dtypes);
-	return d == 't' || d == 'T' ? addsub(b, n) : n;
-}
-
 static uint64_t
 b_type(struct bound *b)
 {
-	uint64_t n;
+	uint64_t n, k;
 	int c = peek(b, 0), d = peek(b, 1), tname = b->tname;
 
 	if (c != 0 && strchr("vwbcahstijlmxynofdegz", c) != NULL) {
@@ -478,8 +441,19 @@ b_type(struct bound *b)
 		n = isdigit(peek(b, 0)) ? b_parts(b, "n") :
 		    peek(b, 0) != '_' ? b_expr(b) : 0;
 		n = addsub(b, add(add(n, 4), b_parts(b, "_t")));
+	} else if (c == 'D' && d == 'p') {	/* a pack: once per argument */
+		b->p += 2;
+		n = b_type(b);	/* which may raise the pack's count */
+		k = (b->pack > b->prevpack ? b->pack : b->prevpack) + 1;
+		n = addsub(b, n > SAT / k ? SAT : n * k);
+	} else if (c == 'D' && d == 'v') {	/* a vector */
+		b->p += 2;
+		n = eat(b, '_') ? b_expr(b) : b_parts(b, "n");
+		n = addsub(b, add(add(n, 24), b_parts(b, "_t")));
 	} else if (c == 'D') {
-		n = b_dtype(b);
+		n = b_code(b, dtypes);
+		if (d == 't' || d == 'T')
+			n = addsub(b, n);
 	} else if (c == 'T' || (c == 'S' && (isdigit(d) || d == '_' ||
 	    isupper(d)))) {
 		n = c == 'T' ? addsub(b, b_ref(b)) : b_ref(b);
@@ -511,23 +485,6 @@ b_unresolved(struct bound *b)
 	return add(n, 2);
 }
 
-/* L <type> <value> E, L _Z <encoding> E */
-static uint64_t
-b_literal(struct bound *b)
-{
-	uint64_t n;
-
-	b->p++;
-	if (peek(b, 0) == '_' && peek(b, 1) == 'Z') {
-		n = b_parts(b, "_ZC");
-	} else {
-		n = b_type(b);
-		for (; b->p < b->e && *b->p != 'E'; b->p++)
-			n = add(n, 1);
-	}
-	return eat(b, 'E') ? add(n, 8) : bad(b);
-}
-
 /* sr: A::B<C>::d, T::a, ... */
 static uint64_t
 b_scoped(struct bound *b)
@@ -552,8 +509,16 @@ b_expr(struct bound *b)
 
 	if (++b->depth > MAXDEPTH)
 		return bad(b);
-	if (c == 'L') {
-		n = b_literal(b);
+	if (c == 'L') {		/* L <type> <value> E, L _Z <encoding> E */
+		b->p++;
+		if (peek(b, 0) == '_' && peek(b, 1) == 'Z') {
+			n = b_parts(b, "_ZC");
+		} else {
+			n = b_type(b);
+			for (; b->p < b->e && *b->p != 'E'; b->p++)
+				n = add(n, 1);
+		}
+		n = eat(b, 'E') ? add(n, 8) : bad(b);
 	} else if (c == 'T') {
 		n = b_ref(b);
 	} else if (c == 'f' && (d == 'p' || d == 'L')) {
