@@ -224,7 +224,7 @@ static const struct code operators[] = {
 	    "pmdsix", 16, "ee" },
 	{ "qu", 16, "eee" },
 	{ "stat", 16, "t" },		/* sizeof, alignof (type) */
-	{ "clilsP", 18, "*e" },	/* call, {...}, sizeof...(pack) */
+	{ "clilsP", 18, "*e" },		/* call, {...}, sizeof...(pack) */
 	{ "tl", 18, "t*e" },		/* type{...} */
 	{ "dtpt", 16, "eu" },		/* a.b, a->b */
 	{ "tr", 16, "" },		/* throw */
