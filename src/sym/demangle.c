@@ -42,10 +42,8 @@ struct bound {
 };
 
 static uint64_t b_type(struct bound *b);
-static uint64_t b_name(struct bound *b, int substable);
-static uint64_t b_encoding(struct bound *b);
 static uint64_t b_expr(struct bound *b);
-static uint64_t b_unresolved(struct bound *b);
+static uint64_t b_parts(struct bound *b, const char *spec);
 
 static uint64_t
 add(uint64_t a, uint64_t c)
@@ -53,6 +51,7 @@ add(uint64_t a, uint64_t c)
 	return a + c >= SAT ? SAT : a + c;
 }
 
+/* The name refused: the reader is at its end, and reads no further. */
 static uint64_t
 bad(struct bound *b)
 {
@@ -86,12 +85,6 @@ eat(struct bound *b, char c)
 	return 1;
 }
 
-static int
-is_lower(int c)
-{
-	return c >= 'a' && c <= 'z';
-}
-
 /* A decimal number; its digits (n, the optional negative sign). */
 static uint64_t
 b_number(struct bound *b, uint64_t *v)
@@ -100,25 +93,20 @@ b_number(struct bound *b, uint64_t *v)
 
 	*v = 0;
 	eat(b, 'n');
-	while (isdigit(peek(b, 0))) {
-		*v = add(*v * 10 > SAT ? SAT : *v * 10,
-		    (uint64_t)(*b->p - '0'));
-		b->p++;
-	}
+	for (; isdigit(peek(b, 0)); b->p++)
+		*v = add(*v * 10, (uint64_t)(*b->p - '0'));
 	return (uint64_t)(b->p - s);
 }
 
-/* Qualifiers of SET at B: " volatile" and shorter, each printed. */
+/* The bytes of SET at B, skipped: how many. */
 static uint64_t
-b_quals(struct bound *b, const char *set)
+b_span(struct bound *b, const char *set)
 {
-	uint64_t n = 0;
+	const char *s = b->p;
 
-	while (peek(b, 0) != 0 && strchr(set, peek(b, 0)) != NULL) {
+	while (peek(b, 0) != 0 && strchr(set, peek(b, 0)) != NULL)
 		b->p++;
-		n = add(n, 9);
-	}
-	return n;
+	return (uint64_t)(b->p - s);
 }
 
 /* <seq-id>? _ : base-36 digits and upper-case letters, then _; in *I
@@ -130,11 +118,10 @@ b_seq(struct bound *b, uint64_t *i)
 	uint64_t v = 0;
 	int c;
 
-	while (isdigit(c = peek(b, 0)) || (c >= 'A' && c <= 'Z')) {
+	for (; isdigit(c = peek(b, 0)) || isupper(c); b->p++) {
 		v = v * 36 + (uint64_t)(isdigit(c) ? c - '0' : c - 'A' + 10);
 		if (v >= b->nmax)
 			v = b->nmax;
-		b->p++;
 	}
 	*i = b->p == s ? 0 : v + 1;
 	return eat(b, '_');
@@ -161,8 +148,7 @@ b_types(struct bound *b)
 {
 	uint64_t n = 2;
 
-	while (!b->fail && b->p < b->e && peek(b, 0) != 'E' &&
-	    peek(b, 0) != '.') {
+	while (b->p < b->e && peek(b, 0) != 'E' && peek(b, 0) != '.') {
 		if ((peek(b, 0) == 'R' || peek(b, 0) == 'O') &&
 		    peek(b, 1) == 'E') {	/* a function type's & or && */
 			b->p++;
@@ -170,80 +156,6 @@ b_types(struct bound *b)
 			continue;
 		}
 		n = add(n, add(b_type(b), 2));
-	}
-	return n;
-}
-
-/* Expressions up to the byte END, which is eaten. */
-static uint64_t
-b_exprs(struct bound *b, char end)
-{
-	uint64_t n = 2;
-
-	while (!b->fail && b->p < b->e && !eat(b, end))
-		n = add(n, add(b_expr(b), 2));
-	return n;
-}
-
-/*
- * The parts SPEC names, read in turn, their bounds added: t a type, l
- * types (b_types), e an expression, x expressions up to E, u an
- * unresolved name, n a number, N a name, C an encoding, o a call offset
- * (h <number> _, v <number> _ <number> _), s a seq-id and its _; E and _
- * are themselves, and ? makes the letter after it one that may be left
- * out.
- */
-static uint64_t
-b_parts(struct bound *b, const char *spec)
-{
-	uint64_t n = 0, v;
-
-	for (; *spec != '\0' && !b->fail; spec++) {
-		switch (*spec) {
-		case 't':
-			n = add(n, b_type(b));
-			break;
-		case 'l':
-			n = add(n, b_types(b));
-			break;
-		case 'e':
-			n = add(n, b_expr(b));
-			break;
-		case 'x':
-			n = add(n, b_exprs(b, 'E'));
-			break;
-		case 'u':
-			n = add(n, b_unresolved(b));
-			break;
-		case 'n':
-			n = add(n, b_number(b, &v));
-			break;
-		case 'N':
-			n = add(n, b_name(b, 0));
-			break;
-		case 'C':
-			n = add(n, b_encoding(b));
-			break;
-		case 'o':
-			if (eat(b, 'h'))
-				b_parts(b, "n_");
-			else if (eat(b, 'v'))
-				b_parts(b, "n_n_");
-			else
-				bad(b);
-			break;
-		case 's':
-			if (!b_seq(b, &v))
-				bad(b);
-			break;
-		case '?':	/* the letter after it, if there */
-			eat(b, *++spec);
-			break;
-		default:	/* E, _ */
-			if (!eat(b, *spec))
-				bad(b);
-			break;
-		}
 	}
 	return n;
 }
@@ -296,10 +208,11 @@ static const struct code dtypes[] = {
 	{ NULL, 0, NULL }
 };
 
-/* {unnamed type#N}, {lambda(PARAMS)#N} */
+/* {unnamed type#N}, {lambda(PARAMS)#N}, [a, b] (a structured binding) */
 static const struct code unnamed[] = {
 	{ "Ut", 40, "n_" },
 	{ "Ul", 40, "lEn_" },
+	{ "DC", 2, "*S" },
 	{ NULL, 0, NULL }
 };
 
@@ -311,30 +224,20 @@ static const struct code operators[] = {
 	    "pmdsix", 16, "ee" },
 	{ "qu", 16, "eee" },
 	{ "stat", 16, "t" },		/* sizeof, alignof (type) */
-	{ "clilsP", 16, "x" },		/* call, {...}, sizeof...(pack) */
-	{ "tl", 16, "tx" },		/* type{...} */
+	{ "clilsP", 18, "*e" },		/* call, {...}, sizeof...(pack) */
+	{ "tl", 18, "t*e" },		/* type{...} */
 	{ "dtpt", 16, "eu" },		/* a.b, a->b */
 	{ "tr", 16, "" },		/* throw */
 	{ NULL, 0, NULL }
 };
-
-/* ABI tags after a name: B <source-name>, printed [abi:NAME]. */
-static uint64_t
-b_abi_tags(struct bound *b, uint64_t n)
-{
-	while (eat(b, 'B'))
-		n = add(n, add(b_source_name(b), 8));
-	return n;
-}
 
 /* _ <digit> or __ <number> _ (or nothing): a discriminator, not printed
  * (or "#N" by a lambda). */
 static void
 b_discriminator(struct bound *b)
 {
-	if (peek(b, 0) != '_')
+	if (!eat(b, '_'))
 		return;
-	b->p++;
 	if (eat(b, '_'))
 		b_parts(b, "n_");
 	else if (isdigit(peek(b, 0)))
@@ -344,95 +247,49 @@ b_discriminator(struct bound *b)
 }
 
 /* S_, S0_, ... (the part it names), or Sa, Sb, Ss, ...: std::allocator
- * and the other abbreviations, printed in full. */
+ * and the other abbreviations, printed in full; T_, T0_, ...: the longest
+ * argument of that place in any list. */
 static uint64_t
-b_substitution(struct bound *b)
+b_ref(struct bound *b)
 {
-	int c = peek(b, 1);
+	int c = *b->p++, d = peek(b, 0);
 	uint64_t i;
 
-	b->p++;
-	if (is_lower(c)) {
+	if (c == 'S' && islower(d)) {
 		b->p++;
-		return c == 't' ? 5 : 80;
+		return d == 't' ? 5 : 80;
 	}
-	return b_seq(b, &i) && i < b->nsub ? b->sub[i] : bad(b);
-}
-
-/* T_, T0_, ...: the longest argument of that place in any list. */
-static uint64_t
-b_template_param(struct bound *b)
-{
-	uint64_t i;
-
-	b->p++;
-	if (!b_seq(b, &i) || i >= b->nmax)
+	if (!b_seq(b, &i) || i >= (c == 'S' ? b->nsub : b->nmax))
 		return bad(b);
+	if (c == 'S')
+		return b->sub[i];
 	return b->targ[i] > b->prevtarg[i] ? b->targ[i] : b->prevtarg[i];
 }
 
-/* <template-arg>: a type, X <expression> E, a literal, J <args>* E. */
-static uint64_t
-b_template_arg(struct bound *b)
-{
-	uint64_t n = 0, k = 0;
-
-	if (++b->depth > MAXDEPTH)
-		return bad(b);
-	if (eat(b, 'X')) {
-		n = b_parts(b, "eE");
-	} else if (peek(b, 0) == 'L') {
-		n = b_expr(b);
-	} else if (eat(b, 'J')) {
-		while (!b->fail && b->p < b->e && !eat(b, 'E')) {
-			n = add(n, add(b_template_arg(b), 2));
-			k++;
-		}
-		if (k > b->pack)
-			b->pack = k;
-	} else {
-		n = b_type(b);
-	}
-	b->depth--;
-	return n;
-}
-
-/* I <template-arg>+ E, printed <A, B, ...> */
+/* I <template-arg>+ E, printed <A, B, ...>, or J <template-arg>* E: a
+ * pack's arguments, printed A, B, ... */
 static uint64_t
 b_template_args(struct bound *b)
 {
-	uint64_t n = 3, i = 0, a;
-	int rec = b->tname;
+	uint64_t n = 0, i = 0, a;
+	int rec = b->tname, pack = *b->p++ == 'J';
 
-	b->p++;
-	while (!b->fail && b->p < b->e && peek(b, 0) != 'E') {
-		a = b_template_arg(b);
-		if (rec && i < b->nmax && a > b->targ[i])
+	while (b->p < b->e && peek(b, 0) != 'E') {
+		if (++b->depth > MAXDEPTH)
+			return bad(b);
+		/* <template-arg>: X <expr> E, a literal, J ... E, a type */
+		a = eat(b, 'X') ? b_parts(b, "eE") : peek(b, 0) == 'L' ?
+		    b_expr(b) : peek(b, 0) == 'J' ? b_template_args(b) :
+		    b_type(b);
+		b->depth--;
+		if (rec && !pack && a > b->targ[i])
 			b->targ[i] = a;
 		i++;
 		n = add(n, add(a, 2));
 	}
-	return eat(b, 'E') ? n : bad(b);
-}
-
-/* <operator-name>, two letters (or cv <type>, li <name>, v <digit> <name>) */
-static uint64_t
-b_operator(struct bound *b)
-{
-	int c = peek(b, 0), d = peek(b, 1);
-
-	if (c == 'v' && isdigit(d)) {
-		b->p += 2;
-		return add(b_source_name(b), 10);
-	}
-	if (!is_lower(d) && !(d >= 'A' && d <= 'Z'))
-		return bad(b);
-	b->p += 2;
-	if (c == 'c' && d == 'v')
-		return add(b_type(b), 10);
-	if (c == 'l' && d == 'i')
-		return add(b_source_name(b), 12);
-	return 32;	/* "operator reinterpret_cast" (25) and shorter */
+	if (pack && i > b->pack)
+		b->pack = i;
+	return eat(b, 'E') ? add(n, pack ? 0 : 3) : bad(b);
 }
 
 /* <unqualified-name>: a constructor prints a class's name again. */
@@ -442,12 +299,10 @@ b_unqualified(struct bound *b)
 	int c = peek(b, 0), d = peek(b, 1);
 	uint64_t n;
 
-	if (isdigit(c)) {
+	if (isdigit(c) || eat(b, 'L')) {
 		n = b_source_name(b);
-	} else if (c == 'L') {
-		b->p++;
-		n = b_source_name(b);
-		b_discriminator(b);
+		if (c == 'L')
+			b_discriminator(b);
 	} else if (c == 'C' && (isdigit(d) || d == 'I')) {
 		b->p += 2;
 		if (d == 'I') {
@@ -460,19 +315,23 @@ b_unqualified(struct bound *b)
 	} else if (c == 'D' && isdigit(d)) {
 		b->p += 2;
 		n = add(b->maxsrc, 1);
-	} else if (c == 'D' && d == 'C') {	/* [a, b]: structured binding */
-		b->p += 2;
-		n = 2;
-		while (!b->fail && b->p < b->e && !eat(b, 'E'))
-			n = add(n, add(b_source_name(b), 2));
-	} else if (c == 'U') {
+	} else if (c == 'U' || (c == 'D' && d == 'C')) {
 		n = b_code(b, unnamed);
-	} else if (is_lower(c)) {
-		n = b_operator(b);
+	} else if (c == 'v' && isdigit(d)) {	/* a vendor's operator */
+		b->p += 2;
+		n = add(b_source_name(b), 10);
+	} else if (islower(c) && isalpha(d)) {
+		/* <operator-name>: cv <type>, li <source-name>, or two
+		 * letters, "operator reinterpret_cast" (25) and shorter */
+		b->p += 2;
+		n = c == 'c' && d == 'v' ? add(b_type(b), 10) :
+		    c == 'l' && d == 'i' ? add(b_source_name(b), 12) : 32;
 	} else {
 		return bad(b);
 	}
-	return b_abi_tags(b, n);
+	while (eat(b, 'B'))	/* ABI tags: B <source-name>, [abi:NAME] */
+		n = add(n, add(b_source_name(b), 8));
+	return n;
 }
 
 /* N [<CV-qualifiers>] [<ref-qualifier>] <prefix> E: A::B<C>::D, each
@@ -483,47 +342,25 @@ b_nested(struct bound *b)
 	uint64_t n = 0, q;
 
 	b->p++;
-	q = b_quals(b, "rVKROH");
-	while (!b->fail && b->p < b->e && peek(b, 0) != 'E') {
+	q = 9 * b_span(b, "rVKROH");	/* " volatile" and shorter, each */
+	while (b->p < b->e && peek(b, 0) != 'E') {
 		int c = peek(b, 0), d = peek(b, 1);
 
 		if (eat(b, 'M'))	/* a data member's initializer */
 			continue;
-		if (c == 'S') {		/* not a candidate again */
-			n = add(n, add(b_substitution(b), 2));
-			continue;
-		}
 		if (c == 'I')
 			n = add(n, b_template_args(b));
-		else if (c == 'T')
-			n = add(n, b_template_param(b));
+		else if (c == 'S' || c == 'T')
+			n = add(n, b_ref(b));
 		else if (c == 'D' && (d == 't' || d == 'T'))
 			n = add(n, addsub(b, b_code(b, dtypes)));
 		else
 			n = add(n, b_unqualified(b));
 		n = add(n, 2);
-		if (peek(b, 0) != 'E')
+		if (c != 'S' && peek(b, 0) != 'E')	/* S_ is one already */
 			addsub(b, n);
 	}
 	return eat(b, 'E') ? add(n, add(q, 32)) : bad(b);
-}
-
-/* Z <encoding> E <name> [<discriminator>], or E s, or E d [N] _ <name> */
-static uint64_t
-b_local(struct bound *b)
-{
-	uint64_t n;
-
-	n = b_parts(b, "ZCE");
-	if (eat(b, 's')) {
-		b_discriminator(b);
-		return add(n, 20);	/* ::string literal */
-	}
-	if (eat(b, 'd'))
-		b_parts(b, "n_");
-	n = add(n, add(b_name(b, 0), 2));
-	b_discriminator(b);
-	return n;
 }
 
 /* <name>; a candidate when SUBSTABLE (a type's name, not a function's). */
@@ -538,12 +375,22 @@ b_name(struct bound *b, int substable)
 	if (c == 'N') {
 		n = b_nested(b);
 	} else if (c == 'Z') {
-		n = b_local(b);
+		/* Z <encoding> E <name> [<discriminator>], or E s, or E d
+		 * [N] _ <name> */
+		n = b_parts(b, "ZCE");
+		if (eat(b, 's')) {
+			n = add(n, 20);		/* ::string literal */
+		} else {
+			if (eat(b, 'd'))
+				b_parts(b, "n_");
+			n = add(n, add(b_name(b, 0), 2));
+		}
+		b_discriminator(b);
 	} else if (c == 'S' && peek(b, 1) == 't') {
 		b->p += 2;
 		n = add(5, b_unqualified(b));
 	} else if (c == 'S') {
-		n = b_substitution(b);
+		n = b_ref(b);
 		sub = 1;
 	} else {
 		n = b_unqualified(b);
@@ -560,39 +407,10 @@ b_name(struct bound *b, int substable)
 	return n;
 }
 
-/* F [Y] <bare-function-type> [<ref-qualifier>] E */
-static uint64_t
-b_function_type(struct bound *b)
-{
-	return add(b_parts(b, "F?YlE"), 24);
-}
-
-/* D...: the types whose code begins with D. */
-static uint64_t
-b_dtype(struct bound *b)
-{
-	uint64_t n, k;
-	int d = peek(b, 1);
-
-	if (d == 'p') {		/* a pack expansion: once per argument */
-		b->p += 2;
-		n = b_type(b);	/* which may raise the pack's count */
-		k = (b->pack > b->prevpack ? b->pack : b->prevpack) + 1;
-		return addsub(b, n > SAT / k ? SAT : n * k);
-	}
-	if (d == 'v') {		/* a vector */
-		b->p += 2;
-		n = eat(b, '_') ? b_expr(b) : b_parts(b, "n");
-		return addsub(b, add(add(n, 24), b_parts(b, "_t")));
-	}
-	n = b_code(b, dtypes);
-	return d == 't' || d == 'T' ? addsub(b, n) : n;
-}
-
 static uint64_t
 b_type(struct bound *b)
 {
-	uint64_t n;
+	uint64_t n, k;
 	int c = peek(b, 0), d = peek(b, 1), tname = b->tname;
 
 	if (c != 0 && strchr("vwbcahstijlmxynofdegz", c) != NULL) {
@@ -603,9 +421,10 @@ b_type(struct bound *b)
 		return bad(b);
 	b->tname = 0;
 	if (c == 'r' || c == 'V' || c == 'K') {
-		n = b_quals(b, "rVK");
+		n = 9 * b_span(b, "rVK");
 		/* a member function's qualifiers: F...E is no candidate */
-		n = add(n, peek(b, 0) == 'F' ? b_function_type(b) : b_type(b));
+		n = add(n, peek(b, 0) == 'F' ? add(b_parts(b, "F?YlE"), 24) :
+		    b_type(b));
 		n = addsub(b, n);
 	} else if (c == 'P' || c == 'R' || c == 'O' || c == 'C' || c == 'G') {
 		b->p++;
@@ -615,19 +434,29 @@ b_type(struct bound *b)
 	} else if (c == 'u') {		/* a vendor's type */
 		b->p++;
 		n = addsub(b, b_source_name(b));
-	} else if (c == 'F') {
-		n = addsub(b, b_function_type(b));
+	} else if (c == 'F') {	/* F [Y] <bare-function-type> [<ref-qual>] E */
+		n = addsub(b, add(b_parts(b, "F?YlE"), 24));
 	} else if (c == 'A') {		/* A [<number> | <expr>] _ <type> */
 		b->p++;
 		n = isdigit(peek(b, 0)) ? b_parts(b, "n") :
 		    peek(b, 0) != '_' ? b_expr(b) : 0;
 		n = addsub(b, add(add(n, 4), b_parts(b, "_t")));
+	} else if (c == 'D' && d == 'p') {	/* a pack: once per argument */
+		b->p += 2;
+		n = b_type(b);	/* which may raise the pack's count */
+		k = (b->pack > b->prevpack ? b->pack : b->prevpack) + 1;
+		n = addsub(b, n > SAT / k ? SAT : n * k);
+	} else if (c == 'D' && d == 'v') {	/* a vector */
+		b->p += 2;
+		n = eat(b, '_') ? b_expr(b) : b_parts(b, "n");
+		n = addsub(b, add(add(n, 24), b_parts(b, "_t")));
 	} else if (c == 'D') {
-		n = b_dtype(b);
+		n = b_code(b, dtypes);
+		if (d == 't' || d == 'T')
+			n = addsub(b, n);
 	} else if (c == 'T' || (c == 'S' && (isdigit(d) || d == '_' ||
-	    (d >= 'A' && d <= 'Z')))) {
-		n = c == 'T' ? addsub(b, b_template_param(b)) :
-		    b_substitution(b);
+	    isupper(d)))) {
+		n = c == 'T' ? addsub(b, b_ref(b)) : b_ref(b);
 		if (peek(b, 0) == 'I')
 			n = addsub(b, add(n, b_template_args(b)));
 	} else if (isdigit(c) || c == 'N' || c == 'Z' || c == 'S') {
@@ -656,38 +485,6 @@ b_unresolved(struct bound *b)
 	return add(n, 2);
 }
 
-/* L <type> <value> E, L _Z <encoding> E */
-static uint64_t
-b_literal(struct bound *b)
-{
-	uint64_t n;
-
-	b->p++;
-	if (peek(b, 0) == '_' && peek(b, 1) == 'Z') {
-		n = b_parts(b, "_ZC");
-	} else {
-		n = b_type(b);
-		while (b->p < b->e && peek(b, 0) != 'E') {
-			b->p++;
-			n = add(n, 1);
-		}
-	}
-	return eat(b, 'E') ? add(n, 8) : bad(b);
-}
-
-/* fp <CV> [N] _, fL N p <CV> [N] _, fpT: a function's parameter, at
- * most "{parm#N}" */
-static uint64_t
-b_fparam(struct bound *b)
-{
-	b->p += 2;
-	if (eat(b, 'T'))
-		return 4;
-	while (peek(b, 0) != 0 && strchr("0123456789nprVK", peek(b, 0)))
-		b->p++;
-	return eat(b, '_') ? 24 : bad(b);
-}
-
 /* sr: A::B<C>::d, T::a, ... */
 static uint64_t
 b_scoped(struct bound *b)
@@ -699,7 +496,7 @@ b_scoped(struct bound *b)
 		n = add(n, b_type(b));
 	else if (!isdigit(peek(b, 0)))
 		return add(add(n, b_type(b)), b_unresolved(b));
-	while (!b->fail && b->p < b->e && !eat(b, 'E'))
+	while (b->p < b->e && !eat(b, 'E'))
 		n = add(n, b_unresolved(b));
 	return add(n, b_unresolved(b));
 }
@@ -712,12 +509,28 @@ b_expr(struct bound *b)
 
 	if (++b->depth > MAXDEPTH)
 		return bad(b);
-	if (c == 'L') {
-		n = b_literal(b);
+	if (c == 'L') {		/* L <type> <value> E, L _Z <encoding> E */
+		b->p++;
+		if (peek(b, 0) == '_' && peek(b, 1) == 'Z') {
+			n = b_parts(b, "_ZC");
+		} else {
+			n = b_type(b);
+			for (; b->p < b->e && *b->p != 'E'; b->p++)
+				n = add(n, 1);
+		}
+		n = eat(b, 'E') ? add(n, 8) : bad(b);
 	} else if (c == 'T') {
-		n = b_template_param(b);
+		n = b_ref(b);
 	} else if (c == 'f' && (d == 'p' || d == 'L')) {
-		n = b_fparam(b);
+		/* fp <CV> [N] _, fL N p <CV> [N] _, fpT: a function's
+		 * parameter, at most "{parm#N}" */
+		b->p += 2;
+		if (eat(b, 'T')) {
+			n = 4;
+		} else {
+			b_span(b, "0123456789nprVK");
+			n = eat(b, '_') ? 24 : bad(b);
+		}
 	} else if (isdigit(c) || ((c == 'o' || c == 'd') && d == 'n')) {
 		n = b_unresolved(b);
 	} else if (c == 's' && d == 'r') {
@@ -725,7 +538,7 @@ b_expr(struct bound *b)
 	} else if (c == 'c' && d == 'v') {	/* (T)a, T(a, b) */
 		b->p += 2;
 		n = add(16, b_type(b));
-		n = add(n, eat(b, '_') ? b_exprs(b, 'E') : b_expr(b));
+		n = add(n, eat(b, '_') ? add(b_parts(b, "*e"), 2) : b_expr(b));
 	} else {
 		n = b_code(b, operators);
 	}
@@ -754,18 +567,64 @@ b_encoding(struct bound *b)
 	return n;
 }
 
-/* A clone's suffix, the rest of the name: .constprop.0, .isra.0, .cold,
- * each part printed " [clone .PART]" (the demangler refuses any other
- * form). */
-static uint64_t
-b_clones(struct bound *b)
-{
-	uint64_t n = 0;
+/* The parts that are read by a function of their own, by letter. */
+static const char fn_parts[] = "tleuCS";
+static uint64_t (*const fns[])(struct bound *) = {
+	b_type, b_types, b_expr, b_unresolved, b_encoding, b_source_name
+};
 
-	if (peek(b, 0) != '.')
-		return 0;
-	for (; b->p < b->e; b->p++)
-		n = add(n, *b->p == '.' ? 10 : 1);
+/*
+ * The parts SPEC names, read in turn, their bounds added: t a type, l
+ * types (b_types), e an expression, u an unresolved name, C an encoding,
+ * S a source name, n a number, N a name, o a call offset (h <number> _,
+ * v <number> _ <number> _), s a seq-id and its _; E and _ are themselves,
+ * ? makes the letter after it one that may be left out, and * the letter
+ * after it one read again up to an E (eaten), each printed with ", ".
+ */
+static uint64_t
+b_parts(struct bound *b, const char *spec)
+{
+	uint64_t n = 0, v;
+	const char *f;
+
+	for (; *spec != '\0' && !b->fail; spec++) {
+		if ((f = strchr(fn_parts, *spec)) != NULL) {
+			n = add(n, fns[f - fn_parts](b));
+			continue;
+		}
+		switch (*spec) {
+		case '*':
+			f = strchr(fn_parts, *++spec);
+			while (b->p < b->e && !eat(b, 'E'))
+				n = add(n, add(fns[f - fn_parts](b), 2));
+			break;
+		case 'n':
+			n = add(n, b_number(b, &v));
+			break;
+		case 'N':
+			n = add(n, b_name(b, 0));
+			break;
+		case 'o':
+			if (eat(b, 'h'))
+				b_parts(b, "n_");
+			else if (eat(b, 'v'))
+				b_parts(b, "n_n_");
+			else
+				bad(b);
+			break;
+		case 's':
+			if (!b_seq(b, &v))
+				bad(b);
+			break;
+		case '?':	/* the letter after it, if there */
+			eat(b, *++spec);
+			break;
+		default:	/* E, _ */
+			if (!eat(b, *spec))
+				bad(b);
+			break;
+		}
+	}
 	return n;
 }
 
@@ -790,7 +649,12 @@ demangle_bound(const char *name, size_t len)
 		b.nsub = b.pack = b.maxsrc = 0;
 		memset(b.targ, 0, len * sizeof *b.targ);
 		n = b_encoding(&b);
-		n = add(n, b_clones(&b));
+		/* a clone's suffix, the rest of the name: .constprop.0,
+		 * .isra.0, .cold, each part printed " [clone .PART]" (the
+		 * demangler refuses any other form) */
+		if (peek(&b, 0) == '.')
+			for (; b.p < b.e; b.p++)
+				n = add(n, *b.p == '.' ? 10 : 1);
 		if (b.fail || b.p != b.e || (b.pack == b.prevpack &&
 		    memcmp(b.targ, b.prevtarg, len * sizeof *b.targ) == 0))
 			break;
@@ -811,7 +675,7 @@ typedef char *(*cxa_demangle_fn)(const char *mangled, char *buf,
     size_t *len, int *status);
 
 static cxa_demangle_fn cxa_demangle;
-static int loaded, told;
+static int loaded;
 static char *last;
 
 /*
@@ -825,56 +689,39 @@ static char *last;
 static void
 load(void)
 {
-	void *h;
+	void *h = dlopen("libstdc++.so.6", RTLD_NOW | RTLD_LOCAL);
 
 	loaded = 1;
-	h = dlopen("libstdc++.so.6", RTLD_NOW | RTLD_LOCAL);
-	if (h == NULL)
-		return;
 	/* a function pointer from dlsym's object pointer, as POSIX allows */
-	*(void **)&cxa_demangle = dlsym(h, "__cxa_demangle");
+	if (h != NULL)
+		*(void **)&cxa_demangle = dlsym(h, "__cxa_demangle");
+	if (cxa_demangle == NULL)
+		warnx_("notice: C++ names are shown mangled: no demangler "
+		    "(__cxa_demangle of libstdc++.so.6) could be loaded");
 }
 
 /*
- * Whether NAME (LEN bytes) is worth demangling: its demangled form may be
- * at most DEMANGLED_MAX bytes long, and demangling it costs at most 64
- * bytes for each of its own (or DEMANGLED_MAX): __cxa_demangle makes
- * the whole result, however long, before it can be measured.
+ * NAME (LEN bytes) is demangled when its demangled form may be at most
+ * DEMANGLED_MAX bytes long, and demangling it costs at most 64 bytes for
+ * each of its own (or DEMANGLED_MAX): __cxa_demangle makes the whole
+ * result, however long, before it can be measured.
  */
-static int
-worth_demangling(const char *name, size_t len)
-{
-	uint64_t b, most = 64 * (uint64_t)len;
-
-	if (len > 4 * DEMANGLED_MAX)
-		return 0;
-	b = demangle_bound(name, len);
-	return b <= DEMANGLED_MAX || (b <= most && b <= 16 * DEMANGLED_MAX);
-}
-
 const char *
 demangle_or_same(const char *name, size_t len, size_t *outlen)
 {
+	uint64_t b = len > 4 * DEMANGLED_MAX ? SAT : demangle_bound(name, len);
 	int status = -1;
 	char *in, *r;
 
 	*outlen = len;
-	if (len < 3 || name[0] != '_' || name[1] != 'Z' ||
-	    memchr(name, '\0', len) != NULL || !worth_demangling(name, len))
-		return name;
+	if ((b > DEMANGLED_MAX && (b > 64 * (uint64_t)len ||
+	    b > 16 * DEMANGLED_MAX)) || memchr(name, '\0', len) != NULL)
+		return name;	/* not "_Z...", or too long */
 	if (!loaded)
 		load();
-	if (cxa_demangle == NULL) {
-		if (!told)
-			warnx_("notice: C++ names are shown mangled: no "
-			    "demangler (__cxa_demangle of libstdc++.so.6) "
-			    "could be loaded");
-		told = 1;
+	if (cxa_demangle == NULL)
 		return name;
-	}
-	in = xmalloc(len + 1);
-	memcpy(in, name, len);
-	in[len] = '\0';
+	in = xasprintf("%.*s", (int)len, name);	/* len is 16 KiB at most */
 	r = cxa_demangle(in, NULL, NULL, &status);
 	free(in);
 	if (r == NULL || status != 0 || strlen(r) > DEMANGLED_MAX) {
