@@ -109,17 +109,19 @@ b_span(struct bound *b, const char *set)
 	return (uint64_t)(b->p - s);
 }
 
-/* <seq-id>? _ : base-36 digits and upper-case letters, then _; in *I
- * 0 for _ alone, else the seq-id + 1 (at most NMAX). */
+/* <seq-id>? _ : digits in RADIX, 36 (a substitution's: digits and
+ * upper-case letters) or 10 (a template parameter's), then _; in *I 0
+ * for _ alone, else the number + 1 (at most NMAX). */
 static int
-b_seq(struct bound *b, uint64_t *i)
+b_seq(struct bound *b, uint64_t *i, unsigned radix)
 {
 	const char *s = b->p;
 	uint64_t v = 0;
 	int c;
 
-	for (; isdigit(c = peek(b, 0)) || isupper(c); b->p++) {
-		v = v * 36 + (uint64_t)(isdigit(c) ? c - '0' : c - 'A' + 10);
+	for (; isdigit(c = peek(b, 0)) || (radix == 36 && isupper(c));
+	    b->p++) {
+		v = v * radix + (uint64_t)(isdigit(c) ? c - '0' : c - 'A' + 10);
 		if (v >= b->nmax)
 			v = b->nmax;
 	}
@@ -259,7 +261,8 @@ b_ref(struct bound *b)
 		b->p++;
 		return d == 't' ? 5 : 80;
 	}
-	if (!b_seq(b, &i) || i >= (c == 'S' ? b->nsub : b->nmax))
+	if (!b_seq(b, &i, c == 'S' ? 36 : 10) ||
+	    i >= (c == 'S' ? b->nsub : b->nmax))
 		return bad(b);
 	if (c == 'S')
 		return b->sub[i];
@@ -613,7 +616,7 @@ b_parts(struct bound *b, const char *spec)
 				bad(b);
 			break;
 		case 's':
-			if (!b_seq(b, &v))
+			if (!b_seq(b, &v, 36))
 				bad(b);
 			break;
 		case '?':	/* the letter after it, if there */
