@@ -639,32 +639,6 @@ read_symtab(struct elf *e)
 	}
 }
 
-/* Symbol fields. */
-struct esym {
-	uint32_t name, shndx;
-	unsigned bind, type;
-	uint64_t value, size;
-};
-
-/* The symbol at P; X: its extended section index, or NULL. */
-static void
-symbol(const struct elf *e, const unsigned char *p, const unsigned char *x,
-    struct esym *s)
-{
-	int is64 = e->h.is64;
-	unsigned info = p[is64 ? 4 : 12];
-
-	s->name = (uint32_t)rd(e, p, 4);
-	s->bind = info >> 4;
-	s->type = info & 0xf;
-	s->shndx = (uint32_t)rd(e, p + (is64 ? 6 : 14), 2);
-	/* not rda: this runs for every symbol, and is inlined */
-	s->value = rd(e, p + (is64 ? 8 : 4), is64 ? 8 : 4);
-	s->size = rd(e, p + (is64 ? 16 : 8), is64 ? 8 : 4);
-	if (s->shndx == SHN_XINDEX && x != NULL)
-		s->shndx = (uint32_t)rd(e, x, 4);
-}
-
 /* The kernel's mksysmap filter: by type, then by name. */
 static int
 kernel_drops(char type, const char *n)
@@ -683,12 +657,11 @@ kernel_drops(char type, const char *n)
  * section is known.
  */
 static void
-drop_own_version(struct elf *e, uint32_t i, const struct esym *s,
-    const char *n)
+drop_own_version(struct elf *e, uint32_t i, uint32_t shndx, const char *n)
 {
 	uint16_t v;
 
-	if (e->versym == NULL || s->shndx != SHN_ABS)
+	if (e->versym == NULL || shndx != SHN_ABS)
 		return;
 	v = e->versym[i] & 0x7fff;
 	if (v >= 2 && e->ver[v].name != NULL &&
@@ -701,32 +674,39 @@ static void
 collect_one(struct elf *e, uint32_t i, const unsigned char *p,
     const unsigned char *x, int *stext, int *banner)
 {
-	struct esym s;
+	int is64 = e->h.is64;
+	unsigned info = p[is64 ? 4 : 12], bind = info >> 4, stype = info & 0xf;
+	uint32_t name = (uint32_t)rd(e, p, 4);
+	uint32_t shndx = (uint32_t)rd(e, p + (is64 ? 6 : 14), 2);
+	/* not rda: this runs for every symbol */
+	uint64_t value = rd(e, p + (is64 ? 8 : 4), is64 ? 8 : 4);
+	uint64_t size = rd(e, p + (is64 ? 16 : 8), is64 ? 8 : 4);
 	struct ent *t;
 	const char *n;
 	char sec = '?', type;
 
-	symbol(e, p, x, &s);
-	if (s.shndx == SHN_UNDEF || s.type == STT_SECTION || s.type == STT_FILE)
+	if (shndx == SHN_XINDEX && x != NULL)
+		shndx = (uint32_t)rd(e, x, 4);
+	if (shndx == SHN_UNDEF || stype == STT_SECTION || stype == STT_FILE)
 		return;
-	n = string_at(e->str, e->strsize, s.name);
+	n = string_at(e->str, e->strsize, name);
 	if (n == NULL)
 		fatalx("%s: symbol %u: name offset %u lies outside the string "
-		    "table", e->name, i, s.name);
+		    "table", e->name, i, name);
 	if (*n == '\0')
 		return;
-	if (s.shndx < e->shnum)
-		sec = e->secletter[s.shndx];
-	else if (s.shndx < SHN_LORESERVE || s.shndx > SHN_HIRESERVE)
+	if (shndx < e->shnum)
+		sec = e->secletter[shndx];
+	else if (shndx < SHN_LORESERVE || shndx > SHN_HIRESERVE)
 		fatalx("%s: symbol %u: section index %u out of range", e->name,
-		    i, s.shndx);
-	drop_own_version(e, i, &s, n);
+		    i, shndx);
+	drop_own_version(e, i, shndx, n);
 	if (e->dynsize != NULL)
-		e->dynsize[i] = s.size;
+		e->dynsize[i] = size;
 	t = &e->ent[e->nent++];
-	type = elf_symbol_letter(s.bind, s.type, s.shndx, sec);
-	t->addr = s.shndx == SHN_COMMON ? s.size : s.value;
-	t->name = s.name;
+	type = elf_symbol_letter(bind, stype, shndx, sec);
+	t->addr = shndx == SHN_COMMON ? size : value;
+	t->name = name;
 	t->idx_type = i << 8 | (unsigned char)type |
 	    (kernel_drops(type, n) ? ENT_DROP : 0);
 	*stext |= strcmp(n, "_stext") == 0;
