@@ -306,7 +306,7 @@ read_headers(struct elf *e)
 	section(e, (uint32_t)e->h.shstrndx, &s);
 	if (s.type != SHT_NOBITS && s.size != 0) {
 		e->names = nul_table(e, &s, "the section name table");
-		e->namesize = e->names != NULL ? s.size : 0;
+		e->namesize = s.size;
 	}
 	return 0;
 }
@@ -317,16 +317,16 @@ read_headers(struct elf *e)
  * is a few dozen bytes, and notes over 1 MiB are not read.
  */
 static void
-notes_at(struct elf *e, uint64_t off, uint64_t size, uint64_t align,
-    struct build_id *id)
+notes_at(struct elf *e, uint64_t off, uint64_t size, uint64_t align)
 {
 	unsigned char *buf;
 
-	if (id->n > 0 || size == 0 || size > NOTES_MAX || !inside(e, off, size))
+	if (e->bid.n > 0 || size == 0 || size > NOTES_MAX ||
+	    !inside(e, off, size))
 		return;
 	buf = xmalloc((size_t)size);
 	notes_build_id(read_span(e, buf, off, size), (size_t)size, e->h.big,
-	    align == 8 ? 8 : 4, id);
+	    align == 8 ? 8 : 4, &e->bid);
 	free(buf);
 }
 
@@ -457,11 +457,11 @@ exec_span(const struct elf_shdr *s, struct elf_peek *pk)
 
 /*
  * The sections: their letters, and the GNU build-id from the first note
- * section that has one, into ID; peeked at (PK not NULL), whether there
- * is a .symtab, the .gnu_debuglink and where the executable ones lie.
+ * section that has one; peeked at (PK not NULL), whether there is a
+ * .symtab, the .gnu_debuglink and where the executable ones lie.
  */
 static void
-scan_sections(struct elf *e, struct build_id *id, struct elf_peek *pk)
+scan_sections(struct elf *e, struct elf_peek *pk)
 {
 	struct elf_shdr s;
 	const char *n;
@@ -475,7 +475,7 @@ scan_sections(struct elf *e, struct build_id *id, struct elf_peek *pk)
 		if (i == 0)
 			continue;
 		if (s.type == SHT_NOTE)
-			notes_at(e, s.offset, s.size, s.align, id);
+			notes_at(e, s.offset, s.size, s.align);
 		if (pk == NULL)
 			continue;
 		exec_span(&s, pk);
@@ -651,24 +651,6 @@ kernel_drops(char type, const char *n)
 	    strcmp(n, "L0") == 0 || prefix_of(n, prefix, NPREFIX(prefix)) >= 0;
 }
 
-/*
- * A version nm -D does not print: that of an absolute symbol named as its
- * version (the version's own symbol).  Dropped here, where the symbol's
- * section is known.
- */
-static void
-drop_own_version(struct elf *e, uint32_t i, uint32_t shndx, const char *n)
-{
-	uint16_t v;
-
-	if (e->versym == NULL || shndx != SHN_ABS)
-		return;
-	v = e->versym[i] & 0x7fff;
-	if (v >= 2 && e->ver[v].name != NULL &&
-	    strcmp(e->ver[v].name, n) == 0)
-		e->versym[i] = 0;
-}
-
 /* Symbol I, at P (X: its extended section index, or NULL), if nm lists it. */
 static void
 collect_one(struct elf *e, uint32_t i, const unsigned char *p,
@@ -684,6 +666,7 @@ collect_one(struct elf *e, uint32_t i, const unsigned char *p,
 	struct ent *t;
 	const char *n;
 	char sec = '?', type;
+	unsigned v;
 
 	if (shndx == SHN_XINDEX && x != NULL)
 		shndx = (uint32_t)rd(e, x, 4);
@@ -700,7 +683,12 @@ collect_one(struct elf *e, uint32_t i, const unsigned char *p,
 	else if (shndx < SHN_LORESERVE || shndx > SHN_HIRESERVE)
 		fatalx("%s: symbol %u: section index %u out of range", e->name,
 		    i, shndx);
-	drop_own_version(e, i, shndx, n);
+	/* a version nm -D does not print: that of an absolute symbol named
+	 * as its version (the version's own symbol) */
+	v = e->versym != NULL && shndx == SHN_ABS ? e->versym[i] & 0x7fff : 0;
+	if (v >= 2 && e->ver[v].name != NULL &&
+	    strcmp(e->ver[v].name, n) == 0)
+		e->versym[i] = 0;
 	if (e->dynsize != NULL)
 		e->dynsize[i] = size;
 	t = &e->ent[e->nent++];
@@ -1100,7 +1088,7 @@ static void
 load(struct elf *e)
 {
 	read_headers(e);
-	scan_sections(e, &e->bid, NULL);
+	scan_sections(e, NULL);
 	read_symtab(e);
 	collect(e);
 	sort_ents(e, e->ent, e->nent);
@@ -1246,8 +1234,7 @@ programs(struct elf *e, struct elf_peek *pk)
 			pk->have_load = 1;
 		}
 		if (type == PT_NOTE)
-			notes_at(e, offset, filesz, rda(e, h, 28, 48),
-			    &pk->bid);
+			notes_at(e, offset, filesz, rda(e, h, 28, 48));
 		else if (type == PT_LOAD && (flags & PF_X) &&
 		    pk->ntext < ELF_PEEK_TEXT)
 			pk->text[pk->ntext++] = (struct elf_text){ vaddr, memsz,
@@ -1286,8 +1273,9 @@ elf_peek(const char *path, struct elf_peek *pk)
 	e = elf_new(path, &in);
 	e->peek = 1;
 	if ((rc = read_headers(e)) == 0) {
-		scan_sections(e, &pk->bid, pk);
+		scan_sections(e, pk);
 		programs(e, pk);
+		pk->bid = e->bid;
 	}
 	input_check_size(&in);
 	input_close(&in);
