@@ -223,40 +223,10 @@ string_at(const char *tab, uint64_t size, uint64_t off)
 
 /* ---- the headers ------------------------------------------------------ */
 
-/* The ELF header, checked (the magic, which elf_open's caller checked;
- * class, byte order, size) and decoded. */
-static int
-read_ehdr(struct elf *e)
-{
-	unsigned char hb[sizeof(Elf64_Ehdr)];
-	const unsigned char *h;
-	int x;
-
-	if (e->size < EI_NIDENT)
-		return defect(e, "truncated ELF header");
-	h = read_span(e, hb, 0, e->size < sizeof hb ? e->size : sizeof hb);
-	if (!elf_magic(h, SELFMAG))
-		return -1;
-	if (h[EI_CLASS] != ELFCLASS32 && h[EI_CLASS] != ELFCLASS64)
-		return defect(e, "unknown ELF class %u", h[EI_CLASS]);
-	if (h[EI_DATA] != ELFDATA2LSB && h[EI_DATA] != ELFDATA2MSB)
-		return defect(e, "unknown ELF byte order %u", h[EI_DATA]);
-	if (e->size < (h[EI_CLASS] == ELFCLASS64 ? sizeof(Elf64_Ehdr) :
-	    sizeof(Elf32_Ehdr)))
-		return defect(e, "truncated ELF header");
-	x = (e->h.is64 = h[EI_CLASS] == ELFCLASS64) ? 12 : 0;
-	e->h.big = h[EI_DATA] == ELFDATA2MSB;
-	e->h.phoff = rda(e, h, 28, 32);
-	e->h.shoff = rda(e, h, 32, 40);
-	e->h.phentsize = rd(e, h + 42 + x, 2);
-	e->h.phnum = rd(e, h + 44 + x, 2);
-	e->h.shentsize = rd(e, h + 46 + x, 2);
-	e->h.shnum = rd(e, h + 48 + x, 2);
-	e->h.shstrndx = rd(e, h + 50 + x, 2);
-	return 0;
-}
-
-/* The section header table: 0, or -1. */
+/*
+ * The section headers and their names: 0, or -1.  A file peeked at whose
+ * sections are not known has none.
+ */
 static int
 read_sections(struct elf *e)
 {
@@ -285,29 +255,50 @@ read_sections(struct elf *e)
 		    (unsigned long long)shnum, (unsigned long long)shoff);
 	e->shnum = (uint32_t)shnum;
 	e->sh = span(e, shoff, shnum * ent, "the section header table");
-	return 0;
-}
-
-/*
- * The ELF header, the section headers and their names: 0, or -1 (only
- * when peeked at) when it is not an ELF file.  A file peeked at whose
- * sections are not known has none.
- */
-static int
-read_headers(struct elf *e)
-{
-	struct elf_shdr s;
-
-	if (read_ehdr(e) < 0)
-		return -1;
-	if (read_sections(e) < 0 || e->h.shstrndx == SHN_UNDEF ||
-	    e->h.shstrndx >= e->shnum)
+	if (e->h.shstrndx == SHN_UNDEF || e->h.shstrndx >= e->shnum)
 		return 0;
 	section(e, (uint32_t)e->h.shstrndx, &s);
 	if (s.type != SHT_NOBITS && s.size != 0) {
 		e->names = nul_table(e, &s, "the section name table");
 		e->namesize = s.size;
 	}
+	return 0;
+}
+
+/*
+ * The ELF header, checked (the magic, which elf_open's caller checked;
+ * class, byte order, size) and decoded, then the section headers: 0, or
+ * -1 (only when peeked at) when it is not an ELF file.
+ */
+static int
+read_headers(struct elf *e)
+{
+	unsigned char hb[sizeof(Elf64_Ehdr)];
+	const unsigned char *h;
+	int x;
+
+	if (e->size < EI_NIDENT)
+		return defect(e, "truncated ELF header");
+	h = read_span(e, hb, 0, e->size < sizeof hb ? e->size : sizeof hb);
+	if (!elf_magic(h, SELFMAG))
+		return -1;
+	if (h[EI_CLASS] != ELFCLASS32 && h[EI_CLASS] != ELFCLASS64)
+		return defect(e, "unknown ELF class %u", h[EI_CLASS]);
+	if (h[EI_DATA] != ELFDATA2LSB && h[EI_DATA] != ELFDATA2MSB)
+		return defect(e, "unknown ELF byte order %u", h[EI_DATA]);
+	if (e->size < (h[EI_CLASS] == ELFCLASS64 ? sizeof(Elf64_Ehdr) :
+	    sizeof(Elf32_Ehdr)))
+		return defect(e, "truncated ELF header");
+	x = (e->h.is64 = h[EI_CLASS] == ELFCLASS64) ? 12 : 0;
+	e->h.big = h[EI_DATA] == ELFDATA2MSB;
+	e->h.phoff = rda(e, h, 28, 32);
+	e->h.shoff = rda(e, h, 32, 40);
+	e->h.phentsize = rd(e, h + 42 + x, 2);
+	e->h.phnum = rd(e, h + 44 + x, 2);
+	e->h.shentsize = rd(e, h + 46 + x, 2);
+	e->h.shnum = rd(e, h + 48 + x, 2);
+	e->h.shstrndx = rd(e, h + 50 + x, 2);
+	read_sections(e);
 	return 0;
 }
 
