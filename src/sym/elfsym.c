@@ -73,14 +73,10 @@ struct elf {
 	uint64_t namesize;
 	char *secletter;		/* per section */
 
-	uint64_t symoff;		/* the symbol table */
-	size_t symentsize;
-	uint32_t nsym;
+	uint32_t nsym;			/* the symbol table's */
 	const char *str;		/* its string table */
 	uint64_t strsize;
 	uint32_t strndx;		/* its section */
-	uint64_t xoff;			/* SHT_SYMTAB_SHNDX, when xshndx */
-	int xshndx;
 
 	uint16_t *versym;		/* .dynsym only: versions, or NULL */
 	uint64_t *dynsize;		/* .dynsym only: sizes by index, or NULL */
@@ -585,51 +581,6 @@ read_versions(struct elf *e, uint32_t dynsym)
 		read_verlist(e, &vn, 1);
 }
 
-/* The symbol table: .symtab, else .dynsym. */
-static void
-read_symtab(struct elf *e)
-{
-	struct elf_shdr s, x;
-	uint32_t i;
-	size_t entsize = e->h.is64 ? sizeof(Elf64_Sym) : sizeof(Elf32_Sym);
-
-	if ((i = find_section(e, SHT_SYMTAB, 0, &s)) == 0)
-		i = find_section(e, SHT_DYNSYM, 0, &s);
-	if (i == 0)
-		fatalx("%s: no symbol table (stripped); use the unstripped file "
-		    "from the debug package (vmlinux from linux-image-*-dbg or "
-		    "kernel-debuginfo, or the program's debug file)", e->name);
-	if (s.entsize != entsize)
-		fatalx("%s: symbol table entry size %llu, not %zu", e->name,
-		    (unsigned long long)s.entsize, entsize);
-	if (s.size % entsize)
-		fatalx("%s: symbol table size %llu is not a whole number of "
-		    "entries", e->name, (unsigned long long)s.size);
-	if (s.size / entsize > MAX_SYMS)
-		fatalx("%s: symbol count %llu does not fit (at most %lu)",
-		    e->name, (unsigned long long)(s.size / entsize),
-		    (unsigned long)MAX_SYMS);
-	check_span(e, s.offset, s.size, "the symbol table");
-	e->symoff = s.offset;
-	e->symentsize = entsize;
-	e->nsym = (uint32_t)(s.size / entsize);
-	e->str = string_table(e, s.link, &e->strsize, "the symbol table");
-	e->strndx = (uint32_t)s.link;
-	if (find_section(e, SHT_SYMTAB_SHNDX, i, &x) != 0) {
-		if (x.size / 4 < e->nsym)
-			fatalx("%s: the extended section index table is too "
-			    "short", e->name);
-		check_span(e, x.offset, (uint64_t)e->nsym * 4,
-		    "the extended section index table");
-		e->xoff = x.offset;
-		e->xshndx = 1;
-	}
-	if (s.type == SHT_DYNSYM) {
-		read_versions(e, i);
-		e->dynsize = xmalloc(((size_t)e->nsym + 1) * sizeof *e->dynsize);
-	}
-}
-
 /* The kernel's mksysmap filter: by type, then by name. */
 static int
 kernel_drops(char type, const char *n)
@@ -693,33 +644,34 @@ collect_one(struct elf *e, uint32_t i, const unsigned char *p,
 }
 
 /*
- * One pass, SYM_CHUNK symbols read at a time: the symbols nm
- * --defined-only prints, in table order; of a kernel, those its filter
- * keeps.
+ * One pass over the symbol table S (X: its SHT_SYMTAB_SHNDX, or NULL),
+ * SYM_CHUNK symbols read at a time: the symbols nm --defined-only prints,
+ * in table order; of a kernel, those its filter keeps.
  */
 static void
-collect(struct elf *e)
+collect(struct elf *e, const struct elf_shdr *s, const struct elf_shdr *x)
 {
 	int stext = 0, banner = 0;
 	unsigned char *sb = NULL, *xb = NULL;
+	size_t es = (size_t)s->entsize;
 
 	e->ent = e->nsym > 1 ? xmalloc((size_t)(e->nsym - 1) * sizeof *e->ent)
 	    : NULL;
 	if (e->held == NULL) {
-		sb = xmalloc(SYM_CHUNK * e->symentsize);
-		xb = e->xshndx ? xmalloc(SYM_CHUNK * 4) : NULL;
+		sb = xmalloc(SYM_CHUNK * es);
+		xb = x != NULL ? xmalloc(SYM_CHUNK * 4) : NULL;
 	}
 	/* both tables were checked against the file in read_symtab() */
 	for (uint32_t i0 = 0; i0 < e->nsym; i0 += SYM_CHUNK) {
 		uint32_t n = e->nsym - i0 < SYM_CHUNK ? e->nsym - i0 : SYM_CHUNK;
-		const unsigned char *p = read_span(e, sb, e->symoff +
-		    (uint64_t)i0 * e->symentsize, (uint64_t)n * e->symentsize);
-		const unsigned char *x = e->xshndx ? read_span(e, xb, e->xoff +
-		    (uint64_t)i0 * 4, (uint64_t)n * 4) : NULL;
+		const unsigned char *p = read_span(e, sb, s->offset +
+		    (uint64_t)i0 * es, (uint64_t)n * es);
+		const unsigned char *xp = x != NULL ? read_span(e, xb,
+		    x->offset + (uint64_t)i0 * 4, (uint64_t)n * 4) : NULL;
 
 		for (uint32_t k = i0 == 0; k < n; k++)
-			collect_one(e, i0 + k, p + (size_t)k * e->symentsize,
-			    x ? x + (size_t)k * 4 : NULL, &stext, &banner);
+			collect_one(e, i0 + k, p + (size_t)k * es,
+			    xp ? xp + (size_t)k * 4 : NULL, &stext, &banner);
 	}
 	free(sb);
 	free(xb);
@@ -731,6 +683,49 @@ collect(struct elf *e)
 				e->ent[k++] = e->ent[i];
 		e->nent = k;
 	}
+}
+
+/* The symbol table, .symtab, else .dynsym, and its symbols. */
+static void
+read_symtab(struct elf *e)
+{
+	struct elf_shdr s, x, *xs = NULL;
+	uint32_t i;
+	size_t entsize = e->h.is64 ? sizeof(Elf64_Sym) : sizeof(Elf32_Sym);
+
+	if ((i = find_section(e, SHT_SYMTAB, 0, &s)) == 0)
+		i = find_section(e, SHT_DYNSYM, 0, &s);
+	if (i == 0)
+		fatalx("%s: no symbol table (stripped); use the unstripped file "
+		    "from the debug package (vmlinux from linux-image-*-dbg or "
+		    "kernel-debuginfo, or the program's debug file)", e->name);
+	if (s.entsize != entsize)
+		fatalx("%s: symbol table entry size %llu, not %zu", e->name,
+		    (unsigned long long)s.entsize, entsize);
+	if (s.size % entsize)
+		fatalx("%s: symbol table size %llu is not a whole number of "
+		    "entries", e->name, (unsigned long long)s.size);
+	if (s.size / entsize > MAX_SYMS)
+		fatalx("%s: symbol count %llu does not fit (at most %lu)",
+		    e->name, (unsigned long long)(s.size / entsize),
+		    (unsigned long)MAX_SYMS);
+	check_span(e, s.offset, s.size, "the symbol table");
+	e->nsym = (uint32_t)(s.size / entsize);
+	e->str = string_table(e, s.link, &e->strsize, "the symbol table");
+	e->strndx = (uint32_t)s.link;
+	if (find_section(e, SHT_SYMTAB_SHNDX, i, &x) != 0) {
+		if (x.size / 4 < e->nsym)
+			fatalx("%s: the extended section index table is too "
+			    "short", e->name);
+		check_span(e, x.offset, (uint64_t)e->nsym * 4,
+		    "the extended section index table");
+		xs = &x;
+	}
+	if (s.type == SHT_DYNSYM) {
+		read_versions(e, i);
+		e->dynsize = xmalloc(((size_t)e->nsym + 1) * sizeof *e->dynsize);
+	}
+	collect(e, &s, xs);
 }
 
 /* ---- names and order -------------------------------------------------- */
@@ -1081,7 +1076,6 @@ load(struct elf *e)
 	read_headers(e);
 	scan_sections(e, NULL);
 	read_symtab(e);
-	collect(e);
 	sort_ents(e, e->ent, e->nent);
 }
 
