@@ -43,15 +43,9 @@ _Static_assert(sizeof(struct ent) == 16, "an entry is 16 bytes");
 #define LINK_MAX (sizeof ((struct elf_peek *)0)->link + 8)
 
 /*
- * The fields of an ELF header and of a section header that the reader
- * uses, of either class (ELF32's widened), in the host's byte order.
+ * The fields of a section header that the reader uses, of either class
+ * (ELF32's widened), in the host's byte order.
  */
-struct elf_ehdr {
-	int is64, big;
-	uint64_t phoff, shoff;
-	uint64_t phentsize, phnum, shentsize, shnum, shstrndx;
-};
-
 struct elf_shdr {
 	uint64_t name, type, flags, addr, offset, size, link, info, align;
 	uint64_t entsize;
@@ -63,11 +57,13 @@ struct elf {
 	unsigned char *held;	/* else the file held in memory */
 	uint64_t size;
 	int peek;		/* elf_peek: a defect is "not known" */
-	struct elf_ehdr h;	/* class, byte order, section headers */
+	int is64, big;		/* ELFCLASS64, ELFDATA2MSB */
+	uint64_t phoff, phentsize, phnum;	/* the program headers */
 	void **owned;		/* buffers read from the file */
 	size_t nowned;
 
 	const unsigned char *sh;	/* section headers */
+	uint64_t shentsize;
 	uint32_t shnum;			/* peeked at and unknown: 0 */
 	const char *names;		/* their names (NUL-ended), or NULL */
 	uint64_t namesize;
@@ -107,21 +103,21 @@ elf_magic(const void *head, size_t n)
 static uint64_t
 rd(const struct elf *e, const unsigned char *p, size_t len)
 {
-	return elf_word(p, len, e->h.big);
+	return elf_word(p, len, e->big);
 }
 
 /* An address-sized word: at OFF32 in an ELF32 structure, OFF64 in ELF64. */
 static uint64_t
 rda(const struct elf *e, const unsigned char *p, size_t off32, size_t off64)
 {
-	return e->h.is64 ? rd(e, p + off64, 8) : rd(e, p + off32, 4);
+	return e->is64 ? rd(e, p + off64, 8) : rd(e, p + off32, 4);
 }
 
 /* Section I's header. */
 static void
 section(const struct elf *e, uint32_t i, struct elf_shdr *s)
 {
-	const unsigned char *p = e->sh + (size_t)i * e->h.shentsize;
+	const unsigned char *p = e->sh + (size_t)i * e->shentsize;
 
 	s->name = rd(e, p, 4);
 	s->type = rd(e, p + 4, 4);
@@ -129,8 +125,8 @@ section(const struct elf *e, uint32_t i, struct elf_shdr *s)
 	s->addr = rda(e, p, 12, 16);
 	s->offset = rda(e, p, 16, 24);
 	s->size = rda(e, p, 20, 32);
-	s->link = rd(e, p + (e->h.is64 ? 40 : 24), 4);
-	s->info = rd(e, p + (e->h.is64 ? 44 : 28), 4);
+	s->link = rd(e, p + (e->is64 ? 40 : 24), 4);
+	s->info = rd(e, p + (e->is64 ? 44 : 28), 4);
 	s->align = rda(e, p, 32, 48);
 	s->entsize = rda(e, p, 36, 56);
 }
@@ -220,30 +216,33 @@ string_at(const char *tab, uint64_t size, uint64_t off)
 /* ---- the headers ------------------------------------------------------ */
 
 /*
- * The section headers and their names: 0, or -1.  A file peeked at whose
- * sections are not known has none.
+ * The section headers and their names, as the ELF header H says: 0, or
+ * -1.  A file peeked at whose sections are not known has none.
  */
 static int
-read_sections(struct elf *e)
+read_sections(struct elf *e, const unsigned char *h)
 {
-	uint64_t shoff = e->h.shoff, shnum = e->h.shnum, ent = e->h.shentsize;
+	int x = e->is64 ? 12 : 0;
+	uint64_t shoff = rda(e, h, 32, 40), shnum = rd(e, h + 48 + x, 2);
+	uint64_t ent = e->shentsize = rd(e, h + 46 + x, 2);
+	uint64_t strndx = rd(e, h + 50 + x, 2);
 	struct elf_shdr s;
 
 	if (shoff == 0)
 		return defect(e, "no section headers, so no symbol table "
 		    "(stripped); use the unstripped file");
-	if (ent < (e->h.is64 ? sizeof(Elf64_Shdr) : sizeof(Elf32_Shdr)))
+	if (ent < (e->is64 ? sizeof(Elf64_Shdr) : sizeof(Elf32_Shdr)))
 		return defect(e, "section header size %llu is too small",
 		    (unsigned long long)ent);
 	if ((e->sh = span(e, shoff, ent, "the section header table")) == NULL)
 		return -1;
-	if (shnum == 0 || e->h.shstrndx == SHN_XINDEX) {
+	if (shnum == 0 || strndx == SHN_XINDEX) {
 		/* extended numbering: the counts are in section 0 */
 		section(e, 0, &s);
 		if (shnum == 0)
 			shnum = s.size;
-		if (e->h.shstrndx == SHN_XINDEX)
-			e->h.shstrndx = s.link;
+		if (strndx == SHN_XINDEX)
+			strndx = s.link;
 	}
 	if (shnum > UINT32_MAX || shnum > (e->size - shoff) / ent)
 		return defect(e, "the section header table lies outside the "
@@ -251,9 +250,9 @@ read_sections(struct elf *e)
 		    (unsigned long long)shnum, (unsigned long long)shoff);
 	e->shnum = (uint32_t)shnum;
 	e->sh = span(e, shoff, shnum * ent, "the section header table");
-	if (e->h.shstrndx == SHN_UNDEF || e->h.shstrndx >= e->shnum)
+	if (strndx == SHN_UNDEF || strndx >= e->shnum)
 		return 0;
-	section(e, (uint32_t)e->h.shstrndx, &s);
+	section(e, (uint32_t)strndx, &s);
 	if (s.type != SHT_NOBITS && s.size != 0) {
 		e->names = nul_table(e, &s, "the section name table");
 		e->namesize = s.size;
@@ -285,16 +284,12 @@ read_headers(struct elf *e)
 	if (e->size < (h[EI_CLASS] == ELFCLASS64 ? sizeof(Elf64_Ehdr) :
 	    sizeof(Elf32_Ehdr)))
 		return defect(e, "truncated ELF header");
-	x = (e->h.is64 = h[EI_CLASS] == ELFCLASS64) ? 12 : 0;
-	e->h.big = h[EI_DATA] == ELFDATA2MSB;
-	e->h.phoff = rda(e, h, 28, 32);
-	e->h.shoff = rda(e, h, 32, 40);
-	e->h.phentsize = rd(e, h + 42 + x, 2);
-	e->h.phnum = rd(e, h + 44 + x, 2);
-	e->h.shentsize = rd(e, h + 46 + x, 2);
-	e->h.shnum = rd(e, h + 48 + x, 2);
-	e->h.shstrndx = rd(e, h + 50 + x, 2);
-	read_sections(e);
+	x = (e->is64 = h[EI_CLASS] == ELFCLASS64) ? 12 : 0;
+	e->big = h[EI_DATA] == ELFDATA2MSB;
+	e->phoff = rda(e, h, 28, 32);
+	e->phentsize = rd(e, h + 42 + x, 2);
+	e->phnum = rd(e, h + 44 + x, 2);
+	read_sections(e, h);
 	return 0;
 }
 
@@ -312,7 +307,7 @@ notes_at(struct elf *e, uint64_t off, uint64_t size, uint64_t align)
 	    !inside(e, off, size))
 		return;
 	buf = xmalloc((size_t)size);
-	notes_build_id(read_span(e, buf, off, size), (size_t)size, e->h.big,
+	notes_build_id(read_span(e, buf, off, size), (size_t)size, e->big,
 	    align == 8 ? 8 : 4, &e->bid);
 	free(buf);
 }
@@ -598,7 +593,7 @@ static void
 collect_one(struct elf *e, uint32_t i, const unsigned char *p,
     const unsigned char *x, int *stext, int *banner)
 {
-	int is64 = e->h.is64;
+	int is64 = e->is64;
 	unsigned info = p[is64 ? 4 : 12], bind = info >> 4, stype = info & 0xf;
 	uint32_t name = (uint32_t)rd(e, p, 4);
 	uint32_t shndx = (uint32_t)rd(e, p + (is64 ? 6 : 14), 2);
@@ -691,7 +686,7 @@ read_symtab(struct elf *e)
 {
 	struct elf_shdr s, x, *xs = NULL;
 	uint32_t i;
-	size_t entsize = e->h.is64 ? sizeof(Elf64_Sym) : sizeof(Elf32_Sym);
+	size_t entsize = e->is64 ? sizeof(Elf64_Sym) : sizeof(Elf32_Sym);
 
 	if ((i = find_section(e, SHT_SYMTAB, 0, &s)) == 0)
 		i = find_section(e, SHT_DYNSYM, 0, &s);
@@ -1200,17 +1195,17 @@ elf_close(struct elf *e)
 static void
 programs(struct elf *e, struct elf_peek *pk)
 {
-	uint64_t ent = e->h.phentsize, num = e->h.phnum;
+	uint64_t ent = e->phentsize, num = e->phnum;
 	const unsigned char *t;
 
-	if (e->h.phoff == 0 || num == 0 || ent < (e->h.is64 ? 56u : 32u) ||
-	    num * ent > TABLE_MAX || (t = span(e, e->h.phoff, num * ent,
+	if (e->phoff == 0 || num == 0 || ent < (e->is64 ? 56u : 32u) ||
+	    num * ent > TABLE_MAX || (t = span(e, e->phoff, num * ent,
 	    "the program header table")) == NULL)
 		return;
 	for (uint64_t i = 0; i < num; i++) {
 		const unsigned char *h = t + i * ent;
 		uint64_t type = rd(e, h, 4);
-		uint64_t flags = rd(e, h + (e->h.is64 ? 4 : 24), 4);
+		uint64_t flags = rd(e, h + (e->is64 ? 4 : 24), 4);
 		uint64_t offset = rda(e, h, 4, 8), vaddr = rda(e, h, 8, 16);
 		uint64_t filesz = rda(e, h, 16, 32), memsz = rda(e, h, 20, 40);
 
