@@ -650,8 +650,7 @@ collect(struct elf *e, const struct elf_shdr *s, const struct elf_shdr *x)
 	unsigned char *sb = NULL, *xb = NULL;
 	size_t es = (size_t)s->entsize;
 
-	e->ent = e->nsym > 1 ? xmalloc((size_t)(e->nsym - 1) * sizeof *e->ent)
-	    : NULL;
+	e->ent = xmalloc((size_t)e->nsym * sizeof *e->ent);
 	if (e->held == NULL) {
 		sb = xmalloc(SYM_CHUNK * es);
 		xb = x != NULL ? xmalloc(SYM_CHUNK * 4) : NULL;
