@@ -1073,7 +1073,7 @@ load(struct elf *e)
 	sort_ents(e, e->ent, e->nent);
 }
 
-/* Read the rest of IN after HEAD into memory. */
+/* Read the rest of IN after HEAD into memory, input_cap bytes at most. */
 static void
 hold(struct elf *e, struct input *in, const void *head, size_t n)
 {
@@ -1084,8 +1084,6 @@ hold(struct elf *e, struct input *in, const void *head, size_t n)
 	e->size = n;
 	do {
 		if (cap - e->size < (1 << 16)) {
-			if (cap > SIZE_MAX / 2)
-				fatalx("%s: too large", e->name);
 			cap *= 2;
 			e->held = xrealloc(e->held, cap);
 		}
