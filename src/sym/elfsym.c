@@ -43,15 +43,9 @@ _Static_assert(sizeof(struct ent) == 16, "an entry is 16 bytes");
 #define LINK_MAX (sizeof ((struct elf_peek *)0)->link + 8)
 
 /*
- * The fields of an ELF header and of a section header that the reader
- * uses, of either class (ELF32's widened), in the host's byte order.
+ * The fields of a section header that the reader uses, of either class
+ * (ELF32's widened), in the host's byte order.
  */
-struct elf_ehdr {
-	int is64, big;
-	uint64_t phoff, shoff;
-	uint64_t phentsize, phnum, shentsize, shnum, shstrndx;
-};
-
 struct elf_shdr {
 	uint64_t name, type, flags, addr, offset, size, link, info, align;
 	uint64_t entsize;
@@ -63,24 +57,22 @@ struct elf {
 	unsigned char *held;	/* else the file held in memory */
 	uint64_t size;
 	int peek;		/* elf_peek: a defect is "not known" */
-	struct elf_ehdr h;	/* class, byte order, section headers */
+	int is64, big;		/* ELFCLASS64, ELFDATA2MSB */
+	uint64_t phoff, phentsize, phnum;	/* the program headers */
 	void **owned;		/* buffers read from the file */
 	size_t nowned;
 
 	const unsigned char *sh;	/* section headers */
+	uint64_t shentsize;
 	uint32_t shnum;			/* peeked at and unknown: 0 */
 	const char *names;		/* their names (NUL-ended), or NULL */
 	uint64_t namesize;
 	char *secletter;		/* per section */
 
-	uint64_t symoff;		/* the symbol table */
-	size_t symentsize;
-	uint32_t nsym;
+	uint32_t nsym;			/* the symbol table's */
 	const char *str;		/* its string table */
 	uint64_t strsize;
 	uint32_t strndx;		/* its section */
-	uint64_t xoff;			/* SHT_SYMTAB_SHNDX, when xshndx */
-	int xshndx;
 
 	uint16_t *versym;		/* .dynsym only: versions, or NULL */
 	uint64_t *dynsize;		/* .dynsym only: sizes by index, or NULL */
@@ -111,21 +103,21 @@ elf_magic(const void *head, size_t n)
 static uint64_t
 rd(const struct elf *e, const unsigned char *p, size_t len)
 {
-	return elf_word(p, len, e->h.big);
+	return elf_word(p, len, e->big);
 }
 
 /* An address-sized word: at OFF32 in an ELF32 structure, OFF64 in ELF64. */
 static uint64_t
 rda(const struct elf *e, const unsigned char *p, size_t off32, size_t off64)
 {
-	return e->h.is64 ? rd(e, p + off64, 8) : rd(e, p + off32, 4);
+	return e->is64 ? rd(e, p + off64, 8) : rd(e, p + off32, 4);
 }
 
 /* Section I's header. */
 static void
 section(const struct elf *e, uint32_t i, struct elf_shdr *s)
 {
-	const unsigned char *p = e->sh + (size_t)i * e->h.shentsize;
+	const unsigned char *p = e->sh + (size_t)i * e->shentsize;
 
 	s->name = rd(e, p, 4);
 	s->type = rd(e, p + 4, 4);
@@ -133,8 +125,8 @@ section(const struct elf *e, uint32_t i, struct elf_shdr *s)
 	s->addr = rda(e, p, 12, 16);
 	s->offset = rda(e, p, 16, 24);
 	s->size = rda(e, p, 20, 32);
-	s->link = rd(e, p + (e->h.is64 ? 40 : 24), 4);
-	s->info = rd(e, p + (e->h.is64 ? 44 : 28), 4);
+	s->link = rd(e, p + (e->is64 ? 40 : 24), 4);
+	s->info = rd(e, p + (e->is64 ? 44 : 28), 4);
 	s->align = rda(e, p, 32, 48);
 	s->entsize = rda(e, p, 36, 56);
 }
@@ -223,10 +215,58 @@ string_at(const char *tab, uint64_t size, uint64_t off)
 
 /* ---- the headers ------------------------------------------------------ */
 
-/* The ELF header, checked (the magic, which elf_open's caller checked;
- * class, byte order, size) and decoded. */
+/*
+ * The section headers and their names, as the ELF header H says: 0, or
+ * -1.  A file peeked at whose sections are not known has none.
+ */
 static int
-read_ehdr(struct elf *e)
+read_sections(struct elf *e, const unsigned char *h)
+{
+	int x = e->is64 ? 12 : 0;
+	uint64_t shoff = rda(e, h, 32, 40), shnum = rd(e, h + 48 + x, 2);
+	uint64_t ent = e->shentsize = rd(e, h + 46 + x, 2);
+	uint64_t strndx = rd(e, h + 50 + x, 2);
+	struct elf_shdr s;
+
+	if (shoff == 0)
+		return defect(e, "no section headers, so no symbol table "
+		    "(stripped); use the unstripped file");
+	if (ent < (e->is64 ? sizeof(Elf64_Shdr) : sizeof(Elf32_Shdr)))
+		return defect(e, "section header size %llu is too small",
+		    (unsigned long long)ent);
+	if ((e->sh = span(e, shoff, ent, "the section header table")) == NULL)
+		return -1;
+	if (shnum == 0 || strndx == SHN_XINDEX) {
+		/* extended numbering: the counts are in section 0 */
+		section(e, 0, &s);
+		if (shnum == 0)
+			shnum = s.size;
+		if (strndx == SHN_XINDEX)
+			strndx = s.link;
+	}
+	if (shnum > UINT32_MAX || shnum > (e->size - shoff) / ent)
+		return defect(e, "the section header table lies outside the "
+		    "file (%llu sections at offset %llu)",
+		    (unsigned long long)shnum, (unsigned long long)shoff);
+	e->shnum = (uint32_t)shnum;
+	e->sh = span(e, shoff, shnum * ent, "the section header table");
+	if (strndx == SHN_UNDEF || strndx >= e->shnum)
+		return 0;
+	section(e, (uint32_t)strndx, &s);
+	if (s.type != SHT_NOBITS && s.size != 0) {
+		e->names = nul_table(e, &s, "the section name table");
+		e->namesize = s.size;
+	}
+	return 0;
+}
+
+/*
+ * The ELF header, checked (the magic, which elf_open's caller checked;
+ * class, byte order, size) and decoded, then the section headers: 0, or
+ * -1 (only when peeked at) when it is not an ELF file.
+ */
+static int
+read_headers(struct elf *e)
 {
 	unsigned char hb[sizeof(Elf64_Ehdr)];
 	const unsigned char *h;
@@ -244,70 +284,12 @@ read_ehdr(struct elf *e)
 	if (e->size < (h[EI_CLASS] == ELFCLASS64 ? sizeof(Elf64_Ehdr) :
 	    sizeof(Elf32_Ehdr)))
 		return defect(e, "truncated ELF header");
-	x = (e->h.is64 = h[EI_CLASS] == ELFCLASS64) ? 12 : 0;
-	e->h.big = h[EI_DATA] == ELFDATA2MSB;
-	e->h.phoff = rda(e, h, 28, 32);
-	e->h.shoff = rda(e, h, 32, 40);
-	e->h.phentsize = rd(e, h + 42 + x, 2);
-	e->h.phnum = rd(e, h + 44 + x, 2);
-	e->h.shentsize = rd(e, h + 46 + x, 2);
-	e->h.shnum = rd(e, h + 48 + x, 2);
-	e->h.shstrndx = rd(e, h + 50 + x, 2);
-	return 0;
-}
-
-/* The section header table: 0, or -1. */
-static int
-read_sections(struct elf *e)
-{
-	uint64_t shoff = e->h.shoff, shnum = e->h.shnum, ent = e->h.shentsize;
-	struct elf_shdr s;
-
-	if (shoff == 0)
-		return defect(e, "no section headers, so no symbol table "
-		    "(stripped); use the unstripped file");
-	if (ent < (e->h.is64 ? sizeof(Elf64_Shdr) : sizeof(Elf32_Shdr)))
-		return defect(e, "section header size %llu is too small",
-		    (unsigned long long)ent);
-	if ((e->sh = span(e, shoff, ent, "the section header table")) == NULL)
-		return -1;
-	if (shnum == 0 || e->h.shstrndx == SHN_XINDEX) {
-		/* extended numbering: the counts are in section 0 */
-		section(e, 0, &s);
-		if (shnum == 0)
-			shnum = s.size;
-		if (e->h.shstrndx == SHN_XINDEX)
-			e->h.shstrndx = s.link;
-	}
-	if (shnum > UINT32_MAX || shnum > (e->size - shoff) / ent)
-		return defect(e, "the section header table lies outside the "
-		    "file (%llu sections at offset %llu)",
-		    (unsigned long long)shnum, (unsigned long long)shoff);
-	e->shnum = (uint32_t)shnum;
-	e->sh = span(e, shoff, shnum * ent, "the section header table");
-	return 0;
-}
-
-/*
- * The ELF header, the section headers and their names: 0, or -1 (only
- * when peeked at) when it is not an ELF file.  A file peeked at whose
- * sections are not known has none.
- */
-static int
-read_headers(struct elf *e)
-{
-	struct elf_shdr s;
-
-	if (read_ehdr(e) < 0)
-		return -1;
-	if (read_sections(e) < 0 || e->h.shstrndx == SHN_UNDEF ||
-	    e->h.shstrndx >= e->shnum)
-		return 0;
-	section(e, (uint32_t)e->h.shstrndx, &s);
-	if (s.type != SHT_NOBITS && s.size != 0) {
-		e->names = nul_table(e, &s, "the section name table");
-		e->namesize = e->names != NULL ? s.size : 0;
-	}
+	x = (e->is64 = h[EI_CLASS] == ELFCLASS64) ? 12 : 0;
+	e->big = h[EI_DATA] == ELFDATA2MSB;
+	e->phoff = rda(e, h, 28, 32);
+	e->phentsize = rd(e, h + 42 + x, 2);
+	e->phnum = rd(e, h + 44 + x, 2);
+	read_sections(e, h);
 	return 0;
 }
 
@@ -317,16 +299,16 @@ read_headers(struct elf *e)
  * is a few dozen bytes, and notes over 1 MiB are not read.
  */
 static void
-notes_at(struct elf *e, uint64_t off, uint64_t size, uint64_t align,
-    struct build_id *id)
+notes_at(struct elf *e, uint64_t off, uint64_t size, uint64_t align)
 {
 	unsigned char *buf;
 
-	if (id->n > 0 || size == 0 || size > NOTES_MAX || !inside(e, off, size))
+	if (e->bid.n > 0 || size == 0 || size > NOTES_MAX ||
+	    !inside(e, off, size))
 		return;
 	buf = xmalloc((size_t)size);
-	notes_build_id(read_span(e, buf, off, size), (size_t)size, e->h.big,
-	    align == 8 ? 8 : 4, id);
+	notes_build_id(read_span(e, buf, off, size), (size_t)size, e->big,
+	    align == 8 ? 8 : 4, &e->bid);
 	free(buf);
 }
 
@@ -457,11 +439,11 @@ exec_span(const struct elf_shdr *s, struct elf_peek *pk)
 
 /*
  * The sections: their letters, and the GNU build-id from the first note
- * section that has one, into ID; peeked at (PK not NULL), whether there
- * is a .symtab, the .gnu_debuglink and where the executable ones lie.
+ * section that has one; peeked at (PK not NULL), whether there is a
+ * .symtab, the .gnu_debuglink and where the executable ones lie.
  */
 static void
-scan_sections(struct elf *e, struct build_id *id, struct elf_peek *pk)
+scan_sections(struct elf *e, struct elf_peek *pk)
 {
 	struct elf_shdr s;
 	const char *n;
@@ -475,7 +457,7 @@ scan_sections(struct elf *e, struct build_id *id, struct elf_peek *pk)
 		if (i == 0)
 			continue;
 		if (s.type == SHT_NOTE)
-			notes_at(e, s.offset, s.size, s.align, id);
+			notes_at(e, s.offset, s.size, s.align);
 		if (pk == NULL)
 			continue;
 		exec_span(&s, pk);
@@ -594,13 +576,116 @@ read_versions(struct elf *e, uint32_t dynsym)
 		read_verlist(e, &vn, 1);
 }
 
-/* The symbol table: .symtab, else .dynsym. */
+/* The kernel's mksysmap filter: by type, then by name. */
+static int
+kernel_drops(char type, const char *n)
+{
+	static const char *const prefix[] = {
+		"$", ".L", "__crc_", "__kstrtab_", "__kstrtabns_",
+	};
+
+	return type == 'a' || type == 'N' || type == 'U' || type == 'w' ||
+	    strcmp(n, "L0") == 0 || prefix_of(n, prefix, NPREFIX(prefix)) >= 0;
+}
+
+/* Symbol I, at P (X: its extended section index, or NULL), if nm lists it. */
+static void
+collect_one(struct elf *e, uint32_t i, const unsigned char *p,
+    const unsigned char *x, int *stext, int *banner)
+{
+	int is64 = e->is64;
+	unsigned info = p[is64 ? 4 : 12], bind = info >> 4, stype = info & 0xf;
+	uint32_t name = (uint32_t)rd(e, p, 4);
+	uint32_t shndx = (uint32_t)rd(e, p + (is64 ? 6 : 14), 2);
+	/* not rda: this runs for every symbol */
+	uint64_t value = rd(e, p + (is64 ? 8 : 4), is64 ? 8 : 4);
+	uint64_t size = rd(e, p + (is64 ? 16 : 8), is64 ? 8 : 4);
+	struct ent *t;
+	const char *n;
+	char sec = '?', type;
+	unsigned v;
+
+	if (shndx == SHN_XINDEX && x != NULL)
+		shndx = (uint32_t)rd(e, x, 4);
+	if (shndx == SHN_UNDEF || stype == STT_SECTION || stype == STT_FILE)
+		return;
+	n = string_at(e->str, e->strsize, name);
+	if (n == NULL)
+		fatalx("%s: symbol %u: name offset %u lies outside the string "
+		    "table", e->name, i, name);
+	if (*n == '\0')
+		return;
+	if (shndx < e->shnum)
+		sec = e->secletter[shndx];
+	else if (shndx < SHN_LORESERVE || shndx > SHN_HIRESERVE)
+		fatalx("%s: symbol %u: section index %u out of range", e->name,
+		    i, shndx);
+	/* a version nm -D does not print: that of an absolute symbol named
+	 * as its version (the version's own symbol) */
+	v = e->versym != NULL && shndx == SHN_ABS ? e->versym[i] & 0x7fff : 0;
+	if (v >= 2 && e->ver[v].name != NULL &&
+	    strcmp(e->ver[v].name, n) == 0)
+		e->versym[i] = 0;
+	if (e->dynsize != NULL)
+		e->dynsize[i] = size;
+	t = &e->ent[e->nent++];
+	type = elf_symbol_letter(bind, stype, shndx, sec);
+	t->addr = shndx == SHN_COMMON ? size : value;
+	t->name = name;
+	t->idx_type = i << 8 | (unsigned char)type |
+	    (kernel_drops(type, n) ? ENT_DROP : 0);
+	*stext |= strcmp(n, "_stext") == 0;
+	*banner |= strcmp(n, "linux_banner") == 0;
+}
+
+/*
+ * One pass over the symbol table S (X: its SHT_SYMTAB_SHNDX, or NULL),
+ * SYM_CHUNK symbols read at a time: the symbols nm --defined-only prints,
+ * in table order; of a kernel, those its filter keeps.
+ */
+static void
+collect(struct elf *e, const struct elf_shdr *s, const struct elf_shdr *x)
+{
+	int stext = 0, banner = 0;
+	unsigned char *sb = NULL, *xb = NULL;
+	size_t es = (size_t)s->entsize;
+
+	e->ent = xmalloc((size_t)e->nsym * sizeof *e->ent);
+	if (e->held == NULL) {
+		sb = xmalloc(SYM_CHUNK * es);
+		xb = x != NULL ? xmalloc(SYM_CHUNK * 4) : NULL;
+	}
+	/* both tables were checked against the file in read_symtab() */
+	for (uint32_t i0 = 0; i0 < e->nsym; i0 += SYM_CHUNK) {
+		uint32_t n = e->nsym - i0 < SYM_CHUNK ? e->nsym - i0 : SYM_CHUNK;
+		const unsigned char *p = read_span(e, sb, s->offset +
+		    (uint64_t)i0 * es, (uint64_t)n * es);
+		const unsigned char *xp = x != NULL ? read_span(e, xb,
+		    x->offset + (uint64_t)i0 * 4, (uint64_t)n * 4) : NULL;
+
+		for (uint32_t k = i0 == 0; k < n; k++)
+			collect_one(e, i0 + k, p + (size_t)k * es,
+			    xp ? xp + (size_t)k * 4 : NULL, &stext, &banner);
+	}
+	free(sb);
+	free(xb);
+	if ((e->kernel = stext && banner)) {
+		size_t k = 0;
+
+		for (size_t i = 0; i < e->nent; i++)
+			if (!(e->ent[i].idx_type & ENT_DROP))
+				e->ent[k++] = e->ent[i];
+		e->nent = k;
+	}
+}
+
+/* The symbol table, .symtab, else .dynsym, and its symbols. */
 static void
 read_symtab(struct elf *e)
 {
-	struct elf_shdr s, x;
+	struct elf_shdr s, x, *xs = NULL;
 	uint32_t i;
-	size_t entsize = e->h.is64 ? sizeof(Elf64_Sym) : sizeof(Elf32_Sym);
+	size_t entsize = e->is64 ? sizeof(Elf64_Sym) : sizeof(Elf32_Sym);
 
 	if ((i = find_section(e, SHT_SYMTAB, 0, &s)) == 0)
 		i = find_section(e, SHT_DYNSYM, 0, &s);
@@ -619,8 +704,6 @@ read_symtab(struct elf *e)
 		    e->name, (unsigned long long)(s.size / entsize),
 		    (unsigned long)MAX_SYMS);
 	check_span(e, s.offset, s.size, "the symbol table");
-	e->symoff = s.offset;
-	e->symentsize = entsize;
 	e->nsym = (uint32_t)(s.size / entsize);
 	e->str = string_table(e, s.link, &e->strsize, "the symbol table");
 	e->strndx = (uint32_t)s.link;
@@ -630,148 +713,13 @@ read_symtab(struct elf *e)
 			    "short", e->name);
 		check_span(e, x.offset, (uint64_t)e->nsym * 4,
 		    "the extended section index table");
-		e->xoff = x.offset;
-		e->xshndx = 1;
+		xs = &x;
 	}
 	if (s.type == SHT_DYNSYM) {
 		read_versions(e, i);
 		e->dynsize = xmalloc(((size_t)e->nsym + 1) * sizeof *e->dynsize);
 	}
-}
-
-/* Symbol fields. */
-struct esym {
-	uint32_t name, shndx;
-	unsigned bind, type;
-	uint64_t value, size;
-};
-
-/* The symbol at P; X: its extended section index, or NULL. */
-static void
-symbol(const struct elf *e, const unsigned char *p, const unsigned char *x,
-    struct esym *s)
-{
-	int is64 = e->h.is64;
-	unsigned info = p[is64 ? 4 : 12];
-
-	s->name = (uint32_t)rd(e, p, 4);
-	s->bind = info >> 4;
-	s->type = info & 0xf;
-	s->shndx = (uint32_t)rd(e, p + (is64 ? 6 : 14), 2);
-	/* not rda: this runs for every symbol, and is inlined */
-	s->value = rd(e, p + (is64 ? 8 : 4), is64 ? 8 : 4);
-	s->size = rd(e, p + (is64 ? 16 : 8), is64 ? 8 : 4);
-	if (s->shndx == SHN_XINDEX && x != NULL)
-		s->shndx = (uint32_t)rd(e, x, 4);
-}
-
-/* The kernel's mksysmap filter: by type, then by name. */
-static int
-kernel_drops(char type, const char *n)
-{
-	static const char *const prefix[] = {
-		"$", ".L", "__crc_", "__kstrtab_", "__kstrtabns_",
-	};
-
-	return type == 'a' || type == 'N' || type == 'U' || type == 'w' ||
-	    strcmp(n, "L0") == 0 || prefix_of(n, prefix, NPREFIX(prefix)) >= 0;
-}
-
-/*
- * A version nm -D does not print: that of an absolute symbol named as its
- * version (the version's own symbol).  Dropped here, where the symbol's
- * section is known.
- */
-static void
-drop_own_version(struct elf *e, uint32_t i, const struct esym *s,
-    const char *n)
-{
-	uint16_t v;
-
-	if (e->versym == NULL || s->shndx != SHN_ABS)
-		return;
-	v = e->versym[i] & 0x7fff;
-	if (v >= 2 && e->ver[v].name != NULL &&
-	    strcmp(e->ver[v].name, n) == 0)
-		e->versym[i] = 0;
-}
-
-/* Symbol I, at P (X: its extended section index, or NULL), if nm lists it. */
-static void
-collect_one(struct elf *e, uint32_t i, const unsigned char *p,
-    const unsigned char *x, int *stext, int *banner)
-{
-	struct esym s;
-	struct ent *t;
-	const char *n;
-	char sec = '?', type;
-
-	symbol(e, p, x, &s);
-	if (s.shndx == SHN_UNDEF || s.type == STT_SECTION || s.type == STT_FILE)
-		return;
-	n = string_at(e->str, e->strsize, s.name);
-	if (n == NULL)
-		fatalx("%s: symbol %u: name offset %u lies outside the string "
-		    "table", e->name, i, s.name);
-	if (*n == '\0')
-		return;
-	if (s.shndx < e->shnum)
-		sec = e->secletter[s.shndx];
-	else if (s.shndx < SHN_LORESERVE || s.shndx > SHN_HIRESERVE)
-		fatalx("%s: symbol %u: section index %u out of range", e->name,
-		    i, s.shndx);
-	drop_own_version(e, i, &s, n);
-	if (e->dynsize != NULL)
-		e->dynsize[i] = s.size;
-	t = &e->ent[e->nent++];
-	type = elf_symbol_letter(s.bind, s.type, s.shndx, sec);
-	t->addr = s.shndx == SHN_COMMON ? s.size : s.value;
-	t->name = s.name;
-	t->idx_type = i << 8 | (unsigned char)type |
-	    (kernel_drops(type, n) ? ENT_DROP : 0);
-	*stext |= strcmp(n, "_stext") == 0;
-	*banner |= strcmp(n, "linux_banner") == 0;
-}
-
-/*
- * One pass, SYM_CHUNK symbols read at a time: the symbols nm
- * --defined-only prints, in table order; of a kernel, those its filter
- * keeps.
- */
-static void
-collect(struct elf *e)
-{
-	int stext = 0, banner = 0;
-	unsigned char *sb = NULL, *xb = NULL;
-
-	e->ent = e->nsym > 1 ? xmalloc((size_t)(e->nsym - 1) * sizeof *e->ent)
-	    : NULL;
-	if (e->held == NULL) {
-		sb = xmalloc(SYM_CHUNK * e->symentsize);
-		xb = e->xshndx ? xmalloc(SYM_CHUNK * 4) : NULL;
-	}
-	/* both tables were checked against the file in read_symtab() */
-	for (uint32_t i0 = 0; i0 < e->nsym; i0 += SYM_CHUNK) {
-		uint32_t n = e->nsym - i0 < SYM_CHUNK ? e->nsym - i0 : SYM_CHUNK;
-		const unsigned char *p = read_span(e, sb, e->symoff +
-		    (uint64_t)i0 * e->symentsize, (uint64_t)n * e->symentsize);
-		const unsigned char *x = e->xshndx ? read_span(e, xb, e->xoff +
-		    (uint64_t)i0 * 4, (uint64_t)n * 4) : NULL;
-
-		for (uint32_t k = i0 == 0; k < n; k++)
-			collect_one(e, i0 + k, p + (size_t)k * e->symentsize,
-			    x ? x + (size_t)k * 4 : NULL, &stext, &banner);
-	}
-	free(sb);
-	free(xb);
-	if ((e->kernel = stext && banner)) {
-		size_t k = 0;
-
-		for (size_t i = 0; i < e->nent; i++)
-			if (!(e->ent[i].idx_type & ENT_DROP))
-				e->ent[k++] = e->ent[i];
-		e->nent = k;
-	}
+	collect(e, &s, xs);
 }
 
 /* ---- names and order -------------------------------------------------- */
@@ -1120,13 +1068,12 @@ static void
 load(struct elf *e)
 {
 	read_headers(e);
-	scan_sections(e, &e->bid, NULL);
+	scan_sections(e, NULL);
 	read_symtab(e);
-	collect(e);
 	sort_ents(e, e->ent, e->nent);
 }
 
-/* Read the rest of IN after HEAD into memory. */
+/* Read the rest of IN after HEAD into memory, input_cap bytes at most. */
 static void
 hold(struct elf *e, struct input *in, const void *head, size_t n)
 {
@@ -1137,8 +1084,6 @@ hold(struct elf *e, struct input *in, const void *head, size_t n)
 	e->size = n;
 	do {
 		if (cap - e->size < (1 << 16)) {
-			if (cap > SIZE_MAX / 2)
-				fatalx("%s: too large", e->name);
 			cap *= 2;
 			e->held = xrealloc(e->held, cap);
 		}
@@ -1247,17 +1192,17 @@ elf_close(struct elf *e)
 static void
 programs(struct elf *e, struct elf_peek *pk)
 {
-	uint64_t ent = e->h.phentsize, num = e->h.phnum;
+	uint64_t ent = e->phentsize, num = e->phnum;
 	const unsigned char *t;
 
-	if (e->h.phoff == 0 || num == 0 || ent < (e->h.is64 ? 56u : 32u) ||
-	    num * ent > TABLE_MAX || (t = span(e, e->h.phoff, num * ent,
+	if (e->phoff == 0 || num == 0 || ent < (e->is64 ? 56u : 32u) ||
+	    num * ent > TABLE_MAX || (t = span(e, e->phoff, num * ent,
 	    "the program header table")) == NULL)
 		return;
 	for (uint64_t i = 0; i < num; i++) {
 		const unsigned char *h = t + i * ent;
 		uint64_t type = rd(e, h, 4);
-		uint64_t flags = rd(e, h + (e->h.is64 ? 4 : 24), 4);
+		uint64_t flags = rd(e, h + (e->is64 ? 4 : 24), 4);
 		uint64_t offset = rda(e, h, 4, 8), vaddr = rda(e, h, 8, 16);
 		uint64_t filesz = rda(e, h, 16, 32), memsz = rda(e, h, 20, 40);
 
@@ -1266,8 +1211,7 @@ programs(struct elf *e, struct elf_peek *pk)
 			pk->have_load = 1;
 		}
 		if (type == PT_NOTE)
-			notes_at(e, offset, filesz, rda(e, h, 28, 48),
-			    &pk->bid);
+			notes_at(e, offset, filesz, rda(e, h, 28, 48));
 		else if (type == PT_LOAD && (flags & PF_X) &&
 		    pk->ntext < ELF_PEEK_TEXT)
 			pk->text[pk->ntext++] = (struct elf_text){ vaddr, memsz,
@@ -1306,8 +1250,9 @@ elf_peek(const char *path, struct elf_peek *pk)
 	e = elf_new(path, &in);
 	e->peek = 1;
 	if ((rc = read_headers(e)) == 0) {
-		scan_sections(e, &pk->bid, pk);
+		scan_sections(e, pk);
 		programs(e, pk);
+		pk->bid = e->bid;
 	}
 	input_check_size(&in);
 	input_close(&in);
