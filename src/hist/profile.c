@@ -35,10 +35,8 @@ head_len(const struct profile *p)
 }
 
 /*
- * A regular file (or /proc/profile) is read whole, at the size it had when
- * opened; one whose size changed meanwhile is an error, as what was read
- * may be of two versions.  A non-seekable input is read to its end,
- * bounded by PROFILE_MAX_BYTES.
+ * A regular file (or /proc/profile) is read at its size when opened, a
+ * non-seekable input to its end, bounded by PROFILE_MAX_BYTES.
  */
 void
 profile_load(struct profile *p, const char *name)
@@ -68,10 +66,6 @@ profile_load(struct profile *p, const char *name)
 	memcpy(p->head, p->data, head_len(p));
 }
 
-/*
- * Whole words only: like util-linux, a trailing partial word (a snapshot
- * cut short) is left out; profile_warn_trailing says so.
- */
 void
 profile_check(struct profile *p)
 {
