@@ -16,9 +16,6 @@
 #include "hist/counters.h"
 #include "base/input.h"
 
-/* Larger than any profile a kernel can produce: 2^28 counters + step. */
-#define PROFILE_MAX_BYTES ((uint64_t)1 << 30 | 4)
-
 /* The first bytes kept as read, for what a profile looks like. */
 #define PROFILE_HEAD 256
 
