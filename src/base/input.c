@@ -11,29 +11,15 @@
 #include <unistd.h>
 
 #include "base/input.h"
+#include "base/sniff.h"
 #include "base/util.h"
-
-static const struct {
-	const char *suffix;
-	const char *tool;
-} tools[] = {
-	{ ".gz", "gzip" },
-	{ ".xz", "xz" },
-	{ ".zst", "zstd" },
-	{ ".bz2", "bzip2" },
-};
 
 const char *
 input_tool(const char *name)
 {
-	size_t n = strlen(name);
+	const struct sniff *k = sniff_suffix(name);
 
-	for (size_t i = 0; i < sizeof(tools) / sizeof(tools[0]); i++) {
-		size_t k = strlen(tools[i].suffix);
-		if (n > k && strcmp(name + n - k, tools[i].suffix) == 0)
-			return tools[i].tool;
-	}
-	return NULL;
+	return k != NULL ? k->tool : NULL;
 }
 
 /*

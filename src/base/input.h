@@ -30,9 +30,10 @@ struct input {
 };
 
 /*
- * The most bytes an input read whole into memory from a pipe or a
- * decompressor may have (as a profile: 1 GiB and a step word); the
- * program's cap is input_cap (base/cap.c), which tests may lower.
+ * The most bytes a profile (larger than any a kernel writes: 2^28
+ * counters and a step word) or an input read whole into memory from a
+ * pipe or a decompressor may have; the program's cap on the latter is
+ * input_cap (base/cap.c), which tests may lower.
  */
 #define INPUT_MAX_BYTES ((uint64_t)1 << 30 | 4)
 extern const uint64_t input_cap;

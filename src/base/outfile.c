@@ -125,20 +125,6 @@ open_unnamed(const char *path)
 	return -1;
 }
 
-/* A named temporary beside OF's path, in OF->tmp. */
-static int
-open_named(struct outfile *of)
-{
-	int fd;
-
-	of->tmp = tmp_name(of->path);
-	if ((fd = mkostemp(of->tmp, O_CLOEXEC)) < 0) {
-		free(of->tmp);
-		of->tmp = NULL;
-	}
-	return fd;
-}
-
 /* Whether PATH (status SB) is another's in a sticky directory that is
  * not ours either, where only its owner may replace it (errno EPERM). */
 static int
@@ -185,8 +171,13 @@ outfile_open(struct outfile *of, const char *name)
 		if (of->exists)
 			of->old = sb;
 		fd = open_unnamed(of->path);
-		if (fd < 0 && errno == EOPNOTSUPP)
-			fd = open_named(of);
+		if (fd < 0 && errno == EOPNOTSUPP) {	/* a named temporary */
+			of->tmp = tmp_name(of->path);
+			if ((fd = mkostemp(of->tmp, O_CLOEXEC)) < 0) {
+				free(of->tmp);
+				of->tmp = NULL;
+			}
+		}
 	}
 	if (fd < 0 || (of->f = fdopen(fd, "w")) == NULL)
 		fatal("%s", of->name);

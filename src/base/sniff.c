@@ -30,6 +30,21 @@ sniff_binary(const unsigned char *buf, size_t n)
 	return NULL;
 }
 
+const struct sniff *
+sniff_suffix(const char *name)
+{
+	size_t n = strlen(name);
+
+	for (size_t i = 0; i < sizeof magics / sizeof magics[0]; i++) {
+		const char *s = magics[i].kind.suffix;
+
+		if (s != NULL && n > strlen(s) &&
+		    strcmp(name + n - strlen(s), s) == 0)
+			return &magics[i].kind;
+	}
+	return NULL;
+}
+
 /* Printable ASCII and white space only, with at least one newline. */
 static int
 is_text(const unsigned char *buf, size_t n)

@@ -2,7 +2,8 @@
  * sniff.h - recognising inputs that are not what they were given as: an
  * ELF file, compressed data without its suffix, or text as a profile; a
  * compressed or ELF file as a map.  Only used to explain errors and
- * warnings; nothing is refused on a guess.
+ * warnings; nothing is refused on a guess.  The compressed formats'
+ * suffixes also choose an input's decompressor (input.c).
  */
 #ifndef RP_SNIFF_H
 #define RP_SNIFF_H
@@ -22,6 +23,10 @@ struct sniff {
 /* What the first N bytes of an input look like, or NULL if nothing known;
  * text is not remarkable here (for a map). */
 const struct sniff *sniff_binary(const unsigned char *buf, size_t n);
+
+/* The compressed format whose suffix NAME ends with (and is more than),
+ * or NULL. */
+const struct sniff *sniff_suffix(const char *name);
 
 /* What the first N bytes of a profile look like (text included), or
  * NULL. */

@@ -60,11 +60,6 @@ warnx_(const char *fmt, ...)
 	va_end(ap);
 }
 
-/*
- * "readprofile: " HEAD and TEXT cut at spaces into lines of at most
- * WRAP_COLUMNS columns, each further line "readprofile: " INDENT; a word
- * longer than a line stays whole.
- */
 #define WRAP_COLUMNS 80
 void
 say_wrapped(const char *head, const char *indent, const char *text,

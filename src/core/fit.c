@@ -35,18 +35,16 @@ fit_describe(struct out *out, const char *map, uint64_t stext,
 		    (unsigned long long)mc, (unsigned long long)counters);
 }
 
-size_t
+void
 fit_short(char *buf, size_t n, const char *map, uint64_t text, uint32_t step,
     uint64_t counters)
 {
-	int k = snprintf(buf, n, "the profile is shorter than the map's text: "
+	snprintf(buf, n, "the profile is shorter than the map's text: "
 	    "its %llu counters at step %u cover %llu bytes, but _etext - "
 	    "_stext in %s is %llu bytes (a cut copy of the profile, or the map "
 	    "of another kernel)", (unsigned long long)counters, step,
 	    (unsigned long long)(counters * step), map,
 	    (unsigned long long)text);
-
-	return k < 0 ? 0 : (size_t)k < n ? (size_t)k : n - 1;
 }
 
 void

@@ -29,9 +29,9 @@ void fit_describe(struct out *out, const char *map, uint64_t stext,
 /*
  * The profile's COUNTERS at STEP cover fewer bytes than the TEXT bytes of
  * MAP's _etext - _stext: the line that says so first, no newline, into
- * BUF (its length, cut to N - 1).
+ * BUF (cut to N bytes).
  */
-size_t fit_short(char *buf, size_t n, const char *map, uint64_t text,
+void fit_short(char *buf, size_t n, const char *map, uint64_t text,
     uint32_t step, uint64_t counters);
 
 /* Warn on stderr when MAP does not fit PROFILE, naming PROFILE first when

@@ -13,9 +13,9 @@ check_bounds(const struct profile *p)
 {
 	if (p->bytes == 0)
 		fatalx("%s: input file is empty", p->name);
-	if (p->bytes > PROFILE_MAX_BYTES)
+	if (p->bytes > INPUT_MAX_BYTES)
 		fatalx("%s: too large for a profile (more than %llu bytes)",
-		    p->name, (unsigned long long)PROFILE_MAX_BYTES);
+		    p->name, (unsigned long long)INPUT_MAX_BYTES);
 }
 
 /* The baseline is read this much at a time. */
@@ -35,10 +35,8 @@ head_len(const struct profile *p)
 }
 
 /*
- * A regular file (or /proc/profile) is read whole, at the size it had when
- * opened; one whose size changed meanwhile is an error, as what was read
- * may be of two versions.  A non-seekable input is read to its end,
- * bounded by PROFILE_MAX_BYTES.
+ * A regular file (or /proc/profile) is read at its size when opened, a
+ * non-seekable input to its end, bounded by INPUT_MAX_BYTES.
  */
 void
 profile_load(struct profile *p, const char *name)
@@ -58,8 +56,8 @@ profile_load(struct profile *p, const char *name)
 	    !p->in.seekable) {
 		p->bytes = len;
 		check_bounds(p);	/* one byte past the limit is enough */
-		cap = cap * 2 > PROFILE_MAX_BYTES + 1 ?
-		    (size_t)PROFILE_MAX_BYTES + 1 : cap * 2;
+		cap = cap * 2 > INPUT_MAX_BYTES + 1 ?
+		    (size_t)INPUT_MAX_BYTES + 1 : cap * 2;
 		p->data = xrealloc(p->data, cap);
 	}
 	p->bytes = len;
@@ -68,10 +66,6 @@ profile_load(struct profile *p, const char *name)
 	memcpy(p->head, p->data, head_len(p));
 }
 
-/*
- * Whole words only: like util-linux, a trailing partial word (a snapshot
- * cut short) is left out; profile_warn_trailing says so.
- */
 void
 profile_check(struct profile *p)
 {
@@ -214,7 +208,7 @@ profile_subtract(struct profile *p, struct profile *base, const char *name)
 				size_base(p, base, base->in.seekable ?
 				    base->in.size : got);
 		}
-		if (base->in.off > PROFILE_MAX_BYTES) {
+		if (base->in.off > INPUT_MAX_BYTES) {
 			base->bytes = base->in.off;
 			check_bounds(base);
 		}

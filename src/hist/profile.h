@@ -16,9 +16,6 @@
 #include "hist/counters.h"
 #include "base/input.h"
 
-/* Larger than any profile a kernel can produce: 2^28 counters + step. */
-#define PROFILE_MAX_BYTES ((uint64_t)1 << 30 | 4)
-
 /* The first bytes kept as read, for what a profile looks like. */
 #define PROFILE_HEAD 256
 
@@ -49,8 +46,9 @@ void profile_warn_step(struct profile *p);
 
 /*
  * The two halves of profile_open: read NAME whole (fatal when it is
- * empty or too large), then check that it is a whole number of words.
- * In between, the caller may look at the contents to tell another format.
+ * empty or too large), then keep whole words only (a trailing partial
+ * word, a snapshot cut short, left out like util-linux does).  In
+ * between, the caller may look at the contents to tell another format.
  */
 void profile_load(struct profile *p, const char *name);
 void profile_check(struct profile *p);

@@ -24,26 +24,24 @@ step_infer(const struct step_text *t, uint32_t *step)
 	return STEP_NO_FIT;
 }
 
-size_t
+void
 step_why(char *buf, size_t n, enum step_found r, const struct step_text *t)
 {
 	const char *map = t->map;
 	uint64_t stext = t->stext, etext = t->etext, counters = t->counters;
-	int k;
 
 	if (r == STEP_NO_ETEXT)
-		k = snprintf(buf, n, "the profile's step word is 0 and %s has "
+		snprintf(buf, n, "the profile's step word is 0 and %s has "
 		    "no _etext: the sampling step is unknown (give the map of "
 		    "the profiled kernel with -m)", map);
 	else if (etext < stext)
-		k = snprintf(buf, n, "the profile's step word is 0 and %s has "
+		snprintf(buf, n, "the profile's step word is 0 and %s has "
 		    "_etext below _stext: the sampling step is unknown", map);
 	else
-		k = snprintf(buf, n, "the profile's step word is 0 and no "
+		snprintf(buf, n, "the profile's step word is 0 and no "
 		    "power of two fits %s: _etext - _stext is %llu bytes, but "
 		    "the profile has %llu counters; the sampling step is "
 		    "unknown (wrong map file?)", map,
 		    (unsigned long long)(etext - stext),
 		    (unsigned long long)counters);
-	return k < 0 || n == 0 ? 0 : (size_t)k < n ? (size_t)k : n - 1;
 }

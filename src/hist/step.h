@@ -37,7 +37,7 @@ enum step_found step_infer(const struct step_text *t, uint32_t *step);
  * Why the step of a zero step word is unknown (R is not STEP_FOUND), as a
  * message without prefix or newline, into BUF (cut to N bytes).
  */
-size_t step_why(char *buf, size_t n, enum step_found r,
+void step_why(char *buf, size_t n, enum step_found r,
     const struct step_text *t);
 
 #endif

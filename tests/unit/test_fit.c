@@ -62,17 +62,15 @@ static void
 short_profile(void **state)
 {
 	char buf[512];
-	size_t n;
 
 	(void)state;
-	n = fit_short(buf, sizeof buf, "map", 56, 4, 10);
+	fit_short(buf, sizeof buf, "map", 56, 4, 10);
 	assert_string_equal(buf, "the profile is shorter than the map's text: "
 	    "its 10 counters at step 4 cover 40 bytes, but _etext - _stext "
 	    "in map is 56 bytes (a cut copy of the profile, or the map of "
 	    "another kernel)");
-	assert_int_equal(n, strlen(buf));
-	n = fit_short(buf, 9, "map", 56, 4, 10);
-	assert_int_equal(n, 8);
+	fit_short(buf, 9, "map", 56, 4, 10);
+	assert_int_equal(strlen(buf), 8);
 	assert_string_equal(buf, "the prof");
 }
 
