@@ -68,7 +68,6 @@ report_kernel(struct run *r, struct profile *p)
 	symsrc_close(&m);
 	profile_close(p);	/* a file that changed size is an error */
 	run_finish(r->out);
-	export_commit();	/* last: every input checked */
 	fit_warn(r->map, r->profile, res.origin, res.etext, res.have_etext,
 	    r->step, p->nwords - 1);
 	if (r->o->mapfile)	/* the default map's notice said it already */
@@ -92,7 +91,6 @@ report_profile(struct run *r)
 		gmonrun_run(r, &prof);
 		profile_close(&prof);	/* a file that changed size is an error */
 		run_finish(r->out);
-		export_commit();	/* last: every input checked */
 		return;
 	}
 	profile_check(&prof);

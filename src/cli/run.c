@@ -21,11 +21,12 @@
 void
 run_finish(struct out *out)
 {
-	if (out_finish(out) == 0)
-		return;
-	if (errno == EPIPE)
-		exit(0);	/* the reader went away: nothing to say */
-	fatal("write error");
+	if (out_finish(out) < 0) {
+		if (errno == EPIPE)
+			exit(0);	/* the reader went away: nothing to say */
+		fatal("write error");
+	}
+	export_commit();
 }
 
 void

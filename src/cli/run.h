@@ -68,8 +68,8 @@ uint32_t run_step_from_map(struct symsrc *m, uint64_t counters,
  * other. */
 const char *run_byte_order(int swapped);
 
-/* Write what OUT holds; a reader gone away ends the run quietly, any other
- * write error is fatal. */
+/* Write what OUT holds, then --pprof's file (last: every input checked); a
+ * reader gone away ends the run quietly, any other write error is fatal. */
 void run_finish(struct out *out);
 
 #endif
