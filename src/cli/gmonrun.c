@@ -204,10 +204,10 @@ gmonrun_run(struct run *r, struct profile *p)
 		profile_load(&bp, opt->baseline);
 		if (!gmonrun_detect(&bp))
 			fatalx("%s: not a gmon.out, unlike %s", opt->baseline,
-			    opt->profile);
+			    r->profile);
 		load(&bg, &bp);
 		if (gmon_subtract(&g, &bg, err, sizeof err) < 0)
-			fatalx("%s: %s", opt->profile, err);
+			fatalx("%s: %s", r->profile, err);
 	}
 	if (opt->mapfile == NULL)
 		fatalx("%s is a gmon.out: name the program with -m (the "
