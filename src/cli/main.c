@@ -58,11 +58,8 @@ report_kernel(struct run *r, struct profile *p)
 	r->map = run_map(r);
 	run_open_map(&m, r->map);
 	r->step = p->step;
-	if (r->step == 0) {	/* read the map once: held for the report */
-		symsrc_hold(&m);
+	if (r->step == 0)	/* the map read once, held for the report */
 		r->step = run_step_from_map(&m, p->nwords - 1, &res, 0);
-		symsrc_rewind(&m);
-	}
 	run_report(r, &m, &c, &res);
 	bid = *symsrc_build_id(&m);
 	symsrc_close(&m);

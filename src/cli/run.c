@@ -54,7 +54,9 @@ run_step_from_map(struct symsrc *m, uint64_t counters,
 	enum step_found r;
 	struct step_text t;
 
+	symsrc_hold(m);
 	report_text_bounds(m, res);
+	symsrc_rewind(m);
 	t = (struct step_text){ m->name, res->origin, res->etext,
 	    res->have_etext, counters };
 	r = step_infer(&t, &step);
