@@ -76,11 +76,10 @@ export_src_of(const struct run *r, struct export_src *s)
 {
 	const struct gmon *g = r->gmon;
 
-	*s = (struct export_src){ .profile = r->profile,
-	    .map = r->map, .baseline = r->o->baseline, .kernel = g == NULL,
-	    .step = r->step, .live = r->live && !g ? &r->k.id : NULL,
-	    .format = !g ? "kernel" : g->format == GMON_GNU ?
-	    "gmon.out (GNU)" : "gmon.out (BSD)" };
+	*s = (struct export_src){ .profile = r->profile, .map = r->map,
+	    .baseline = r->o->baseline, .kernel = g == NULL, .step = r->step,
+	    .live = r->live && !g ? &r->k.id : NULL, .format = !g ? "kernel" :
+	    g->format == GMON_GNU ? "gmon.out (GNU)" : "gmon.out (BSD)" };
 	if (g != NULL) {	/* its rate its own */
 		s->rate = g->rate;
 		s->rate_from = "gmon.out";
