@@ -23,7 +23,7 @@ run_finish(struct out *out)
 {
 	if (out_finish(out) < 0) {
 		if (errno == EPIPE)
-			exit(0);	/* the reader went away: nothing to say */
+			exit(0);	/* the reader left: nothing to say */
 		fatal("write error");
 	}
 	export_commit();
