@@ -109,14 +109,14 @@ print_info_verbose(struct out *o, const struct gmon *g)
 
 /*
  * The program given with -m must be the profiled one: R's histogram must
- * cover the text of the program, [LO, HI), no lower than its
- * first loaded address (glibc's histogram starts at __executable_start,
- * the BSDs' at the text), and ending at the end of its text (etext),
- * rounded up by less than TEXT_SLACK.  For an ELF file, the text runs
- * from its first loaded address to the end of its executable sections
- * (one without section headers is not checked), before the report; for
- * nm text, it is found from its symbols by the report's walk (a map
- * without etext is not checked).  Fatal when not, naming both.
+ * cover its text, [LO, HI), no lower than its first loaded address
+ * (glibc's histogram starts at __executable_start, the BSDs' at the
+ * text), and ending at the end of its text (etext), rounded up by less
+ * than TEXT_SLACK.  For an ELF file, the text runs from its first loaded
+ * address to the end of its executable sections (one without section
+ * headers is not checked), before the report; for nm text, it is found
+ * from its symbols by the report's walk (a map without etext is not
+ * checked).  Fatal when not, naming both.
  */
 static void
 check_text(const struct run *r, uint64_t lo, uint64_t hi)
