@@ -101,27 +101,6 @@ print_info_verbose(struct out *o, const struct gmon *g)
 		    (unsigned long long)g->nblocks);
 }
 
-/* A baseline gmon.out: its bytes are read until the report is done. */
-struct baseline {
-	struct profile p;
-	struct gmon g;
-};
-
-static void
-subtract_baseline(struct gmon *g, const struct options *opt,
-    struct baseline *b)
-{
-	char err[256];
-
-	profile_load(&b->p, opt->baseline);
-	if (!gmonrun_detect(&b->p))
-		fatalx("%s: not a gmon.out, unlike %s", opt->baseline,
-		    opt->profile);
-	load(&b->g, &b->p);
-	if (gmon_subtract(g, &b->g, err, sizeof err) < 0)
-		fatalx("%s: %s", opt->profile, err);
-}
-
 /*
  * A histogram's end may lie past its program's text by the rounding of
  * its writer: glibc and the BSDs round etext up to 4 bytes.
@@ -129,26 +108,27 @@ subtract_baseline(struct gmon *g, const struct options *opt,
 #define TEXT_SLACK 16
 
 /*
- * The program given with -m must be the profiled one: the histogram of G
- * (from GMON) must cover the text of PROG, [LO, HI), no lower than its
- * first loaded address (glibc's histogram starts at __executable_start,
- * the BSDs' at the text), and ending at the end of its text (etext),
- * rounded up by less than TEXT_SLACK.  For an ELF file, the text runs
- * from its first loaded address to the end of its executable sections
- * (one without section headers is not checked), before the report; for
- * nm text, it is found from its symbols by the report's walk (a map
- * without etext is not checked).  Fatal when not, naming both.
+ * The program given with -m must be the profiled one: R's histogram must
+ * cover its text, [LO, HI), no lower than its first loaded address
+ * (glibc's histogram starts at __executable_start, the BSDs' at the
+ * text), and ending at the end of its text (etext), rounded up by less
+ * than TEXT_SLACK.  For an ELF file, the text runs from its first loaded
+ * address to the end of its executable sections (one without section
+ * headers is not checked), before the report; for nm text, it is found
+ * from its symbols by the report's walk (a map without etext is not
+ * checked).  Fatal when not, naming both.
  */
 static void
-check_text(const struct gmon *g, const char *gmon, const char *prog,
-    uint64_t lo, uint64_t hi)
+check_text(const struct run *r, uint64_t lo, uint64_t hi)
 {
+	const struct gmon *g = r->gmon;
+
 	if (g->low >= lo && g->high >= hi && g->high - hi < TEXT_SLACK)
 		return;
 	fatalx("%s: the histogram 0x%llx-0x%llx does not match the text of "
 	    "%s, 0x%llx-0x%llx: it is the profile of another program, or of "
-	    "another build of it", gmon, (unsigned long long)g->low,
-	    (unsigned long long)g->high, prog, (unsigned long long)lo,
+	    "another build of it", r->profile, (unsigned long long)g->low,
+	    (unsigned long long)g->high, r->o->mapfile, (unsigned long long)lo,
 	    (unsigned long long)hi);
 }
 
@@ -168,7 +148,7 @@ tell_unattributed(const struct run *r, const struct report_result *res)
 	char head[512], *cause, *text;
 
 	if (res->have_text_hi)
-		check_text(r->gmon, gmon, prog, res->text_lo, res->text_hi);
+		check_text(r, res->text_lo, res->text_hi);
 	if (res->unknown == 0) {
 		if (res->nsyms == 0)
 			warnx_("warning: no text symbol of %s lies in %s's "
@@ -197,25 +177,20 @@ tell_unattributed(const struct run *r, const struct report_result *res)
 	free(text);
 }
 
-/*
- * Everything for the gmon.out P: its shape (-i), or its report against
- * the symbols of -m, over its histogram: the classic text, --top, --json,
- * --pprof or --folded; then what is told of the ticks, before --pprof's
- * file is put in place and before a collected view is printed.
- */
 void
 gmonrun_run(struct run *r, struct profile *p)
 {
 	const struct options *opt = r->o;
-	struct gmon g;
+	struct gmon g, bg;
 	struct gmon_walk calls = { &g, 0 };
 	struct report_hist h;
-	struct baseline base;
+	struct profile bp;
 	struct counters c;
 	struct report_result res;
 	struct debugfile d;
 	struct symsrc m;
 	struct elf_peek pk;
+	char err[256];
 
 	load(&g, p);
 	if (opt->info) {	/* its shape: no baseline (a warning says so) */
@@ -225,15 +200,22 @@ gmonrun_run(struct run *r, struct profile *p)
 		gmon_free(&g);
 		return;
 	}
-	if (opt->baseline)
-		subtract_baseline(&g, opt, &base);
+	if (opt->baseline) {	/* its bytes read until the report is done */
+		profile_load(&bp, opt->baseline);
+		if (!gmonrun_detect(&bp))
+			fatalx("%s: not a gmon.out, unlike %s", opt->baseline,
+			    r->profile);
+		load(&bg, &bp);
+		if (gmon_subtract(&g, &bg, err, sizeof err) < 0)
+			fatalx("%s: %s", r->profile, err);
+	}
 	if (opt->mapfile == NULL)
 		fatalx("%s is a gmon.out: name the program with -m (the "
 		    "program itself, or its nm -n output)", p->name);
+	r->gmon = &g;
 	if (elf_peek(opt->mapfile, &pk) == 0 && pk.have_exec)
-		check_text(&g, p->name, opt->mapfile, pk.have_load &&
-		    pk.load_lo < pk.exec_lo ? pk.load_lo : pk.exec_lo,
-		    pk.exec_hi);
+		check_text(r, pk.have_load && pk.load_lo < pk.exec_lo ?
+		    pk.load_lo : pk.exec_lo, pk.exec_hi);
 	h = (struct report_hist){ g.low, g.high, g.nbins, g.ranges,
 	    g.nranges, g.rate, NULL, &calls };
 	/* call counts when there are arcs; a difference has none */
@@ -246,19 +228,15 @@ gmonrun_run(struct run *r, struct profile *p)
 	run_open_map(&m, d.use);
 	m.map.skip_undefined = 1;	/* plain `nm -n PROGRAM` output */
 	r->map = m.name;
-	r->gmon = &g;
 	r->hist = &h;
 	r->walked = tell_unattributed;
 	r->walked_ctx = &d;
 	run_report(r, &m, &c, &res);
-	r->gmon = NULL;		/* those are gone on return */
-	r->hist = NULL;
-	r->walked = NULL;
 	symsrc_close(&m);
 	debugfile_free(&d);
 	gmon_free(&g);
 	if (opt->baseline) {
-		gmon_free(&base.g);
-		profile_close(&base.p);
+		gmon_free(&bg);
+		profile_close(&bp);
 	}
 }

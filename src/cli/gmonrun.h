@@ -12,8 +12,9 @@ int gmonrun_detect(struct profile *p);
 
 struct run;
 
-/* Everything for the gmon.out P of the run R, written into its output;
- * fatal on any error. */
+/* The gmon.out P of the run R: its shape (-i), or its report against the
+ * symbols of -m (run_report), then what is told of its ticks; fatal on any
+ * error. */
 void gmonrun_run(struct run *r, struct profile *p);
 
 #endif

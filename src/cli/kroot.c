@@ -109,10 +109,10 @@ kroot_files(struct kfiles *k)
 {
 	struct utsname u;
 	const char *r = uname(&u) == 0 ? u.release : "unknown";
-	static const char *const maps[KFILES_MAPS] = { BOOT_MAP,
-	    BOOT_MAP "-%s", "/usr/lib/debug/boot/System.map-%s",
+	static const char *const maps[KFILES_MAPS] = { "/boot/System.map",
+	    "/boot/System.map-%s", "/usr/lib/debug/boot/System.map-%s",
 	    "/lib/modules/%s/System.map", "/usr/lib/debug/boot/vmlinux-%s",
-	    "/usr/lib/debug/lib/modules/%s/vmlinux", PROC_KALLSYMS };
+	    "/usr/lib/debug/lib/modules/%s/vmlinux", "/proc/kallsyms" };
 	char buf[KPATH];
 
 	kroot_path(k->profile, PROC_PROFILE);

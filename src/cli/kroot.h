@@ -16,8 +16,6 @@
 
 #include "sym/notes.h"
 
-#define PROC_KALLSYMS "/proc/kallsyms"
-#define BOOT_MAP "/boot/System.map"
 #define SYS_NOTES "/sys/kernel/notes"
 #ifndef SYS_PROFILING
 #define SYS_PROFILING "/sys/kernel/profiling"

@@ -58,17 +58,13 @@ report_kernel(struct run *r, struct profile *p)
 	r->map = run_map(r);
 	run_open_map(&m, r->map);
 	r->step = p->step;
-	if (r->step == 0) {	/* read the map once: held for the report */
-		symsrc_hold(&m);
+	if (r->step == 0)	/* the map read once, held for the report */
 		r->step = run_step_from_map(&m, p->nwords - 1, &res, 0);
-		symsrc_rewind(&m);
-	}
 	run_report(r, &m, &c, &res);
 	bid = *symsrc_build_id(&m);
 	symsrc_close(&m);
 	profile_close(p);	/* a file that changed size is an error */
 	run_finish(r->out);
-	export_commit();	/* last: every input checked */
 	fit_warn(r->map, r->profile, res.origin, res.etext, res.have_etext,
 	    r->step, p->nwords - 1);
 	if (r->o->mapfile)	/* the default map's notice said it already */
@@ -92,7 +88,6 @@ report_profile(struct run *r)
 		gmonrun_run(r, &prof);
 		profile_close(&prof);	/* a file that changed size is an error */
 		run_finish(r->out);
-		export_commit();	/* last: every input checked */
 		return;
 	}
 	profile_check(&prof);

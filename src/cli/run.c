@@ -21,11 +21,12 @@
 void
 run_finish(struct out *out)
 {
-	if (out_finish(out) == 0)
-		return;
-	if (errno == EPIPE)
-		exit(0);	/* the reader went away: nothing to say */
-	fatal("write error");
+	if (out_finish(out) < 0) {
+		if (errno == EPIPE)
+			exit(0);	/* the reader left: nothing to say */
+		fatal("write error");
+	}
+	export_commit();
 }
 
 void
@@ -53,7 +54,9 @@ run_step_from_map(struct symsrc *m, uint64_t counters,
 	enum step_found r;
 	struct step_text t;
 
+	symsrc_hold(m);
 	report_text_bounds(m, res);
+	symsrc_rewind(m);
 	t = (struct step_text){ m->name, res->origin, res->etext,
 	    res->have_etext, counters };
 	r = step_infer(&t, &step);
@@ -73,11 +76,10 @@ export_src_of(const struct run *r, struct export_src *s)
 {
 	const struct gmon *g = r->gmon;
 
-	*s = (struct export_src){ .profile = g ? r->o->profile : r->profile,
-	    .map = r->map, .baseline = r->o->baseline, .kernel = g == NULL,
-	    .step = r->step, .live = r->live && !g ? &r->k.id : NULL,
-	    .format = !g ? "kernel" : g->format == GMON_GNU ?
-	    "gmon.out (GNU)" : "gmon.out (BSD)" };
+	*s = (struct export_src){ .profile = r->profile, .map = r->map,
+	    .baseline = r->o->baseline, .kernel = g == NULL, .step = r->step,
+	    .live = r->live && !g ? &r->k.id : NULL, .format = !g ? "kernel" :
+	    g->format == GMON_GNU ? "gmon.out (GNU)" : "gmon.out (BSD)" };
 	if (g != NULL) {	/* its rate its own */
 		s->rate = g->rate;
 		s->rate_from = "gmon.out";

@@ -58,8 +58,8 @@ void run_report(const struct run *r, struct symsrc *m,
 
 /*
  * A zero step word, as 64-bit big-endian kernels write it: the step from
- * the text of map M, whose bounds go to RES.  When it is unknown: fatal,
- * or with QUIET, 0.
+ * the text of map M, whose bounds go to RES; M is then held and rewound,
+ * to be read again.  When it is unknown: fatal, or with QUIET, 0.
  */
 uint32_t run_step_from_map(struct symsrc *m, uint64_t counters,
     struct report_result *res, int quiet);
@@ -68,8 +68,8 @@ uint32_t run_step_from_map(struct symsrc *m, uint64_t counters,
  * other. */
 const char *run_byte_order(int swapped);
 
-/* Write what OUT holds; a reader gone away ends the run quietly, any other
- * write error is fatal. */
+/* Write what OUT holds, then --pprof's file (last: every input checked); a
+ * reader gone away ends the run quietly, any other write error is fatal. */
 void run_finish(struct out *out);
 
 #endif
