@@ -462,10 +462,15 @@ fi
 # get the ticks in their own bytes, the rest is counted in a warning, exit 0
 if [ -f "$B/pie-O0.gmon" ] && command -v strip > /dev/null 2>&1 &&
     gcc -O0 -pg -rdynamic -o rdyn hot.c 2> /dev/null; then
-	rm -f gmon.out
-	./rdyn 40000000 && mv gmon.out rdyn.gmon
+	# the static spin_c has a seventh of the work: with a few ticks in
+	# all it may get none, so run longer until it has one
+	n=40000000 tries=0
+	while rm -f gmon.out; ./rdyn $n && mv gmon.out rdyn.gmon &&
+	    rp -p "$B/rdyn.gmon" -m "$B/rdyn" > "$B/full" &&
+	    ! grep -q ' spin_c ' "$B/full" && [ $tries -lt 5 ]; do
+		n=$((n * 2)) tries=$((tries + 1))
+	done
 	cp rdyn rdyn.s && strip rdyn.s
-	rp -p "$B/rdyn.gmon" -m "$B/rdyn" > "$B/full"
 	rp -p "$B/rdyn.gmon" -m "$B/rdyn.s" > "$B/out" 2> "$B/err"
 	rc=$?
 	u=$(awk '$2 == "*unknown*" { print $1 }' "$B/out")
