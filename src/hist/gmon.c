@@ -506,6 +506,7 @@ gmon_sniff(const unsigned char *b, size_t n)
 	return GMON_SNIFF_NO;
 }
 
+/* Either byte order; a BSD file's first word, its low_pc, is rarely small. */
 int
 gmon_maybe_kernel(const unsigned char *b, size_t n, uint64_t total)
 {
