@@ -460,9 +460,7 @@ parse(struct rd *r, struct gmon *g)
 			g->narcs++;	/* kept by gmon_index_arcs */
 		else if (e.tag == TAG_BB)
 			g->nblocks++;
-		else if (add_hist(r, g, &e) < 0)
-			rc = -1;
-		if (rc < 0)
+		else if ((rc = add_hist(r, g, &e)) < 0)
 			break;
 	}
 	if ((n = (size_t)g->nhist) == 0)
