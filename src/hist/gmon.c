@@ -775,9 +775,6 @@ gmon_index_arcs(struct gmon *g, unsigned char *b)
 	struct rec e;
 	int clen = r.bsd ? r.ptr : 4;
 
-	if (g->narcs == 0 || g->arcs != NULL || g->bins == NULL ||
-	    g->bins->b != b)
-		return;
 	r.n = g->bins->n;
 	while (next_rec(&r, &e) > 0)	/* read whole before: no error */
 		if (e.tag == TAG_ARC)	/* self_pc after any tag, from_pc */
@@ -818,7 +815,4 @@ gmon_free(struct gmon *g)
 		free(g->bins);
 	}
 	free(g->ranges);
-	g->bins = NULL;
-	g->arcs = NULL;
-	g->ranges = NULL;
 }
