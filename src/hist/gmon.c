@@ -194,15 +194,6 @@ hist_bins(struct rd *r, struct rec *e)
 	return 1;
 }
 
-/* The arc at r->pos (past its tag), of a count of CLEN bytes: passed. */
-static int
-arc_at(struct rd *r, struct rec *e, int clen)
-{
-	e->tag = TAG_ARC;
-	r->pos += 2 * (size_t)r->ptr + (size_t)clen;
-	return 1;
-}
-
 /* The GNU record at r->pos. */
 static int
 gnu_rec(struct rd *r, struct rec *e)
@@ -227,7 +218,8 @@ gnu_rec(struct rd *r, struct rec *e)
 	case TAG_ARC:
 		if (need(r, 2 * ptr + 4, "call arc record", e->at) < 0)
 			return -1;
-		return arc_at(r, e, 4);
+		r->pos += 2 * ptr + 4;
+		return 1;
 	case TAG_BB:
 		if (need(r, 4, "basic-block record", e->at) < 0 ||
 		    need(r, len = take(r, 4) * 2 * ptr, "basic-block record",
@@ -247,8 +239,13 @@ bsd_rec(struct rd *r, struct rec *e)
 	uint64_t ncnt;
 
 	e->at = r->pos;
-	if (r->pos > 0)		/* an arc, or the end */
-		return r->pos < r->n ? arc_at(r, e, r->ptr) : 0;
+	if (r->pos > 0) {	/* an arc, or the end */
+		e->tag = TAG_ARC;
+		if (r->pos == r->n)
+			return 0;
+		r->pos += arc;
+		return 1;
+	}
 	e->tag = TAG_HIST;
 	if (r->n < hdr)
 		return fail(r, "short BSD gmon.out header");
