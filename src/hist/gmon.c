@@ -765,14 +765,13 @@ sort_units(int ptr, unsigned char *v, size_t n)
 void
 gmon_index_arcs(struct gmon *g, unsigned char *b)
 {
-	struct rd r = { .b = b, .big = g->big_endian, .ptr = g->ptrsize,
-	    .bsd = g->format == GMON_BSD };
+	struct rd r = { .b = b, .n = g->bins->n, .big = g->big_endian,
+	    .ptr = g->ptrsize, .bsd = g->format == GMON_BSD };
 	struct gather x = { b, g->ptrsize, (size_t)g->ptrsize + 8, g->bins,
 	    0, 0 };
 	struct rec e;
 	int clen = r.bsd ? r.ptr : 4;
 
-	r.n = g->bins->n;
 	while (next_rec(&r, &e) > 0)	/* read whole before: no error */
 		if (e.tag == TAG_ARC)	/* self_pc after any tag, from_pc */
 			gather_arc(&x, e.at, load(b + e.at + !r.bsd + r.ptr,
