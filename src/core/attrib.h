@@ -54,10 +54,7 @@ struct attrib_span {
 void attrib_init(struct attrib *a, uint64_t origin, uint32_t step,
     uint64_t nwords, enum attrib_mode mode);
 
-/*
- * Histograms over the N >= 1 ranges R, ascending and disjoint, their words
- * numbered from 1 on in that order (R must outlive A).
- */
+/* Histograms over the N >= 1 ranges R (R must outlive A). */
 void attrib_init_hist(struct attrib *a, const struct hist_range *r,
     size_t n);
 

@@ -21,7 +21,7 @@ struct map {
 	struct input in;
 	char *buf;		/* read buffer */
 	size_t cap, len, pos;
-	size_t lines;		/* complete lines end here */
+	size_t lines;		/* one past the last newline read */
 	int eof;
 	uint64_t lineno;
 	int crlf;		/* "_stext\r" seen: DOS line endings */
