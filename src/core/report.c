@@ -200,10 +200,8 @@ take_line(struct run *r, const struct sym *s)
 }
 
 /*
- * Histogram: the end of the bytes that S is credited with; UINT64_MAX:
- * up to its successor.  A symbol of a stripped program's .dynsym names
- * what the program exports, not every function: it is credited with its
- * own bytes (its ELF size) and no more.
+ * Histogram: the end of the bytes that S is credited with (a .dynsym
+ * symbol's own, report.h); UINT64_MAX: up to its successor.
  */
 static uint64_t
 own_end(const struct sym *s)
