@@ -40,8 +40,7 @@ struct attrib {
 	enum attrib_mode mode;
 	uint64_t cursor;	/* classic: the next word to read */
 	int shift;		/* log2(step) when a power of two, else -1 */
-	int last_is_text;	/* exact: the last word is an ordinary text
-				 * bucket (kernels 6.11 on), not *unknown* */
+	int last_is_text;	/* exact: the last word is a text bucket */
 	const struct hist_range *ranges;	/* hist */
 	size_t nranges;
 };

@@ -3,7 +3,6 @@
  *
  * Reads "ADDRESS TYPE NAME ..." lines of any length (up to MAP_MAX_LINE
  * bytes) as a stream and classifies them; knows nothing of counters.
- * Fields are split as the classic tool splits them (see mapfile.c).
  */
 #ifndef RP_MAPFILE_H
 #define RP_MAPFILE_H
