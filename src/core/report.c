@@ -9,7 +9,7 @@
 #include "core/report.h"
 #include "base/util.h"
 
-/* The symbol waiting for its successor's address; its name a copy. */
+/* The symbol waiting for its successor's address. */
 struct pending {
 	uint64_t addr;
 	const char *name;

@@ -61,7 +61,7 @@ struct sym {
 void map_open_input(struct map *m, const char *name, const struct input *in,
     const void *head, size_t n);
 
-/* A map over a string in memory (for tests); TEXT must outlive the map. */
+/* A map over a copy of the N bytes at TEXT (tests, symsrc_open_mem). */
 void map_open_mem(struct map *m, const char *name, const char *text, size_t n);
 
 /* Next line: 1, or 0 at end of file.  A malformed line is fatal. */
