@@ -40,8 +40,7 @@ struct attrib {
 	enum attrib_mode mode;
 	uint64_t cursor;	/* classic: the next word to read */
 	int shift;		/* log2(step) when a power of two, else -1 */
-	int last_is_text;	/* exact: the last word is an ordinary text
-				 * bucket (kernels 6.11 on), not *unknown* */
+	int last_is_text;	/* exact: the last word is a text bucket */
 	const struct hist_range *ranges;	/* hist */
 	size_t nranges;
 };
@@ -54,10 +53,7 @@ struct attrib_span {
 void attrib_init(struct attrib *a, uint64_t origin, uint32_t step,
     uint64_t nwords, enum attrib_mode mode);
 
-/*
- * Histograms over the N >= 1 ranges R, ascending and disjoint, their words
- * numbered from 1 on in that order (R must outlive A).
- */
+/* Histograms over the N >= 1 ranges R (R must outlive A). */
 void attrib_init_hist(struct attrib *a, const struct hist_range *r,
     size_t n);
 

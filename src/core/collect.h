@@ -7,8 +7,7 @@
  * (--pprof, until it streams) every reported function is kept.  A
  * record holds the function's address, length, ticks and the ranges of
  * words it is credited with and that -s lists (the buckets are read
- * again from the counters when printed, not copied); its name is copied
- * only when the record is kept.  Pure: no I/O.
+ * again from the counters when printed, not copied).  Pure: no I/O.
  */
 #ifndef RP_COLLECT_H
 #define RP_COLLECT_H

@@ -9,7 +9,7 @@
 #include "core/report.h"
 #include "base/util.h"
 
-/* The symbol waiting for its successor's address; its name a copy. */
+/* The symbol waiting for its successor's address. */
 struct pending {
 	uint64_t addr;
 	const char *name;
@@ -200,10 +200,8 @@ take_line(struct run *r, const struct sym *s)
 }
 
 /*
- * Histogram: the end of the bytes that S is credited with; UINT64_MAX:
- * up to its successor.  A symbol of a stripped program's .dynsym names
- * what the program exports, not every function: it is credited with its
- * own bytes (its ELF size) and no more.
+ * Histogram: the end of the bytes that S is credited with (a .dynsym
+ * symbol's own, report.h); UINT64_MAX: up to its successor.
  */
 static uint64_t
 own_end(const struct sym *s)
@@ -227,7 +225,6 @@ close_hist(struct run *r, const struct sym *s)
 		e.addr = r->end;
 	close_pending(r, &e);	/* E is pending, with S's name */
 	r->p.addr = s->addr;
-	r->end = own_end(s);
 }
 
 /* Histogram: the bounds of a text map's program text, from its line S. */
@@ -259,33 +256,12 @@ take_hist(struct run *r, const struct sym *s)
 	if (s->addr >= h->high)
 		return 0;
 	r->res->nsyms += s->addr >= h->low;
-	if (s->addr >= h->low && r->p.name != NULL) {
+	if (s->addr >= h->low && r->p.name != NULL)
 		close_hist(r, s);
-	} else {	/* one below low may reach into the range */
+	else	/* one below low may reach into the range */
 		pending_set(&r->p, s);
-		r->end = own_end(s);
-	}
+	r->end = own_end(s);
 	return 1;
-}
-
-/*
- * Ticks no symbol holds: how many, and the likely cause.  Only the
- * report's numbers are counted; stdout is as util-linux writes it.
- */
-static void
-note_nosym(const struct run *r)
-{
-	struct report_result *res = r->res;
-
-	res->nosym = res->all - res->total - report_unknown(res);
-	/* with _etext, a map of less text than the profile: fit.c says so */
-	if (res->nosym == 0 || res->have_etext)
-		return;
-	snprintf(res->note, sizeof res->note, "%llu of %llu ticks lie past "
-	    "the last symbol of %.128s (0x%llx), which has no _etext: is the "
-	    "map truncated, or of another kernel?",
-	    (unsigned long long)res->nosym, (unsigned long long)res->all,
-	    r->m->name, (unsigned long long)r->p.addr);
 }
 
 void
@@ -333,7 +309,17 @@ report_run(struct symsrc *m, const struct counters *c,
 		res->unknown = res->all - res->total;
 	res->load = r.p.addr > res->origin ?
 	    attrib_load(res->total, r.p.addr - res->origin) : 0.0;
-	note_nosym(&r);
+	/* ticks no symbol holds, and the likely cause (stdout stays as
+	 * util-linux writes it); with _etext, a map of less text than the
+	 * profile: fit.c says so */
+	res->nosym = res->all - res->total - report_unknown(res);
+	if (res->nosym != 0 && !res->have_etext)
+		snprintf(res->note, sizeof res->note, "%llu of %llu ticks lie "
+		    "past the last symbol of %.128s (0x%llx), which has no "
+		    "_etext: is the map truncated, or of another kernel?",
+		    (unsigned long long)res->nosym,
+		    (unsigned long long)res->all, m->name,
+		    (unsigned long long)r.p.addr);
 	sink->end(sink->ctx, res);
 	free(r.p.buf);
 }

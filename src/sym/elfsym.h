@@ -19,16 +19,13 @@
  *
  * Anything wrong with the file is fatal: "readprofile: FILE: what".
  *
- * elf_peek: whether it has a .symtab, its GNU build-id (from its note
- * sections, else its PT_NOTE segments), its .gnu_debuglink (a file name,
- * then the CRC-32 of that file), where its executable segments and
- * sections lie and its lowest loaded address: what the debug-file
- * search, the pprof Mapping and the check of a gmon.out against its
- * program need.  The headers are read as for the symbols, each part
- * bounded; a file that is not a well-formed ELF file is just "nothing
- * known" (the symbol reader says what is wrong with it), but one that
- * changes size while it is read is a fatal error naming it, as for every
- * input.
+ * elf_peek: what its headers say (struct elf_peek; the build-id from its
+ * note sections, else its PT_NOTE segments), for the debug-file search,
+ * the pprof Mapping and the check of a gmon.out against its program.  The
+ * headers are read as for the symbols, each part bounded; a file that is
+ * not a well-formed ELF file is just "nothing known" (the symbol reader
+ * says what is wrong with it), but one that changes size while it is read
+ * is a fatal error naming it, as for every input.
  */
 #ifndef RP_ELFSYM_H
 #define RP_ELFSYM_H
@@ -85,7 +82,7 @@ struct elf_peek {
 	int symtab;			/* has a non-empty SHT_SYMTAB section */
 	struct build_id bid;		/* n 0: none */
 	char link[256];			/* .gnu_debuglink's file name; "" */
-	uint32_t link_crc;
+	uint32_t link_crc;		/* the CRC-32 of that file */
 	struct elf_text { uint64_t vaddr, memsz, offset; } text[ELF_PEEK_TEXT];
 	size_t ntext;			/* PT_LOAD segments with PF_X */
 	uint64_t load_lo;		/* the lowest PT_LOAD address */

@@ -127,8 +127,7 @@ too_long(const struct map *m, uint64_t lineno)
 
 /*
  * Read until the buffer holds a complete line (or the last line, given a
- * newline here); returns 0 at the end of the input.  Lines are complete
- * up to m->lines, one past the last newline read.
+ * newline here); returns 0 at the end of the input.
  */
 static int
 fill(struct map *m)

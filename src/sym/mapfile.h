@@ -3,7 +3,6 @@
  *
  * Reads "ADDRESS TYPE NAME ..." lines of any length (up to MAP_MAX_LINE
  * bytes) as a stream and classifies them; knows nothing of counters.
- * Fields are split as the classic tool splits them (see mapfile.c).
  */
 #ifndef RP_MAPFILE_H
 #define RP_MAPFILE_H
@@ -21,7 +20,7 @@ struct map {
 	struct input in;
 	char *buf;		/* read buffer */
 	size_t cap, len, pos;
-	size_t lines;		/* complete lines end here */
+	size_t lines;		/* one past the last newline read */
 	int eof;
 	uint64_t lineno;
 	int crlf;		/* "_stext\r" seen: DOS line endings */
@@ -62,7 +61,7 @@ struct sym {
 void map_open_input(struct map *m, const char *name, const struct input *in,
     const void *head, size_t n);
 
-/* A map over a string in memory (for tests); TEXT must outlive the map. */
+/* A map over a copy of the N bytes at TEXT (tests, symsrc_open_mem). */
 void map_open_mem(struct map *m, const char *name, const char *text, size_t n);
 
 /* Next line: 1, or 0 at end of file.  A malformed line is fatal. */

@@ -43,26 +43,19 @@ symsrc_next(struct symsrc *s, struct sym *sym)
 	return map_next(&s->map, sym);
 }
 
-/* "_stext\r": a name as read from a map with CRLF line endings. */
-static int
-is_stext_cr(const struct sym *s)
-{
-	struct sym t = *s;
-
-	if (t.namelen == 0 || t.name[t.namelen - 1] != '\r')
-		return 0;
-	t.namelen--;
-	return sym_is_stext(&t);
-}
-
 int
 symsrc_find_stext(struct symsrc *s, struct sym *sym)
 {
+	struct sym t;
+
 	while (symsrc_next(s, sym)) {
 		if (sym_is_stext(sym))
 			return 1;
-		if (s->elf == NULL)
-			s->map.crlf |= is_stext_cr(sym);
+		/* "_stext\r": a name as read from a map with CRLF endings */
+		t = *sym;
+		if (s->elf == NULL && t.namelen > 0 &&
+		    t.name[--t.namelen] == '\r')
+			s->map.crlf |= sym_is_stext(&t);
 	}
 	return 0;
 }
