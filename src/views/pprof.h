@@ -15,9 +15,8 @@
  *     one per non-zero bucket credited to it, at the bucket's address;
  *   - one Sample per Location; one Mapping for the text.
  * Every string is valid UTF-8, as --json's decoded strings (view.h).
- * cpu/nanoseconds is ticks * 10^9 / rate, rounded, exact in integers; a
- * value past int64 (2^63 - 1 ns, 292 years) is written as 2^63 - 1, with
- * a warning and a comment in the profile that say how many.
+ * A value past int64 (2^63 - 1 ns, 292 years) is written as 2^63 - 1,
+ * with a warning and a comment in the profile that say how many.
  */
 #ifndef RP_PPROF_H
 #define RP_PPROF_H
@@ -86,8 +85,8 @@ void pprof_unplaced(struct pprof_enc *e, const char *name, uint64_t ticks);
  * gzip member; frees E's buffers.  0, or -1 on a write error (errno set). */
 int pprof_end(struct pprof_enc *e);
 
-/* TICKS / RATE seconds in nanoseconds, rounded; past INT64_MAX: that,
- * with *CLAMPED incremented. */
+/* TICKS / RATE seconds in nanoseconds, rounded, exact in integers; past
+ * INT64_MAX: that, with *CLAMPED incremented. */
 int64_t pprof_nanos(uint64_t ticks, uint32_t rate, uint64_t *clamped);
 
 #endif
