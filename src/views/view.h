@@ -77,13 +77,12 @@ void json_str(struct out *o, const char *s, size_t n);
 
 /*
  * --folded: one line per function with ticks, "NAME TICKS", in address
- * order, NAME through RENAME when not NULL; then "[unknown] N" for the
- * ticks of *unknown* and "[no symbol] N" for those of no symbol, when
- * there are any.  In NAME every byte that is '\\', ';', ' ', a control
- * character or not part of valid UTF-8 is written as the four characters
- * \xNN (NN lower-case hex), and so is a leading '[': every line is one
- * frame and a count, whatever the name, and no name reads as one of the
- * two frames of no function.
+ * order, NAME through OPT's rename hook; then "[unknown] N" and
+ * "[no symbol] N" when N > 0.  In NAME each byte that is '\\', ';', a
+ * control character or not valid UTF-8 is written \xNN (NN lower-case
+ * hex), and so are a leading '[' and a ' ' before what reads as a count
+ * (digits and dots to the end): every line is one frame and a count, and
+ * no name reads as a frame of no function.
  */
 struct folded_stream {
 	struct out *o;
