@@ -1,9 +1,8 @@
 /*
  * export.h - the report for other tools: --pprof and --folded.
  *
- * Both are sinks of the report, written as each function closes, in
- * place of the text report; --pprof's file is created before any work
- * and put in place by export_commit, once the run has succeeded.
+ * Both are sinks of the report, in place of the text report; --pprof's
+ * file is created before any work, put in place once the run succeeded.
  */
 #ifndef RP_EXPORT_H
 #define RP_EXPORT_H
@@ -43,7 +42,7 @@ void export_abort(void);
 void export_commit(void);
 
 /* --pprof or --folded as the report's sink: X's first five fields set by
- * the caller, the rest its own; each function is written as it closes. */
+ * the caller, the rest its own. */
 struct export_stream {
 	const struct options *o;
 	struct out *out;	/* standard output */

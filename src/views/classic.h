@@ -1,10 +1,5 @@
 /*
- * classic.h - the classic report, util-linux's lines, with stdio.
- *
- * Each line is printf's, byte for byte as the classic tool writes it.
- * classic_run walks the report (core/report.h) into the classic text,
- * or, when the options carry a collection (--top, --json with --top),
- * into it, printing nothing.
+ * classic.h - the classic report, byte for byte util-linux's lines.
  */
 #ifndef RP_CLASSIC_H
 #define RP_CLASSIC_H
@@ -15,8 +10,8 @@
 #include "base/output.h"
 #include "core/report.h"
 
-/* The report of C against M (a kernel profile's, or a histogram's):
- * the classic text, or collected. */
+/* The report of C against M (a kernel profile's, or a histogram's): the
+ * classic text, or, when OPT carries a collection (--top), into it. */
 void classic_run(struct symsrc *m, const struct counters *c,
     const struct report_opts *opt, struct out *o, struct report_result *res);
 
@@ -48,7 +43,7 @@ void fmt_seconds(char *dst, size_t size, uint64_t ticks, uint32_t rate);
 void out_total(struct out *o, const struct report_result *res,
     uint64_t total, int verbose);
 
-/* The classic text's writer (the sink of classic_run), --top's too. */
+/* The classic text's writer, --top's too. */
 struct classic {
 	struct out *o;
 	const struct counters *c;
@@ -57,12 +52,10 @@ struct classic {
 };
 
 /*
- * Function F as a -b block: its bins ("%s:\n" then "\t%llx\t%u\n") and
- * "  total\t\t\t\t%u"; or as its line and, with -s, its counters
- * ("\t%#llx\t%s+%#llx\t%u\n").  The line and the block's total end with
- * END, --top's share column: every block has its total.  With END NULL
- * they end with "\n", as in the classic text, where a block has its total
- * only with ticks or -v.
+ * Function F as a -b block (its bins, then its total), or as its line and,
+ * with -s, its counters.  The line and the block's total end with END,
+ * --top's share column: every block has its total.  With END NULL they end
+ * with "\n", and a block has its total only with ticks or -v.
  */
 void classic_out(const struct classic *k, const struct func_rec *f,
     const char *end);

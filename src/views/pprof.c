@@ -262,9 +262,8 @@ sample(struct pprof_enc *e, uint64_t addr, uint64_t ticks)
 		ticks = INT64_MAX;
 		e->clamped++;
 	}
-	pb_varint(&e->m, S_VALUE << 3 | WT_VARINT);
-	pb_varint(&e->m, ticks);
-	if (e->in->rate) {
+	pb_int(&e->m, S_VALUE, ticks);	/* never 0 */
+	if (e->in->rate) {	/* a 0 too: a value's place is its type */
 		pb_varint(&e->m, S_VALUE << 3 | WT_VARINT);
 		pb_varint(&e->m, (uint64_t)pprof_nanos(ticks, e->in->rate,
 		    &e->clamped));
@@ -316,25 +315,6 @@ pprof_unplaced(struct pprof_enc *e, const char *name, uint64_t ticks)
 	pprof_func(e, &f, NULL, NULL);
 }
 
-static void
-mapping(struct pprof_enc *e)
-{
-	const struct pprof_info *in = e->in;
-	char id[BUILD_ID_HEX];
-	uint64_t file = str_c(e, in->map), bid = 0;
-
-	if (in->build_id.n > 0)
-		bid = str_c(e, build_id_hex(&in->build_id, id));
-	pb_int(&e->m, M_ID, 1);
-	pb_int(&e->m, M_MEMORY_START, in->start);
-	pb_int(&e->m, M_MEMORY_LIMIT, in->limit);
-	pb_int(&e->m, M_FILE_OFFSET, in->file_offset);
-	pb_int(&e->m, M_FILENAME, file);
-	pb_int(&e->m, M_BUILD_ID, bid);
-	pb_int(&e->m, M_HAS_FUNCTIONS, 1);
-	top_msg(e, P_MAPPING, &e->m);
-}
-
 void
 pprof_begin(struct pprof_enc *e, FILE *f, const struct pprof_info *in)
 {
@@ -359,12 +339,24 @@ pprof_begin(struct pprof_enc *e, FILE *f, const struct pprof_info *in)
 int
 pprof_end(struct pprof_enc *e)
 {
-	char b[160];
+	const struct pprof_info *in = e->in;
+	char b[160], id[BUILD_ID_HEX];
 	int rc;
+	/* the Mapping: the text's bounds are known at the end */
+	uint64_t file = str_c(e, in->map), bid = 0;
 
-	mapping(e);	/* the text's bounds are known at the end */
-	for (size_t i = 0; i < e->in->ncomments; i++)
-		top_int(e, P_COMMENT, str_c(e, e->in->comments[i]));
+	if (in->build_id.n > 0)
+		bid = str_c(e, build_id_hex(&in->build_id, id));
+	pb_int(&e->m, M_ID, 1);
+	pb_int(&e->m, M_MEMORY_START, in->start);
+	pb_int(&e->m, M_MEMORY_LIMIT, in->limit);
+	pb_int(&e->m, M_FILE_OFFSET, in->file_offset);
+	pb_int(&e->m, M_FILENAME, file);
+	pb_int(&e->m, M_BUILD_ID, bid);
+	pb_int(&e->m, M_HAS_FUNCTIONS, 1);
+	top_msg(e, P_MAPPING, &e->m);
+	for (size_t i = 0; i < in->ncomments; i++)
+		top_int(e, P_COMMENT, str_c(e, in->comments[i]));
 	if (e->clamped) {
 		snprintf(b, sizeof b, "clamped: %llu sample value%s past int64, "
 		    "written as 9223372036854775807",

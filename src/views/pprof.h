@@ -1,14 +1,11 @@
 /*
  * pprof.h - the report as a pprof profile (profile.proto), streamed.
  *
- * The profile is encoded here (a small protobuf writer) and wrapped in
- * gzip as pprof writes its files: one gzip member of stored deflate
- * blocks (no compression: no zlib), with its CRC-32.  It is written as it
- * is made, with memory that does not grow with the functions: protobuf
- * lets a message's repeated fields come in any order, interleaved, so
- * each Function comes with its Location(s), Sample(s) and strings, and
- * the string table repeats a string each time it is used (an index is
- * the string's place among all string_table entries; entry 0 is "").
+ * The profile is wrapped in one gzip member of stored deflate blocks (no
+ * zlib) and written as it is made, in memory that does not grow with the
+ * functions: protobuf lets repeated fields interleave, so each Function
+ * comes with its Location(s), Sample(s) and strings, and the string table
+ * repeats a string each time it is used (entry 0 is "").
  * A flat histogram fits the format as one-frame samples:
  *   - sample types samples/count, then cpu/nanoseconds when the tick
  *     rate is known (pprof shows the last one by default);
@@ -17,12 +14,9 @@
  *   - one Location per function, at its start address, or with buckets
  *     one per non-zero bucket credited to it, at the bucket's address;
  *   - one Sample per Location; one Mapping for the text.
- * Every string is valid UTF-8, as --json's decoded strings are: a
- * backslash is written as two, a byte that is not part of valid UTF-8 as
- * the four characters \xNN (NN lower-case hex).
- * cpu/nanoseconds is ticks * 10^9 / rate, rounded, exact in integers; a
- * value past int64 (2^63 - 1 ns, 292 years) is written as 2^63 - 1, with
- * a warning and a comment in the profile that say how many.
+ * Every string is valid UTF-8, as --json's decoded strings (view.h).
+ * A value past int64 (2^63 - 1 ns, 292 years) is written as 2^63 - 1,
+ * with a warning and a comment in the profile that say how many.
  */
 #ifndef RP_PPROF_H
 #define RP_PPROF_H
@@ -46,9 +40,8 @@ struct pprof_info {
 	const char *(*rename)(const char *name, size_t len, size_t *outlen);
 };
 
-/* A gzip member of stored blocks, written to F as it comes, a block (64
- * KiB) per fwrite: with F unbuffered the block is the only buffer, and
- * the gzip member costs no copy that a plain .pb would not. */
+/* A gzip member of stored blocks, a block (64 KiB) per fwrite: with F
+ * unbuffered the block is the only buffer. */
 struct gz {
 	FILE *f;
 	unsigned char *blk;	/* the block being filled, behind 5 bytes */
@@ -79,8 +72,8 @@ struct pprof_enc {
 /* Start the profile on F: its header, sample types and period. */
 void pprof_begin(struct pprof_enc *e, FILE *f, const struct pprof_info *in);
 
-/* One reported function F as it closes (nothing when it has no ticks);
- * with buckets and C, its non-zero buckets read from C, placed by A. */
+/* Function F (nothing without ticks); with buckets and C, a Location
+ * per non-zero bucket of C, placed by A. */
 void pprof_func(struct pprof_enc *e, const struct func_rec *f,
     const struct counters *c, const struct attrib *a);
 
@@ -89,12 +82,11 @@ void pprof_func(struct pprof_enc *e, const struct func_rec *f,
 void pprof_unplaced(struct pprof_enc *e, const char *name, uint64_t ticks);
 
 /* The Mapping (IN's bounds are read now), the comments, the end of the
- * gzip member; frees E's buffers.  Returns
- * 0, or -1 on a write error (errno set). */
+ * gzip member; frees E's buffers.  0, or -1 on a write error (errno set). */
 int pprof_end(struct pprof_enc *e);
 
-/* TICKS / RATE seconds in nanoseconds, rounded; past INT64_MAX: that,
- * with *CLAMPED incremented. */
+/* TICKS / RATE seconds in nanoseconds, rounded, exact in integers; past
+ * INT64_MAX: that, with *CLAMPED incremented. */
 int64_t pprof_nanos(uint64_t ticks, uint32_t rate, uint64_t *clamped);
 
 #endif

@@ -410,25 +410,22 @@ put_inputs(struct out *o, const struct view_inputs *in,
 		put(o, "null}");
 }
 
-static void
-put_interval(struct out *o, const struct view_read *rd)
-{
-	out_printf(o, "\"interval\":{\"number\":%llu", (ull)rd->number);
-	put_str(o, ",\"time\":", rd->time);
-	out_printf(o, ",\"seconds\":%.3f,\"reset\":%s},", rd->seconds,
-	    rd->reset ? "true" : "false");
-}
-
 /* The document up to its list of functions. */
 static void
 json_begin(void *ctx, const struct report_result *res)
 {
 	struct json_stream *j = ctx;
+	const struct view_read *rd = j->in->read;
 
 	j->res = res;
 	put(j->o, "{");
-	if (j->in->read)
-		put_interval(j->o, j->in->read);
+	if (rd != NULL) {
+		out_printf(j->o, "\"interval\":{\"number\":%llu",
+		    (ull)rd->number);
+		put_str(j->o, ",\"time\":", rd->time);
+		out_printf(j->o, ",\"seconds\":%.3f,\"reset\":%s},",
+		    rd->seconds, rd->reset ? "true" : "false");
+	}
 	put_inputs(j->o, j->in, j->opt, res->h);
 	put(j->o, ",\"functions\":[");
 }

@@ -1,12 +1,9 @@
 /*
  * view.h - the other reports: --top as text, --json and --folded.
  *
- * --top prints what its bounded heap collected (collect.h) once the walk
- * is over, reading the buckets of -b and -s again from the counters.
- * --json (without --top) and --folded are sinks of the walk
- * (core/report.h): each function is printed as it closes, and nothing
- * is kept.  Every view states the same total, every tick of the profile
- * (RES->all): the functions', *unknown*'s and those of no symbol.
+ * --top prints what it collected (collect.h) once the walk is over;
+ * --json (without --top) and --folded are sinks of the walk, keeping
+ * nothing.  Every view states the same total, every tick (RES->all).
  */
 #ifndef RP_VIEW_H
 #define RP_VIEW_H
@@ -39,8 +36,7 @@ struct view_inputs {
 	const char *counting;	/* what the counters count; NULL: unknown */
 };
 
-/* The --top report: the kept functions, best first, then the total;
- * first a "Counting: COUNTING" line when that is known (not NULL). */
+/* The --top report, after a "Counting: COUNTING" line if not NULL. */
 void view_top(struct out *o, const struct collect *k,
     const struct report_result *res, const struct counters *c,
     const struct report_opts *opt, const char *counting);
@@ -50,15 +46,13 @@ void view_json(struct out *o, const struct collect *k,
     const struct report_result *res, const struct counters *c,
     const struct report_opts *opt, const struct view_inputs *in);
 
-/* The width of R's bins: the integer when whole, else rounded to six
- * decimals (the exact width is (high - low) / bins). */
+/* The width of R's bins: an integer, or rounded to six decimals. */
 void view_width(struct out *o, const struct hist_range *r);
 
-/* The length of the valid UTF-8 sequence at S (N >= 1 bytes left), or 0
- * (for pprof's strings too). */
+/* The length of the valid UTF-8 sequence at S (N >= 1 bytes), or 0. */
 size_t utf8_len(const unsigned char *s, size_t n);
 
-/* The --json document as a sink: each function printed as it closes. */
+/* The --json document as a sink. */
 struct json_stream {
 	struct out *o;
 	const struct counters *c;
@@ -83,13 +77,12 @@ void json_str(struct out *o, const char *s, size_t n);
 
 /*
  * --folded: one line per function with ticks, "NAME TICKS", in address
- * order, NAME through RENAME when not NULL; then "[unknown] N" for the
- * ticks of *unknown* and "[no symbol] N" for those of no symbol, when
- * there are any.  In NAME every byte that is '\\', ';', ' ', a control
- * character or not part of valid UTF-8 is written as the four characters
- * \xNN (NN lower-case hex), and so is a leading '[': every line is one
- * frame and a count, whatever the name, and no name reads as one of the
- * two frames of no function.
+ * order, NAME through OPT's rename hook; then "[unknown] N" and
+ * "[no symbol] N" when N > 0.  In NAME each byte that is '\\', ';', a
+ * control character or not valid UTF-8 is written \xNN (NN lower-case
+ * hex), and so are a leading '[' and a ' ' before what reads as a count
+ * (digits and dots to the end): every line is one frame and a count, and
+ * no name reads as a frame of no function.
  */
 struct folded_stream {
 	struct out *o;
