@@ -108,23 +108,23 @@ compare() {
 		return
 	fi
 	rate=$(awk '$1 == "*total*" { print $3 }' "$d/model")
-	rp -v -a -p "$gmon" -m "$map" > "$d/va"
+	rp -v -a -p "$gmon" -m "$map" > "$d/va" 2> "$d/e.va"
 	# ticks per function from each report form; all must agree
 	awk 'NF >= 5 && $2 != "total" { print $2, $3 }' "$d/v" > "$d/t.v"
-	rp -a -p "$gmon" -m "$map" | awk 'NF == 3 && $2 != "total" &&
+	rp -a -p "$gmon" -m "$map" 2> "$d/e.a" | awk 'NF == 3 && $2 != "total" &&
 	    $1 > 0 { print $2, $1 }' > "$d/t.a"
-	rp -p "$gmon" -m "$map" | awk 'NF == 3 && $2 != "total" {
+	rp -p "$gmon" -m "$map" 2> "$d/e.plain" | awk 'NF == 3 && $2 != "total" {
 	    print $2, $1 }' > "$d/t.plain"
-	rp --exact -p "$gmon" -m "$map" | awk 'NF == 3 && $2 != "total" {
+	rp --exact -p "$gmon" -m "$map" 2> "$d/e.exact" | awk 'NF == 3 && $2 != "total" {
 	    print $2, $1 }' > "$d/t.exact"
-	rp -b -p "$gmon" -m "$map" | awk '/:$/ { n = substr($0, 1,
+	rp -b -p "$gmon" -m "$map" 2> "$d/e.b" | awk '/:$/ { n = substr($0, 1,
 	    length($0) - 1) } /^  total/ { print n, $2 }' > "$d/t.b"
-	rp -s -p "$gmon" -m "$map" | awk '
+	rp -s -p "$gmon" -m "$map" 2> "$d/e.s" | awk '
 	    /^\t/ { split($2, f, "+"); s[f[1]] += $3; next }
 	    NF == 3 && $2 != "total" { print $2, $1; n[$2] = 1 }
 	    END { for (k in s) if (!(k in n) && s[k]) print "stray", k }' \
 	    > "$d/t.s"
-	rp -s -p "$gmon" -m "$map" | awk '
+	rp -s -p "$gmon" -m "$map" 2> "$d/e.s2" | awk '
 	    /^\t/ { split($2, f, "+"); s[f[1]] += $3; next }
 	    NF == 3 && $2 != "total" { t[$2] = $1 }
 	    END { for (k in t) if (s[k] != t[k]) print k, t[k], s[k] }' \
@@ -138,6 +138,12 @@ compare() {
 	if [ -s "$d/s.bad" ]; then
 		bad "$label: -s bins do not add up: $(head -n 3 "$d/s.bad")"
 	else ok; fi
+	# every form warns as -v does, of the same ticks of no function
+	for f in va a plain exact b s s2; do
+		if cmp -s "$d/v.err" "$d/e.$f"; then ok; else
+			bad "$label: stderr of -$f differs from -v's: $(head -n 2 "$d/e.$f")"
+		fi
+	done
 	# -v's seconds are ticks / rate
 	if awk -v r="$rate" 'NF >= 5 { x = $3 / r - $5
 	    if (x > 0.0000005 || x < -0.0000005) { print; e = 1 } }
@@ -196,16 +202,22 @@ compare() {
 	# --top and --json against the text reports (tests/views/check.py)
 	if command -v "$PYTHON" > /dev/null 2>&1; then
 		chk="$PYTHON $TOP/tests/views/check.py"
-		rp -p "$gmon" -m "$map" > "$d/plain"
-		rp -s -v -p "$gmon" -m "$map" > "$d/sv"
-		rp -i -v -p "$gmon" > "$d/iv"
-		rp --top 3 -v -p "$gmon" -m "$map" > "$d/top"
-		rp -J -s -p "$gmon" -m "$map" > "$d/j"
+		rp -p "$gmon" -m "$map" > "$d/plain" 2> "$d/e.p2"
+		rp -s -v -p "$gmon" -m "$map" > "$d/sv" 2> "$d/e.sv"
+		rp -i -v -p "$gmon" > "$d/iv" 2> "$d/e.iv"
+		rp --top 3 -v -p "$gmon" -m "$map" > "$d/top" 2> "$d/e.top"
+		rp -J -s -p "$gmon" -m "$map" > "$d/j" 2> "$d/e.j"
 		if $chk top 3 "$d/plain" "$d/v" "$d/top" v > "$d/chk" 2>&1 &&
 		    $chk json "$d/j" "$d/v" "$d/sv" >> "$d/chk" 2>&1 &&
 		    $chk gmoninfo "$d/j" "$d/iv" >> "$d/chk" 2>&1; then ok; else
 			bad "$label: --top or --json: $(head -n 3 "$d/chk")"
 		fi
+		for f in p2 sv top j; do	# -i reads no map: no warning
+			if cmp -s "$d/v.err" "$d/e.$f" && [ ! -s "$d/e.iv" ]
+			then ok; else
+				bad "$label: stderr of $f (or -i) is not -v's: $(head -n 2 "$d/e.$f")"
+			fi
+		done
 	else
 		skipped "--top and --json: no python3"
 	fi
@@ -545,11 +557,16 @@ if [ -f "$B/m32-O2.map" ]; then
 			bad "twin $fmt: the two byte orders wrote the same bytes"
 		for o in "" -a -b -s -v --exact; do
 			# shellcheck disable=SC2086
-			rp $o -p "$B/tw-le.gmon" -m "$B/m32-O2.map" > "$B/tw-le.out"
+			rp $o -p "$B/tw-le.gmon" -m "$B/m32-O2.map" > "$B/tw-le.out" \
+			    2> "$B/tw-le.err"
 			# shellcheck disable=SC2086
-			rp $o -p "$B/tw-be.gmon" -m "$B/m32-O2.map" > "$B/tw-be.out"
+			rp $o -p "$B/tw-be.gmon" -m "$B/m32-O2.map" > "$B/tw-be.out" \
+			    2> "$B/tw-be.err"
+			# the same warning, but for the file's name
 			if [ -s "$B/tw-le.out" ] &&
-			    cmp -s "$B/tw-le.out" "$B/tw-be.out"; then ok; else
+			    cmp -s "$B/tw-le.out" "$B/tw-be.out" &&
+			    sed 's/tw-be\.gmon/tw-le.gmon/' "$B/tw-be.err" |
+			    cmp -s - "$B/tw-le.err"; then ok; else
 				bad "twin $fmt $o: big-endian report differs"
 			fi
 		done
@@ -558,7 +575,7 @@ if [ -f "$B/m32-O2.map" ]; then
 			ok || bad "twin $fmt: -i -v does not say big-endian, 4"
 		"$GMONTOOL" model "$B/tw-be.gmon" be 4 "$B/m32-O2.map" |
 			awk '$1 != "*total*" && $2 > 0 { print $1, $2 }' > "$B/tw.model"
-		rp -p "$B/tw-be.gmon" -m "$B/m32-O2.map" | awk 'NF == 3 &&
+		rp -p "$B/tw-be.gmon" -m "$B/m32-O2.map" 2> /dev/null | awk 'NF == 3 &&
 		    $2 != "total" { print $2, $1 }' > "$B/tw.ours"
 		cmp -s "$B/tw.model" "$B/tw.ours" && ok ||
 			bad "twin $fmt: big-endian ticks differ from the model"
