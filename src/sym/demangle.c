@@ -221,7 +221,7 @@ static const struct code unnamed[] = {
 /* Operators of expressions (but cv and sr) */
 static const struct code operators[] = {
 	{ "psngaddecontsztwsZspazgs", 16, "e" },
-	{ "ppmm", 16, "?_e" },		/* pp_, mm_: the prefix forms */
+	{ "ppmm", 16, "_e" },		/* pp_, mm_: the prefix forms */
 	{ "plmimldvrmanoreoaSpLmImLdVrMaNoReOlsrslSrSeqneltgtlegessaaoocm"
 	    "pmdsix", 16, "ee" },
 	{ "qu", 16, "eee" },
@@ -259,6 +259,8 @@ b_ref(struct bound *b)
 
 	if (c == 'S' && islower(d)) {
 		b->p++;
+		if (b->maxsrc < 80)	/* a constructor's: "basic_istream" */
+			b->maxsrc = 80;
 		return d == 't' ? 5 : 80;
 	}
 	if (!b_seq(b, &i, c == 'S' ? 36 : 10) ||
@@ -446,7 +448,8 @@ b_type(struct bound *b)
 		n = addsub(b, add(add(n, 4), b_parts(b, "_t")));
 	} else if (c == 'D' && d == 'p') {	/* a pack: once per argument */
 		b->p += 2;
-		n = b_type(b);	/* which may raise the pack's count */
+		/* which may raise the pack's count; no pack: "(T)..." */
+		n = add(b_type(b), 5);
 		k = (b->pack > b->prevpack ? b->pack : b->prevpack) + 1;
 		n = addsub(b, n > SAT / k ? SAT : n * k);
 	} else if (c == 'D' && d == 'v') {	/* a vector */
@@ -538,6 +541,12 @@ b_expr(struct bound *b)
 		n = b_unresolved(b);
 	} else if (c == 's' && d == 'r') {
 		n = b_scoped(b);
+	} else if ((c == 'p' || c == 'm') && d == c && peek(b, 2) != '_') {
+		/* a++, a--: libstdc++ holds the operand twice, and its search
+		 * for a pack walks both: each level doubles the cost */
+		b->p += 2;
+		n = b_expr(b);
+		n = add(16, add(n, n));
 	} else if (c == 'c' && d == 'v') {	/* (T)a, T(a, b) */
 		b->p += 2;
 		n = add(16, b_type(b));

@@ -192,6 +192,75 @@ template_parameter_number_is_decimal(void **state)
 		    ((uint64_t)1 << 40));
 }
 
+/*
+ * A constructor prints its class's last name; an abbreviation (Sa, Si,
+ * ...) names one too: "allocator", "basic_istream", never a source name
+ * the bound has read.
+ */
+static void
+constructor_of_an_abbreviation_is_bounded(void **state)
+{
+	(void)state;
+	demangled_is("_ZCI5Sa", "allocator");
+	demangled_is("_ZCI5Si", "basic_istream");
+	if (!have_demangler())
+		skip();
+}
+
+/* A pack expansion of no pack prints its type as "(T)...", nested too. */
+static void
+expansion_of_no_pack_is_bounded(void **state)
+{
+	char name[100], want[300];
+	int k = snprintf(name, sizeof name, "_Z1f"), w = 0;
+
+	(void)state;
+	w += snprintf(want, sizeof want, "f(");
+	for (int i = 0; i < 40; i++) {
+		k += snprintf(name + k, sizeof name - (size_t)k, "Dp");
+		w += snprintf(want + w, sizeof want - (size_t)w, "(");
+	}
+	snprintf(name + k, sizeof name - (size_t)k, "i");
+	w += snprintf(want + w, sizeof want - (size_t)w, "int");
+	for (int i = 0; i < 40; i++)
+		w += snprintf(want + w, sizeof want - (size_t)w, ")...");
+	snprintf(want + w, sizeof want - (size_t)w, ")");
+	demangled_is(name, want);
+	if (!have_demangler())
+		skip();
+}
+
+/*
+ * libstdc++ holds the operand of a postfix ++ or -- twice, and its
+ * search for a pack walks both: under a pack expansion (sp), 40 nested
+ * a++ take 2^40 steps to print 200 bytes.  Each level doubles the bound,
+ * so that such a name stays mangled, the demangler never asked.
+ */
+static void
+postfix_operators_double_the_bound(void **state)
+{
+	char name[160];
+	size_t len;
+
+	(void)state;
+	for (const char *op = "pm"; *op != '\0'; op++) {
+		int k = snprintf(name, sizeof name, "_Z1fIiEDTsp");
+
+		for (int i = 0; i < 40; i++)
+			k += snprintf(name + k, sizeof name - (size_t)k, "%c%c",
+			    *op, *op);
+		snprintf(name + k, sizeof name - (size_t)k, "fp_ET_");
+		assert_true(demangle_bound(name, strlen(name)) >=
+		    ((uint64_t)1 << 40));
+		assert_ptr_equal(demangle_or_same(name, strlen(name), &len),
+		    name);
+	}
+	demangled_is("_Z1fIiEDTppfp_ET_", "decltype ({parm#1}++) f<int>(int)");
+	demangled_is("_Z1fIiEDTpp_fp_ET_", "decltype (++{parm#1}) f<int>(int)");
+	if (!have_demangler())
+		skip();
+}
+
 int
 main(void)
 {
@@ -204,6 +273,9 @@ main(void)
 		cmocka_unit_test(operator_names_are_bounded),
 		cmocka_unit_test(repeated_qualifiers_are_bounded),
 		cmocka_unit_test(template_parameter_number_is_decimal),
+		cmocka_unit_test(constructor_of_an_abbreviation_is_bounded),
+		cmocka_unit_test(postfix_operators_double_the_bound),
+		cmocka_unit_test(expansion_of_no_pack_is_bounded),
 	};
 
 	return cmocka_run_group_tests_name("demangle", tests, NULL, NULL);
