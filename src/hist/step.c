@@ -1,6 +1,4 @@
-/*
- * step.c - the step of a zero step word, from the map's text.
- */
+/* step.c - the step of a zero step word, from the map's text. */
 #include <stdio.h>
 
 #include "hist/step.h"
