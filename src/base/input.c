@@ -1,6 +1,4 @@
-/*
- * input.c - files, standard input and decompressors.
- */
+/* input.c - files, standard input and decompressors. */
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>

@@ -1,12 +1,9 @@
 /*
- * outfile.c - a file replaced whole or not at all (outfile.h).
- *
- * The new file is an O_TMPFILE inode of the target's directory, linked
- * by its descriptor (linkat AT_EMPTY_PATH, or /proc/self/fd/N without
- * the capability that needs).  A target that exists is replaced by
- * linking the inode under a temporary name and renaming that over it,
- * with every signal blocked between the two calls, so that no name but
- * the target's ever outlives the run.
+ * outfile.c - a file replaced whole or not at all (outfile.h).  The
+ * O_TMPFILE inode is linked by its descriptor (linkat AT_EMPTY_PATH, or
+ * /proc/self/fd/N without the capability that needs); over an existing
+ * target, under a temporary name renamed over it, every signal blocked
+ * between the two calls, so that no name but the target's outlives the run.
  */
 #include <errno.h>
 #include <fcntl.h>

@@ -1,6 +1,4 @@
-/*
- * output.c - the held-back report: a temporary file copied out whole.
- */
+/* output.c - the held-back report: a temporary file copied out whole. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>

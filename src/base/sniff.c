@@ -1,6 +1,4 @@
-/*
- * sniff.c - what an input that is not a profile or a map looks like.
- */
+/* sniff.c - what an input that is not a profile or a map looks like. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>

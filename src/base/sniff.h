@@ -32,25 +32,19 @@ const struct sniff *sniff_suffix(const char *name);
  * NULL. */
 const struct sniff *sniff(const unsigned char *buf, size_t n);
 
-/*
- * Profile NAME, SIZE bytes, is not a whole number of words: when its
+/* Profile NAME, SIZE bytes, is not a whole number of words: when its
  * first N bytes, HEAD, are recognisably something else, say what (and
- * what to do) and exit.  Returns otherwise.
- */
+ * what to do) and exit.  Returns otherwise. */
 void sniff_profile_size(const char *name, uint64_t size,
     const unsigned char *head, size_t n);
 
-/*
- * Profile NAME, whose first N bytes are HEAD, has STEP, not a power of
- * two, as its step: warn, naming what it looks like.
- */
+/* Profile NAME, whose first N bytes are HEAD, has STEP, not a power of
+ * two, as its step: warn, naming what it looks like. */
 void sniff_profile_step(const char *name, uint32_t step,
     const unsigned char *head, size_t n);
 
-/*
- * Exit with the message FMT about map NAME, followed, when K is not NULL,
- * by a line saying what NAME is.
- */
+/* Exit with the message FMT about map NAME, followed, when K is not NULL,
+ * by a line saying what NAME is. */
 _Noreturn void sniff_map_fatal(const char *name, const struct sniff *k,
     const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
