@@ -181,7 +181,6 @@ hist_bins(struct rd *r, struct rec *e)
 	return 1;
 }
 
-/* The GNU record at r->pos. */
 static int
 gnu_rec(struct rd *r, struct rec *e)
 {
@@ -326,11 +325,9 @@ any_overlap(const struct hrec *s, size_t n, size_t end)
 	return 0;
 }
 
-/*
- * Overlapping records (S: the N sorted by low_cmp) are found when all are
- * in, in O(n log n), not a scan of all ranges per record; reported as a
- * scan would: the first the file order meets, with the first it overlaps.
- */
+/* Overlaps (S: the N sorted by low_cmp) in O(n log n), not a scan per
+ * record, yet reported as a scan would: the first the file order meets,
+ * with the first it overlaps. */
 static int
 check_overlap(struct rd *r, const struct hrec *s, size_t n)
 {
@@ -528,31 +525,14 @@ gmon_parse(struct gmon *g, const unsigned char *b, size_t n, char *err,
 	return best < 0 ? -1 : 0;
 }
 
-/* The first bin of G lower than BASE's (same ranges), or 0 when none. */
-static uint64_t
-first_lower(const struct gmon *g, const struct gmon *base)
-{
-	struct counters c = gmon_counters(g), d = gmon_counters(base);
-	size_t got;
-
-	for (uint64_t k = 1; k < c.n; k += got) {
-		const uint32_t *w = c.span(c.ctx, k, c.n, &got);
-		const uint32_t *u = d.span(d.ctx, k, c.n, &got);
-
-		for (size_t i = 0; i < got; i++)
-			if (w[i] < u[i])
-				return k + i;
-	}
-	return 0;
-}
-
 int
 gmon_subtract(struct gmon *g, const struct gmon *base, char *err,
     size_t errlen)
 {
 	struct rd r = { .err = err, .errlen = errlen };
 	size_t n = g->nranges < base->nranges ? g->nranges : base->nranges;
-	uint64_t low;
+	struct counters c = gmon_counters(g), d = gmon_counters(base);
+	size_t got;
 
 	for (size_t i = 0; i < n; i++) {
 		const struct hist_range *x = &base->ranges[i];
@@ -568,9 +548,16 @@ gmon_subtract(struct gmon *g, const struct gmon *base, char *err,
 	if (g->nranges != base->nranges)
 		return fail(&r, "the baseline has %zu histogram ranges, the "
 		    "profile %zu", base->nranges, g->nranges);
-	if ((low = first_lower(g, base)) != 0)
-		return fail(&r, "bin %llu is lower than in the baseline (is "
-		    "the baseline a later run?)", (ull)low - 1);
+	for (uint64_t k = 1; k < c.n; k += got) {	/* the same ranges */
+		const uint32_t *w = c.span(c.ctx, k, c.n, &got);
+		const uint32_t *u = d.span(d.ctx, k, c.n, &got);
+
+		for (size_t i = 0; i < got; i++)
+			if (w[i] < u[i])
+				return fail(&r, "bin %llu is lower than in the "
+				    "baseline (is the baseline a later run?)",
+				    (ull)(k + i - 1));
+	}
 	g->bins->base = base->bins;
 	return 0;
 }
@@ -581,14 +568,11 @@ gmon_counters(const struct gmon *g)
 	return (struct counters){ g->nbins + 1, bins_span, g->bins };
 }
 
-/*
- * The call arcs are kept in the bytes parsed, taking no memory however
- * many: each becomes a unit, callee (PTR bytes) and count (8), big-endian,
- * no wider than its record (GNU 13 or 21 bytes, BSD 12 or 24), gathered
- * in one pass from the first arc on; the bins of a histogram record met
- * after it are moved before them, padded to whole units.  Then the units
- * are sorted by callee and each callee's counts added up.
- */
+/* The call arcs are kept in the bytes parsed, taking no memory however
+ * many: each a unit, callee (PTR bytes) and count (8), big-endian, no
+ * wider than its record (GNU 13 or 21 bytes, BSD 12 or 24), gathered in
+ * one pass from the first arc on, the bins met after it moved before them
+ * (padded to whole units); then sorted, each callee's counts added up. */
 #define unit_pc(ptr, p) load(p, ptr, 1)
 #define unit_count(ptr, p) load((p) + (ptr), 8, 1)
 
@@ -604,29 +588,16 @@ store(unsigned char *p, int len, uint64_t v)
  * wb 0 before the first arc (which lies after the file's header). */
 struct gather {
 	unsigned char *b;	/* the bytes parsed */
-	int ptr;
 	size_t unit;		/* ptr + 8 */
 	struct gmon_bins *v;
 	size_t wb, w;
 };
 
-static void
-gather_arc(struct gather *x, size_t at, uint64_t pc, uint64_t count)
-{
-	if (x->wb == 0)
-		x->wb = x->w = at;
-	store(x->b + x->w, x->ptr, pc);
-	store(x->b + x->w + x->ptr, 8, count);
-	x->w += x->unit;
-}
-
-/*
- * The bins of H, met after the first arc: moved to W (lower: their
- * header is longer than a unit), then the units (S bytes) trade places
- * with the next S bytes of bins while more are left, then with the rest,
- * which changes only their order (sorted later): O(the bins' bytes + S).
- * The records stay in order: those of H's range moved before lie lower.
- */
+/* The bins of H, met after the first arc: moved to W (lower: their header
+ * is longer than a unit), then the units (S bytes) trade places with the
+ * next S bytes of bins while more are left, then with the rest, changing
+ * only their order (sorted later): O(the bins' bytes + S).  The records
+ * stay in order: those of H's range moved before lie lower. */
 static void
 gather_bins(struct gather *x, const struct hrec *h)
 {
@@ -721,19 +692,27 @@ gmon_index_arcs(struct gmon *g, unsigned char *b)
 {
 	struct rd r = { .b = b, .n = g->bins->n, .big = g->big_endian,
 	    .ptr = g->ptrsize, .bsd = g->format == GMON_BSD };
-	struct gather x = { b, g->ptrsize, (size_t)g->ptrsize + 8, g->bins,
-	    0, 0 };
+	struct gather x = { b, (size_t)r.ptr + 8, g->bins, 0, 0 };
 	struct rec e;
-	int clen = r.bsd ? r.ptr : 4;
 
-	while (next_rec(&r, &e) > 0)	/* read whole before: no error */
-		if (e.tag == TAG_ARC)	/* self_pc after any tag, from_pc */
-			gather_arc(&x, e.at, load(b + e.at + !r.bsd + r.ptr,
-			    r.ptr, r.big), load(b + e.at + !r.bsd + 2 * r.ptr,
-			    clen, r.big));
-		else if (e.tag == TAG_HIST)
+	while (next_rec(&r, &e) > 0) {	/* read whole before: no error */
+		const unsigned char *a;
+		uint64_t pc, count;
+
+		if (e.tag == TAG_HIST)
 			gather_bins(&x, &e.h);
-	g->ncallees = sort_units(x.ptr, b + x.wb, (x.w - x.wb) / x.unit);
+		if (e.tag != TAG_ARC)
+			continue;
+		a = b + e.at + !r.bsd + r.ptr;	/* past any tag, from_pc */
+		pc = load(a, r.ptr, r.big);	/* self_pc */
+		count = load(a + r.ptr, r.bsd ? r.ptr : 4, r.big);
+		if (x.wb == 0)
+			x.wb = x.w = e.at;
+		store(b + x.w, r.ptr, pc);
+		store(b + x.w + r.ptr, 8, count);
+		x.w += x.unit;
+	}
+	g->ncallees = sort_units(r.ptr, b + x.wb, (x.w - x.wb) / x.unit);
 	g->arcs = b + x.wb;
 }
 

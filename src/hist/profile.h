@@ -32,25 +32,20 @@ struct profile {
 /* Open, read and size NAME ("-" for stdin); fatal on any error. */
 void profile_open(struct profile *p, const char *name);
 
-/* Warn when a trailing partial word was left out (after util-linux's own
- * messages). */
+/* Warn of a partial last word left out (after util-linux's own messages). */
 void profile_warn_trailing(const struct profile *p);
 
 /* A kernel writes 1 << N as the step: warn when P's is not a power of two
  * (nor 0, which some kernels write), naming what P looks like. */
 void profile_warn_step(struct profile *p);
 
-/*
- * profile_open's halves, between which the caller may look for another
- * format: read NAME whole (fatal when empty or too large), then keep
- * whole words (a partial last word, a snapshot cut short, left out as
- * util-linux does).
- */
+/* profile_open's halves, between which the caller may tell another format:
+ * read NAME whole (fatal when empty or too large), then keep whole words
+ * (a partial last word, a snapshot cut short, left out as util-linux). */
 void profile_load(struct profile *p, const char *name);
 void profile_check(struct profile *p);
 
-/* The first N <= PROFILE_HEAD bytes at most, as read, into BUF; returns
- * the count. */
+/* The first N (at most PROFILE_HEAD) bytes, as read, into BUF: the count. */
 size_t profile_peek(struct profile *p, unsigned char *buf, size_t n);
 
 /* The whole contents (valid until profile_close). */
@@ -60,12 +55,10 @@ const unsigned char *profile_bytes(struct profile *p);
  * put the words in host order, read the step; 1 when found reversed. */
 int profile_setup(struct profile *p, int noauto);
 
-/*
- * Read the baseline NAME once, a piece at a time, in P's byte order, and
+/* Read the baseline NAME once, a piece at a time, in P's byte order, and
  * subtract it from P, set up: it needs P's step and size and no counter
  * above P's (the same boot).  BASE, for its warnings and profile_close,
- * holds no counters.
- */
+ * holds no counters. */
 void profile_subtract(struct profile *p, struct profile *base,
     const char *name);
 
