@@ -25,12 +25,9 @@ struct input {
 	uint64_t off;		/* bytes read by input_read */
 };
 
-/*
- * The most bytes of a profile (more than a kernel writes: 2^28 counters
- * and a step word) or of an input read whole from a pipe or decompressor;
- * the program's cap on the latter is input_cap (base/cap.c), which tests
- * may lower.
- */
+/* The most bytes of a profile (more than a kernel writes: 2^28 counters
+ * and a step word) or of an input read whole from a pipe or decompressor,
+ * whose cap in the program is input_cap (base/cap.c): tests lower it. */
 #define INPUT_MAX_BYTES ((uint64_t)1 << 30 | 4)
 extern const uint64_t input_cap;
 
@@ -51,12 +48,10 @@ size_t input_read(struct input *in, void *buf, size_t n);
 /* input_read until N bytes are read: fewer only at the end of input. */
 size_t input_fill(struct input *in, void *buf, size_t n);
 
-/* Read N bytes at OFF of a seekable input into BUF; fatal when they are
- * not all there (the file shrank). */
+/* Read N bytes at OFF of a seekable input; fatal when short (it shrank). */
 void input_pread(struct input *in, void *buf, size_t n, uint64_t off);
 
-/* Fatal, naming it, when a seekable input's size is no longer what it was
- * when opened. */
+/* Fatal, naming it, when a seekable input's size is not as when opened. */
 void input_check_size(const struct input *in);
 
 /* Close, stopping a decompressor whose output was not read to the end. */

@@ -1,7 +1,5 @@
-/*
- * util.h - fatal errors and warnings in the style of err(3), and checked
- * allocation.  Every message goes to stderr prefixed "readprofile: ".
- */
+/* util.h - err(3)-style errors and warnings, on stderr after "readprofile: ",
+ * and checked allocation. */
 #ifndef RP_UTIL_H
 #define RP_UTIL_H
 
