@@ -1,9 +1,6 @@
-/*
- * cap.c - the size cap of an input read whole into memory from a pipe
- * or a decompressor, alone in its file so that the tests can link a
- * program with a smaller one (tests/adversarial: -DINPUT_CAP=...), and
- * never through anything the installed program reads at run time.
- */
+/* cap.c - the cap of an input read whole from a pipe or decompressor,
+ * alone so that tests link a program with a smaller one (-DINPUT_CAP=...
+ * in tests/adversarial), never through anything read at run time. */
 #include "base/input.h"
 
 #ifndef INPUT_CAP

@@ -1,6 +1,4 @@
-/*
- * input.c - files, standard input and decompressors.
- */
+/* input.c - files, standard input and decompressors. */
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -22,12 +20,9 @@ input_tool(const char *name)
 	return k != NULL ? k->tool : NULL;
 }
 
-/*
- * Run TOOL -dc -- NAME, with FD (NAME, opened here) as its stdin too; its
- * stdout becomes in->fd.  In the child every descriptor is first moved
- * above 2, so that none of them can be one of 0, 1, 2 (when the caller
- * started with some closed).
- */
+/* Run TOOL -dc -- NAME, FD (NAME) its stdin too, its stdout in->fd.  The
+ * child first moves each descriptor above 2: the caller may have closed
+ * some of 0, 1, 2, which the pipes could then be. */
 static void
 spawn(struct input *in, int fd)
 {
@@ -103,11 +98,8 @@ input_open(struct input *in, const char *name)
 	return 0;
 }
 
-/*
- * Read what the decompressor wrote on stderr: the start is kept for a
- * message, the rest dropped, so that it never blocks on a full pipe.  At
- * its end the pipe is closed.
- */
+/* Read the decompressor's stderr, which is closed at its end: the start
+ * kept for a message, the rest dropped, so that it never blocks. */
 static void
 drain_err(struct input *in)
 {

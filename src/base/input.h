@@ -1,13 +1,9 @@
 /*
- * input.h - open an input for reading.
- *
- * An input is a path, "-" for standard input, or a compressed file
- * (.gz, .xz, .zst, .bz2) that is decompressed by exec'ing the standard tool
- * as TOOL -dc -- FILE: no shell.  The file is opened here first, so that
- * its errors are reported as for any file; the tool runs with the
- * caller's rights.
- *
- * A regular file is sized when opened: one found shorter or longer than
+ * input.h - open an input for reading: a path, "-" for standard input, or
+ * a compressed file (.gz, .xz, .zst, .bz2), decompressed by exec'ing the
+ * tool as TOOL -dc -- FILE (no shell; the caller's rights) once the file
+ * is opened here, so that its errors are reported as for any file.  A
+ * regular file is sized when opened: one found shorter or longer than
  * that while it is read, or when it is closed, is an error naming it.
  */
 #ifndef RP_INPUT_H
@@ -29,50 +25,33 @@ struct input {
 	uint64_t off;		/* bytes read by input_read */
 };
 
-/*
- * The most bytes a profile (larger than any a kernel writes: 2^28
- * counters and a step word) or an input read whole into memory from a
- * pipe or a decompressor may have; the program's cap on the latter is
- * input_cap (base/cap.c), which tests may lower.
- */
+/* The most bytes of a profile (more than a kernel writes: 2^28 counters
+ * and a step word) or of an input read whole from a pipe or decompressor,
+ * whose cap in the program is input_cap (base/cap.c): tests lower it. */
 #define INPUT_MAX_BYTES ((uint64_t)1 << 30 | 4)
 extern const uint64_t input_cap;
 
-/*
- * Read N bytes into BUF at offset OFF (pread), or with OFF < 0 from the
- * current position (read), going on after short reads and interrupts.
- * Returns the count, less than N only at the end of the file, or -1 with
- * errno set.
- */
+/* Read N bytes into BUF at OFF (pread), or from the current position when
+ * OFF < 0, through short reads and interrupts: the count, less than N
+ * only at the end of the file, or -1 with errno set. */
 ssize_t read_full(int fd, void *buf, size_t n, int64_t off);
 
-/*
- * Open NAME.  Returns 0, or -1 with errno set when the file itself cannot
- * be opened (missing, a directory, ...).  A decompressor that cannot be
- * started is fatal.
- */
+/* Open NAME: 0, or -1 with errno set when the file itself cannot be
+ * (missing, a directory...); a decompressor that cannot start is fatal. */
 int input_open(struct input *in, const char *name);
 
-/*
- * Read up to N bytes; returns the count, 0 at end of input.  At end of
- * input the decompressor, if any, is waited for and its failure is fatal,
- * and so is a regular file that ended short of its size, or went past it.
- */
+/* Read up to N bytes: the count, 0 at the end, where a decompressor is
+ * waited for and its failure fatal, as is a regular file's ending short
+ * of its size or past it. */
 size_t input_read(struct input *in, void *buf, size_t n);
 
 /* input_read until N bytes are read: fewer only at the end of input. */
 size_t input_fill(struct input *in, void *buf, size_t n);
 
-/*
- * Read N bytes at OFF of a seekable input into BUF; fatal when they are
- * not all there (the file shrank).
- */
+/* Read N bytes at OFF of a seekable input; fatal when short (it shrank). */
 void input_pread(struct input *in, void *buf, size_t n, uint64_t off);
 
-/*
- * A seekable input whose size is no longer the size it had when opened:
- * fatal, naming it.
- */
+/* Fatal, naming it, when a seekable input's size is not as when opened. */
 void input_check_size(const struct input *in);
 
 /* Close, stopping a decompressor whose output was not read to the end. */

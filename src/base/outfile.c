@@ -1,13 +1,8 @@
-/*
- * outfile.c - a file replaced whole or not at all (outfile.h).
- *
- * The new file is an O_TMPFILE inode of the target's directory, linked
- * by its descriptor (linkat AT_EMPTY_PATH, or /proc/self/fd/N without
- * the capability that needs).  A target that exists is replaced by
- * linking the inode under a temporary name and renaming that over it,
- * with every signal blocked between the two calls, so that no name but
- * the target's ever outlives the run.
- */
+/* outfile.c - a file replaced whole or not at all (outfile.h).  The
+ * O_TMPFILE inode is linked by its descriptor (linkat AT_EMPTY_PATH, or
+ * /proc/self/fd/N without the capability that needs); over an existing
+ * target, as a temporary name renamed over it, all signals blocked between
+ * the two calls, so that no name but the target's outlives the run. */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -32,12 +27,9 @@ dir_len(const char *path)
 	return slash ? (size_t)(slash - path) + 1 : 0;
 }
 
-/*
- * NAME with its symlinks followed (malloc'd), or NULL with errno set.  A
- * link to something that is not a regular file (/dev/stdout, a terminal)
- * is kept: it is opened by its name.  The kernel keeps no link text of
- * PATH_MAX bytes or more.
- */
+/* NAME with its symlinks followed (malloc'd), or NULL with errno set; a
+ * link to what is not a regular file (/dev/stdout) is kept, to be opened
+ * by its name.  The kernel keeps no link text of PATH_MAX bytes or more. */
 static char *
 resolve(const char *name)
 {
@@ -75,11 +67,8 @@ dir_of(const char *path)
 	return d ? xasprintf("%.*s", (int)d, path) : xasprintf(".");
 }
 
-/*
- * A template of a name beside PATH, for mkostemp (malloc'd): ".", as much
- * of PATH's last part as keeps it no longer than that part (at least 7
- * bytes), and XXXXXX, which mkostemp makes 6 random letters.
- */
+/* A mkostemp template beside PATH (malloc'd): ".", as much of PATH's last
+ * part as keeps it no longer than that part (7 bytes at least), XXXXXX. */
 static char *
 tmp_name(const char *path)
 {

@@ -1,26 +1,23 @@
 /*
- * outfile.h - a file replaced whole or not at all.
- *
- * outfile_open is called before any work, so that an unwritable place is
- * an error at once; the caller writes through the stream, and calls
- * outfile_commit last, after every check of its inputs: only then is the
- * file put in place.  Until then the old file, if any, is as it was.
- *
- *   - NAME's symlinks are followed (at most 40): the file they lead to is
- *     the one replaced, and may be new.
+ * outfile.h - a file replaced whole or not at all.  outfile_open comes
+ * before any work, so that an unwritable place is an error at once; the
+ * caller writes through the stream and calls outfile_commit last, after
+ * every check of its inputs: only then is the file put in place, the old
+ * one, if any, as it was until then.
+ *   - NAME's symlinks are followed (at most 40) to the file replaced,
+ *     which may be new.
  *   - A NAME that is not a regular file (/dev/null, a FIFO, a terminal,
  *     /dev/stdout on a pipe) is written directly, as the bytes come.
  *   - A regular file is written unnamed (O_TMPFILE) in its directory and
- *     linked in at commit: no name exists before, and nothing can be left
- *     behind, whatever ends the run.  When the file system cannot do that,
- *     a temporary ".NAMEXXXXXX" beside it (no longer than NAME, so NAME's
- *     own length limit holds) is renamed at commit and removed on a fatal
- *     error; a signal that kills the run leaves it.
+ *     linked in at commit: nothing can be left behind, whatever ends the
+ *     run.  Without that, a temporary ".NAMEXXXXXX" beside it (no longer
+ *     than NAME, so NAME's own length limit holds) is renamed at commit
+ *     and removed on a fatal error; a signal that kills the run leaves it.
  *   - An existing file is replaced by a new inode with its mode, owner and
- *     group; when the group (or the owner) cannot be kept, the group's
- *     bits (and set-user-ID and set-group-ID) are dropped, so that no one
- *     gets access they did not have.  Other hard links keep the old
- *     contents.  A new file gets 0666 & ~umask.
+ *     group; when the group (or owner) cannot be kept, the group's bits,
+ *     set-user-ID and set-group-ID are dropped, so that no one gains
+ *     access.  Other hard links keep the old contents.  A new file gets
+ *     0666 & ~umask.
  */
 #ifndef RP_OUTFILE_H
 #define RP_OUTFILE_H

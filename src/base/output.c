@@ -1,6 +1,4 @@
-/*
- * output.c - the held-back report: a temporary file copied out whole.
- */
+/* output.c - the held-back report: a temporary file copied out whole. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -15,20 +13,7 @@
 
 #define CHUNK ((size_t)1 << 17)
 
-/* Whether FD is /dev/null: the one place a report goes as it comes. */
-static int
-is_dev_null(int fd)
-{
-	struct stat sb, nb;
-
-	return fstat(fd, &sb) == 0 && S_ISCHR(sb.st_mode) &&
-	    stat("/dev/null", &nb) == 0 && sb.st_rdev == nb.st_rdev;
-}
-
-/*
- * An unlinked temporary file in $TMPDIR (when absolute) or /tmp, as a
- * stream, or NULL.
- */
+/* An unlinked temporary file in $TMPDIR (when absolute) or /tmp, or NULL. */
 static FILE *
 temp_file(void)
 {
@@ -54,8 +39,12 @@ temp_file(void)
 void
 out_init(struct out *o, int fd)
 {
+	struct stat sb, nb;
+
 	*o = (struct out){ .fd = fd };
-	if (!is_dev_null(fd)) {
+	/* /dev/null, the one place a report goes as it comes, or not */
+	if (!(fstat(fd, &sb) == 0 && S_ISCHR(sb.st_mode) &&
+	    stat("/dev/null", &nb) == 0 && sb.st_rdev == nb.st_rdev)) {
 		o->held = (o->f = temp_file()) != NULL;
 		o->unheld = !o->held;
 	}
@@ -65,9 +54,8 @@ out_init(struct out *o, int fd)
 		fatal("standard output");
 }
 
-/* A write failed. */
 static void
-check(struct out *o)
+write_failed(struct out *o)
 {
 	if (ferror(o->f))
 		fatal(o->held ? "writing the report to a temporary file" :
@@ -78,7 +66,7 @@ void
 out_str(struct out *o, const char *s, size_t n)
 {
 	if (n && fwrite_unlocked(s, 1, n, o->f) != n)
-		check(o);
+		write_failed(o);
 	o->partial |= o->unheld;
 }
 
@@ -89,7 +77,7 @@ out_printf(struct out *o, const char *fmt, ...)
 
 	va_start(ap, fmt);
 	if (vfprintf(o->f, fmt, ap) < 0)
-		check(o);
+		write_failed(o);
 	va_end(ap);
 	o->partial |= o->unheld;
 }
@@ -147,8 +135,7 @@ out_finish(struct out *o)
 	o->partial = 0;
 	if (o->note != NULL)	/* once the report is out */
 		warnx_("%s", o->note);
-	free(o->note);
-	o->note = NULL;
+	out_note(o, "");
 	return 0;
 }
 
@@ -162,8 +149,7 @@ out_discard(struct out *o)
 	} else if (o->f != NULL) {
 		fflush(o->f);
 	}
-	free(o->note);
-	o->note = NULL;
+	out_note(o, "");
 	if (o->partial)
 		warnx_("standard output: the report written so far is "
 		    "incomplete (no temporary file could hold it)");

@@ -1,12 +1,10 @@
 /*
- * output.h - the report, held back until it is complete.
- *
- * Reports are printed with stdio into an unlinked temporary file
- * ($TMPDIR or /tmp) and copied to the descriptor by out_finish, so that an
- * error found late leaves none of their bytes on standard output.
- * Nothing is ever cut back, as bytes after ours may be another writer's.
- * Only /dev/null gets the report as it comes, and, when no temporary
- * file can be made, anything else: an error then leaves what was
+ * output.h - the report, held back until it is complete: printed with
+ * stdio into an unlinked temporary file ($TMPDIR or /tmp), copied to the
+ * descriptor by out_finish, so that an error found late leaves none of
+ * its bytes on standard output (nothing is cut back: bytes after ours may
+ * be another writer's).  Only /dev/null gets it as it comes, and anything
+ * when no temporary file can be made: an error then leaves what was
  * written, and out_discard says on standard error that it is incomplete.
  */
 #ifndef RP_OUTPUT_H
@@ -33,23 +31,16 @@ void out_str(struct out *o, const char *s, size_t n);
 void out_printf(struct out *o, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
-/*
- * A warning about the report, written on standard error (prefixed
- * "readprofile: ") by out_finish once the report is out; an empty one
- * is none.  A later note replaces an earlier one.
- */
+/* A warning for out_finish to write on standard error ("readprofile: "
+ * first) once the report is out; "" is none; the last one set counts. */
 void out_note(struct out *o, const char *msg);
 
-/*
- * Write everything held to the descriptor.  Returns 0, or -1 with errno
- * set; EPIPE is the reader's choice and is not reported by callers.
- */
+/* Write everything held to the descriptor: 0, or -1 with errno set
+ * (EPIPE, the reader's choice, is not reported by callers). */
 int out_finish(struct out *o);
 
-/*
- * Drop what is held (on a fatal error); when part of the report was
- * written already, say so on standard error.
- */
+/* Drop what is held (on a fatal error); when part of the report was
+ * written already, say so on standard error. */
 void out_discard(struct out *o);
 
 #endif

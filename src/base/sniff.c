@@ -1,6 +1,4 @@
-/*
- * sniff.c - what an input that is not a profile or a map looks like.
- */
+/* sniff.c - what an input that is not a profile or a map looks like. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -91,11 +89,10 @@ sniff_profile_size(const char *name, uint64_t size,
 {
 	const struct sniff *k = sniff(head, n);
 
-	if (k == NULL)
-		return;
-	fatalx("%s: not a kernel profile: it is %s (%llu bytes, not a whole "
-	    "number of 32-bit words)%s", name, k->what,
-	    (unsigned long long)size, advice(name, k));
+	if (k != NULL)
+		fatalx("%s: not a kernel profile: it is %s (%llu bytes, not a "
+		    "whole number of 32-bit words)%s", name, k->what,
+		    (unsigned long long)size, advice(name, k));
 }
 
 void
@@ -104,14 +101,13 @@ sniff_profile_step(const char *name, uint32_t step,
 {
 	const struct sniff *k = sniff(head, n);
 
-	if (k == NULL) {
+	if (k == NULL)
 		warnx_("warning: %s does not look like a kernel profile: its "
 		    "sampling step %u is not a power of two", name, step);
-		return;
-	}
-	warnx_("warning: %s does not look like a kernel profile: it is %s "
-	    "(sampling step %u is not a power of two)%s", name, k->what,
-	    step, advice(name, k));
+	else
+		warnx_("warning: %s does not look like a kernel profile: it is "
+		    "%s (sampling step %u is not a power of two)%s", name,
+		    k->what, step, advice(name, k));
 }
 
 void

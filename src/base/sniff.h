@@ -1,9 +1,8 @@
 /*
- * sniff.h - recognising inputs that are not what they were given as: an
- * ELF file, compressed data without its suffix, or text as a profile; a
- * compressed or ELF file as a map.  Only used to explain errors and
- * warnings; nothing is refused on a guess.  The compressed formats'
- * suffixes also choose an input's decompressor (input.c).
+ * sniff.h - inputs that are not what they were given as: an ELF file,
+ * compressed data without its suffix, or text as a profile; a compressed
+ * or ELF file as a map.  Only to explain errors and warnings: nothing is
+ * refused on a guess.  The suffixes also choose a decompressor (input.c).
  */
 #ifndef RP_SNIFF_H
 #define RP_SNIFF_H
@@ -17,40 +16,31 @@ struct sniff {
 	const char *suffix;	/* its suffix, or NULL */
 };
 
-/* The most bytes sniff_binary looks at. */
-#define SNIFF_MAX 6
+#define SNIFF_MAX 6	/* the most bytes sniff_binary looks at */
 
 /* What the first N bytes of an input look like, or NULL if nothing known;
  * text is not remarkable here (for a map). */
 const struct sniff *sniff_binary(const unsigned char *buf, size_t n);
 
-/* The compressed format whose suffix NAME ends with (and is more than),
- * or NULL. */
+/* The format whose suffix NAME ends with (and is longer than), or NULL. */
 const struct sniff *sniff_suffix(const char *name);
 
-/* What the first N bytes of a profile look like (text included), or
- * NULL. */
+/* What the first N bytes of a profile look like (text too), or NULL. */
 const struct sniff *sniff(const unsigned char *buf, size_t n);
 
-/*
- * Profile NAME, SIZE bytes, is not a whole number of words: when its
+/* Profile NAME, SIZE bytes, is not a whole number of words: when its
  * first N bytes, HEAD, are recognisably something else, say what (and
- * what to do) and exit.  Returns otherwise.
- */
+ * what to do) and exit.  Returns otherwise. */
 void sniff_profile_size(const char *name, uint64_t size,
     const unsigned char *head, size_t n);
 
-/*
- * Profile NAME, whose first N bytes are HEAD, has STEP, not a power of
- * two, as its step: warn, naming what it looks like.
- */
+/* Profile NAME, whose first N bytes are HEAD, has STEP, not a power of
+ * two, as its step: warn, naming what it looks like. */
 void sniff_profile_step(const char *name, uint32_t step,
     const unsigned char *head, size_t n);
 
-/*
- * Exit with the message FMT about map NAME, followed, when K is not NULL,
- * by a line saying what NAME is.
- */
+/* Exit with the message FMT about map NAME, followed, when K is not NULL,
+ * by a line saying what NAME is. */
 _Noreturn void sniff_map_fatal(const char *name, const struct sniff *k,
     const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 

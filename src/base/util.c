@@ -1,6 +1,4 @@
-/*
- * util.c - err(3)-style diagnostics and checked allocation.
- */
+/* util.c - err(3)-style diagnostics and checked allocation. */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>

@@ -1,7 +1,5 @@
-/*
- * util.h - fatal errors and warnings in the style of err(3), and checked
- * allocation.  Every message goes to stderr prefixed "readprofile: ".
- */
+/* util.h - err(3)-style errors and warnings, on stderr after "readprofile: ",
+ * and checked allocation. */
 #ifndef RP_UTIL_H
 #define RP_UTIL_H
 
@@ -16,19 +14,14 @@ _Noreturn void fatal(const char *fmt, ...) __attribute__((format(printf, 1, 2)))
 /* Print "readprofile: MSG" and go on. */
 void warnx_(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/*
- * Print "readprofile: " HEAD and TEXT on stderr, cut at spaces into lines
- * of at most 80 columns (a word longer than a line has one of its own),
- * each further line "readprofile: " INDENT; with FATAL, exit(1) after it
- * (as fatalx: the hook runs first).
- */
+/* Print "readprofile: " HEAD and TEXT on stderr, cut at spaces into lines
+ * of at most 80 columns (a longer word has one of its own), each further
+ * line "readprofile: " INDENT; with FATAL_, exit(1) after the hook. */
 void say_wrapped(const char *head, const char *indent, const char *text,
     int fatal_);
 
-/*
- * Print "readprofile: hint: MSG" wrapped at 80 columns, each further line
- * "readprofile: " and blanks under the first's text, and exit(1).
- */
+/* Print "readprofile: hint: MSG" wrapped as say_wrapped, the further lines
+ * aligned under the first's text, and exit(1). */
 _Noreturn void fatalx_hint(const char *fmt, ...)
     __attribute__((format(printf, 1, 2)));
 
@@ -43,11 +36,9 @@ char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Exchange the SIZE bytes at A and B (apart). */
 void swap_bytes(unsigned char *a, unsigned char *b, size_t size);
 
-/*
- * Sort the N elements of SIZE bytes at BASE by CMP (given CTX), in place
- * and in O(n log n) comparisons whatever the order (a heapsort: for
- * inputs crafted against quicksort; not stable).
- */
+/* Sort the N elements of SIZE bytes at BASE by CMP (given CTX) in place,
+ * in O(n log n) whatever the order: a heapsort (inputs may be crafted
+ * against quicksort); not stable. */
 void heap_sort(void *base, size_t n, size_t size,
     int (*cmp)(const void *, const void *, void *), void *ctx);
 

@@ -1,9 +1,5 @@
-/*
- * wide.h - the 128-bit product of two 64-bit numbers, on every target.
- *
- * Built from 32-bit halves, as 32-bit targets (i386, armhf) have no
- * unsigned __int128.
- */
+/* wide.h - the 128-bit product of two 64-bit numbers, from 32-bit halves:
+ * 32-bit targets (i386, armhf) have no unsigned __int128. */
 #ifndef RP_WIDE_H
 #define RP_WIDE_H
 

@@ -1,6 +1,4 @@
-/*
- * counters.c - reading and summing the words of a histogram.
- */
+/* counters.c - reading and summing the words of a histogram. */
 #include "hist/counters.h"
 
 static const uint32_t *

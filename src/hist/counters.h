@@ -1,13 +1,10 @@
 /*
- * counters.h - a histogram as attribution sees it: numbered words, read
- * a span at a time.
- *
- * Words 0..n-1 in host byte order.  A kernel profile's word 0 is its
+ * counters.h - a histogram as attribution sees it: words 0..n-1 in host
+ * byte order, read a span at a time.  A kernel profile's word 0 is its
  * sampling step, word k >= 1 the counter for [origin + (k-1)*step,
- * origin + k*step), the last word also collecting every tick outside the
- * kernel text.  A gmon.out's bins lie over ascending, disjoint ranges
- * (struct hist_range), numbered from word 1 on; its word 0 is unused.
- * Pure: no I/O.
+ * origin + k*step), the last also every tick outside the kernel text.  A
+ * gmon.out's bins lie over ascending, disjoint ranges (struct hist_range)
+ * from word 1 on; its word 0 is unused.  Pure: no I/O.
  */
 #ifndef RP_COUNTERS_H
 #define RP_COUNTERS_H
@@ -31,11 +28,9 @@ uint64_t counters_sum(const struct counters *c, uint64_t from, uint64_t to);
 /* Word k; k < c->n. */
 uint32_t counters_get(const struct counters *c, uint64_t k);
 
-/*
- * A range of a gmon.out's histogram: NBINS bins over [low, high) in words
- * first..first+nbins-1, bin j starting at low + floor(j * (high - low) /
- * nbins), a width that may be fractional.
- */
+/* A range of a gmon.out's histogram: NBINS bins over [low, high) in words
+ * first.., bin j at low + floor(j * (high - low) / nbins) (a width that
+ * may be fractional). */
 struct hist_range {
 	uint64_t low, high;	/* low < high */
 	uint64_t nbins;		/* 1 <= nbins <= high - low */

@@ -1,6 +1,4 @@
-/*
- * gmon.c - reading gmon.out: GNU tagged records and the BSD header.
- */
+/* gmon.c - reading gmon.out: GNU tagged records and the BSD header. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,8 +11,9 @@
 #define TAG_HIST 0
 #define TAG_ARC 1
 #define TAG_BB 2
-/* Bins converted to host-order words at a time. */
-#define WINDOW 4096
+#define WINDOW 4096		/* bins put in host-order words at a time */
+
+typedef unsigned long long ull;
 
 /* A histogram record: its range, and where its bins are in the file. */
 struct hrec {
@@ -22,11 +21,8 @@ struct hrec {
 	size_t off;
 };
 
-/*
- * The bins as served: read from the file's bytes, where they stay (no
- * copy), a window at a time; the records of one range added up, a
- * baseline's subtracted.
- */
+/* The bins, served from the file's bytes (no copy) a window at a time:
+ * the records of one range added up, a baseline's subtracted. */
 struct gmon_bins {
 	const unsigned char *b;	/* the file */
 	size_t n;		/* its size */
@@ -57,10 +53,8 @@ bin16(const struct gmon_bins *v, size_t off, uint64_t k)
 	return (uint32_t)load(v->b + off + 2 * (size_t)k, 2, v->big);
 }
 
-/*
- * Bins [k, k + n) of range I, added up over its records, times SIGN (1,
- * or UINT32_MAX: -1 modulo 2^32), added to W.
- */
+/* Add bins [k, k + n) of range I, summed over its records, times SIGN
+ * (1, or UINT32_MAX: -1 modulo 2^32), to W. */
 static void
 add_bins(const struct gmon_bins *v, size_t i, uint64_t k, size_t n,
     uint32_t sign, uint32_t *w)
@@ -87,10 +81,8 @@ range_of_word(const struct gmon_bins *v, uint64_t k)
 	return lo;
 }
 
-/*
- * Words [from, from + *got): at most WINDOW, within one range (word 0
- * alone: 0), less a baseline's.
- */
+/* Words [from, from + *got): at most WINDOW, within one range (word 0
+ * alone: 0), less a baseline's. */
 static const uint32_t *
 bins_span(void *ctx, uint64_t from, uint64_t to, size_t *got)
 {
@@ -128,10 +120,8 @@ struct rd {
 	size_t errlen;
 };
 
-/*
- * One record as read: a histogram, a call arc (from_pc, self_pc, then a
- * count of 4 bytes in GNU, of a pointer's in BSD) or basic blocks.
- */
+/* One record: a histogram, a call arc (from_pc, self_pc, a count of 4
+ * bytes in GNU, of a pointer's in BSD) or basic blocks. */
 struct rec {
 	int tag;
 	size_t at;		/* where it starts (GNU: its tag) */
@@ -176,17 +166,14 @@ hist_bins(struct rd *r, struct rec *e)
 
 	if (low >= high)
 		return fail(r, "histogram range 0x%llx-0x%llx is empty "
-		    "(low_pc >= high_pc)", (unsigned long long)low,
-		    (unsigned long long)high);
+		    "(low_pc >= high_pc)", (ull)low, (ull)high);
 	if (nbins == 0 || nbins > GMON_MAX_BINS || nbins > high - low)
 		return fail(r, "impossible bin count %llu for a range of "
-		    "%llu bytes", (unsigned long long)nbins,
-		    (unsigned long long)(high - low));
+		    "%llu bytes", (ull)nbins, (ull)(high - low));
 	if (r->n - r->pos < nbins * 2)
 		return fail(r, "short histogram: %llu bins need %llu bytes, "
-		    "%llu left", (unsigned long long)nbins,
-		    (unsigned long long)nbins * 2,
-		    (unsigned long long)(r->n - r->pos));
+		    "%llu left", (ull)nbins, (ull)nbins * 2,
+		    (ull)(r->n - r->pos));
 	if (e->rate == 0)
 		return fail(r, "profiling rate is 0");
 	e->h.off = r->pos;
@@ -194,7 +181,6 @@ hist_bins(struct rd *r, struct rec *e)
 	return 1;
 }
 
-/* The GNU record at r->pos. */
 static int
 gnu_rec(struct rd *r, struct rec *e)
 {
@@ -260,7 +246,7 @@ bsd_rec(struct rd *r, struct rec *e)
 		    "version)");
 	if (ncnt < hdr || ncnt > r->n || (ncnt - hdr) % 2)
 		return fail(r, "impossible byte count %llu in the BSD header "
-		    "(file of %zu bytes)", (unsigned long long)ncnt, r->n);
+		    "(file of %zu bytes)", (ull)ncnt, r->n);
 	e->h.nbins = (ncnt - hdr) / 2;
 	if (hist_bins(r, e) < 0)
 		return -1;
@@ -294,8 +280,7 @@ add_hist(struct rd *r, struct gmon *g, const struct rec *e)
 	r->pos = e->h.off;	/* where an error is met */
 	if (g->nhist == GMON_MAX_HIST)
 		return fail(r, "more than %llu histogram records (a program's "
-		    "profile has one per profiled range)",
-		    (unsigned long long)GMON_MAX_HIST);
+		    "profile has one per profiled range)", (ull)GMON_MAX_HIST);
 	if (g->nhist == 0)
 		g->rate = e->rate;
 	else if (e->rate != g->rate)
@@ -322,17 +307,8 @@ low_cmp(const void *x, const void *y, void *ctx)
 	return (a->off > b->off) - (a->off < b->off);
 }
 
-static int
-same_range(const struct hrec *a, const struct hrec *b)
-{
-	return a->low == b->low && a->high == b->high && a->nbins == b->nbins;
-}
-
-/*
- * Whether two of the N records at S (sorted by low_cmp) that lie before
- * offset END, of different ranges, share an address: two neighbours then
- * do.
- */
+/* Whether two of the N records at S (sorted by low_cmp) before offset
+ * END, of different ranges, share an address: two neighbours then do. */
 static int
 any_overlap(const struct hrec *s, size_t n, size_t end)
 {
@@ -341,20 +317,17 @@ any_overlap(const struct hrec *s, size_t n, size_t end)
 	for (size_t i = 0; i < n; i++) {
 		if (s[i].off >= end)
 			continue;
-		if (p != NULL && !same_range(&s[i], p) && s[i].low < p->high)
+		if (p != NULL && s[i].low < p->high && (s[i].low != p->low ||
+		    s[i].high != p->high || s[i].nbins != p->nbins))
 			return 1;
 		p = &s[i];
 	}
 	return 0;
 }
 
-/*
- * Overlapping records are an error, found when all are in (O(n log n), not
- * a scan of all ranges per record): the one reported is the first that
- * the file order meets, with the first record it overlaps, as a scan would
- * have found them.  S holds the N records sorted by low_cmp.  Returns -1
- * with that message, or 0 when none do.
- */
+/* Overlaps (S: the N sorted by low_cmp) in O(n log n), not a scan per
+ * record, yet reported as a scan would: the first the file order meets,
+ * with the first it overlaps. */
 static int
 check_overlap(struct rd *r, const struct hrec *s, size_t n)
 {
@@ -376,16 +349,12 @@ check_overlap(struct rd *r, const struct hrec *s, size_t n)
 		x++;
 	r->pos = y->off;
 	return fail(r, "histogram records overlap (0x%llx-0x%llx in %llu bins, "
-	    "0x%llx-0x%llx in %llu)", (unsigned long long)x->low,
-	    (unsigned long long)x->high, (unsigned long long)x->nbins,
-	    (unsigned long long)y->low, (unsigned long long)y->high,
-	    (unsigned long long)y->nbins);
+	    "0x%llx-0x%llx in %llu)", (ull)x->low, (ull)x->high,
+	    (ull)x->nbins, (ull)y->low, (ull)y->high, (ull)y->nbins);
 }
 
-/*
- * Whether the records of one range add up within 32 bits: only more
- * than 65537 records of 16-bit bins can pass 2^32 - 1.
- */
+/* The records of a range must add up within 32 bits: only more than
+ * 65537 records of 16-bit bins can pass 2^32 - 1. */
 static int
 check_sums(struct rd *r, const struct gmon *g)
 {
@@ -401,17 +370,14 @@ check_sums(struct rd *r, const struct gmon *g)
 				sum += bin16(v, v->recs[j].off, k);
 			if (sum > UINT32_MAX)
 				return fail(r, "bin %llu overflows when the "
-				    "histogram records are added up",
-				    (unsigned long long)k);
+				    "histogram records are added up", (ull)k);
 		}
 	}
 	return 0;
 }
 
-/*
- * The records, none overlapping, sorted by low_cmp: each range's bins
- * numbered after the lower ones'.
- */
+/* The records, none overlapping, sorted by low_cmp: each range's bins
+ * numbered after the lower ones'. */
 static int
 order_ranges(struct rd *r, struct gmon *g)
 {
@@ -516,11 +482,8 @@ gmon_maybe_kernel(const unsigned char *b, size_t n, uint64_t total)
 	return 0;
 }
 
-/*
- * The file read under each guess of byte order and address size: the
- * best (by score) of those that read whole is kept; when none does, the
- * error of the one that read furthest.
- */
+/* The file read under each guess of byte order and address size: the best
+ * (by score) that reads whole is kept, else the error that read furthest. */
 int
 gmon_parse(struct gmon *g, const unsigned char *b, size_t n, char *err,
     size_t errlen)
@@ -562,31 +525,14 @@ gmon_parse(struct gmon *g, const unsigned char *b, size_t n, char *err,
 	return best < 0 ? -1 : 0;
 }
 
-/* The first bin of G lower than BASE's (same ranges), or 0 when none. */
-static uint64_t
-first_lower(const struct gmon *g, const struct gmon *base)
-{
-	struct counters c = gmon_counters(g), d = gmon_counters(base);
-	size_t got;
-
-	for (uint64_t k = 1; k < c.n; k += got) {
-		const uint32_t *w = c.span(c.ctx, k, c.n, &got);
-		const uint32_t *u = d.span(d.ctx, k, c.n, &got);
-
-		for (size_t i = 0; i < got; i++)
-			if (w[i] < u[i])
-				return k + i;
-	}
-	return 0;
-}
-
 int
 gmon_subtract(struct gmon *g, const struct gmon *base, char *err,
     size_t errlen)
 {
 	struct rd r = { .err = err, .errlen = errlen };
 	size_t n = g->nranges < base->nranges ? g->nranges : base->nranges;
-	uint64_t low;
+	struct counters c = gmon_counters(g), d = gmon_counters(base);
+	size_t got;
 
 	for (size_t i = 0; i < n; i++) {
 		const struct hist_range *x = &base->ranges[i];
@@ -595,20 +541,23 @@ gmon_subtract(struct gmon *g, const struct gmon *base, char *err,
 		if (memcmp(x, y, sizeof *x) != 0)	/* first follows */
 			return fail(&r, "the baseline's histogram "
 			    "0x%llx-0x%llx in %llu bins differs from "
-			    "0x%llx-0x%llx in %llu bins",
-			    (unsigned long long)x->low,
-			    (unsigned long long)x->high,
-			    (unsigned long long)x->nbins,
-			    (unsigned long long)y->low,
-			    (unsigned long long)y->high,
-			    (unsigned long long)y->nbins);
+			    "0x%llx-0x%llx in %llu bins", (ull)x->low,
+			    (ull)x->high, (ull)x->nbins, (ull)y->low,
+			    (ull)y->high, (ull)y->nbins);
 	}
 	if (g->nranges != base->nranges)
 		return fail(&r, "the baseline has %zu histogram ranges, the "
 		    "profile %zu", base->nranges, g->nranges);
-	if ((low = first_lower(g, base)) != 0)
-		return fail(&r, "bin %llu is lower than in the baseline (is "
-		    "the baseline a later run?)", (unsigned long long)low - 1);
+	for (uint64_t k = 1; k < c.n; k += got) {	/* the same ranges */
+		const uint32_t *w = c.span(c.ctx, k, c.n, &got);
+		const uint32_t *u = d.span(d.ctx, k, c.n, &got);
+
+		for (size_t i = 0; i < got; i++)
+			if (w[i] < u[i])
+				return fail(&r, "bin %llu is lower than in the "
+				    "baseline (is the baseline a later run?)",
+				    (ull)(k + i - 1));
+	}
 	g->bins->base = base->bins;
 	return 0;
 }
@@ -619,15 +568,11 @@ gmon_counters(const struct gmon *g)
 	return (struct counters){ g->nbins + 1, bins_span, g->bins };
 }
 
-/*
- * The call arcs, kept in the bytes parsed: each becomes a unit of the
- * callee (PTR bytes) and its count (8 bytes), big-endian, no wider than
- * its record (13 or 21 bytes in GNU, 12 or 24 in BSD).  The units are
- * gathered, in one pass in file order, from the first arc on; the bins
- * of a histogram record met after it are moved before them, padded to
- * whole units.  Then they are sorted by callee and each callee's counts
- * added up.
- */
+/* The call arcs are kept in the bytes parsed, taking no memory however
+ * many: each a unit, callee (PTR bytes) and count (8), big-endian, no
+ * wider than its record (GNU 13 or 21 bytes, BSD 12 or 24), gathered in
+ * one pass from the first arc on, the bins met after it moved before them
+ * (padded to whole units); then sorted, each callee's counts added up. */
 #define unit_pc(ptr, p) load(p, ptr, 1)
 #define unit_count(ptr, p) load((p) + (ptr), 8, 1)
 
@@ -639,37 +584,20 @@ store(unsigned char *p, int len, uint64_t v)
 		p[--len] = (unsigned char)v;
 }
 
-/*
- * The gathering: [first arc, wb) bins moved, [wb, w) the units so far;
- * wb 0 before the first arc (which lies after the file's header).
- */
+/* The gathering: [first arc, wb) bins moved, [wb, w) the units so far;
+ * wb 0 before the first arc (which lies after the file's header). */
 struct gather {
 	unsigned char *b;	/* the bytes parsed */
-	int ptr;
 	size_t unit;		/* ptr + 8 */
 	struct gmon_bins *v;
 	size_t wb, w;
 };
 
-static void
-gather_arc(struct gather *x, size_t at, uint64_t pc, uint64_t count)
-{
-	if (x->wb == 0)
-		x->wb = x->w = at;
-	store(x->b + x->w, x->ptr, pc);
-	store(x->b + x->w + x->ptr, 8, count);
-	x->w += x->unit;
-}
-
-/*
- * The bins of H, met after the first arc: moved to W (lower: their
- * record's header is longer than a unit), then exchanged with the units
- * before them, so that the units stay together: the units (S bytes)
- * trade places with the next S bytes of bins while more than S are
- * left, then with the rest, which changes only the units' order (they
- * are sorted later).  O(the bins' bytes + S).  The records stay in
- * order: those of H's range moved before it lie lower.
- */
+/* The bins of H, met after the first arc: moved to W (lower: their header
+ * is longer than a unit), then the units (S bytes) trade places with the
+ * next S bytes of bins while more are left, then with the rest, changing
+ * only their order (sorted later): O(the bins' bytes + S).  The records
+ * stay in order: those of H's range moved before lie lower. */
 static void
 gather_bins(struct gather *x, const struct hrec *h)
 {
@@ -705,12 +633,9 @@ unit_cmp(const void *x, const void *y, void *ptr)
 	return memcmp(x, y, (size_t)*(const int *)ptr);
 }
 
-/*
- * Sort the N units at V by callee, on its byte AT and the ones after it:
- * one counting pass, the units put into their buckets in place, each
- * bucket sorted on the next byte (at most 8 levels: linear); a small one
- * by heap_sort.
- */
+/* Sort the N units at V by callee from its byte AT on, in place: a
+ * counting pass, the units into their buckets, each bucket sorted on the
+ * next byte (at most 8 levels: linear); a small one by heap_sort. */
 static void
 radix_sort(int ptr, unsigned char *v, size_t n, int at)
 {
@@ -767,19 +692,27 @@ gmon_index_arcs(struct gmon *g, unsigned char *b)
 {
 	struct rd r = { .b = b, .n = g->bins->n, .big = g->big_endian,
 	    .ptr = g->ptrsize, .bsd = g->format == GMON_BSD };
-	struct gather x = { b, g->ptrsize, (size_t)g->ptrsize + 8, g->bins,
-	    0, 0 };
+	struct gather x = { b, (size_t)r.ptr + 8, g->bins, 0, 0 };
 	struct rec e;
-	int clen = r.bsd ? r.ptr : 4;
 
-	while (next_rec(&r, &e) > 0)	/* read whole before: no error */
-		if (e.tag == TAG_ARC)	/* self_pc after any tag, from_pc */
-			gather_arc(&x, e.at, load(b + e.at + !r.bsd + r.ptr,
-			    r.ptr, r.big), load(b + e.at + !r.bsd + 2 * r.ptr,
-			    clen, r.big));
-		else if (e.tag == TAG_HIST)
+	while (next_rec(&r, &e) > 0) {	/* read whole before: no error */
+		const unsigned char *a;
+		uint64_t pc, count;
+
+		if (e.tag == TAG_HIST)
 			gather_bins(&x, &e.h);
-	g->ncallees = sort_units(x.ptr, b + x.wb, (x.w - x.wb) / x.unit);
+		if (e.tag != TAG_ARC)
+			continue;
+		a = b + e.at + !r.bsd + r.ptr;	/* past any tag, from_pc */
+		pc = load(a, r.ptr, r.big);	/* self_pc */
+		count = load(a + r.ptr, r.bsd ? r.ptr : 4, r.big);
+		if (x.wb == 0)
+			x.wb = x.w = e.at;
+		store(b + x.w, r.ptr, pc);
+		store(b + x.w + r.ptr, 8, count);
+		x.w += x.unit;
+	}
+	g->ncallees = sort_units(r.ptr, b + x.wb, (x.w - x.wb) / x.unit);
 	g->arcs = b + x.wb;
 }
 

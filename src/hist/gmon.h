@@ -1,17 +1,13 @@
 /*
  * gmon.h - the process profile source: profil(2) histograms in gmon.out,
- * GNU (tagged histogram, call arc and basic-block records) or BSD (a
- * header and its histogram, then call arcs), in either byte order and
- * with 4- or 8-byte addresses: the writer's, under which the whole file
- * reads consistently.  Histogram records over the same range are added
- * up, over other ranges (which must not overlap) kept beside it; call
- * arcs are counted, and kept only by gmon_index_arcs; basic-block records
- * are checked for size and counted.
- *
- * Pure: parses bytes in memory, knows nothing of symbols.  The bins are
- * served as words 1..nbins (word 0 unused, 0) from the parsed bytes,
- * which must outlive G: they are not copied.  Memory beside them: some
- * 100 bytes per histogram record.
+ * GNU (tagged histogram, call arc and basic-block records) or BSD (header
+ * and histogram, then call arcs), in the byte order and address size (4
+ * or 8) under which the whole file reads.  Records of one range are added
+ * up, of other ranges (never overlapping) kept beside; arcs are counted
+ * (kept by gmon_index_arcs), basic blocks checked for size and counted.
+ * Pure: no I/O, no symbols.  The bins are served as words 1..nbins (word
+ * 0 unused, 0) from the parsed bytes, not copied: they must outlive G.
+ * Memory beside them: some 100 bytes per histogram record.
  */
 #ifndef RP_GMON_H
 #define RP_GMON_H
@@ -55,36 +51,27 @@ enum { GMON_SNIFF_NO, GMON_SNIFF_GNU, GMON_SNIFF_BSD };
 /* What the first N bytes of a file look like: GNU, BSD, or neither. */
 int gmon_sniff(const unsigned char *b, size_t n);
 
-/*
- * Whether a file of TOTAL bytes sniffed as BSD could be a kernel profile
- * after all (its version word a counter's value): 32-bit words, the first
- * (the step) a power of two from 1 to 1024 (profile=0 to 10).
- */
+/* Whether a file of TOTAL bytes sniffed as BSD could be a kernel profile
+ * (the version word a counter): 32-bit words, the first (the step) a
+ * power of two from 1 to 1024 (profile=0 to 10). */
 int gmon_maybe_kernel(const unsigned char *b, size_t n, uint64_t total);
 
-/*
- * Parse the N bytes at B into G.  Returns 0, or -1 with a message of at
- * most ERRLEN bytes in ERR (without the file name).
- */
+/* Parse the N bytes at B into G: 0, or -1 with a message of at most
+ * ERRLEN bytes in ERR (without the file name). */
 int gmon_parse(struct gmon *g, const unsigned char *b, size_t n, char *err,
     size_t errlen);
 
-/*
- * Subtract BASE (an earlier gmon.out of the same run's program) from G:
- * from now on G's counters are the difference, and BASE (and its bytes)
- * must outlive G.  Returns 0, or -1 with a message in ERR.
- */
+/* Subtract BASE (an earlier gmon.out of the same program) from G's
+ * counters; BASE and its bytes must outlive G.  0, or -1 with ERR. */
 int gmon_subtract(struct gmon *g, const struct gmon *base, char *err,
     size_t errlen);
 
 /* The bins, valid until gmon_free; a span until the next one. */
 struct counters gmon_counters(const struct gmon *g);
 
-/*
- * Keep G's call arcs for gmon_calls in B, the bytes G was parsed from,
+/* Keep G's call arcs for gmon_calls in B, the bytes G was parsed from,
  * rearranged in place (no longer a gmon.out; G serves the same bins),
- * each callee's counts added up modulo 2^64.  Takes no memory.
- */
+ * each callee's counts added up modulo 2^64.  Takes no memory. */
 void gmon_index_arcs(struct gmon *g, unsigned char *b);
 
 /* A walk over G's call arcs: at 0 at first. */
@@ -93,10 +80,8 @@ struct gmon_walk {
 	size_t at;
 };
 
-/*
- * The calls into [start, next) on WALK (a struct gmon_walk): one pass
- * over the arcs for ascending ranges.  0 before gmon_index_arcs.
- */
+/* The calls into [start, next) on WALK (a struct gmon_walk): one pass
+ * over the arcs for ascending ranges.  0 before gmon_index_arcs. */
 uint64_t gmon_calls(void *walk, uint64_t start, uint64_t next);
 
 void gmon_free(struct gmon *g);

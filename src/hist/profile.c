@@ -1,6 +1,4 @@
-/*
- * profile.c - reading a profile: size, byte order, step, counters.
- */
+/* profile.c - reading a profile: size, byte order, step, counters. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,8 +16,7 @@ check_bounds(const struct profile *p)
 		    p->name, (unsigned long long)INPUT_MAX_BYTES);
 }
 
-/* The baseline is read this much at a time. */
-#define CHUNK ((size_t)1 << 20)
+#define CHUNK ((size_t)1 << 20)	/* the baseline read at a time */
 
 static uint32_t *
 words(const struct profile *p)
@@ -27,7 +24,6 @@ words(const struct profile *p)
 	return (uint32_t *)(void *)p->data;
 }
 
-/* The count of P's first bytes kept as read. */
 static size_t
 head_len(const struct profile *p)
 {
@@ -141,10 +137,8 @@ profile_setup(struct profile *p, int noauto)
 	return p->swap;
 }
 
-/*
- * Subtract the N words in BASE's buffer, the baseline's [k, k + n) as read,
- * from P's; those past P's last are left for the size check.
- */
+/* Subtract the N words in BASE's buffer, the baseline's [k, k + n) as
+ * read, from P's; those past P's last are left for the size check. */
 static void
 subtract_words(struct profile *p, const struct profile *base, uint64_t k,
     size_t n)
@@ -184,10 +178,8 @@ size_base(const struct profile *p, struct profile *base, uint64_t bytes)
 		    (unsigned long long)(p->nwords - 1));
 }
 
-/*
- * A regular file, or a pipe that ends in the first piece, is sized and its
- * step checked before any counter is compared; a longer pipe at its end.
- */
+/* A regular file, or a pipe that ends in the first piece, is sized and its
+ * step checked before any counter is compared; a longer pipe at its end. */
 void
 profile_subtract(struct profile *p, struct profile *base, const char *name)
 {

@@ -1,12 +1,10 @@
 /*
- * profile.h - the profile source: /proc/profile, a snapshot file, a pipe.
- *
- * Knows the step, the counters and the byte order; knows nothing of
- * symbols.  A profile is read once, whole, into memory; after
- * profile_setup its words are in host order, a baseline read once, a
- * piece at a time, is subtracted from them in place, and every view of
- * the run is made from them.  A regular file whose size changes while it
- * is read is an error naming it.
+ * profile.h - the profile source: /proc/profile, a snapshot file, a pipe,
+ * read once, whole, into memory; its step, counters and byte order, no
+ * symbols.  After profile_setup its words are in host order, a baseline
+ * (read once, a piece at a time) is subtracted from them in place, and
+ * every view of the run is made from them.  A regular file whose size
+ * changes while it is read is an error naming it.
  */
 #ifndef RP_PROFILE_H
 #define RP_PROFILE_H
@@ -34,45 +32,33 @@ struct profile {
 /* Open, read and size NAME ("-" for stdin); fatal on any error. */
 void profile_open(struct profile *p, const char *name);
 
-/* Warn when a trailing partial word was left out (after util-linux's own
- * messages). */
+/* Warn of a partial last word left out (after util-linux's own messages). */
 void profile_warn_trailing(const struct profile *p);
 
-/*
- * A kernel writes 1 << N as the step: warn when P's is not a power of two
- * (and not 0, which some kernels write), naming what P looks like.
- */
+/* A kernel writes 1 << N as the step: warn when P's is not a power of two
+ * (nor 0, which some kernels write), naming what P looks like. */
 void profile_warn_step(struct profile *p);
 
-/*
- * The two halves of profile_open: read NAME whole (fatal when it is
- * empty or too large), then keep whole words only (a trailing partial
- * word, a snapshot cut short, left out like util-linux does).  In
- * between, the caller may look at the contents to tell another format.
- */
+/* profile_open's halves, between which the caller may tell another format:
+ * read NAME whole (fatal when empty or too large), then keep whole words
+ * (a partial last word, a snapshot cut short, left out as util-linux). */
 void profile_load(struct profile *p, const char *name);
 void profile_check(struct profile *p);
 
-/* The first N <= PROFILE_HEAD bytes at most, as read, into BUF; returns
- * the count. */
+/* The first N (at most PROFILE_HEAD) bytes, as read, into BUF: the count. */
 size_t profile_peek(struct profile *p, unsigned char *buf, size_t n);
 
 /* The whole contents (valid until profile_close). */
 const unsigned char *profile_bytes(struct profile *p);
 
-/*
- * Decide the byte order (unless NOAUTO: P's swap is kept, 0 when opened),
- * put the words in host order and read the step.  Returns 1 when the byte
- * order was found reversed.
- */
+/* Decide the byte order (unless NOAUTO: P's swap is kept, 0 when opened),
+ * put the words in host order, read the step; 1 when found reversed. */
 int profile_setup(struct profile *p, int noauto);
 
-/*
- * Read the baseline NAME once, a piece at a time, in P's byte order, and
- * subtract it from P, set up: it must have P's step and size and no
- * counter higher than P's (the same boot).  BASE is what was read, for
- * its warnings and profile_close; it holds no counters.
- */
+/* Read the baseline NAME once, a piece at a time, in P's byte order, and
+ * subtract it from P, set up: it needs P's step and size and no counter
+ * above P's (the same boot).  BASE, for its warnings and profile_close,
+ * holds no counters. */
 void profile_subtract(struct profile *p, struct profile *base,
     const char *name);
 
@@ -82,10 +68,8 @@ struct counters profile_counters(const struct profile *p);
 /* The words, set up, for the caller to keep and free; P holds none then. */
 uint32_t *profile_take(struct profile *p);
 
-/*
- * Close P: a regular file whose size changed since it was opened is an
- * error naming it.
- */
+/* Close P: a regular file whose size changed since it was opened is an
+ * error naming it. */
 void profile_close(struct profile *p);
 
 #endif

@@ -1,6 +1,4 @@
-/*
- * step.c - the step of a zero step word, from the map's text.
- */
+/* step.c - the step of a zero step word, from the map's text. */
 #include <stdio.h>
 
 #include "hist/step.h"
@@ -27,21 +25,19 @@ step_infer(const struct step_text *t, uint32_t *step)
 void
 step_why(char *buf, size_t n, enum step_found r, const struct step_text *t)
 {
-	const char *map = t->map;
-	uint64_t stext = t->stext, etext = t->etext, counters = t->counters;
-
 	if (r == STEP_NO_ETEXT)
 		snprintf(buf, n, "the profile's step word is 0 and %s has "
 		    "no _etext: the sampling step is unknown (give the map of "
-		    "the profiled kernel with -m)", map);
-	else if (etext < stext)
+		    "the profiled kernel with -m)", t->map);
+	else if (t->etext < t->stext)
 		snprintf(buf, n, "the profile's step word is 0 and %s has "
-		    "_etext below _stext: the sampling step is unknown", map);
+		    "_etext below _stext: the sampling step is unknown",
+		    t->map);
 	else
 		snprintf(buf, n, "the profile's step word is 0 and no "
 		    "power of two fits %s: _etext - _stext is %llu bytes, but "
 		    "the profile has %llu counters; the sampling step is "
-		    "unknown (wrong map file?)", map,
-		    (unsigned long long)(etext - stext),
-		    (unsigned long long)counters);
+		    "unknown (wrong map file?)", t->map,
+		    (unsigned long long)(t->etext - t->stext),
+		    (unsigned long long)t->counters);
 }

@@ -1,11 +1,9 @@
 /*
- * step.h - the sampling step of a profile whose step word is 0.
- *
- * A 64-bit big-endian kernel (s390x, ppc64, sparc64) writes word 0 of
- * /proc/profile from the first four bytes of an unsigned long: the
- * high-order zeros.  Its counters are right, and their number is
- * (_etext - _stext) >> k for the true step 2^k: a map of the same kernel
- * gives the step back.  Pure: no I/O.
+ * step.h - the sampling step of a profile whose step word is 0: a 64-bit
+ * big-endian kernel (s390x, ppc64, sparc64) writes it from the first four
+ * bytes of an unsigned long, the high-order zeros.  Its counters are
+ * right, (_etext - _stext) >> k of them for the true step 2^k: a map of
+ * the same kernel gives the step back.  Pure: no I/O.
  */
 #ifndef RP_STEP_H
 #define RP_STEP_H
@@ -27,16 +25,12 @@ struct step_text {
 	uint64_t counters;	/* the profile's */
 };
 
-/*
- * The step 2^k (k <= 31) with (etext - stext) >> k == counters, into
- * *STEP.  At most one k fits a non-zero number of counters; none fits 0.
- */
+/* Into *STEP the step 2^k (k <= 31) with (etext - stext) >> k ==
+ * counters: at most one k fits a non-zero count, none fits 0. */
 enum step_found step_infer(const struct step_text *t, uint32_t *step);
 
-/*
- * Why the step of a zero step word is unknown (R is not STEP_FOUND), as a
- * message without prefix or newline, into BUF (cut to N bytes).
- */
+/* Why the step of a zero step word is unknown (R is not STEP_FOUND): a
+ * message without prefix or newline into BUF, cut to N bytes. */
 void step_why(char *buf, size_t n, enum step_found r,
     const struct step_text *t);
 

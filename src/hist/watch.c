@@ -1,6 +1,4 @@
-/*
- * watch.c - the difference between successive reads of a profile.
- */
+/* watch.c - the difference between successive reads of a profile. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,10 +10,8 @@ watch_start(struct watch *w, uint32_t *first, uint64_t nwords)
 	*w = (struct watch){ nwords, first, NULL };
 }
 
-/*
- * The difference is made in the last read's array, which CUR then
- * replaces: two arrays are held, never three.
- */
+/* The difference is made in the last read's array, which CUR then
+ * replaces: two arrays are held, never three. */
 int
 watch_update(struct watch *w, uint32_t *cur)
 {

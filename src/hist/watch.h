@@ -1,11 +1,9 @@
 /*
  * watch.h - the ticks gained between two reads of the same profile, as
- * --interval reports them.
- *
- * Two plain arrays of the profile's words in host order: the last read,
- * and the difference to the one before.  A counter that went down means
- * the counters were reset: the difference is then the new values, the
- * ticks since the reset.  Pure: no I/O, no symbols.
+ * --interval reports them: two arrays of its words in host order, the
+ * last read and the difference to the one before.  A counter that went
+ * down means a reset: the difference is then the new values, the ticks
+ * since.  Pure: no I/O, no symbols.
  */
 #ifndef RP_WATCH_H
 #define RP_WATCH_H
@@ -23,11 +21,8 @@ struct watch {
 /* Start from the first read FIRST, NWORDS words (W takes it: malloc'd). */
 void watch_start(struct watch *w, uint32_t *first, uint64_t nwords);
 
-/*
- * The next read CUR, as many words (W takes it): the difference to the
- * last one replaces the previous difference.  Returns 1 when a counter
- * went down: the difference is then CUR's values.
- */
+/* The next read CUR, as many words (W takes it): its difference to the
+ * last replaces the previous one.  1 when a counter went down (a reset). */
 int watch_update(struct watch *w, uint32_t *cur);
 
 /* The difference, for attribution (valid until the next update). */
