@@ -13,16 +13,13 @@
 /* ---- the bound ----------------------------------------------------------- */
 
 /*
- * An upper bound on the length of a name's demangled form, read from the
- * mangled name alone, in time linear in it (the Itanium C++ ABI's
- * grammar).  A demangled name can be exponentially longer than its
- * mangled form: a substitution (S_, S0_, ...) or a template parameter
- * (T_, ...) prints a whole earlier part again, and that part may hold
- * substitutions of its own.  The bound takes for each of them the longest
- * part read so far (all of it, on the last pass, for a template
- * parameter, which may name an argument that comes later): never less
- * than the part meant, whichever it is.  A construct the reader does not
- * know makes the name unbounded: it stays mangled.
+ * The bound, read by the Itanium C++ ABI's grammar.  A demangled name can
+ * be exponentially longer than its mangled form: a substitution (S_, S0_,
+ * ...) or a template parameter (T_, ...) prints an earlier part again,
+ * which may hold substitutions of its own.  Each is bounded by the
+ * longest part read so far (for a template parameter, which may name a
+ * later argument, that of the last pass): never less than the part meant.
+ * A construct the reader does not know leaves the name mangled.
  */
 #define SAT ((uint64_t)1 << 40)		/* "too long", and no overflow */
 #define MAXDEPTH 256
@@ -109,9 +106,8 @@ b_span(struct bound *b, const char *set)
 	return (uint64_t)(b->p - s);
 }
 
-/* <seq-id>? _ : digits in RADIX, 36 (a substitution's: digits and
- * upper-case letters) or 10 (a template parameter's), then _; in *I 0
- * for _ alone, else the number + 1 (at most NMAX). */
+/* <seq-id>? _ : digits in RADIX (S_'s 36: 0-9A-Z; T_'s 10), then _; in
+ * *I 0 for _ alone, else the number + 1 (at most NMAX). */
 static int
 b_seq(struct bound *b, uint64_t *i, unsigned radix)
 {
@@ -233,8 +229,7 @@ static const struct code operators[] = {
 	{ NULL, 0, NULL }
 };
 
-/* _ <digit> or __ <number> _ (or nothing): a discriminator, not printed
- * (or "#N" by a lambda). */
+/* A discriminator, _ <digit> or __ <number> _ or none: not printed. */
 static void
 b_discriminator(struct bound *b)
 {
@@ -248,9 +243,8 @@ b_discriminator(struct bound *b)
 		bad(b);
 }
 
-/* S_, S0_, ... (the part it names), or Sa, Sb, Ss, ...: std::allocator
- * and the other abbreviations, printed in full; T_, T0_, ...: the longest
- * argument of that place in any list. */
+/* S_, S0_, ...: the part it names; Sa, Ss, ...: std::allocator and the
+ * like, in full; T_, T0_, ...: the longest argument of that place. */
 static uint64_t
 b_ref(struct bound *b)
 {
@@ -682,12 +676,10 @@ static int loaded;
 static char *last;
 
 /*
- * The library is named by its soname, never by a path: the dynamic
- * loader's own search.  A set-user-ID install reaches this only after
- * giving its rights up for good (kroot_drop_privileges_for_good), and
- * the process stays AT_SECURE for its life, so glibc's and musl's loaders
- * still ignore LD_LIBRARY_PATH and LD_PRELOAD from the caller's
- * environment: only the system's libstdc++ can be loaded.
+ * By soname, never by path.  A set-user-ID install gets here only after
+ * giving its rights up for good (kroot_drop_privileges_for_good) and stays
+ * AT_SECURE, so the loader still ignores the caller's LD_LIBRARY_PATH and
+ * LD_PRELOAD: only the system's libstdc++ can be loaded.
  */
 static void
 load(void)
@@ -703,12 +695,9 @@ load(void)
 		    "(__cxa_demangle of libstdc++.so.6) could be loaded");
 }
 
-/*
- * NAME (LEN bytes) is demangled when its demangled form may be at most
- * DEMANGLED_MAX bytes long, and demangling it costs at most 64 bytes for
- * each of its own (or DEMANGLED_MAX): __cxa_demangle makes the whole
- * result, however long, before it can be measured.
- */
+/* Tried only when the bound is at most DEMANGLED_MAX, or at most 64 KiB and
+ * 64 bytes for each of NAME's: __cxa_demangle makes the whole result
+ * before it can be measured. */
 const char *
 demangle_or_same(const char *name, size_t len, size_t *outlen)
 {

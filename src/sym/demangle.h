@@ -14,19 +14,17 @@
 
 /*
  * For struct report_opts's rename hook: NAME (LEN bytes) demangled, or NAME
- * itself when it is not a mangled C++ name (no "_Z" first, or the
- * demangler refuses it), when its demangled form would be over 4 KiB, or
- * when no demangler can be loaded; its length in *OUTLEN.  Valid until
- * the next call.  Call only once the program's installed rights are given
- * up for good: it may load a library.
+ * itself when it is not a mangled C++ name the demangler takes, when its
+ * demangled form would be over 4 KiB, or when no demangler can be loaded;
+ * its length in *OUTLEN.  Valid until the next call.  It may load a
+ * library: call only once installed rights are given up for good.
  */
 const char *demangle_or_same(const char *name, size_t len, size_t *outlen);
 
 /*
- * An upper bound on the length of NAME's (LEN bytes) demangled form, read
- * from NAME alone in time linear in LEN; UINT64_C(1) << 40 or more when
- * NAME is not a mangled name this reader knows (it is then shown as it
- * is).
+ * An upper bound on the length of NAME's (LEN bytes) demangled form, in
+ * time linear in LEN; UINT64_C(1) << 40 or more when NAME is not a
+ * mangled name this reader knows (it is then shown as it is).
  */
 uint64_t demangle_bound(const char *name, size_t len);
 
