@@ -49,13 +49,12 @@ static const unsigned char field_end[256] = {
 
 #define TYPE_MAX 7
 
-#define BLANK(p) blank[(unsigned char)*(p)]
 #define FIELD_END(p) field_end[(unsigned char)*(p)]
 
 static const char *
 skip_space(const char *p)
 {
-	while (BLANK(p))
+	while (blank[(unsigned char)*p])
 		p++;
 	return p;
 }
@@ -114,10 +113,8 @@ map_parse_line(const char *p, const char *e, struct sym *s)
 	return parse_fields(p, e, s) ? 0 : -1;
 }
 
-/*
- * Line LINENO of M is too long; when M's data is recognisably not a map (a
- * compressed or ELF file), a second line says so.
- */
+/* Line LINENO is too long; a second line says so when M's data is
+ * recognisably not a map (a compressed or ELF file). */
 static _Noreturn void
 too_long(const struct map *m, uint64_t lineno)
 {
@@ -125,10 +122,8 @@ too_long(const struct map *m, uint64_t lineno)
 	    m->name, (unsigned long long)lineno, MAP_MAX_LINE);
 }
 
-/*
- * Read until the buffer holds a complete line (or the last line, given a
- * newline here); returns 0 at the end of the input.
- */
+/* Read until the buffer holds a complete line (the last one given a
+ * newline here); 0 at the end of the input. */
 static int
 fill(struct map *m)
 {
