@@ -1,13 +1,10 @@
 /*
- * collect.h - the reported functions kept for --top (and --pprof).
+ * collect.h - the reported functions kept for --top (and --pprof).  Pure.
  *
- * The classic text, --json and --folded are written as each symbol
- * closes and keep nothing.  --top N ranks, so it collects: it keeps only
+ * The other views write each symbol as it closes.  --top N ranks: it keeps
  * the N functions with most ticks in a bounded heap; without a limit
- * (--pprof, until it streams) every reported function is kept.  A
- * record holds the function's address, length, ticks and the ranges of
- * words it is credited with and that -s lists (the buckets are read
- * again from the counters when printed, not copied).  Pure: no I/O.
+ * (--pprof) every one is kept.  A record holds the ranges of words, not
+ * the buckets: they are read again from the counters when printed.
  */
 #ifndef RP_COLLECT_H
 #define RP_COLLECT_H
