@@ -1,6 +1,4 @@
-/*
- * attrib.c - the classic and the exact attribution rules.
- */
+/* attrib.c - the classic, exact and histogram attribution rules. */
 #include "core/attrib.h"
 #include "base/wide.h"
 
@@ -30,27 +28,19 @@ div_step(const struct attrib *a, uint64_t off)
 	return a->shift >= 0 ? off >> a->shift : off / a->step;
 }
 
-/* First word whose bucket starts at or after ADDR. */
+/* First word whose bucket starts at or after ADDR, LAST at most. */
 static uint64_t
-bucket_at_or_after(const struct attrib *a, uint64_t addr)
+bucket_at_or_after(const struct attrib *a, uint64_t addr, uint64_t last)
 {
 	uint64_t off = addr - a->origin, q = div_step(a, off);
 
-	return q + (q * a->step != off) + 1;
+	q += (q * a->step != off) + 1;
+	return q < last ? q : last;
 }
 
-static uint64_t
-min_u64(uint64_t x, uint64_t y)
-{
-	return x < y ? x : y;
-}
-
-/*
- * floor(A * B / C), C > 0, for a quotient that fits 64 bits; *REM says
- * whether the division left a remainder.  The 128-bit product is divided
- * a bit at a time where the compiler has no 128-bit integer (32-bit
- * targets; a few hundred operations per symbol).
- */
+/* floor(A * B / C), C > 0, for a quotient that fits 64 bits; *REM: whether
+ * there is a remainder.  Without a 128-bit integer (32-bit targets) the
+ * product is divided a bit at a time: a few hundred operations a symbol. */
 static uint64_t
 muldiv(uint64_t a, uint64_t b, uint64_t c, int *rem)
 {
@@ -97,11 +87,9 @@ range_past(const struct attrib *a, uint64_t x, int by_word)
 	return lo;
 }
 
-/*
- * Hist: the first word whose bin starts at or after ADDR.  In a range,
- * bin j starts at low + floor(j * span / nbins), which is >= low + d
- * exactly when j * span >= d * nbins: j = ceil(d * nbins / span).
- */
+/* Hist: the first word whose bin starts at or after ADDR.  Bin j starts at
+ * low + floor(j * span / nbins), >= low + d exactly when j * span >=
+ * d * nbins: j = ceil(d * nbins / span). */
 static uint64_t
 bin_at_or_after(const struct attrib *a, uint64_t addr)
 {
@@ -137,8 +125,8 @@ attrib_close(struct attrib *a, uint64_t start, uint64_t next,
 			return -1;
 		sp->first = sp->end = 1;
 		if (a->step) {
-			sp->first = min_u64(bucket_at_or_after(a, start), last);
-			sp->end = min_u64(bucket_at_or_after(a, next), last);
+			sp->first = bucket_at_or_after(a, start, last);
+			sp->end = bucket_at_or_after(a, next, last);
 		}
 		sp->list_first = sp->first;
 		sp->list_end = sp->end;

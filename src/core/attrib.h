@@ -1,6 +1,5 @@
 /*
  * attrib.h - attribution of profile counters to symbols.  Pure, no I/O.
- *
  * Through struct counters (hist/counters.h): word 0 the step, word k >= 1
  * the counter for [origin + (k-1)*step, origin + k*step), the last word
  * also every tick outside the kernel text.  A symbol [start, next) closes
@@ -12,11 +11,10 @@
  *   exact:   the words whose bucket starts inside [start, next), never the
  *            last (up to 6.10 the kernel clamps addresses outside the text
  *            into it), unless last_is_text (6.11 on: a text bucket);
- *   hist:    a gmon.out's ascending, disjoint ranges: range r has NBINS
- *            bins over [low, high) in words first..first+nbins-1 (from
- *            word 1), bin j starting at low + floor(j * (high - low) /
- *            nbins), maybe a fractional width; a symbol gets the bins that
- *            start inside it, and no word is *unknown* by position.
+ *   hist:    a gmon.out's ascending, disjoint ranges: range r's NBINS bins
+ *            over [low, high) are words first..first+nbins-1 (from word 1),
+ *            bin j from low + floor(j * (high - low) / nbins); a symbol gets
+ *            the bins that start inside it, no word *unknown* by position.
  */
 #ifndef RP_ATTRIB_H
 #define RP_ATTRIB_H

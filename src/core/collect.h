@@ -1,10 +1,8 @@
 /*
- * collect.h - the reported functions kept for --top (and --pprof).  Pure.
- *
- * The other views write each symbol as it closes.  --top N ranks: it keeps
- * the N functions with most ticks in a bounded heap; without a limit
- * (--pprof) every one is kept.  A record holds the ranges of words, not
- * the buckets: they are read again from the counters when printed.
+ * collect.h - the reported functions kept for --top and --pprof (the other
+ * views write each as it closes).  Pure.  --top N keeps the N with most
+ * ticks in a bounded heap, --pprof every one; a record holds the ranges of
+ * words, the buckets are read again from the counters when printed.
  */
 #ifndef RP_COLLECT_H
 #define RP_COLLECT_H

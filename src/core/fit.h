@@ -1,9 +1,7 @@
 /*
- * fit.h - does a map fit a profile?
- *
- * The kernel keeps (_etext - _stext) / step counters: a map whose text
- * gives another number belongs to another kernel (the classic silent
- * failure of a wrong System.map).
+ * fit.h - does a map fit a profile?  The kernel keeps (_etext - _stext) /
+ * step counters: a map whose text gives another number is of another
+ * kernel (the classic silent failure of a wrong System.map).
  */
 #ifndef RP_FIT_H
 #define RP_FIT_H

@@ -1,6 +1,4 @@
-/*
- * report.c - the report loop.
- */
+/* report.c - the report loop. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -76,11 +74,9 @@ report_text_bounds(struct symsrc *m, struct report_result *res)
 		}
 }
 
-/*
- * Symbol AT lies beyond the profile: util-linux's line (second, when the
+/* Symbol AT lies beyond the profile: util-linux's line (second, when the
  * profile is shorter than the map's text), the sizes that do not fit (the
- * map is read on for _etext), and without -m, that a copy needs its map.
- */
+ * map is read on for _etext), and without -m, that a copy needs its map. */
 #define OUT_OF_RANGE "profile address out of range. Wrong map file?"
 static _Noreturn void
 out_of_range(struct run *r, const struct sym *at)

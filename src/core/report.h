@@ -1,6 +1,5 @@
 /*
  * report.h - one report: symbols in, attribution, closed functions out.
- *
  * Applies the text rules (the origin at _stext, skipped absolute symbols,
  * the end of the text), closes each symbol with the attribution and hands
  * it to a sink (views/: the classic text, --top, --json, --folded).  Pure.
@@ -35,8 +34,7 @@ struct report_opts {
 	enum attrib_mode mode;
 	struct collect *collect;	/* views: --top/--json collect here */
 	int default_map;	/* the map was not given with -m */
-	/* The name to print (C++ demangling), valid until the next call;
-	 * NULL: as is. */
+	/* NULL, or the name to print (demangled), valid to the next call */
 	const char *(*rename)(const char *name, size_t len, size_t *outlen);
 	int last_is_text;	/* exact: the last counter is a text bucket */
 	uint32_t step;		/* a kernel profile's */
@@ -53,8 +51,7 @@ struct report_result {
 	uint64_t all;		/* every tick: total + unknown + nosym */
 	char note[384];		/* a warning about ticks of no symbol, or "" */
 	int last_in_func;	/* classic: a function reaches into the last
-				 * word, whose ticks are then its and
-				 * *unknown*'s: the views count them once */
+				 * word (*unknown*): counted once by views */
 	double load;		/* of the total */
 	struct attrib a;	/* where the buckets are, for collected ones */
 	uint64_t nsyms;		/* histogram: text symbols in its range */
@@ -86,8 +83,7 @@ int report_shown(const struct report_opts *opt, const struct func_rec *f);
 /* Find _stext and _etext without reporting (for -i -v). */
 void report_text_bounds(struct symsrc *m, struct report_result *res);
 
-/*
- * The whole report of counters C against map M into SINK: a kernel
+/* The whole report of counters C against map M into SINK: a kernel
  * profile at OPT's step, its ticks in no symbol a warning in RES->note (a
  * wrong or truncated map; the views write it on stderr after the report),
  * or the histogram OPT->hist, over the text symbols (T, t, W, w) in
@@ -95,8 +91,7 @@ void report_text_bounds(struct symsrc *m, struct report_result *res);
  * before low, which reaches in when no symbol starts at low.  A symbol of
  * a stripped program's .dynsym (struct sym's dynamic) gets only its own
  * bytes, its ELF size; bins no symbol gets are *unknown*.  -v adds each
- * symbol's seconds, and its calls when the histogram has them.
- */
+ * symbol's seconds, and its calls when the histogram has them. */
 void report_run(struct symsrc *m, const struct counters *c,
     const struct report_opts *opt, const struct report_sink *sink,
     struct report_result *res);

@@ -1,9 +1,6 @@
-/*
- * demangle.c - __cxa_demangle from libstdc++, loaded when first needed.
- */
+/* demangle.c - __cxa_demangle from libstdc++, loaded when first needed. */
 #include <ctype.h>
 #include <dlfcn.h>
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,15 +9,13 @@
 
 /* ---- the bound ----------------------------------------------------------- */
 
-/*
- * The bound, read by the Itanium C++ ABI's grammar.  A demangled name can
+/* The bound, read by the Itanium C++ ABI's grammar.  A demangled name can
  * be exponentially longer than its mangled form: a substitution (S_, S0_,
  * ...) or a template parameter (T_, ...) prints an earlier part again,
  * which may hold substitutions of its own.  Each is bounded by the
  * longest part read so far (for a template parameter, which may name a
  * later argument, that of the last pass): never less than the part meant.
- * A construct the reader does not know leaves the name mangled.
- */
+ * A construct the reader does not know leaves the name mangled. */
 #define SAT ((uint64_t)1 << 40)		/* "too long", and no overflow */
 #define MAXDEPTH 256
 
@@ -263,8 +258,7 @@ b_ref(struct bound *b)
 	return b->targ[i] > b->prevtarg[i] ? b->targ[i] : b->prevtarg[i];
 }
 
-/* I <template-arg>+ E, printed <A, B, ...>, or J <template-arg>* E: a
- * pack's arguments, printed A, B, ... */
+/* I <template-arg>+ E: <A, B, ...>; J <template-arg>* E (a pack): A, B, ... */
 static uint64_t
 b_template_args(struct bound *b)
 {
@@ -570,14 +564,11 @@ static uint64_t (*const fns[])(struct bound *) = {
 	b_type, b_types, b_expr, b_unresolved, b_encoding, b_source_name
 };
 
-/*
- * The parts SPEC names, read in turn, their bounds added: t a type, l
- * types (b_types), e an expression, u an unresolved name, C an encoding,
- * S a source name, n a number, N a name, o a call offset (h <number> _,
- * v <number> _ <number> _), s a seq-id and its _; E and _ are themselves,
- * ? makes the letter after it one that may be left out, and * the letter
- * after it one read again up to an E (eaten), each printed with ", ".
- */
+/* The parts SPEC names, read in turn, their bounds added: t a type, l
+ * types, e an expression, u an unresolved name, C an encoding, S a source
+ * name, n a number, N a name, o a call offset (h <number> _, v <number> _
+ * <number> _), s a seq-id and its _; E and _ themselves; ?X: X if there;
+ * *X: X up to an E (eaten), each printed with ", ". */
 static uint64_t
 b_parts(struct bound *b, const char *spec)
 {
@@ -638,17 +629,15 @@ demangle_bound(const char *name, size_t len)
 	b.targ = b.sub + len;
 	b.prevtarg = b.targ + len;
 	memset(b.prevtarg, 0, len * sizeof *b.prevtarg);
-	/* a template parameter may name an argument read later: again,
-	 * until no argument's bound grows */
+	/* again while a bound grows: a T_ may name a later argument */
 	for (int pass = 0; pass < 8; pass++) {
 		b.p = name + 2;
 		b.e = name + len;
 		b.nsub = b.pack = b.maxsrc = 0;
 		memset(b.targ, 0, len * sizeof *b.targ);
 		n = b_encoding(&b);
-		/* a clone's suffix, the rest of the name: .constprop.0,
-		 * .isra.0, .cold, each part printed " [clone .PART]" (the
-		 * demangler refuses any other form) */
+		/* the rest, a clone's suffix (.constprop.0, .isra.0, .cold):
+		 * " [clone .PART]" each (the demangler refuses other forms) */
 		if (peek(&b, 0) == '.')
 			for (; b.p < b.e; b.p++)
 				n = add(n, *b.p == '.' ? 10 : 1);
@@ -665,8 +654,7 @@ demangle_bound(const char *name, size_t len)
 
 /* ---- the demangler ------------------------------------------------------- */
 
-/* Longer demangled names are shown mangled. */
-#define DEMANGLED_MAX 4096
+#define DEMANGLED_MAX 4096	/* longer demangled names stay mangled */
 
 typedef char *(*cxa_demangle_fn)(const char *mangled, char *buf,
     size_t *len, int *status);
@@ -675,12 +663,10 @@ static cxa_demangle_fn cxa_demangle;
 static int loaded;
 static char *last;
 
-/*
- * By soname, never by path.  A set-user-ID install gets here only after
+/* By soname, never by path.  A set-user-ID install gets here only after
  * giving its rights up for good (kroot_drop_privileges_for_good) and stays
  * AT_SECURE, so the loader still ignores the caller's LD_LIBRARY_PATH and
- * LD_PRELOAD: only the system's libstdc++ can be loaded.
- */
+ * LD_PRELOAD: only the system's libstdc++ can be loaded. */
 static void
 load(void)
 {

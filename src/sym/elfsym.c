@@ -1,9 +1,7 @@
 /*
  * elfsym.c - an ELF file: its headers, what they say and its symbols.
- *
- * Every offset, size and index read from the file is checked against it
- * before use; names are read only through offsets checked against a
- * string table that ends in a NUL byte.
+ * Every offset, size and index read from it is checked before use, and a
+ * name is read only through an offset checked against a NUL-ended table.
  */
 #include <elf.h>
 #include <stdarg.h>
@@ -105,7 +103,6 @@ rda(const struct elf *e, const unsigned char *p, size_t off32, size_t off64)
 	return e->is64 ? rd(e, p + off64, 8) : rd(e, p + off32, 4);
 }
 
-/* Section I's header. */
 static void
 section(const struct elf *e, uint32_t i, struct elf_shdr *s)
 {
@@ -138,7 +135,6 @@ defect(const struct elf *e, const char *fmt, ...)
 	fatalx("%s: %s", e->name, msg);
 }
 
-/* Whether [off, off + len) lies inside the file. */
 static int
 inside(const struct elf *e, uint64_t off, uint64_t len)
 {
@@ -156,8 +152,7 @@ check_span(const struct elf *e, uint64_t off, uint64_t len, const char *what)
 	    (unsigned long long)len, (unsigned long long)e->size);
 }
 
-/* [off, off + len) of the file, checked by the caller: in place when the
- * file is held, else read into BUF. */
+/* [off, off + len) (checked): in place when held, else read into BUF. */
 static const unsigned char *
 read_span(struct elf *e, void *buf, uint64_t off, uint64_t len)
 {
@@ -248,8 +243,7 @@ read_sections(struct elf *e, const unsigned char *h)
 	return 0;
 }
 
-/* The ELF header, checked and decoded, then the section headers: 0, or
- * -1 (only when peeked at) when it is not an ELF file. */
+/* The ELF header and section headers: 0, or -1 if peeked at and not ELF. */
 static int
 read_headers(struct elf *e)
 {
@@ -437,8 +431,7 @@ find_section(const struct elf *e, uint32_t type, uint32_t link,
 	return 0;
 }
 
-/* The string table of section LINK (WHAT's), checked; the symbol table's,
- * read first, is not read again. */
+/* LINK's string table (WHAT's), checked; the symbol table's is read once. */
 static const char *
 string_table(struct elf *e, uint64_t link, uint64_t *size, const char *what)
 {
@@ -468,11 +461,9 @@ ver_at(const struct elf *e, uint64_t size, const void *p, uint64_t off,
 	return (const unsigned char *)p + off;
 }
 
-/*
- * Index -> name, from the version definitions (NEED 0: each Elf_Verdef
+/* Index -> name, from the version definitions (NEED 0: each Elf_Verdef
  * names its own index in its first Elf_Verdaux) or the versions needed
- * (NEED 1: each Elf_Verneed has a list of Elf_Vernaux, each an index).
- */
+ * (NEED 1: each Elf_Verneed has a list of Elf_Vernaux, each an index). */
 static void
 read_verlist(struct elf *e, const struct elf_shdr *v, int need)
 {
@@ -668,7 +659,7 @@ read_symtab(struct elf *e)
 	collect(e, &s, xs);
 }
 
-/* ---- names and order -------------------------------------------------- */
+/* ---- names and nm's order -------------------------------------------- */
 
 /* Entry T's name with its version, "@VER" or "@@VER" (hidden or from
  * another file: one '@'), composed in e->namebuf. */
@@ -680,9 +671,8 @@ full_name(struct elf *e, const struct ent *t, size_t *len)
 	size_t nl, vl;
 	unsigned ver = e->versym != NULL ? e->versym[ENT_IDX(t)] : 0, at;
 
-	/* names that are suffixes of one string (nm's order puts them side
-	 * by side, the shortest first) end at its NUL: bytes read for one
-	 * are not read again for the next */
+	/* suffixes of one string (side by side in nm's order, the shortest
+	 * first) end at its NUL: its bytes are read once for all */
 	if (o < e->last && e->last != UINT64_MAX &&
 	    memchr(n, '\0', e->last - o) == NULL)
 		e->last = o;	/* the same string, from further back */
@@ -710,8 +700,6 @@ full_name(struct elf *e, const struct ent *t, size_t *len)
 	return e->namebuf;
 }
 
-/* ---- nm's order --------------------------------------------------------- */
-
 /* The sort's key: by address, then table order (sort_ents and rank_names
  * put a name's rank or offset in the address for a second sort). */
 static int
@@ -734,12 +722,10 @@ swap_ent(struct ent *a, struct ent *b)
 	*b = t;
 }
 
-/*
- * In place (qsort may copy the array, doubling the memory): quicksort on
+/* In place (qsort may copy the array, doubling the memory): quicksort on
  * the median of three, smaller side first, insertion sort for short runs;
  * past DEPTH (2 log2 n) partitions, a table ordered against the pivot
- * choice, heapsort finishes the part: any order takes O(n log n).
- */
+ * choice, heapsort finishes the part: any order takes O(n log n). */
 static void
 sort_part(struct ent *v, size_t n, unsigned depth)
 {
@@ -793,13 +779,11 @@ sort_by_key(struct ent *v, size_t n)
 	sort_part(v, n, depth);
 }
 
-/*
- * Names are sorted by rank, never compared byte by byte: names that are
+/* Names are sorted by rank, never compared byte by byte: names that are
  * suffixes of one string (a linker merges a name into the tail of a longer
  * one) share bytes, and a crafted table of N suffixes of one long string
  * would cost O(N log N x length).  Prefix doubling (Manber and Myers) over
- * the strings, each read once, ranks them in O(T log T) for T bytes.
- */
+ * the strings, each read once, ranks them in O(T log T) for T bytes. */
 struct doubling {
 	size_t t;		/* bytes, each string ending in its NUL */
 	uint32_t *d;		/* bytes from each position to its NUL */
@@ -848,8 +832,7 @@ double_once(struct doubling *s, size_t h, uint32_t ncl)
 	return s->r[s->sa[t - 1]] + 1;
 }
 
-/* The rank of each position of C (T bytes, ending in a NUL) in strcmp
- * order of the strings that start there (equal strings, equal ranks). */
+/* The strcmp rank of the string at each position of C (T bytes, NUL-ended). */
 static uint32_t *
 rank_strings(const unsigned char *c, size_t t)
 {
@@ -862,17 +845,15 @@ rank_strings(const unsigned char *c, size_t t)
 	s.sa = xmalloc(t * sizeof *s.sa);
 	s.tmp = xmalloc(t * sizeof *s.tmp);
 	s.cnt = xmalloc((t > 256 ? t + 1 : 257) * sizeof *s.cnt);
-	/* windows of one byte: the byte as the class, positions in order,
-	 * then a pass with H 0 (each window its own second half) numbers
-	 * them */
+	/* windows of one byte, the byte as the class, numbered by a pass
+	 * with H 0 (each window its own second half) */
 	for (size_t i = t; i-- > 0;) {
 		s.d[i] = c[i] == 0 ? 0 : s.d[i + 1] + 1;
 		s.r[i] = c[i];
 		s.sa[i] = (uint32_t)i;
 	}
 	ncl = double_once(&s, 0, 256);
-	/* once no class splits (at the latest when every window holds its
-	 * NUL, the whole string), the classes are final */
+	/* final once no class splits (at the latest, each window whole) */
 	for (size_t h = 1; (n = double_once(&s, h, ncl)) != ncl; h *= 2)
 		ncl = n;
 	free(s.d);
@@ -1130,8 +1111,7 @@ programs(struct elf *e, struct elf_peek *pk)
 	}
 }
 
-/* Open PATH when it is a non-empty regular file read as it is (no
- * decompressor); 0, or -1. */
+/* Open PATH, a non-empty regular file read as is (no decompressor): 0, -1. */
 static int
 open_plain(const char *path, struct input *in)
 {

@@ -1,22 +1,19 @@
 /*
- * elfsym.h - an ELF file: the symbol table as a symbol source, and what
- * its headers say without its symbols (elf_peek).
+ * elfsym.h - an ELF file's symbol table as a symbol source, and what its
+ * headers say (elf_peek).  ELF32 and ELF64, either byte order, any type;
+ * .symtab, else .dynsym.  One pass builds an array of 16-byte entries (at
+ * most 2^24 symbols), sorted in place as `nm -n` sorts; names stay in the
+ * string table (read whole, or held with the rest of a file from a pipe
+ * or a decompressor).  Symbols `nm --defined-only` would not print, and
+ * those without a name, are left out.  A Linux kernel image (defining
+ * _stext and linux_banner) gets scripts/mksysmap's filter: types a, N, U
+ * and w, and names beginning with "$", ".L", "__crc_", "__kstrtab_" or
+ * "__kstrtabns_", or "L0", are dropped.
  *
- * ELF32 and ELF64, either byte order, any file type; .symtab, else
- * .dynsym.  One pass builds an array of 16-byte entries (so at most 2^24
- * symbols), sorted in place as `nm -n` sorts; names stay in the string
- * table (read whole, or held with the rest of a file read from a pipe or
- * a decompressor), found only when asked for.  Symbols `nm --defined-only`
- * would not print, and those without a name, are left out.
- *
- * A Linux kernel image (defining _stext and linux_banner) gets the filter
- * of scripts/mksysmap: types a, N, U and w, and names beginning with "$",
- * ".L", "__crc_", "__kstrtab_" or "__kstrtabns_", or "L0", are dropped.
- *
- * Anything wrong with the file is fatal ("readprofile: FILE: what"), but
- * to elf_peek (for the debug-file search, the pprof Mapping and the check
- * of a gmon.out), for which a file that is not well-formed ELF is just
- * "nothing known"; one that changes size while read is fatal to both.
+ * A defect of the file is fatal ("readprofile: FILE: what"), but to
+ * elf_peek (the debug-file search, the pprof Mapping, the gmon.out check)
+ * a file that is not well-formed ELF is "nothing known"; one that changes
+ * size while read is fatal to both.
  */
 #ifndef RP_ELFSYM_H
 #define RP_ELFSYM_H
@@ -80,12 +77,9 @@ struct elf_peek {
  * regular file, compressed, not ELF). */
 int elf_peek(const char *path, struct elf_peek *pk);
 
-/*
- * In *OFF, the file offset of ADDR by the executable segment holding it
- * (else the first): a memory map's offset of a mapping starting at ADDR.
- * Returns 0, or -1 when there is no such segment or ADDR lies before the
- * file's start.
- */
+/* In *OFF, the file offset of ADDR by the executable segment holding it
+ * (else the first), as a memory map shows a mapping starting at ADDR: 0,
+ * or -1 when there is no such segment or ADDR lies before the file. */
 int elf_peek_offset(const struct elf_peek *pk, uint64_t addr, uint64_t *off);
 
 /* The CRC-32 of .gnu_debuglink (IEEE 802.3, as zlib's crc32()) of PATH's

@@ -1,8 +1,6 @@
 /*
- * mapfile.h - the symbol source: System.map, /proc/kallsyms, `nm -n`.
- *
- * Reads "ADDRESS TYPE NAME ..." lines of any length (up to MAP_MAX_LINE
- * bytes) as a stream and classifies them; knows nothing of counters.
+ * mapfile.h - System.map, /proc/kallsyms, `nm -n`: "ADDRESS TYPE NAME ..."
+ * lines up to MAP_MAX_LINE bytes, read as a stream and classified.
  */
 #ifndef RP_MAPFILE_H
 #define RP_MAPFILE_H
@@ -44,9 +42,8 @@ struct sym {
 	int stable;		/* NAME, NUL-ended, valid until the source
 				 * is closed (an ELF string table's) */
 	uint64_t lineno;
-	int dynamic;		/* from a .dynsym without .symtab: what a
-				 * stripped program exports, not every
-				 * function; SIZE its st_size (else 0) */
+	int dynamic;		/* from a .dynsym without .symtab (what a
+				 * program exports), SIZE its st_size */
 	uint64_t size;
 };
 
@@ -61,11 +58,9 @@ void map_open_mem(struct map *m, const char *name, const char *text, size_t n);
 /* Next line: 1, or 0 at end of file.  A malformed line is fatal. */
 int map_next(struct map *m, struct sym *s);
 
-/*
- * Parse one line [p, e) into S; *e must be '\n' or NUL.  Returns 0, or -1
- * when it does not hold an address, a type and a name.  As in the classic
- * tool, a NUL byte ends the line's text.  (For the tests and the fuzzer.)
- */
+/* Parse one line [p, e), *e '\n' or NUL, into S: 0, or -1 when it does not
+ * hold an address, a type and a name.  As in the classic tool, a NUL byte
+ * ends the line's text.  (For the tests and the fuzzer.) */
 int map_parse_line(const char *p, const char *e, struct sym *s);
 
 enum sym_kind map_kind(char type);
@@ -74,8 +69,7 @@ int sym_is(const struct sym *s, const char *name);
 int sym_is_stext(const struct sym *s);
 int sym_is_etext(const struct sym *s);
 
-/* Back to the first line (after symsrc_hold); lines are dropped as read
- * again. */
+/* Back to the first line (after symsrc_hold), dropping lines as reread. */
 void map_rewind(struct map *m);
 
 void map_close(struct map *m);

@@ -27,11 +27,9 @@ enum notes_result {
 	NOTES_BAD = -1,		/* a note runs past the end before one */
 };
 
-/*
- * Look for the build-id in the N bytes of notes at DATA, big-endian when
- * BIG, each part aligned to ALIGN (4 or 8; anything else is taken as 4).
- * A build-id longer than BUILD_ID_MAX or empty counts as none.
- */
+/* The build-id among the N bytes of notes at DATA, big-endian when BIG,
+ * each part aligned to ALIGN (4 or 8; else 4).  One longer than
+ * BUILD_ID_MAX, or empty, counts as none. */
 enum notes_result notes_build_id(const void *data, size_t n, int big,
     size_t align, struct build_id *id);
 
@@ -54,9 +52,8 @@ elf_word(const void *p, size_t len, int big)
 	return v;
 }
 
-/* Read FILE, a sequence of notes in this machine's byte order (the
- * kernel's /sys/kernel/notes), into ID; returns as notes_build_id(), or
- * NOTES_NONE when FILE cannot be read. */
+/* The build-id of FILE, notes in this machine's byte order (the kernel's
+ * /sys/kernel/notes): as notes_build_id(), or NOTES_NONE if unreadable. */
 enum notes_result notes_file_build_id(const char *file, struct build_id *id);
 
 #endif

@@ -1,8 +1,7 @@
 /*
- * symsrc.h - a symbol source: a text map (System.map, /proc/kallsyms,
- * `nm -n` output) or, told apart by its content, an ELF file: one stream
- * of (address, kind, type letter, name) in address order.  A name is
- * valid until the next symsrc_next().
+ * symsrc.h - a symbol source, a text map (System.map, /proc/kallsyms, nm -n)
+ * or, told by its content, an ELF file: one stream of (address, kind, type
+ * letter, name) in address order, a name valid until the next symsrc_next().
  */
 #ifndef RP_SYMSRC_H
 #define RP_SYMSRC_H
@@ -10,8 +9,6 @@
 #include <stddef.h>
 
 #include "sym/mapfile.h"
-
-struct elf;
 
 struct symsrc {
 	const char *name;	/* as given, for messages */
@@ -41,8 +38,7 @@ const char *symsrc_hint(const struct symsrc *s);
 struct build_id;
 const struct build_id *symsrc_build_id(const struct symsrc *s);
 
-/* Keep what is read from now on, for symsrc_rewind() (a pipe cannot be
- * read again). */
+/* Keep what is read from now on for symsrc_rewind (pipes are read once). */
 void symsrc_hold(struct symsrc *s);
 
 /* Back to the first symbol (a text map: after symsrc_hold). */
