@@ -1,6 +1,4 @@
-/*
- * attrib.c - the classic and the exact attribution rules.
- */
+/* attrib.c - the classic, exact and histogram attribution rules. */
 #include "core/attrib.h"
 #include "base/wide.h"
 
@@ -30,64 +28,19 @@ div_step(const struct attrib *a, uint64_t off)
 	return a->shift >= 0 ? off >> a->shift : off / a->step;
 }
 
-/* First word whose bucket starts at or after ADDR. */
+/* First word whose bucket starts at or after ADDR, LAST at most. */
 static uint64_t
-bucket_at_or_after(const struct attrib *a, uint64_t addr)
+bucket_at_or_after(const struct attrib *a, uint64_t addr, uint64_t last)
 {
 	uint64_t off = addr - a->origin, q = div_step(a, off);
 
-	return q + (q * a->step != off) + 1;
+	q += (q * a->step != off) + 1;
+	return q < last ? q : last;
 }
 
-static uint64_t
-min_u64(uint64_t x, uint64_t y)
-{
-	return x < y ? x : y;
-}
-
-static int
-close_classic(struct attrib *a, uint64_t start, uint64_t next,
-    struct attrib_span *sp)
-{
-	/* the word a symbol that ends at NEXT is credited up to */
-	uint64_t j = a->step ? div_step(a, next - a->origin) : 0;
-
-	if (a->cursor >= a->nwords || j > a->nwords)
-		return -1;
-	sp->first = a->cursor;
-	sp->end = j > a->cursor ? j : a->cursor;
-	a->cursor = sp->end;
-	sp->list_first = a->step ? div_step(a, start - a->origin) + 1 : 0;
-	sp->list_end = j;
-	return 0;
-}
-
-static int
-close_exact(struct attrib *a, uint64_t start, uint64_t next,
-    struct attrib_span *sp)
-{
-	/* *unknown*, unless the kernel keeps only text ticks there */
-	uint64_t last = a->nwords - (a->last_is_text ? 0 : 1);
-
-	if (a->nwords <= 1 ||
-	    (a->step && div_step(a, start - a->origin) >= a->nwords))
-		return -1;
-	sp->first = sp->end = 1;
-	if (a->step) {
-		sp->first = min_u64(bucket_at_or_after(a, start), last);
-		sp->end = min_u64(bucket_at_or_after(a, next), last);
-	}
-	sp->list_first = sp->first;
-	sp->list_end = sp->end;
-	return 0;
-}
-
-/*
- * floor(A * B / C), C > 0, for a quotient that fits 64 bits; *REM says
- * whether the division left a remainder.  The 128-bit product is divided
- * a bit at a time where the compiler has no 128-bit integer (32-bit
- * targets; a few hundred operations per symbol).
- */
+/* floor(A * B / C), C > 0, for a quotient that fits 64 bits; *REM: whether
+ * there is a remainder.  Without a 128-bit integer (32-bit targets) the
+ * product is divided a bit at a time: a few hundred operations a symbol. */
 static uint64_t
 muldiv(uint64_t a, uint64_t b, uint64_t c, int *rem)
 {
@@ -134,11 +87,9 @@ range_past(const struct attrib *a, uint64_t x, int by_word)
 	return lo;
 }
 
-/*
- * Hist: the first word whose bin starts at or after ADDR.  In a range,
- * bin j starts at low + floor(j * span / nbins), which is >= low + d
- * exactly when j * span >= d * nbins: j = ceil(d * nbins / span).
- */
+/* Hist: the first word whose bin starts at or after ADDR.  Bin j starts at
+ * low + floor(j * span / nbins), >= low + d exactly when j * span >=
+ * d * nbins: j = ceil(d * nbins / span). */
 static uint64_t
 bin_at_or_after(const struct attrib *a, uint64_t addr)
 {
@@ -159,14 +110,38 @@ int
 attrib_close(struct attrib *a, uint64_t start, uint64_t next,
     struct attrib_span *sp)
 {
+	uint64_t last, j;
+
 	if (a->mode == ATTRIB_HIST) {
 		sp->first = sp->list_first = bin_at_or_after(a, start);
 		sp->end = sp->list_end = bin_at_or_after(a, next);
 		return 0;
 	}
-	if (a->mode == ATTRIB_EXACT)
-		return close_exact(a, start, next, sp);
-	return close_classic(a, start, next, sp);
+	if (a->mode == ATTRIB_EXACT) {
+		/* *unknown*, unless the kernel keeps only text ticks there */
+		last = a->nwords - (a->last_is_text ? 0 : 1);
+		if (a->nwords <= 1 ||
+		    (a->step && div_step(a, start - a->origin) >= a->nwords))
+			return -1;
+		sp->first = sp->end = 1;
+		if (a->step) {
+			sp->first = bucket_at_or_after(a, start, last);
+			sp->end = bucket_at_or_after(a, next, last);
+		}
+		sp->list_first = sp->first;
+		sp->list_end = sp->end;
+		return 0;
+	}
+	/* classic: the word a symbol that ends at NEXT is credited up to */
+	j = a->step ? div_step(a, next - a->origin) : 0;
+	if (a->cursor >= a->nwords || j > a->nwords)
+		return -1;
+	sp->first = a->cursor;
+	sp->end = j > a->cursor ? j : a->cursor;
+	a->cursor = sp->end;
+	sp->list_first = a->step ? div_step(a, start - a->origin) + 1 : 0;
+	sp->list_end = j;
+	return 0;
 }
 
 uint64_t

@@ -1,27 +1,20 @@
 /*
- * attrib.h - attribution of profile counters to symbols.
- *
- * Pure functions, no I/O.  The profile is seen through struct counters
- * (hist/counters.h): word 0 the sampling step, word k >= 1 the counter for
- * [origin + (k-1)*step, origin + k*step), the last word also collecting
- * every tick outside the kernel text.
- *
- * A symbol [start, next) is closed when the line at NEXT is read; the
- * result is the range of words it is credited with and the range that -s
- * lists.  Two modes:
- *   classic: the words from where the previous symbol stopped up to, not
- *            including, word (next - origin) / step: each symbol's last
- *            bucket goes to its successor (util-linux's rule);
+ * attrib.h - attribution of profile counters to symbols.  Pure, no I/O.
+ * Through struct counters (hist/counters.h): word 0 the step, word k >= 1
+ * the counter for [origin + (k-1)*step, origin + k*step), the last word
+ * also every tick outside the kernel text.  A symbol [start, next) closes
+ * when the line at NEXT is read, into the words it is credited with and
+ * those -s lists, by one of three modes:
+ *   classic: from where the previous symbol stopped up to, not including,
+ *            word (next - origin) / step: a symbol's last bucket goes to
+ *            its successor (util-linux's rule);
  *   exact:   the words whose bucket starts inside [start, next), never the
- *            last word (the kernel's own mapping up to 6.10, which clamps
- *            addresses outside the text into it), unless last_is_text
- *            (6.11 on drop them: the last word is a text bucket);
- *   hist:    histograms over ascending, disjoint ranges (a gmon.out):
- *            range r holds NBINS bins over [low, high) in words
- *            first..first+nbins-1 (the first range from word 1), bin j
- *            starting at low + floor(j * (high - low) / nbins), a width
- *            that may be fractional; a symbol gets the bins whose first
- *            address lies inside it, and no word is *unknown* by position.
+ *            last (up to 6.10 the kernel clamps addresses outside the text
+ *            into it), unless last_is_text (6.11 on: a text bucket);
+ *   hist:    a gmon.out's ascending, disjoint ranges: range r's NBINS bins
+ *            over [low, high) are words first..first+nbins-1 (from word 1),
+ *            bin j from low + floor(j * (high - low) / nbins); a symbol gets
+ *            the bins that start inside it, no word *unknown* by position.
  */
 #ifndef RP_ATTRIB_H
 #define RP_ATTRIB_H
@@ -57,10 +50,8 @@ void attrib_init(struct attrib *a, uint64_t origin, uint32_t step,
 void attrib_init_hist(struct attrib *a, const struct hist_range *r,
     size_t n);
 
-/*
- * Close the symbol [start, next), origin <= start <= next.  Returns 0, or
- * -1 when the symbol lies beyond the end of the profile.
- */
+/* Close the symbol [start, next), origin <= start <= next: 0, or -1 when
+ * it lies beyond the end of the profile. */
 int attrib_close(struct attrib *a, uint64_t start, uint64_t next,
     struct attrib_span *sp);
 

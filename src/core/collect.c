@@ -1,6 +1,4 @@
-/*
- * collect.c - a bounded heap of the functions with most ticks.
- */
+/* collect.c - a bounded heap of the functions with most ticks. */
 #include <stdlib.h>
 #include <string.h>
 

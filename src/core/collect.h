@@ -1,13 +1,8 @@
 /*
- * collect.h - the reported functions kept for --top (and --pprof).
- *
- * The classic text, --json and --folded are written as each symbol
- * closes and keep nothing.  --top N ranks, so it collects: it keeps only
- * the N functions with most ticks in a bounded heap; without a limit
- * (--pprof, until it streams) every reported function is kept.  A
- * record holds the function's address, length, ticks and the ranges of
- * words it is credited with and that -s lists (the buckets are read
- * again from the counters when printed, not copied).  Pure: no I/O.
+ * collect.h - the reported functions kept for --top and --pprof (the other
+ * views write each as it closes).  Pure.  --top N keeps the N with most
+ * ticks in a bounded heap, --pprof every one; a record holds the ranges of
+ * words, the buckets are read again from the counters when printed.
  */
 #ifndef RP_COLLECT_H
 #define RP_COLLECT_H

@@ -1,6 +1,4 @@
-/*
- * fit.c - the map's text against the profile's number of counters.
- */
+/* fit.c - the map's text against the profile's number of counters. */
 #include <stdio.h>
 
 #include "core/fit.h"

@@ -1,9 +1,7 @@
 /*
- * fit.h - does a map fit a profile?
- *
- * The kernel keeps (_etext - _stext) / step counters: a map whose text
- * gives another number belongs to another kernel (the classic silent
- * failure of a wrong System.map).
+ * fit.h - does a map fit a profile?  The kernel keeps (_etext - _stext) /
+ * step counters: a map whose text gives another number is of another
+ * kernel (the classic silent failure of a wrong System.map).
  */
 #ifndef RP_FIT_H
 #define RP_FIT_H
@@ -15,10 +13,8 @@
 
 enum fit { FIT_UNKNOWN, FIT_MATCH, FIT_MISMATCH };
 
-/*
- * Compare the text [stext, etext) (HAVE_ETEXT: etext was found) at STEP
- * with the profile's COUNTERS; *MAP_COUNTERS gets the map's count.
- */
+/* Compare the text [stext, etext) (HAVE_ETEXT: etext found) at STEP with
+ * the profile's COUNTERS; *MAP_COUNTERS gets the map's count. */
 enum fit fit_check(uint64_t stext, uint64_t etext, int have_etext,
     uint32_t step, uint64_t counters, uint64_t *map_counters);
 
@@ -26,11 +22,8 @@ enum fit fit_check(uint64_t stext, uint64_t etext, int have_etext,
 void fit_describe(struct out *out, const char *map, uint64_t stext,
     uint64_t etext, int have_etext, uint32_t step, uint64_t counters);
 
-/*
- * The profile's COUNTERS at STEP cover fewer bytes than the TEXT bytes of
- * MAP's _etext - _stext: the line that says so first, no newline, into
- * BUF (cut to N bytes).
- */
+/* The profile's COUNTERS at STEP cover fewer bytes than MAP's TEXT bytes
+ * (_etext - _stext): the line that says so, no newline, into BUF (N). */
 void fit_short(char *buf, size_t n, const char *map, uint64_t text,
     uint32_t step, uint64_t counters);
 

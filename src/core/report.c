@@ -1,6 +1,4 @@
-/*
- * report.c - the report loop.
- */
+/* report.c - the report loop. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -76,13 +74,9 @@ report_text_bounds(struct symsrc *m, struct report_result *res)
 		}
 }
 
-/*
- * Symbol AT lies beyond the profile: util-linux's line, then the sizes
- * that do not fit (the rest of the map is read for _etext), and, when the
- * map was not chosen with -m, that a copied profile needs its own.  A
- * profile shorter than the map's text says so first, then util-linux's
- * line.
- */
+/* Symbol AT lies beyond the profile: util-linux's line (second, when the
+ * profile is shorter than the map's text), the sizes that do not fit (the
+ * map is read on for _etext), and without -m, that a copy needs its map. */
 #define OUT_OF_RANGE "profile address out of range. Wrong map file?"
 static _Noreturn void
 out_of_range(struct run *r, const struct sym *at)
@@ -199,23 +193,8 @@ take_line(struct run *r, const struct sym *s)
 	return 1;
 }
 
-/*
- * Histogram: the end of the bytes that S is credited with (a .dynsym
- * symbol's own, report.h); UINT64_MAX: up to its successor.
- */
-static uint64_t
-own_end(const struct sym *s)
-{
-	if (!s->dynamic)
-		return UINT64_MAX;
-	return s->size > UINT64_MAX - s->addr ? UINT64_MAX : s->addr + s->size;
-}
-
-/*
- * Histogram: close the pending symbol at S, and make S pending.  One
- * whose bytes end before S is closed at its end: the bins from there to S
- * are no symbol's.
- */
+/* Histogram: close the pending symbol at S (at its end, when its bytes
+ * end before: the bins from there to S are no symbol's); S is pending. */
 static void
 close_hist(struct run *r, const struct sym *s)
 {
@@ -260,7 +239,9 @@ take_hist(struct run *r, const struct sym *s)
 		close_hist(r, s);
 	else	/* one below low may reach into the range */
 		pending_set(&r->p, s);
-	r->end = own_end(s);
+	/* where S's bytes end: a .dynsym symbol's own, else its successor */
+	r->end = !s->dynamic || s->size > UINT64_MAX - s->addr ? UINT64_MAX :
+	    s->addr + s->size;
 	return 1;
 }
 

@@ -1,16 +1,13 @@
 /*
  * report.h - one report: symbols in, attribution, closed functions out.
- *
  * Applies the text rules (the origin at _stext, skipped absolute symbols,
- * the end of the text) to the stream of symbols, closes each symbol with
- * the attribution and hands it to a sink as it closes: the classic text,
- * --top's heap, --json, --folded (views/).  Pure: it prints nothing.
+ * the end of the text), closes each symbol with the attribution and hands
+ * it to a sink (views/: the classic text, --top, --json, --folded).  Pure.
  *
- * Every tick of the profile (less the baseline) is in exactly one place:
- * a function, *unknown* (a kernel profile's last counter; a histogram's
- * bins before its first symbol), or no symbol (past the map's last
- * symbol, or in no function's words).  ALL = TOTAL + report_unknown()
- * + NOSYM.
+ * Every tick (less the baseline) is in exactly one place: a function,
+ * *unknown* (a kernel profile's last counter; a histogram's bins before
+ * its first symbol), or no symbol (past the map's last symbol, or in no
+ * function's words): ALL = TOTAL + report_unknown() + NOSYM.
  */
 #ifndef RP_REPORT_H
 #define RP_REPORT_H
@@ -21,11 +18,8 @@
 #include "core/collect.h"
 #include "sym/symsrc.h"
 
-/*
- * A process histogram (gmon.out): its ranges, from low to high, bins in
- * all, ticks/s, and optionally the calls into [start, next) (asked in
- * ascending order).
- */
+/* A process histogram (gmon.out): its ranges, from low to high, bins in
+ * all, ticks/s, and the calls into [start, next) (asked in order), or NULL. */
 struct report_hist {
 	uint64_t low, high, nbins;
 	const struct hist_range *ranges;	/* ascending, disjoint */
@@ -40,8 +34,7 @@ struct report_opts {
 	enum attrib_mode mode;
 	struct collect *collect;	/* views: --top/--json collect here */
 	int default_map;	/* the map was not given with -m */
-	/* The name to print for a symbol (C++ demangling), or NULL: as is.
-	 * The result is valid until the next call. */
+	/* NULL, or the name to print (demangled), valid to the next call */
 	const char *(*rename)(const char *name, size_t len, size_t *outlen);
 	int last_is_text;	/* exact: the last counter is a text bucket */
 	uint32_t step;		/* a kernel profile's */
@@ -58,26 +51,21 @@ struct report_result {
 	uint64_t all;		/* every tick: total + unknown + nosym */
 	char note[384];		/* a warning about ticks of no symbol, or "" */
 	int last_in_func;	/* classic: a function reaches into the last
-				 * word, whose ticks are then its and
-				 * *unknown*'s: the views count them once */
+				 * word (*unknown*): counted once by views */
 	double load;		/* of the total */
 	struct attrib a;	/* where the buckets are, for collected ones */
 	uint64_t nsyms;		/* histogram: text symbols in its range */
 	const struct report_hist *h;	/* histogram, else NULL */
 	uint64_t calls;		/* histogram: the -v total line's calls */
-	/* histogram, a text map (nm -n): the program's text, from its
-	 * __executable_start (0 when none) to its first etext (or _etext,
-	 * __etext), when it has one */
+	/* histogram, a text map: from __executable_start (or 0) to the
+	 * first etext (or _etext, __etext), when it has one */
 	uint64_t text_lo, text_hi;
 	int have_text_hi;
 };
 
-/*
- * Where the closed functions go: BEGIN (may be NULL) once the origin and
- * ALL are known, FUNC for every closed symbol (its name valid only during
- * the call; report_shown says whether a view lists it), END with the
- * totals.
- */
+/* Where closed functions go: BEGIN (or NULL) once the origin and ALL are
+ * known, FUNC for each (its name valid during the call; report_shown says
+ * if a view lists it), END with the totals. */
 struct report_sink {
 	void (*begin)(void *ctx, const struct report_result *res);
 	void (*func)(void *ctx, const struct func_rec *f);
@@ -88,32 +76,22 @@ struct report_sink {
 /* The ticks of *unknown* no function holds: the views' *unknown*. */
 uint64_t report_unknown(const struct report_result *res);
 
-/*
- * Whether a view lists F: as the classic text would, a function with a
- * length and ticks (any with -a); with -b, one that has a bin to list.
- */
+/* Whether a view lists F: as the classic text, one with a length and
+ * ticks (any with -a); with -b, one that has a bin to list. */
 int report_shown(const struct report_opts *opt, const struct func_rec *f);
 
 /* Find _stext and _etext without reporting (for -i -v). */
 void report_text_bounds(struct symsrc *m, struct report_result *res);
 
-/*
- * The whole report of counters C against map M into SINK: a kernel
- * profile at OPT's step, or the histogram OPT->hist.
- *
- * A kernel profile's ticks in no symbol get a warning in RES->note (a
- * wrong or truncated map), which the views write on standard error after
- * the report.
- *
- * A histogram is reported over the text symbols (T, t, W, w) inside
- * [low, high) in address order, each extending to the next one or to
- * high, and the last one before low, which reaches into the range when
- * no symbol starts at low; other lines are passed over.  A symbol of a
- * stripped program's .dynsym (struct sym's dynamic) is only credited with
- * its own bytes, its ELF size.  Bins that no symbol is credited with
- * (before the first, or past such a symbol's end) are *unknown*.  -v adds
- * each symbol's seconds, and its calls when the histogram has them.
- */
+/* The whole report of counters C against map M into SINK: a kernel
+ * profile at OPT's step, its ticks in no symbol a warning in RES->note (a
+ * wrong or truncated map; the views write it on stderr after the report),
+ * or the histogram OPT->hist, over the text symbols (T, t, W, w) in
+ * [low, high), each extending to the next or to high, and the last one
+ * before low, which reaches in when no symbol starts at low.  A symbol of
+ * a stripped program's .dynsym (struct sym's dynamic) gets only its own
+ * bytes, its ELF size; bins no symbol gets are *unknown*.  -v adds each
+ * symbol's seconds, and its calls when the histogram has them. */
 void report_run(struct symsrc *m, const struct counters *c,
     const struct report_opts *opt, const struct report_sink *sink,
     struct report_result *res);

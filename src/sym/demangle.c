@@ -1,9 +1,6 @@
-/*
- * demangle.c - __cxa_demangle from libstdc++, loaded when first needed.
- */
+/* demangle.c - __cxa_demangle from libstdc++, loaded when first needed. */
 #include <ctype.h>
 #include <dlfcn.h>
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,18 +9,13 @@
 
 /* ---- the bound ----------------------------------------------------------- */
 
-/*
- * An upper bound on the length of a name's demangled form, read from the
- * mangled name alone, in time linear in it (the Itanium C++ ABI's
- * grammar).  A demangled name can be exponentially longer than its
- * mangled form: a substitution (S_, S0_, ...) or a template parameter
- * (T_, ...) prints a whole earlier part again, and that part may hold
- * substitutions of its own.  The bound takes for each of them the longest
- * part read so far (all of it, on the last pass, for a template
- * parameter, which may name an argument that comes later): never less
- * than the part meant, whichever it is.  A construct the reader does not
- * know makes the name unbounded: it stays mangled.
- */
+/* The bound, read by the Itanium C++ ABI's grammar.  A demangled name can
+ * be exponentially longer than its mangled form: a substitution (S_, S0_,
+ * ...) or a template parameter (T_, ...) prints an earlier part again,
+ * which may hold substitutions of its own.  Each is bounded by the
+ * longest part read so far (for a template parameter, which may name a
+ * later argument, that of the last pass): never less than the part meant.
+ * A construct the reader does not know leaves the name mangled. */
 #define SAT ((uint64_t)1 << 40)		/* "too long", and no overflow */
 #define MAXDEPTH 256
 
@@ -109,9 +101,8 @@ b_span(struct bound *b, const char *set)
 	return (uint64_t)(b->p - s);
 }
 
-/* <seq-id>? _ : digits in RADIX, 36 (a substitution's: digits and
- * upper-case letters) or 10 (a template parameter's), then _; in *I 0
- * for _ alone, else the number + 1 (at most NMAX). */
+/* <seq-id>? _ : digits in RADIX (S_'s 36: 0-9A-Z; T_'s 10), then _; in
+ * *I 0 for _ alone, else the number + 1 (at most NMAX). */
 static int
 b_seq(struct bound *b, uint64_t *i, unsigned radix)
 {
@@ -233,8 +224,7 @@ static const struct code operators[] = {
 	{ NULL, 0, NULL }
 };
 
-/* _ <digit> or __ <number> _ (or nothing): a discriminator, not printed
- * (or "#N" by a lambda). */
+/* A discriminator, _ <digit> or __ <number> _ or none: not printed. */
 static void
 b_discriminator(struct bound *b)
 {
@@ -248,9 +238,8 @@ b_discriminator(struct bound *b)
 		bad(b);
 }
 
-/* S_, S0_, ... (the part it names), or Sa, Sb, Ss, ...: std::allocator
- * and the other abbreviations, printed in full; T_, T0_, ...: the longest
- * argument of that place in any list. */
+/* S_, S0_, ...: the part it names; Sa, Ss, ...: std::allocator and the
+ * like, in full; T_, T0_, ...: the longest argument of that place. */
 static uint64_t
 b_ref(struct bound *b)
 {
@@ -271,8 +260,7 @@ b_ref(struct bound *b)
 	return b->targ[i] > b->prevtarg[i] ? b->targ[i] : b->prevtarg[i];
 }
 
-/* I <template-arg>+ E, printed <A, B, ...>, or J <template-arg>* E: a
- * pack's arguments, printed A, B, ... */
+/* I <template-arg>+ E: <A, B, ...>; J <template-arg>* E (a pack): A, B, ... */
 static uint64_t
 b_template_args(struct bound *b)
 {
@@ -585,14 +573,11 @@ static uint64_t (*const fns[])(struct bound *) = {
 	b_type, b_types, b_expr, b_unresolved, b_encoding, b_source_name
 };
 
-/*
- * The parts SPEC names, read in turn, their bounds added: t a type, l
- * types (b_types), e an expression, u an unresolved name, C an encoding,
- * S a source name, n a number, N a name, o a call offset (h <number> _,
- * v <number> _ <number> _), s a seq-id and its _; E and _ are themselves,
- * ? makes the letter after it one that may be left out, and * the letter
- * after it one read again up to an E (eaten), each printed with ", ".
- */
+/* The parts SPEC names, read in turn, their bounds added: t a type, l
+ * types, e an expression, u an unresolved name, C an encoding, S a source
+ * name, n a number, N a name, o a call offset (h <number> _, v <number> _
+ * <number> _), s a seq-id and its _; E and _ themselves; ?X: X if there;
+ * *X: X up to an E (eaten), each printed with ", ". */
 static uint64_t
 b_parts(struct bound *b, const char *spec)
 {
@@ -653,17 +638,15 @@ demangle_bound(const char *name, size_t len)
 	b.targ = b.sub + len;
 	b.prevtarg = b.targ + len;
 	memset(b.prevtarg, 0, len * sizeof *b.prevtarg);
-	/* a template parameter may name an argument read later: again,
-	 * until no argument's bound grows */
+	/* again while a bound grows: a T_ may name a later argument */
 	for (int pass = 0; pass < 8; pass++) {
 		b.p = name + 2;
 		b.e = name + len;
 		b.nsub = b.pack = b.maxsrc = 0;
 		memset(b.targ, 0, len * sizeof *b.targ);
 		n = b_encoding(&b);
-		/* a clone's suffix, the rest of the name: .constprop.0,
-		 * .isra.0, .cold, each part printed " [clone .PART]" (the
-		 * demangler refuses any other form) */
+		/* the rest, a clone's suffix (.constprop.0, .isra.0, .cold):
+		 * " [clone .PART]" each (the demangler refuses other forms) */
 		if (peek(&b, 0) == '.')
 			for (; b.p < b.e; b.p++)
 				n = add(n, *b.p == '.' ? 10 : 1);
@@ -680,8 +663,7 @@ demangle_bound(const char *name, size_t len)
 
 /* ---- the demangler ------------------------------------------------------- */
 
-/* Longer demangled names are shown mangled. */
-#define DEMANGLED_MAX 4096
+#define DEMANGLED_MAX 4096	/* longer demangled names stay mangled */
 
 typedef char *(*cxa_demangle_fn)(const char *mangled, char *buf,
     size_t *len, int *status);
@@ -690,14 +672,10 @@ static cxa_demangle_fn cxa_demangle;
 static int loaded;
 static char *last;
 
-/*
- * The library is named by its soname, never by a path: the dynamic
- * loader's own search.  A set-user-ID install reaches this only after
- * giving its rights up for good (kroot_drop_privileges_for_good), and
- * the process stays AT_SECURE for its life, so glibc's and musl's loaders
- * still ignore LD_LIBRARY_PATH and LD_PRELOAD from the caller's
- * environment: only the system's libstdc++ can be loaded.
- */
+/* By soname, never by path.  A set-user-ID install gets here only after
+ * giving its rights up for good (kroot_drop_privileges_for_good) and stays
+ * AT_SECURE, so the loader still ignores the caller's LD_LIBRARY_PATH and
+ * LD_PRELOAD: only the system's libstdc++ can be loaded. */
 static void
 load(void)
 {
@@ -712,12 +690,9 @@ load(void)
 		    "(__cxa_demangle of libstdc++.so.6) could be loaded");
 }
 
-/*
- * NAME (LEN bytes) is demangled when its demangled form may be at most
- * DEMANGLED_MAX bytes long, and demangling it costs at most 64 bytes for
- * each of its own (or DEMANGLED_MAX): __cxa_demangle makes the whole
- * result, however long, before it can be measured.
- */
+/* Tried only when the bound is at most DEMANGLED_MAX, or at most 64 KiB and
+ * 64 bytes for each of NAME's: __cxa_demangle makes the whole result
+ * before it can be measured. */
 const char *
 demangle_or_same(const char *name, size_t len, size_t *outlen)
 {

@@ -1,10 +1,8 @@
 /*
- * demangle.h - C++ symbol names as gprof and c++filt print them.
- *
- * The demangler is the C++ runtime's own __cxa_demangle, looked up at run
- * time in libstdc++.so.6 (dlopen): no link-time dependency.  Where it
- * cannot be had (no libstdc++, a static or musl build without it) names
- * stay mangled and one notice says so.
+ * demangle.h - C++ symbol names as gprof and c++filt print them, by the
+ * C++ runtime's own __cxa_demangle, looked up in libstdc++.so.6 at run
+ * time (dlopen).  Where it cannot be had (no libstdc++, a static or musl
+ * build) names stay mangled and one notice says so.
  */
 #ifndef RP_DEMANGLE_H
 #define RP_DEMANGLE_H
@@ -12,22 +10,16 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/*
- * For struct report_opts's rename hook: NAME (LEN bytes) demangled, or NAME
- * itself when it is not a mangled C++ name (no "_Z" first, or the
- * demangler refuses it), when its demangled form would be over 4 KiB, or
- * when no demangler can be loaded; its length in *OUTLEN.  Valid until
- * the next call.  Call only once the program's installed rights are given
- * up for good: it may load a library.
- */
+/* For struct report_opts's rename hook: NAME (LEN bytes) demangled, or NAME
+ * itself when not a mangled C++ name the demangler takes, when demangled it
+ * would be over 4 KiB, or when no demangler can be loaded; its length in
+ * *OUTLEN.  Valid until the next call.  It may load a library: call only
+ * once installed rights are given up for good. */
 const char *demangle_or_same(const char *name, size_t len, size_t *outlen);
 
-/*
- * An upper bound on the length of NAME's (LEN bytes) demangled form, read
- * from NAME alone in time linear in LEN; UINT64_C(1) << 40 or more when
- * NAME is not a mangled name this reader knows (it is then shown as it
- * is).
- */
+/* An upper bound on the length of NAME's (LEN bytes) demangled form, in
+ * time linear in LEN; 1 << 40 or more when NAME is not a mangled name this
+ * reader knows (it is then shown as it is). */
 uint64_t demangle_bound(const char *name, size_t len);
 
 #endif

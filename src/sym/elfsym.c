@@ -1,12 +1,7 @@
 /*
- * elfsym.c - an ELF file: its headers, what they say (elf_peek) and its
- * symbols.
- *
- * Every offset, size and index read from the file is checked against the
- * file before it is used; names are read only through offsets checked
- * against a string table that ends in a NUL byte.  One reader of the
- * headers serves both uses: for the symbols a defect of the file is
- * fatal, for elf_peek it leaves what it is in unknown.
+ * elfsym.c - an ELF file: its headers, what they say and its symbols.
+ * Every offset, size and index read from it is checked before use, and a
+ * name is read only through an offset checked against a NUL-ended table.
  */
 #include <elf.h>
 #include <stdarg.h>
@@ -35,17 +30,13 @@ struct ent {
 
 _Static_assert(sizeof(struct ent) == 16, "an entry is 16 bytes");
 
-/* Symbols read from the file at a time. */
-#define SYM_CHUNK 2048
+#define SYM_CHUNK 2048		/* symbols read from the file at a time */
 
 #define NOTES_MAX ((uint64_t)1 << 20)	/* note sections or segments */
 #define TABLE_MAX ((uint64_t)16 << 20)	/* the program header table */
 #define LINK_MAX (sizeof ((struct elf_peek *)0)->link + 8)
 
-/*
- * The fields of a section header that the reader uses, of either class
- * (ELF32's widened), in the host's byte order.
- */
+/* A section header's fields, of either class, in the host's byte order. */
 struct elf_shdr {
 	uint64_t name, type, flags, addr, offset, size, link, info, align;
 	uint64_t entsize;
@@ -99,7 +90,6 @@ elf_magic(const void *head, size_t n)
 
 /* ---- reading fields --------------------------------------------------- */
 
-/* The LEN-byte field at P. */
 static uint64_t
 rd(const struct elf *e, const unsigned char *p, size_t len)
 {
@@ -113,7 +103,6 @@ rda(const struct elf *e, const unsigned char *p, size_t off32, size_t off64)
 	return e->is64 ? rd(e, p + off64, 8) : rd(e, p + off32, 4);
 }
 
-/* Section I's header. */
 static void
 section(const struct elf *e, uint32_t i, struct elf_shdr *s)
 {
@@ -146,7 +135,6 @@ defect(const struct elf *e, const char *fmt, ...)
 	fatalx("%s: %s", e->name, msg);
 }
 
-/* Whether [off, off + len) lies inside the file. */
 static int
 inside(const struct elf *e, uint64_t off, uint64_t len)
 {
@@ -164,10 +152,7 @@ check_span(const struct elf *e, uint64_t off, uint64_t len, const char *what)
 	    (unsigned long long)len, (unsigned long long)e->size);
 }
 
-/*
- * [off, off + len) of the file (checked by the caller, LEN bytes at most
- * SIZE_MAX): in place when the file is held, else read into BUF.
- */
+/* [off, off + len) (checked): in place when held, else read into BUF. */
 static const unsigned char *
 read_span(struct elf *e, void *buf, uint64_t off, uint64_t len)
 {
@@ -215,10 +200,8 @@ string_at(const char *tab, uint64_t size, uint64_t off)
 
 /* ---- the headers ------------------------------------------------------ */
 
-/*
- * The section headers and their names, as the ELF header H says: 0, or
- * -1.  A file peeked at whose sections are not known has none.
- */
+/* The section headers and their names, as the ELF header H says: 0, or
+ * -1.  A file peeked at whose sections are not known has none. */
 static int
 read_sections(struct elf *e, const unsigned char *h)
 {
@@ -260,11 +243,7 @@ read_sections(struct elf *e, const unsigned char *h)
 	return 0;
 }
 
-/*
- * The ELF header, checked (the magic, which elf_open's caller checked;
- * class, byte order, size) and decoded, then the section headers: 0, or
- * -1 (only when peeked at) when it is not an ELF file.
- */
+/* The ELF header and section headers: 0, or -1 if peeked at and not ELF. */
 static int
 read_headers(struct elf *e)
 {
@@ -293,11 +272,9 @@ read_headers(struct elf *e)
 	return 0;
 }
 
-/*
- * The build-id among the notes of SIZE bytes at OFF, unless one is known.
+/* The build-id among the notes of SIZE bytes at OFF, unless one is known.
  * Notes that do not parse are no build-id, not a defect: a build-id note
- * is a few dozen bytes, and notes over 1 MiB are not read.
- */
+ * is a few dozen bytes, and notes over 1 MiB are not read. */
 static void
 notes_at(struct elf *e, uint64_t off, uint64_t size, uint64_t align)
 {
@@ -326,51 +303,33 @@ prefix_of(const char *s, const char *const *p, size_t n)
 	return -1;
 }
 
-/* Non-allocated sections nm calls debugging ones ('N'), by name. */
-static int
-debug_name(const char *n)
+char
+elf_section_letter(const char *name, uint32_t sh_type, uint64_t sh_flags)
 {
-	static const char *const prefix[] = {
+	/* named for their role in PE files, whatever the format: the name,
+	 * or the name followed by '.', '$' or a digit */
+	static const char *const pe[] = {
+		".drectve", ".edata", ".idata", ".pdata",
+	};
+	/* non-allocated sections nm calls debugging ones ('N') */
+	static const char *const debug[] = {
 		".debug", ".zdebug", ".line", ".stab", ".gnu.linkonce.wi.",
 		".gnu.debuglto_.debug_",
 	};
-
-	return prefix_of(n, prefix, NPREFIX(prefix)) >= 0;
-}
-
-/*
- * Sections named for their role in PE files, whatever the format: the
- * name, or the name followed by '.', '$' or a digit.
- */
-static char
-named_letter(const char *n)
-{
-	static const char *const name[] = {
-		".drectve", ".edata", ".idata", ".pdata",
-	};
-	int i = prefix_of(n, name, NPREFIX(name));
-	char c = i < 0 ? 0 : n[strlen(name[i])];
+	int i = prefix_of(name, pe, NPREFIX(pe));
+	char c = i < 0 ? 0 : name[strlen(pe[i])];
 
 	if (i >= 0 && (c == '\0' || c == '.' || c == '$' ||
 	    (c >= '0' && c <= '9')))
 		return "ieip"[i];
-	return 0;
-}
-
-char
-elf_section_letter(const char *name, uint32_t sh_type, uint64_t sh_flags)
-{
-	char c = named_letter(name);
-
-	if (c)
-		return c;
 	if (sh_flags & SHF_EXECINSTR)
 		return 't';
 	if ((sh_flags & SHF_ALLOC) && sh_type != SHT_NOBITS)
 		return sh_flags & SHF_WRITE ? 'd' : 'r';
 	if (sh_type == SHT_NOBITS)
 		return 'b';
-	if (!(sh_flags & SHF_ALLOC) && debug_name(name))
+	if (!(sh_flags & SHF_ALLOC) &&
+	    prefix_of(name, debug, NPREFIX(debug)) >= 0)
 		return 'N';
 	if (!(sh_flags & SHF_WRITE))
 		return 'n';
@@ -422,26 +381,8 @@ debuglink(struct elf *e, const struct elf_shdr *s, struct elf_peek *pk)
 	}
 }
 
-/* Where the executable sections lie, S one of them. */
-static void
-exec_span(const struct elf_shdr *s, struct elf_peek *pk)
-{
-	if ((s->flags & (SHF_ALLOC | SHF_EXECINSTR)) !=
-	    (SHF_ALLOC | SHF_EXECINSTR) || s->size == 0 ||
-	    s->addr > UINT64_MAX - s->size)
-		return;
-	if (!pk->have_exec || s->addr < pk->exec_lo)
-		pk->exec_lo = s->addr;
-	if (!pk->have_exec || s->addr + s->size > pk->exec_hi)
-		pk->exec_hi = s->addr + s->size;
-	pk->have_exec = 1;
-}
-
-/*
- * The sections: their letters, and the GNU build-id from the first note
- * section that has one; peeked at (PK not NULL), whether there is a
- * .symtab, the .gnu_debuglink and where the executable ones lie.
- */
+/* The sections' letters and the first build-id note; peeked at (PK), if
+ * there is a .symtab, the .gnu_debuglink, where the executable ones lie. */
 static void
 scan_sections(struct elf *e, struct elf_peek *pk)
 {
@@ -460,7 +401,15 @@ scan_sections(struct elf *e, struct elf_peek *pk)
 			notes_at(e, s.offset, s.size, s.align);
 		if (pk == NULL)
 			continue;
-		exec_span(&s, pk);
+		if ((s.flags & (SHF_ALLOC | SHF_EXECINSTR)) ==
+		    (SHF_ALLOC | SHF_EXECINSTR) && s.size != 0 &&
+		    s.addr <= UINT64_MAX - s.size) {
+			if (!pk->have_exec || s.addr < pk->exec_lo)
+				pk->exec_lo = s.addr;
+			if (!pk->have_exec || s.addr + s.size > pk->exec_hi)
+				pk->exec_hi = s.addr + s.size;
+			pk->have_exec = 1;
+		}
 		if (s.type == SHT_SYMTAB && s.size > 0)
 			pk->symtab = 1;
 		else if (s.type != SHT_NOTE && s.type != SHT_NOBITS &&
@@ -482,10 +431,7 @@ find_section(const struct elf *e, uint32_t type, uint32_t link,
 	return 0;
 }
 
-/*
- * The string table of section LINK (WHAT's), checked; that of the
- * symbol table, read first, is not read again.
- */
+/* LINK's string table (WHAT's), checked; the symbol table's is read once. */
 static const char *
 string_table(struct elf *e, uint64_t link, uint64_t *size, const char *what)
 {
@@ -504,11 +450,8 @@ string_table(struct elf *e, uint64_t link, uint64_t *size, const char *what)
 	return nul_table(e, &s, "a string table");
 }
 
-/*
- * The LEN bytes at OFF of a version section or of its string table (a
- * name: 1 byte, up to the table's final NUL), SIZE bytes read at P:
- * checked.
- */
+/* The LEN bytes at OFF, checked, of a version section or its string table
+ * (a name: 1 byte, up to the table's final NUL), SIZE bytes read at P. */
 static const void *
 ver_at(const struct elf *e, uint64_t size, const void *p, uint64_t off,
     uint64_t len)
@@ -518,12 +461,9 @@ ver_at(const struct elf *e, uint64_t size, const void *p, uint64_t off,
 	return (const unsigned char *)p + off;
 }
 
-/*
- * Index -> name, from the version definitions (NEED 0: each Elf_Verdef
+/* Index -> name, from the version definitions (NEED 0: each Elf_Verdef
  * names its own index in its first Elf_Verdaux) or the versions needed
- * from other files (NEED 1: each Elf_Verneed has a list of Elf_Vernaux,
- * each naming an index).
- */
+ * (NEED 1: each Elf_Verneed has a list of Elf_Vernaux, each an index). */
 static void
 read_verlist(struct elf *e, const struct elf_shdr *v, int need)
 {
@@ -638,11 +578,8 @@ collect_one(struct elf *e, uint32_t i, const unsigned char *p,
 	*banner |= strcmp(n, "linux_banner") == 0;
 }
 
-/*
- * One pass over the symbol table S (X: its SHT_SYMTAB_SHNDX, or NULL),
- * SYM_CHUNK symbols read at a time: the symbols nm --defined-only prints,
- * in table order; of a kernel, those its filter keeps.
- */
+/* One pass over the symbol table S (X: its SHT_SYMTAB_SHNDX, or NULL): the
+ * symbols nm --defined-only prints; of a kernel, those its filter keeps. */
 static void
 collect(struct elf *e, const struct elf_shdr *s, const struct elf_shdr *x)
 {
@@ -722,39 +659,28 @@ read_symtab(struct elf *e)
 	collect(e, &s, xs);
 }
 
-/* ---- names and order -------------------------------------------------- */
+/* ---- names and nm's order -------------------------------------------- */
 
-/*
- * The length of entry T's name.  Names that are suffixes of one string
- * (nm's order puts them side by side, the shortest first) end at its
- * NUL, and bytes read for one are not read again for the next.
- */
-static size_t
-name_length(struct elf *e, const struct ent *t)
-{
-	uint64_t o = t->name;
-
-	if (o < e->last && e->last != UINT64_MAX &&
-	    memchr(e->str + o, '\0', e->last - o) == NULL)
-		e->last = o;	/* the same string, from further back */
-	else if (o < e->last || o > e->lastnul) {
-		e->last = o;
-		e->lastnul = o + strlen(e->str + o);
-	}
-	return (size_t)(e->lastnul - o);
-}
-
-/*
- * The full name of entry T: with its version, "@VER" or "@@VER" (hidden
- * or from another file: one '@'), composed in e->namebuf.
- */
+/* Entry T's name with its version, "@VER" or "@@VER" (hidden or from
+ * another file: one '@'), composed in e->namebuf. */
 static const char *
 full_name(struct elf *e, const struct ent *t, size_t *len)
 {
 	const char *n = e->str + t->name, *v;	/* checked in collect() */
-	size_t nl = name_length(e, t), vl;
+	uint64_t o = t->name;
+	size_t nl, vl;
 	unsigned ver = e->versym != NULL ? e->versym[ENT_IDX(t)] : 0, at;
 
+	/* suffixes of one string (side by side in nm's order, the shortest
+	 * first) end at its NUL: its bytes are read once for all */
+	if (o < e->last && e->last != UINT64_MAX &&
+	    memchr(n, '\0', e->last - o) == NULL)
+		e->last = o;	/* the same string, from further back */
+	else if (o < e->last || o > e->lastnul) {
+		e->last = o;
+		e->lastnul = o + strlen(n);
+	}
+	nl = (size_t)(e->lastnul - o);
 	/* indexes 0 and 1: local and global, no version printed */
 	v = (ver & 0x7fff) >= 2 ? e->ver[ver & 0x7fff].name : NULL;
 	if (v == NULL) {
@@ -774,13 +700,8 @@ full_name(struct elf *e, const struct ent *t, size_t *len)
 	return e->namebuf;
 }
 
-/* ---- nm's order --------------------------------------------------------- */
-
-/*
- * The sort's key: by address, then table order.  Within a run of one
- * address, sort_ents puts the rank of the name in place of the address
- * for a second sort; rank_names sorts the names' offsets on it too.
- */
+/* The sort's key: by address, then table order (sort_ents and rank_names
+ * put a name's rank or offset in the address for a second sort). */
 static int
 cmp_ent(const void *pa, const void *pb, void *ctx)
 {
@@ -801,13 +722,10 @@ swap_ent(struct ent *a, struct ent *b)
 	*b = t;
 }
 
-/*
- * Sort in place (qsort may take a copy of the array, which would double
- * the memory): quicksort on the median of three, the smaller side first,
- * insertion sort for short runs; past DEPTH partitions (2 log2 n: a
- * symbol table ordered against the pivot choice) a heapsort finishes the
- * part, so that any order takes O(n log n).
- */
+/* In place (qsort may copy the array, doubling the memory): quicksort on
+ * the median of three, smaller side first, insertion sort for short runs;
+ * past DEPTH (2 log2 n) partitions, a table ordered against the pivot
+ * choice, heapsort finishes the part: any order takes O(n log n). */
 static void
 sort_part(struct ent *v, size_t n, unsigned depth)
 {
@@ -861,15 +779,11 @@ sort_by_key(struct ent *v, size_t n)
 	sort_part(v, n, depth);
 }
 
-/*
- * Names are compared through ranks, never byte by byte in the sort: names
- * that are suffixes of one string of the table (a linker merges a name
- * into the tail of a longer one) share their bytes, and a crafted table of
- * N suffixes of one long string would make each comparison re-read them:
- * O(N log N x length).  The ranks come from prefix doubling (Manber and
- * Myers) over the strings the names lie in, each read once: O(T log T)
- * for T bytes of those strings.
- */
+/* Names are sorted by rank, never compared byte by byte: names that are
+ * suffixes of one string (a linker merges a name into the tail of a longer
+ * one) share bytes, and a crafted table of N suffixes of one long string
+ * would cost O(N log N x length).  Prefix doubling (Manber and Myers) over
+ * the strings, each read once, ranks them in O(T log T) for T bytes. */
 struct doubling {
 	size_t t;		/* bytes, each string ending in its NUL */
 	uint32_t *d;		/* bytes from each position to its NUL */
@@ -918,11 +832,7 @@ double_once(struct doubling *s, size_t h, uint32_t ncl)
 	return s->r[s->sa[t - 1]] + 1;
 }
 
-/*
- * The rank of each position of C (T bytes, which end in a NUL) in strcmp
- * order of the strings that start there, equal strings equal ranks:
- * returned, T entries, for the caller to free.
- */
+/* The strcmp rank of the string at each position of C (T bytes, NUL-ended). */
 static uint32_t *
 rank_strings(const unsigned char *c, size_t t)
 {
@@ -935,17 +845,15 @@ rank_strings(const unsigned char *c, size_t t)
 	s.sa = xmalloc(t * sizeof *s.sa);
 	s.tmp = xmalloc(t * sizeof *s.tmp);
 	s.cnt = xmalloc((t > 256 ? t + 1 : 257) * sizeof *s.cnt);
-	/* windows of one byte: the byte as the class, positions in order,
-	 * then a pass with H 0 (each window its own second half) numbers
-	 * them */
+	/* windows of one byte, the byte as the class, numbered by a pass
+	 * with H 0 (each window its own second half) */
 	for (size_t i = t; i-- > 0;) {
 		s.d[i] = c[i] == 0 ? 0 : s.d[i + 1] + 1;
 		s.r[i] = c[i];
 		s.sa[i] = (uint32_t)i;
 	}
 	ncl = double_once(&s, 0, 256);
-	/* once no class splits (at the latest when every window holds its
-	 * NUL, the whole string), the classes are final */
+	/* final once no class splits (at the latest, each window whole) */
 	for (size_t h = 1; (n = double_once(&s, h, ncl)) != ncl; h *= 2)
 		ncl = n;
 	free(s.d);
@@ -956,12 +864,8 @@ rank_strings(const unsigned char *c, size_t t)
 	return s.r;
 }
 
-/*
- * The ranks (see rank_strings) of the M names at the offsets of KEY
- * (the offset in addr, j in idx_type, in any order): returned, by j.
- * Sorted by offset, the strings that hold them are copied each once and
- * whole with its NUL; name j lies at POS[j] of the copy.
- */
+/* The ranks of the M names at the offsets of KEY (the offset in addr, j in
+ * idx_type), by j: sorted by offset, each string is copied once, whole. */
 static uint32_t *
 rank_names(const struct elf *e, struct ent *key, size_t m)
 {
@@ -1006,11 +910,8 @@ run_at(const struct ent *v, size_t n, size_t i)
 	return k - i;
 }
 
-/*
- * nm -n: by address, then by name in the C locale (the name as in the
- * string table: a version nm -D adds does not count), then table order.
- * A total order, so the sort need not be stable.
- */
+/* nm -n: by address, then by name in the C locale (without the version
+ * nm -D adds), then table order: a total order, no need to be stable. */
 static void
 sort_ents(const struct elf *e, struct ent *v, size_t n)
 {
@@ -1073,40 +974,31 @@ load(struct elf *e)
 	sort_ents(e, e->ent, e->nent);
 }
 
-/* Read the rest of IN after HEAD into memory, input_cap bytes at most. */
-static void
-hold(struct elf *e, struct input *in, const void *head, size_t n)
-{
-	size_t cap = 1 << 20, got;
-
-	e->held = xmalloc(cap);
-	memcpy(e->held, head, n);
-	e->size = n;
-	do {
-		if (cap - e->size < (1 << 16)) {
-			cap *= 2;
-			e->held = xrealloc(e->held, cap);
-		}
-		got = input_read(in, e->held + e->size, cap - e->size);
-		if ((e->size += got) > input_cap)	/* as for a profile */
-			fatalx("%s: too large for a symbol file read from a "
-			    "pipe or a decompressor (more than %llu bytes)",
-			    e->name, (unsigned long long)input_cap);
-	} while (got > 0);
-}
-
-/*
- * A regular file is read with pread while it is loaded, and must keep
- * its size until then (after, nothing more is read from it); any other
- * input is held in memory whole.
- */
+/* A regular file is read with pread, and must keep its size until loaded;
+ * any other input is held whole, input_cap bytes at most (as a profile). */
 struct elf *
 elf_open(const char *name, struct input *in, const void *head, size_t n)
 {
 	struct elf *e = elf_new(name, in);
+	size_t cap = 1 << 20, got;
 
-	if (!in->seekable)
-		hold(e, in, head, n);
+	if (!in->seekable) {
+		e->held = xmalloc(cap);
+		memcpy(e->held, head, n);
+		e->size = n;
+		do {
+			if (cap - e->size < (1 << 16)) {
+				cap *= 2;
+				e->held = xrealloc(e->held, cap);
+			}
+			got = input_read(in, e->held + e->size, cap - e->size);
+			if ((e->size += got) > input_cap)
+				fatalx("%s: too large for a symbol file read "
+				    "from a pipe or a decompressor (more than "
+				    "%llu bytes)", e->name,
+				    (unsigned long long)input_cap);
+		} while (got > 0);
+	}
 	load(e);
 	input_check_size(in);	/* held: nothing to check */
 	input_close(in);
@@ -1219,8 +1111,7 @@ programs(struct elf *e, struct elf_peek *pk)
 	}
 }
 
-/* Open PATH when it is a non-empty regular file read as it is (no
- * decompressor); 0, or -1. */
+/* Open PATH, a non-empty regular file read as is (no decompressor): 0, -1. */
 static int
 open_plain(const char *path, struct input *in)
 {
@@ -1263,7 +1154,6 @@ elf_peek(const char *path, struct elf_peek *pk)
 int
 elf_peek_offset(const struct elf_peek *pk, uint64_t addr, uint64_t *off)
 {
-	/* the executable segment holding ADDR, else the first one */
 	size_t i = 0;
 
 	for (size_t j = 0; j < pk->ntext; j++)

@@ -1,31 +1,19 @@
 /*
- * elfsym.h - an ELF file: the symbol table as a symbol source, and what
- * its headers say without its symbols (elf_peek).
+ * elfsym.h - an ELF file's symbol table as a symbol source, and what its
+ * headers say (elf_peek).  ELF32 and ELF64, either byte order, any type;
+ * .symtab, else .dynsym.  One pass builds an array of 16-byte entries (at
+ * most 2^24 symbols), sorted in place as `nm -n` sorts; names stay in the
+ * string table (read whole, or held with the rest of a file from a pipe
+ * or a decompressor).  Symbols `nm --defined-only` would not print, and
+ * those without a name, are left out.  A Linux kernel image (defining
+ * _stext and linux_banner) gets scripts/mksysmap's filter: types a, N, U
+ * and w, and names beginning with "$", ".L", "__crc_", "__kstrtab_" or
+ * "__kstrtabns_", or "L0", are dropped.
  *
- * ELF32 and ELF64, either byte order, any file type; .symtab, or .dynsym
- * when there is none.  One pass over the table builds an array of 16-byte
- * entries (so at most 2^24 symbols), sorted in place as `nm -n` sorts;
- * names stay in the string table (read whole from a regular file, or held
- * with the rest of a file read from a pipe or a decompressor) and are
- * found only when asked for.  Memory: 16 bytes per symbol and the string
- * table.  Symbols `nm --defined-only` would not print are left out, and
- * so are those without a name (a text map cannot hold them).
- *
- * A Linux kernel image (one that defines both _stext and linux_banner)
- * gets the filter of the kernel's scripts/mksysmap, which makes System.map
- * from `nm -n vmlinux`: symbols of type a, N, U or w, and names beginning
- * with "$", ".L", "__crc_", "__kstrtab_" or "__kstrtabns_", or equal to
- * "L0", are dropped.
- *
- * Anything wrong with the file is fatal: "readprofile: FILE: what".
- *
- * elf_peek: what its headers say (struct elf_peek; the build-id from its
- * note sections, else its PT_NOTE segments), for the debug-file search,
- * the pprof Mapping and the check of a gmon.out against its program.  The
- * headers are read as for the symbols, each part bounded; a file that is
- * not a well-formed ELF file is just "nothing known" (the symbol reader
- * says what is wrong with it), but one that changes size while it is read
- * is a fatal error naming it, as for every input.
+ * A defect of the file is fatal ("readprofile: FILE: what"), but to
+ * elf_peek (the debug-file search, the pprof Mapping, the gmon.out check)
+ * a file that is not well-formed ELF is "nothing known"; one that changes
+ * size while read is fatal to both.
  */
 #ifndef RP_ELFSYM_H
 #define RP_ELFSYM_H
@@ -42,10 +30,7 @@ struct elf;
 /* Does the data start with the ELF magic?  N may be short. */
 int elf_magic(const void *head, size_t n);
 
-/*
- * Read the ELF file open as IN (taken over), whose first N bytes, HEAD,
- * were read from it already.
- */
+/* Read the ELF file open as IN (taken over), HEAD its first N bytes. */
 struct elf *elf_open(const char *name, struct input *in, const void *head,
     size_t n);
 
@@ -67,11 +52,8 @@ int elf_is_kernel(const struct elf *e);
 
 void elf_close(struct elf *e);
 
-/*
- * nm's type letter, in two steps (exposed for the unit tests):
- * the section's letter from its name, type and flags (lowercase, or 'N'),
- * then the symbol's from its binding, type, section index and that letter.
- */
+/* nm's type letter (for the unit tests): the section's (lowercase, or
+ * 'N'), then the symbol's from its binding, type, index and that letter. */
 char elf_section_letter(const char *name, uint32_t sh_type, uint64_t sh_flags);
 char elf_symbol_letter(unsigned bind, unsigned type, uint32_t shndx,
     char section_letter);
@@ -80,7 +62,7 @@ char elf_symbol_letter(unsigned bind, unsigned type, uint32_t shndx,
 
 struct elf_peek {
 	int symtab;			/* has a non-empty SHT_SYMTAB section */
-	struct build_id bid;		/* n 0: none */
+	struct build_id bid;		/* from the notes; n 0: none */
 	char link[256];			/* .gnu_debuglink's file name; "" */
 	uint32_t link_crc;		/* the CRC-32 of that file */
 	struct elf_text { uint64_t vaddr, memsz, offset; } text[ELF_PEEK_TEXT];
@@ -91,19 +73,13 @@ struct elf_peek {
 	int have_exec;
 };
 
-/*
- * Peek at the ELF file PATH; 0, or -1 when it is not one (missing, not a
- * regular file, compressed, not ELF).
- */
+/* Peek at the ELF file PATH; 0, or -1 when it is not one (missing, not a
+ * regular file, compressed, not ELF). */
 int elf_peek(const char *path, struct elf_peek *pk);
 
-/*
- * The file offset of the address ADDR as the executable segment holding
- * it (else the first executable segment) places it, in *OFF: what a
- * process's memory map would show as the offset of a mapping starting at
- * ADDR.  Returns 0, or -1 when there is no such segment or ADDR lies
- * before the file's start.
- */
+/* In *OFF, the file offset of ADDR by the executable segment holding it
+ * (else the first), as a memory map shows a mapping starting at ADDR: 0,
+ * or -1 when there is no such segment or ADDR lies before the file. */
 int elf_peek_offset(const struct elf_peek *pk, uint64_t addr, uint64_t *off);
 
 /* The CRC-32 of .gnu_debuglink (IEEE 802.3, as zlib's crc32()) of PATH's

@@ -1,6 +1,4 @@
-/*
- * mapfile.c - streaming map reader and line parser.
- */
+/* mapfile.c - streaming map reader and line parser. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -33,12 +31,10 @@ map_open_mem(struct map *m, const char *name, const char *text, size_t n)
 	m->lines = m->len;
 }
 
-/*
- * A map line is read the way the classic tool reads it: blanks (isspace)
- * before the address and before each field are skipped, but a field, the
- * type (at most 7 bytes) or the name, ends only at a space, the end of
- * the line or a NUL: a tab or a CR is part of a name ("sym\t[mod]").
- */
+/* A map line is read as the classic tool reads it: blanks (isspace) before
+ * the address and each field are skipped, but a field, the type (at most
+ * 7 bytes) or the name, ends only at a space, the end of the line or a
+ * NUL: a tab or a CR is part of a name ("sym\t[mod]"). */
 static const unsigned char blank[256] = {
 	[' '] = 1, ['\t'] = 1, ['\v'] = 1, ['\f'] = 1, ['\r'] = 1,
 };
@@ -49,13 +45,12 @@ static const unsigned char field_end[256] = {
 
 #define TYPE_MAX 7
 
-#define BLANK(p) blank[(unsigned char)*(p)]
 #define FIELD_END(p) field_end[(unsigned char)*(p)]
 
 static const char *
 skip_space(const char *p)
 {
-	while (BLANK(p))
+	while (blank[(unsigned char)*p])
 		p++;
 	return p;
 }
@@ -80,8 +75,7 @@ parse_fields(const char *p, const char *e, struct sym *s)
 	const char *type, *name;
 	char *end;
 
-	/* the address, as strtoull reads it (sign, 0x, saturation), but
-	 * not from the next line */
+	/* as strtoull reads an address (sign, 0x, saturation), not past \n */
 	p = skip_space(p);
 	if (*p == '\n')
 		return NULL;
@@ -102,8 +96,7 @@ parse_fields(const char *p, const char *e, struct sym *s)
 	s->type = *type;
 	s->name = name;
 	s->namelen = (size_t)(p - name);
-	s->dynamic = 0;
-	s->stable = 0;
+	s->dynamic = s->stable = 0;
 	s->size = 0;
 	return p;
 }
@@ -114,10 +107,8 @@ map_parse_line(const char *p, const char *e, struct sym *s)
 	return parse_fields(p, e, s) ? 0 : -1;
 }
 
-/*
- * Line LINENO of M is too long; when M's data is recognisably not a map (a
- * compressed or ELF file), a second line says so.
- */
+/* Line LINENO is too long; a second line says so when M's data is
+ * recognisably not a map (a compressed or ELF file). */
 static _Noreturn void
 too_long(const struct map *m, uint64_t lineno)
 {
@@ -125,10 +116,7 @@ too_long(const struct map *m, uint64_t lineno)
 	    m->name, (unsigned long long)lineno, MAP_MAX_LINE);
 }
 
-/*
- * Read until the buffer holds a complete line (or the last line, given a
- * newline here); returns 0 at the end of the input.
- */
+/* Read up to a whole line (the last one given a newline): 0 at the end. */
 static int
 fill(struct map *m)
 {

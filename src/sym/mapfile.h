@@ -1,8 +1,6 @@
 /*
- * mapfile.h - the symbol source: System.map, /proc/kallsyms, `nm -n`.
- *
- * Reads "ADDRESS TYPE NAME ..." lines of any length (up to MAP_MAX_LINE
- * bytes) as a stream and classifies them; knows nothing of counters.
+ * mapfile.h - System.map, /proc/kallsyms, `nm -n`: "ADDRESS TYPE NAME ..."
+ * lines up to MAP_MAX_LINE bytes, read as a stream and classified.
  */
 #ifndef RP_MAPFILE_H
 #define RP_MAPFILE_H
@@ -41,23 +39,16 @@ struct sym {
 	char type;		/* the type letter, as nm prints it */
 	const char *name;	/* valid until the next map_next() */
 	size_t namelen;
-	int stable;		/* NAME, NUL-terminated, stays valid until the
-				 * source is closed (an ELF string table's) */
+	int stable;		/* NAME, NUL-ended, valid until the source
+				 * is closed (an ELF string table's) */
 	uint64_t lineno;
-	/*
-	 * From the .dynsym of an ELF file without .symtab (a stripped
-	 * program: it names what the file exports, not every function),
-	 * with SIZE its st_size; 0 and 0 for everything else.
-	 */
-	int dynamic;
+	int dynamic;		/* from a .dynsym without .symtab (what a
+				 * program exports), SIZE its st_size */
 	uint64_t size;
 };
 
-/*
- * A map over IN, already open, whose first N bytes, HEAD, were read from
- * it already (to tell a text map from an ELF file); SNIFF_MAX of them,
- * unless the input is shorter, tell compressed data.
- */
+/* A map over IN, open, whose first N bytes (SNIFF_MAX, unless the input
+ * is shorter: they tell compressed data), HEAD, were read already. */
 void map_open_input(struct map *m, const char *name, const struct input *in,
     const void *head, size_t n);
 
@@ -67,23 +58,18 @@ void map_open_mem(struct map *m, const char *name, const char *text, size_t n);
 /* Next line: 1, or 0 at end of file.  A malformed line is fatal. */
 int map_next(struct map *m, struct sym *s);
 
-/*
- * Parse one line [p, e) into S; *e must be '\n' or NUL.  Returns 0, or -1
- * when it does not hold an address, a type and a name.  Like the classic
- * tool, a NUL byte ends the line's text.  (The unit tests and the map
- * fuzzer check the parser through it.)
- */
+/* Parse one line [p, e), *e '\n' or NUL, into S: 0, or -1 when it does not
+ * hold an address, a type and a name.  As in the classic tool, a NUL byte
+ * ends the line's text.  (For the tests and the fuzzer.) */
 int map_parse_line(const char *p, const char *e, struct sym *s);
 
-/* Classify a type word by its first character. */
 enum sym_kind map_kind(char type);
 
 int sym_is(const struct sym *s, const char *name);
 int sym_is_stext(const struct sym *s);
 int sym_is_etext(const struct sym *s);
 
-/* Back to the first line (after symsrc_hold); lines are dropped as read
- * again. */
+/* Back to the first line (after symsrc_hold), dropping lines as reread. */
 void map_rewind(struct map *m);
 
 void map_close(struct map *m);

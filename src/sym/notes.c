@@ -1,8 +1,5 @@
-/*
- * notes.c - the GNU build-id in a sequence of ELF notes.
- */
+/* notes.c - the GNU build-id in a sequence of ELF notes. */
 #include <fcntl.h>
-#include <stdint.h>
 #include <string.h>
 #include <unistd.h>
 

@@ -1,12 +1,11 @@
 /*
  * notes.h - ELF notes: the GNU build-id among them.
  *
- * A note is three 32-bit words (name size, descriptor size, type) in the
- * byte order of its file, then the name (its size counts the final NUL),
- * then the descriptor, each padded to the alignment of the notes (4, or 8
- * in some 64-bit sections).  The build-id is the descriptor of the note
- * of type NT_GNU_BUILD_ID (3) named "GNU"; it is not necessarily the
- * first (a Linux kernel's /sys/kernel/notes may start with Xen's).
+ * A note is three 32-bit words (name size, descriptor size, type) in its
+ * file's byte order, the name (its size counts the NUL), the descriptor,
+ * each padded to the notes' alignment (4, or 8 in some 64-bit sections).
+ * The build-id is the descriptor of the note of type NT_GNU_BUILD_ID (3)
+ * named "GNU", not always the first (/sys/kernel/notes may start with Xen's).
  */
 #ifndef RP_NOTES_H
 #define RP_NOTES_H
@@ -28,11 +27,9 @@ enum notes_result {
 	NOTES_BAD = -1,		/* a note runs past the end before one */
 };
 
-/*
- * Look for the build-id in the N bytes of notes at DATA, big-endian when
- * BIG, each part aligned to ALIGN (4 or 8; anything else is taken as 4).
- * A build-id longer than BUILD_ID_MAX or empty counts as none.
- */
+/* The build-id among the N bytes of notes at DATA, big-endian when BIG,
+ * each part aligned to ALIGN (4 or 8; else 4).  One longer than
+ * BUILD_ID_MAX, or empty, counts as none. */
 enum notes_result notes_build_id(const void *data, size_t n, int big,
     size_t align, struct build_id *id);
 
@@ -42,11 +39,8 @@ char *build_id_hex(const struct build_id *id, char *buf);
 /* Whether A and B are the same build-id (both present). */
 int build_id_equal(const struct build_id *a, const struct build_id *b);
 
-/*
- * The LEN-byte word (LEN at most 8) at P, big-endian when BIG.  Inline:
- * with LEN a constant it is a load, and the ELF reader reads every field
- * of every symbol through it.
- */
+/* The LEN-byte word (LEN at most 8) at P, big-endian when BIG.  Inline: a
+ * load for a constant LEN, and every field of every symbol is read so. */
 static inline uint64_t
 elf_word(const void *p, size_t len, int big)
 {
@@ -58,9 +52,8 @@ elf_word(const void *p, size_t len, int big)
 	return v;
 }
 
-/* Read FILE, a sequence of notes in this machine's byte order (the
- * kernel's /sys/kernel/notes), into ID; returns as notes_build_id(), or
- * NOTES_NONE when FILE cannot be read. */
+/* The build-id of FILE, notes in this machine's byte order (the kernel's
+ * /sys/kernel/notes): as notes_build_id(), or NOTES_NONE if unreadable. */
 enum notes_result notes_file_build_id(const char *file, struct build_id *id);
 
 #endif

@@ -1,6 +1,4 @@
-/*
- * symsrc.c - open a symbol source by its content.
- */
+/* symsrc.c - open a symbol source by its content. */
 #include "sym/elfsym.h"
 #include "sym/notes.h"
 #include "sym/symsrc.h"
@@ -86,20 +84,18 @@ symsrc_hold(struct symsrc *s)
 void
 symsrc_rewind(struct symsrc *s)
 {
-	if (s->elf != NULL) {
+	if (s->elf != NULL)
 		elf_rewind(s->elf);
-		return;
-	}
-	map_rewind(&s->map);
+	else
+		map_rewind(&s->map);
 }
 
 void
 symsrc_close(struct symsrc *s)
 {
-	if (s->elf != NULL) {
+	if (s->elf != NULL)
 		elf_close(s->elf);
-		s->elf = NULL;
-		return;
-	}
-	map_close(&s->map);
+	else
+		map_close(&s->map);
+	s->elf = NULL;
 }

@@ -1,10 +1,7 @@
 /*
- * symsrc.h - a symbol source: a text map (System.map, /proc/kallsyms,
- * `nm -n` output) or, told apart by its content, an ELF file.
- *
- * Either way it is one stream of (address, kind, type letter, name) in
- * address order; it knows nothing of counters.  A name is valid until the
- * next symsrc_next() and is read only when it is asked for.
+ * symsrc.h - a symbol source, a text map (System.map, /proc/kallsyms, nm -n)
+ * or, told by its content, an ELF file: one stream of (address, kind, type
+ * letter, name) in address order, a name valid until the next symsrc_next().
  */
 #ifndef RP_SYMSRC_H
 #define RP_SYMSRC_H
@@ -13,19 +10,14 @@
 
 #include "sym/mapfile.h"
 
-struct elf;
-
 struct symsrc {
 	const char *name;	/* as given, for messages */
 	struct map map;		/* a text map (all zero for an ELF file) */
 	struct elf *elf;	/* an ELF file, or NULL */
 };
 
-/*
- * Open NAME and look at its first bytes to tell the source.  Returns 0,
- * or -1 with errno set when the file cannot be opened.  Anything that is
- * not a text map, nor a readable ELF file, is fatal when read.
- */
+/* Open NAME, told by its first bytes: 0, or -1 with errno set.  What is
+ * not a text map nor a readable ELF file is fatal when read. */
 int symsrc_open(struct symsrc *s, const char *name);
 
 /* A source over a copy of N bytes in memory (tests, fuzzers). */
@@ -35,10 +27,8 @@ void symsrc_open_mem(struct symsrc *s, const char *name, const void *data,
 /* The next symbol in address order: 1, or 0 at the end. */
 int symsrc_next(struct symsrc *s, struct sym *sym);
 
-/*
- * Read up to the first _stext (or __stext), into SYM.  Returns 1, or 0 when
- * there is none (an address of 0 is for the caller to refuse).
- */
+/* Read up to the first _stext (or __stext), into SYM: 1, or 0 when none
+ * (an address of 0 is for the caller to refuse). */
 int symsrc_find_stext(struct symsrc *s, struct sym *sym);
 
 /* A hint for the "no _stext" error ("" when none), e.g. CR LF endings. */
@@ -48,10 +38,7 @@ const char *symsrc_hint(const struct symsrc *s);
 struct build_id;
 const struct build_id *symsrc_build_id(const struct symsrc *s);
 
-/*
- * Keep what is read from now on, so that symsrc_rewind() can go back to
- * the first symbol without reading the input again (a pipe cannot be).
- */
+/* Keep what is read from now on for symsrc_rewind (pipes are read once). */
 void symsrc_hold(struct symsrc *s);
 
 /* Back to the first symbol (a text map: after symsrc_hold). */
