@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include "cli/debugfile.h"
-#include "cli/kroot.h"
 #include "sym/elfsym.h"
 #include "base/util.h"
 

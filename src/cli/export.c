@@ -48,12 +48,6 @@ command_line(const struct options *o)
 	return s;
 }
 
-int
-export_wanted(const struct options *o)
-{
-	return o->pprof != NULL || o->folded;
-}
-
 void
 export_prepare(const struct options *o)
 {

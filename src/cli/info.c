@@ -4,7 +4,6 @@
 #include "base/util.h"
 #include "cli/info.h"
 #include "cli/kernel.h"
-#include "cli/run.h"
 #include "core/fit.h"
 
 /*

@@ -9,7 +9,6 @@
 #include <unistd.h>
 
 #include "base/input.h"
-#include "cli/run.h"
 #include "core/fit.h"
 #include "hist/profile.h"
 #include "base/util.h"

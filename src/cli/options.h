@@ -37,17 +37,12 @@ enum opt_result {
 	OPT_CONFLICT,		/* message printed: stdin given twice */
 };
 
-/*
- * Parse ARGV into O (defaults first).  A long option abbreviated to a
- * prefix that util-linux 2.38's readprofile takes for one of its own
- * options means that option here too, whatever options were added since
- * (--p is --profile, not ambiguous with --pprof).
- */
+/* Parse ARGV into O.  A prefix util-linux 2.38 takes for one of its long
+ * options means it here too (--p is --profile, not ambiguous with --pprof). */
 enum opt_result options_parse(struct options *o, int argc, char **argv);
 
-/* Options that do not go together, said on stderr (and -i with
- * --baseline, a warning): stdin twice, OPT_CONFLICT; any other,
- * OPT_BAD_VALUE.  Called by options_parse. */
+/* Options that do not go together, said on stderr (-i with --baseline: a
+ * warning): stdin twice, OPT_CONFLICT; any other, OPT_BAD_VALUE. */
 enum opt_result options_check(const struct options *o);
 
 /* The name ARGV0 runs the program by (its last part), for the usage
@@ -55,11 +50,10 @@ enum opt_result options_check(const struct options *o);
 const char *options_name(const char *argv0);
 
 /*
- * Whether S is a number by the one rule of every option taking one (the
- * man page, NUMBERS): blanks, at most one sign, then decimal digits and
- * nothing else; a minus sign only where NEG allows it (-M), a point and
- * more digits only where FRAC does (--interval).  No hexadecimal, no
- * octal (010 is ten), no exponent, inf or nan.
+ * Whether S is a number by the rule of every option (the man page,
+ * NUMBERS): blanks, at most one sign (minus only with NEG, for -M), decimal
+ * digits, a point and more only with FRAC (--interval), nothing else: no
+ * hexadecimal, octal (010 is ten), exponent, inf or nan.
  */
 int options_number(const char *s, int neg, int frac);
 

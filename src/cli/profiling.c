@@ -10,15 +10,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cli/kroot.h"
 #include "cli/options.h"
 #include "cli/profiling.h"
 #include "base/util.h"
 
-/*
- * The mode K->profiling reads, or -1 with errno set when it cannot be read
- * (ENOENT: no such file; EINVAL: not a number).
- */
+/* The mode K->profiling reads, or -1 with errno set (ENOENT: no such
+ * file; EINVAL: not a number). */
 static int
 profiling_mode(const struct kfiles *k)
 {
@@ -88,7 +85,6 @@ profiling_parse(const char *arg, unsigned *shift, char *canon, size_t n)
 	return k < 0 || (size_t)k >= n ? -1 : mode;
 }
 
-/* The message for a kernel already profiling in MODE. */
 static _Noreturn void
 already_on(int mode)
 {

@@ -1,12 +1,9 @@
 /*
  * pprof.c - profile.proto, encoded by hand, streamed in a gzip member.
- *
- * The protobuf wire format needs only two kinds of field here: varints
- * (wire type 0: integers, zigzag never) and length-delimited ones (wire
- * type 2: strings, nested messages and packed repeated integers).  A
- * nested message (a few dozen bytes) is built in a scratch buffer, then
- * written behind its length; the Profile message itself is never held:
- * its fields go to the gzip stream as they are made.
+ * Two wire types do: varints (0, never zigzag) and length-delimited (2:
+ * strings, messages).  A nested message (a few dozen bytes) is built in a
+ * scratch buffer, then written behind its length; the Profile itself is
+ * never held: its fields go to the gzip stream as they are made.
  */
 #include <stdio.h>
 #include <stdlib.h>

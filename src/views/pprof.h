@@ -1,22 +1,18 @@
 /*
- * pprof.h - the report as a pprof profile (profile.proto), streamed.
- *
- * The profile is wrapped in one gzip member of stored deflate blocks (no
- * zlib) and written as it is made, in memory that does not grow with the
- * functions: protobuf lets repeated fields interleave, so each Function
- * comes with its Location(s), Sample(s) and strings, and the string table
- * repeats a string each time it is used (entry 0 is "").
- * A flat histogram fits the format as one-frame samples:
- *   - sample types samples/count, then cpu/nanoseconds when the tick
- *     rate is known (pprof shows the last one by default);
- *   - one Function per reported function with ticks (name demangled by
- *     the rename hook, system_name as the map spells it);
- *   - one Location per function, at its start address, or with buckets
- *     one per non-zero bucket credited to it, at the bucket's address;
- *   - one Sample per Location; one Mapping for the text.
- * Every string is valid UTF-8, as --json's decoded strings (view.h).
- * A value past int64 (2^63 - 1 ns, 292 years) is written as 2^63 - 1,
- * with a warning and a comment in the profile that say how many.
+ * pprof.h - the report as a pprof profile (profile.proto), streamed in
+ * one gzip member of stored blocks (no zlib), in memory that does not grow
+ * with the functions: protobuf lets repeated fields interleave, so each
+ * Function comes with its Location(s), Sample(s) and strings, a string
+ * repeated each time it is used (entry 0 is "").  As one-frame samples:
+ *   - sample types samples/count, then cpu/nanoseconds when the tick rate
+ *     is known (pprof shows the last one by default);
+ *   - a Function per function with ticks (name through the rename hook,
+ *     system_name as the map spells it), with a Location at its address,
+ *     or with buckets one per non-zero bucket, each with its Sample;
+ *   - one Mapping for the text.
+ * Every string is valid UTF-8, as --json's decoded strings (view.h).  A
+ * value past int64 (2^63 - 1 ns, 292 years) is written as 2^63 - 1, with a
+ * warning and a comment in the profile saying how many.
  */
 #ifndef RP_PPROF_H
 #define RP_PPROF_H
@@ -54,7 +50,7 @@ void gz_write(struct gz *g, const void *p, size_t n);
 /* The last block and the trailer; 0, or -1 on a write error. */
 int gz_end(struct gz *g);
 
-/* A scratch buffer for one small message (private to pprof.c). */
+/* A scratch buffer for one small message. */
 struct pb {
 	unsigned char *b;
 	size_t len, cap;
