@@ -24,35 +24,24 @@ struct shape {
 	uint64_t size;		/* bytes of the first read, as the file said */
 };
 
-/*
- * A file rewritten in place (not replaced by a rename) can be caught
- * half-written: give a regular file up to a second to get back the size
- * of the first read before reading it.
- */
-static void
-settle(const struct shape *sh)
-{
-	struct timespec pause = { 0, 20 * 1000 * 1000 };
-	struct stat sb;
-
-	if (input_tool(sh->name) != NULL)
-		return;		/* compressed: its size says nothing */
-	for (int i = 0; i < 50; i++) {
-		if (stat(sh->name, &sb) < 0 || !S_ISREG(sb.st_mode) ||
-		    (uint64_t)sb.st_size == sh->size)
-			return;
-		nanosleep(&pause, NULL);
-	}
-}
-
 /* One read of the profile, whole, in the first read's order. */
 static uint32_t *
 read_again(const struct shape *sh)
 {
+	struct timespec pause = { 0, 20 * 1000 * 1000 };
+	struct stat sb;
 	struct profile p;
 	uint32_t *w;
 
-	settle(sh);
+	/* a file rewritten in place (not renamed over) can be caught
+	 * half-written: give a regular file up to a second to get back the
+	 * first read's size (a compressed one's says nothing) */
+	for (int i = 0; i < 50 && input_tool(sh->name) == NULL; i++) {
+		if (stat(sh->name, &sb) < 0 || !S_ISREG(sb.st_mode) ||
+		    (uint64_t)sb.st_size == sh->size)
+			break;
+		nanosleep(&pause, NULL);
+	}
 	profile_open(&p, sh->name);
 	p.swap = sh->swap;
 	profile_setup(&p, 1);
@@ -100,10 +89,7 @@ sleep_until(struct timespec *t, double seconds)
 	return stop ? -1 : 0;
 }
 
-/*
- * Whether the map NAME changed (size or modification time) since *LAST,
- * which is updated; the first call says it changed.
- */
+/* Whether the map NAME changed since *LAST, updated; FIRST: it did. */
 static int
 map_changed(const char *name, struct stat *last, int first)
 {
@@ -120,11 +106,8 @@ map_changed(const char *name, struct stat *last, int first)
 	return changed;
 }
 
-/*
- * Report the difference W of read R->read against the map, opened afresh,
- * a text report under a heading: when, how long, whether reset.  MAP_ST:
- * the map as the last report saw it.
- */
+/* Report the difference W of read R->read against the map, opened afresh,
+ * under a heading; MAP_ST: the map as the last report saw it. */
 static void
 report_read(struct run *r, const struct watch *w, struct stat *map_st)
 {
@@ -154,18 +137,6 @@ report_read(struct run *r, const struct watch *w, struct stat *map_st)
 		    res.have_etext, r->step, w->nwords - 1);
 }
 
-/* The local time now, into WHEN of N bytes. */
-static void
-now_text(char *when, size_t n)
-{
-	struct tm tm;
-	time_t t = time(NULL);
-
-	if (localtime_r(&t, &tm) == NULL ||
-	    strftime(when, n, "%Y-%m-%d %H:%M:%S %z", &tm) == 0)
-		snprintf(when, n, "@%lld", (long long)t);
-}
-
 void
 interval_run(struct run *r, struct profile *p)
 {
@@ -175,6 +146,8 @@ interval_run(struct run *r, struct profile *p)
 	struct report_result res;
 	struct sigaction sa = { .sa_handler = on_stop, .sa_flags = SA_RESTART };
 	struct timespec due, last, now;
+	struct tm tm;
+	time_t t;
 	struct shape sh = { p->name, r->swapped, p->step, p->nwords,
 	    p->bytes + p->trailing };
 	struct watch w;
@@ -203,7 +176,10 @@ interval_run(struct run *r, struct profile *p)
 		clock_gettime(CLOCK_MONOTONIC, &now);
 		rd.seconds = elapsed(&last, &now);
 		last = now;
-		now_text(when, sizeof when);
+		t = time(NULL);
+		if (localtime_r(&t, &tm) == NULL || strftime(when, sizeof when,
+		    "%Y-%m-%d %H:%M:%S %z", &tm) == 0)
+			snprintf(when, sizeof when, "@%lld", (long long)t);
 		report_read(r, &w, &map_st);
 		watch_forget(&w);	/* two arrays at most: before a read */
 		if (stop)
