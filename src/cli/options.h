@@ -10,18 +10,14 @@ struct options {
 	const char *mapfile;	/* NULL: the default search */
 	const char *profile;
 	const char *baseline;	/* NULL: none */
-	int info, verbose, all, bins, counters, reset, noauto, exact;
-	int multiplier_set;
-	int multiplier;
+	int info, verbose, all, bins, counters, reset, noauto, exact, json;
+	int folded, no_demangle, multiplier_set, multiplier;
 	size_t top;		/* --top N; 0: none */
-	int json;		/* -J, --json */
 	const char *enable;	/* --enable[=ARG]; NULL: none */
 	double interval;	/* --interval SECONDS; 0: none */
 	unsigned long iterations; /* --iterations N; 0: until stopped */
 	const char *name;	/* the name it was run by: usage lines */
 	const char *pprof;	/* --pprof FILE ("-": stdout); NULL: none */
-	int folded;		/* --folded */
-	int no_demangle;	/* --no-demangle */
 	unsigned long hz;	/* --hz N: ticks per second; 0: unknown */
 	int argc;		/* the command line, for --pprof's comment */
 	char *const *argv;

@@ -36,8 +36,7 @@ struct pprof_info {
 	const char *(*rename)(const char *name, size_t len, size_t *outlen);
 };
 
-/* A gzip member of stored blocks, a block (64 KiB) per fwrite: with F
- * unbuffered the block is the only buffer. */
+/* A gzip member of stored blocks, one (64 KiB) per fwrite to F, unbuffered. */
 struct gz {
 	FILE *f;
 	unsigned char *blk;	/* the block being filled, behind 5 bytes */
@@ -68,13 +67,12 @@ struct pprof_enc {
 /* Start the profile on F: its header, sample types and period. */
 void pprof_begin(struct pprof_enc *e, FILE *f, const struct pprof_info *in);
 
-/* Function F (nothing without ticks); with buckets and C, a Location
- * per non-zero bucket of C, placed by A. */
+/* Function F, if it has ticks; with buckets and C, a Location per
+ * non-zero bucket of C, placed by A. */
 void pprof_func(struct pprof_enc *e, const struct func_rec *f,
     const struct counters *c, const struct attrib *a);
 
-/* TICKS that no function holds, as a Function NAME of their own at the
- * end of the mapped text (e.g. "*unknown*"); nothing when 0. */
+/* TICKS of no function (if any) as a Function NAME at the text's end. */
 void pprof_unplaced(struct pprof_enc *e, const char *name, uint64_t ticks);
 
 /* The Mapping (IN's bounds are read now), the comments, the end of the
