@@ -19,12 +19,9 @@ struct debugfile {
 	int crc_bad;		/* a debuglink candidate had another CRC-32 */
 };
 
-/*
- * The symbol source to read for PROG (-m of a gmon.out), in D->use: PROG
+/* The symbol source to read for PROG (-m of a gmon.out), in D->use: PROG
  * when it has a .symtab, is no ELF file or is stdin; else its debug file
- * under DEBUG, said on stderr; else PROG (its .dynsym), D->stripped set.
- * D is freed with debugfile_free.
- */
+ * under DEBUG, said on stderr; else PROG (its .dynsym), D->stripped set. */
 void debugfile_resolve(struct debugfile *d, const char *prog,
     const char *debug);
 

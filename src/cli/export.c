@@ -75,8 +75,6 @@ to_out(void *cookie, const char *p, size_t n)
 	return (ssize_t)n;
 }
 
-#define NCOMMENTS 12
-
 /* IN's Mapping: the text's range and an ELF map's build-id (and for a
  * program, the text's file offset); else for the live profile the running
  * kernel's build-id, and then 1 is returned. */
@@ -185,7 +183,7 @@ static void
 pprof_sink_end(void *ctx, const struct report_result *res)
 {
 	struct export_stream *x = ctx;
-	char *com[NCOMMENTS];
+	char *com[12];		/* as many as comments_of may make */
 	/* the comments say where the Mapping's build-id comes from */
 	size_t ncom = comments_of(x, mapping_of(res, x->c, x->s, &x->in), com);
 

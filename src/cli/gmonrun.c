@@ -120,12 +120,9 @@ check_text(const struct run *r, uint64_t lo, uint64_t hi)
 	    (unsigned long long)hi);
 }
 
-/*
- * Once the report is walked: nm text checked (check_text), then the ticks
- * no function holds said on stderr with their likely cause (an error when
- * no function holds any), or a warning for a range with no text symbol.
- * R->walked_ctx: -m's struct debugfile.
- */
+/* Once the report is walked: nm text checked, then the ticks of no function
+ * said on stderr with their likely cause (an error when no function holds
+ * any), or a warning for a range with no text symbol; ctx: -m's debugfile. */
 static void
 tell_unattributed(const struct run *r, const struct report_result *res)
 {

@@ -63,24 +63,6 @@ elapsed(const struct timespec *a, const struct timespec *b)
 	    (double)(b->tv_nsec - a->tv_nsec) / 1e9;
 }
 
-/* Sleep until T; returns 0, or -1 when told to stop. */
-static int
-sleep_until(struct timespec *t, double seconds)
-{
-	struct timespec now;
-	long long ns = (long long)(seconds * 1e9 + 0.5) + t->tv_nsec;
-
-	t->tv_sec += (time_t)(ns / 1000000000);
-	t->tv_nsec = (long)(ns % 1000000000);
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	if (elapsed(t, &now) > 0)
-		*t = now;	/* late: do not try to catch up */
-	while (!stop && clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, t,
-	    NULL) != 0)
-		;
-	return stop ? -1 : 0;
-}
-
 /* Report the difference W of read R->read against the map, opened afresh,
  * under a heading; MAP_ST: the map as the last report saw it. */
 static void
@@ -130,6 +112,7 @@ interval_run(struct run *r, struct profile *p)
 	struct timespec due, last, now;
 	struct tm tm;
 	time_t t;
+	long long ns;
 	struct watch w;
 	struct symsrc m;
 	struct stat map_st = { 0 };
@@ -150,7 +133,16 @@ interval_run(struct run *r, struct profile *p)
 	due = last;
 	for (rd.number = 1; !o->iterations || rd.number <= o->iterations;
 	    rd.number++) {
-		if (sleep_until(&due, o->interval) < 0)
+		ns = (long long)(o->interval * 1e9 + 0.5) + due.tv_nsec;
+		due.tv_sec += (time_t)(ns / 1000000000);
+		due.tv_nsec = (long)(ns % 1000000000);
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if (elapsed(&due, &now) > 0)
+			due = now;	/* late: do not try to catch up */
+		while (!stop && clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME,
+		    &due, NULL) != 0)
+			;
+		if (stop)
 			break;
 		rd.reset = watch_update(&w, read_again(p));
 		clock_gettime(CLOCK_MONOTONIC, &now);

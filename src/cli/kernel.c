@@ -143,11 +143,9 @@ probe(struct place *pl)
 	return found && s.addr != 0;
 }
 
-/*
- * Probe K's default map chain into PL up to the first map that will do
+/* Probe K's default map chain into PL up to the first map that will do
  * (not an ELF map of another build than the running kernel): its index,
- * or KFILES_MAPS; *OTHER: the first of another build, or KFILES_MAPS.
- */
+ * or KFILES_MAPS; *OTHER: the first of another build, or KFILES_MAPS. */
 static size_t
 first_usable(const struct kfiles *k, struct place *pl, size_t *other)
 {

@@ -17,14 +17,11 @@ void kernel_profile_check(const struct kfiles *k);
 _Noreturn void kernel_write_profile(const struct kfiles *k,
     const int *multiplier);
 
-/*
- * The map to use without -m, for PROFILE (LIVE: the running kernel's):
- * the first of K->maps with a non-zero _stext, an ELF file of another
- * build than the running kernel last.  Anything but a System.map is said
- * on stderr with what each place before it held (and an ELF file's
- * build-id check).  When none will do, says so place by place, and what
- * to do, and exits.  QUIET: nothing said, NULL when there is none.
- */
+/* The map without -m for PROFILE (LIVE: the running kernel's): the first
+ * of K->maps with a non-zero _stext, an ELF file of another build last.
+ * Anything but a System.map is said on stderr, with what each place before
+ * held; none: says so place by place, and what to do, and exits.  QUIET:
+ * nothing said, NULL when there is none. */
 const char *kernel_default_map(const struct kfiles *k, const char *profile,
     int live, int quiet);
 

@@ -25,12 +25,9 @@
 
 #define KPATH 4096
 
-/*
- * Whether a line of the text file PATH has a word that begins with KEY
- * (which may hold blanks; "": the first word): 1, 0, or -1 with errno set
- * when PATH cannot be opened.  The rest of that word, or "", goes to VAL
- * (N bytes, cut to fit).
- */
+/* Whether a line of the text file PATH has a word beginning with KEY (which
+ * may hold blanks; "": the first word): 1, 0, or -1 with errno set when it
+ * cannot be opened.  The rest of that word, or "", goes to VAL (N bytes). */
 int kroot_word(const char *path, const char *key, char *val, size_t n);
 
 /* The places of the default map chain (kernel.h), in order. */
@@ -64,12 +61,10 @@ void kroot_drop_privileges_for_good(void);
  * good; errno as open(2) left it. */
 int kroot_open_installed(const char *name, int flags);
 
-/*
- * What the last counter of a profile holds: 1 text ticks only (the LIVE
+/* What the last counter of a profile holds: 1 text ticks only (the LIVE
  * profile of a kernel 6.11 or later drops those outside), 0 also every
- * tick outside the text (an older one clamps them in), -1 unknown (a
- * snapshot, or an unreadable release).
- */
+ * tick outside (an older one clamps them in), -1 unknown (a snapshot, or an
+ * unreadable release). */
 int kroot_last_counter_is_text(const struct kfiles *k, int live);
 
 #endif

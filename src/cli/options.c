@@ -19,12 +19,10 @@ static char progname[] = PROGNAME;
 
 static const char shortopts[] = "m:p:M:ivabsrnJVh";
 
-/*
- * Ours, then util-linux 2.38's.  An option of ours could make one of
- * util-linux's abbreviations ambiguous (--co: --counters or --count?) or
- * take it, so a --word that begins one of util-linux's names is resolved
- * among them alone, the table's last N_UTIL_LINUX (man page, ABBREVIATIONS).
- */
+/* Ours, then util-linux 2.38's.  One of ours could make an abbreviation of
+ * util-linux's ambiguous (--co: --counters or --count?) or take it, so a
+ * --word beginning a util-linux name is resolved among the table's last
+ * N_UTIL_LINUX alone (man page, ABBREVIATIONS). */
 #define N_UTIL_LINUX 12	/* a new option goes before them */
 static const struct option longopts[] = {
 	{ "exact",      no_argument,       NULL, OPT_EXACT },
@@ -156,10 +154,8 @@ positive(const char *opt, const char *s, unsigned long long max,
 	return 0;
 }
 
-/*
- * Seconds: a decimal number from 0.001 to a day, a fraction allowed.  The
- * rule is checked first: strtod alone takes hexadecimal and exponents.
- */
+/* Seconds: a decimal number from 0.001 to a day, a fraction allowed; the
+ * rule checked first: strtod alone takes hexadecimal and exponents. */
 static int
 seconds(const char *s, double *out)
 {

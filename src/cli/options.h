@@ -45,12 +45,10 @@ enum opt_result options_check(const struct options *o);
  * lines; "readprofile" when it is not one make install could give. */
 const char *options_name(const char *argv0);
 
-/*
- * Whether S is a number by the rule of every option (the man page,
- * NUMBERS): blanks, at most one sign (minus only with NEG, for -M), decimal
- * digits, a point and more only with FRAC (--interval), nothing else: no
- * hexadecimal, octal (010 is ten), exponent, inf or nan.
- */
+/* Whether S is a number by the rule of every option (man page, NUMBERS):
+ * blanks, at most one sign (minus only with NEG, for -M), decimal digits, a
+ * point and more only with FRAC (--interval), nothing else: no hexadecimal,
+ * octal (010 is ten), exponent, inf or nan. */
 int options_number(const char *s, int neg, int frac);
 
 /* A multiplier that fits an int; returns 0, or -1 with a message printed. */

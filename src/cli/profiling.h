@@ -33,11 +33,9 @@ const char *profiling_counting(const struct kfiles *k);
  */
 int profiling_parse(const char *arg, unsigned *shift, char *canon, size_t n);
 
-/*
- * --enable=ARG, for the real root user only: write ARG to K->profiling,
+/* --enable=ARG, for the real root user only: write ARG to K->profiling,
  * then print on OUT what the kernel counts, its step and the memory its
- * counters take.  Anything else is fatal, saying why.
- */
+ * counters take.  Anything else is fatal, saying why. */
 void profiling_enable(const struct kfiles *k, const char *arg,
     struct out *out);
 

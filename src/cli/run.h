@@ -49,11 +49,9 @@ const char *run_map(const struct run *r);
 void run_report(const struct run *r, struct symsrc *m,
     const struct counters *c, struct report_result *res);
 
-/*
- * A zero step word, as 64-bit big-endian kernels write it: the step from
- * the text of map M, whose bounds go to RES; M is then held and rewound,
- * to be read again.  When it is unknown: fatal, or with QUIET, 0.
- */
+/* For a zero step word (64-bit big-endian kernels): the step from the text
+ * of map M, its bounds into RES, M held and rewound; unknown: fatal, or 0
+ * with QUIET. */
 uint32_t run_step_from_map(struct symsrc *m, uint64_t counters,
     struct report_result *res, int quiet);
 

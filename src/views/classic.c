@@ -47,11 +47,9 @@ put_u64(char *p, uint64_t v, int width)
 	return p;
 }
 
-/*
- * "%6llu %-40.*s %8.4f" and END.  -a writes tens of thousands of lines,
+/* "%6llu %-40.*s %8.4f" and END.  -a writes tens of thousands of lines,
  * most with no tick: printf would take twice the whole report's time
- * (bench/run.sh, real-a), so it formats only a load other than 0.0000.
- */
+ * (bench/run.sh, real-a), so it formats only a load other than 0.0000. */
 static void
 out_plain(struct out *o, const struct line *l)
 {

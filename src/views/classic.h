@@ -48,12 +48,10 @@ struct classic {
 	const struct report_result *res;
 };
 
-/*
- * Function F as a -b block (its bins, then its total), or as its line and,
+/* Function F as a -b block (its bins, then its total), or as its line and,
  * with -s, its counters; the line and the total end with END (--top's
- * share: then every block has its total), or with END NULL "\n" (a total
- * only with ticks or -v).
- */
+ * share: every block has its total), or with END NULL "\n" (a total only
+ * with ticks or -v). */
 void classic_out(const struct classic *k, const struct func_rec *f,
     const char *end);
 

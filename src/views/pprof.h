@@ -1,18 +1,15 @@
 /*
- * pprof.h - the report as a pprof profile (profile.proto), streamed in
- * one gzip member of stored blocks (no zlib), in memory that does not grow
- * with the functions: protobuf lets repeated fields interleave, so each
- * Function comes with its Location(s), Sample(s) and strings, a string
- * repeated each time it is used (entry 0 is "").  As one-frame samples:
- *   - sample types samples/count, then cpu/nanoseconds when the tick rate
- *     is known (pprof shows the last one by default);
- *   - a Function per function with ticks (name through the rename hook,
- *     system_name as the map spells it), with a Location at its address,
- *     or with buckets one per non-zero bucket, each with its Sample;
- *   - one Mapping for the text.
- * Every string is valid UTF-8, as --json's decoded strings (view.h).  A
- * value past int64 (2^63 - 1 ns, 292 years) is written as 2^63 - 1, with a
- * warning and a comment in the profile saying how many.
+ * pprof.h - the report as a pprof profile (profile.proto), streamed in one
+ * gzip member of stored blocks (no zlib), in memory that does not grow with
+ * the functions: protobuf lets repeated fields interleave, so each Function
+ * comes with its Location(s), Sample(s) and strings (repeated each time
+ * used; entry 0 is "").  Sample types samples/count, then cpu/nanoseconds
+ * when the rate is known (pprof shows the last by default); a Function per
+ * function with ticks (name renamed, system_name as the map spells it), its
+ * Location at its address, or one per non-zero bucket, each with a Sample;
+ * one Mapping.  Every string is valid UTF-8, as --json's decoded strings.
+ * A value past int64 (2^63 - 1 ns, 292 years) is written as 2^63 - 1, with
+ * a warning and a comment in the profile saying how many.
  */
 #ifndef RP_PPROF_H
 #define RP_PPROF_H

@@ -16,13 +16,7 @@ view_percent(uint64_t ticks, uint64_t total)
 	return total ? (double)ticks * 100.0 / (double)total : 0.0;
 }
 
-/* The share column that ends a --top row, and its newline. */
-static const char *
-share(char *b, size_t size, double pct)
-{
-	snprintf(b, size, " %6.2f%%\n", pct);
-	return b;
-}
+#define SHARE " %6.2f%%\n"	/* the column that ends a --top row */
 
 /* A row of ticks in no function (*unknown*, no symbol): where a
  * function's row has its address, load, seconds and calls: blank. */
@@ -30,7 +24,7 @@ static void
 top_nofunc(struct out *o, const struct report_result *res,
     const struct report_opts *opt, const char *name, uint64_t u)
 {
-	char t[32], b[32];
+	char t[32];
 
 	if (opt->bins)		/* as the classic *unknown* line */
 		out_printf(o, "%6llu %s", (ull)u, name);
@@ -42,7 +36,7 @@ top_nofunc(struct out *o, const struct report_result *res,
 		fmt_seconds(t, sizeof t, u, res->h->rate);
 		out_printf(o, " %10s%s", t, res->h->calls ? "         " : "");
 	}
-	out_printf(o, "%s", share(b, sizeof b, view_percent(u, res->all)));
+	out_printf(o, SHARE, view_percent(u, res->all));
 }
 
 void
@@ -83,8 +77,9 @@ view_top(struct out *o, const struct collect *k,
 		if (i == k->n || rows >= k->limit)
 			break;
 		rows++;	/* a kept function's row, or -b block */
-		classic_out(&cl, &k->v[i], share(b, sizeof b,
-		    view_percent(k->v[i].ticks, res->all)));
+		snprintf(b, sizeof b, SHARE, view_percent(k->v[i].ticks,
+		    res->all));
+		classic_out(&cl, &k->v[i], b);
 	}
 	/* the total row: every tick, of which the shares are parts */
 	out_total(o, res, res->all, opt->verbose);
