@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include "cli/debugfile.h"
-#include "cli/kroot.h"
 #include "sym/elfsym.h"
 #include "base/util.h"
 
@@ -29,19 +28,6 @@ usable(const struct search *s, const char *path)
 		return 0;
 	return s->pk.bid.n == 0 || d.bid.n == 0 ||
 	    build_id_equal(&s->pk.bid, &d.bid);
-}
-
-static const char *
-by_build_id(struct search *s)
-{
-	char hex[BUILD_ID_HEX], *path;
-
-	if (s->pk.bid.n < 2)
-		return NULL;
-	build_id_hex(&s->pk.bid, hex);
-	path = xasprintf("%s/.build-id/%.2s/%s.debug", s->debug, hex, hex + 2);
-	s->d->tried[s->d->ntried++] = path;
-	return usable(s, path) ? path : NULL;
 }
 
 static const char *
@@ -83,12 +69,20 @@ void
 debugfile_resolve(struct debugfile *d, const char *prog, const char *debug)
 {
 	struct search s = { .prog = prog, .debug = debug, .d = d };
-	const char *found, *how = "build-id";
+	const char *found = NULL, *how = "build-id";
+	char hex[BUILD_ID_HEX], *path;
 
 	*d = (struct debugfile){ .use = prog };
 	if (strcmp(prog, "-") == 0 || elf_peek(prog, &s.pk) < 0 || s.pk.symtab)
 		return;
-	if ((found = by_build_id(&s)) == NULL) {
+	if (s.pk.bid.n >= 2) {
+		build_id_hex(&s.pk.bid, hex);
+		path = xasprintf("%s/.build-id/%.2s/%s.debug", debug, hex,
+		    hex + 2);
+		d->tried[d->ntried++] = path;
+		found = usable(&s, path) ? path : NULL;
+	}
+	if (found == NULL) {
 		found = by_debuglink(&s);
 		how = ".gnu_debuglink, CRC-32 matched";
 	}

@@ -1,12 +1,8 @@
 /*
- * debugfile.h - a stripped program's separate debug file, as gdb finds it.
- *
- * Distributions ship programs without .symtab and put the symbols in a
- * debug file: /usr/lib/debug/.build-id/xx/rest.debug (xx/rest: the hex
- * of the program's GNU build-id), or the file named by its
- * .gnu_debuglink (its CRC-32 checked) beside the program, in .debug/
- * there, or under /usr/lib/debug/ followed by the program's directory.
- * /usr/lib/debug is looked for under the test root (kroot.h).
+ * debugfile.h - a stripped program's separate debug file, as gdb finds it:
+ * /usr/lib/debug/.build-id/xx/rest.debug (the hex of its GNU build-id), or
+ * the file its .gnu_debuglink names (its CRC-32 checked) beside it, in
+ * .debug/ there, or under /usr/lib/debug/ and the program's directory.
  */
 #ifndef RP_DEBUGFILE_H
 #define RP_DEBUGFILE_H
@@ -23,21 +19,14 @@ struct debugfile {
 	int crc_bad;		/* a debuglink candidate had another CRC-32 */
 };
 
-/*
- * The symbol source to read for PROG (-m of a gmon.out report), in
- * D->use: PROG itself when it has a .symtab, is no ELF file or is
- * standard input; else its debug file, said on stderr; else PROG (its
- * .dynsym), D->stripped set; debug files are looked for under DEBUG
- * (/usr/lib/debug, under the test root).  D is freed with debugfile_free.
- */
+/* The symbol source to read for PROG (-m of a gmon.out), in D->use: PROG
+ * when it has a .symtab, is no ELF file or is stdin; else its debug file
+ * under DEBUG, said on stderr; else PROG (its .dynsym), D->stripped set. */
 void debugfile_resolve(struct debugfile *d, const char *prog,
     const char *debug);
 
-/*
- * Why a stripped program's symbols are only its dynamic ones (D from
- * debugfile_resolve, stripped): one sentence naming the places looked at,
- * malloc'd.
- */
+/* Why stripped D's symbols are only its dynamic ones: one sentence naming
+ * the places looked at, malloc'd. */
 char *debugfile_cause(const struct debugfile *d, const char *prog);
 
 void debugfile_free(struct debugfile *d);

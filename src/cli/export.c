@@ -13,8 +13,7 @@
 #include "cli/export.h"
 #include "sym/elfsym.h"
 
-/* --pprof's file, from export_prepare to export_commit (the run's output:
- * a fatal error's hook must reach it). */
+/* --pprof's file, here for a fatal error's hook to reach it. */
 static struct outfile pprof_file;
 
 /* The command line of O as one string, words with other than
@@ -48,12 +47,6 @@ command_line(const struct options *o)
 	return s;
 }
 
-int
-export_wanted(const struct options *o)
-{
-	return o->pprof != NULL || o->folded;
-}
-
 void
 export_prepare(const struct options *o)
 {
@@ -82,27 +75,9 @@ to_out(void *cookie, const char *p, size_t n)
 	return (ssize_t)n;
 }
 
-/* The snapshot's time: the file's mtime; now for the live profile. */
-static int64_t
-taken_at(const struct export_src *s)
-{
-	struct stat sb;
-	struct timespec t;
-
-	if (s->live == NULL && strcmp(s->profile, "-") != 0 &&
-	    stat(s->profile, &sb) == 0)
-		t = sb.st_mtim;
-	else
-		clock_gettime(CLOCK_REALTIME, &t);
-	return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
-}
-
-#define NCOMMENTS 12
-
-/* IN's Mapping: the text's range, and when the map is an ELF file its
- * build-id and (a program) the text's file offset.  The live profile with
- * a map without one (System.map, kallsyms) gets the running kernel's
- * build-id: then 1 is returned. */
+/* IN's Mapping: the text's range and an ELF map's build-id (and for a
+ * program, the text's file offset); else for the live profile the running
+ * kernel's build-id, and then 1 is returned. */
 static int
 mapping_of(const struct report_result *res, const struct counters *c,
     const struct export_src *s, struct pprof_info *in)
@@ -172,11 +147,20 @@ pprof_sink_begin(void *ctx, const struct report_result *res)
 {
 	static const cookie_io_functions_t io = { .write = to_out };
 	struct export_stream *x = ctx;
+	const struct export_src *s = x->s;
+	struct stat sb;
+	struct timespec t;
 
+	/* the snapshot's time: the file's mtime; now for the live profile */
+	if (s->live == NULL && strcmp(s->profile, "-") != 0 &&
+	    stat(s->profile, &sb) == 0)
+		t = sb.st_mtim;
+	else
+		clock_gettime(CLOCK_REALTIME, &t);
 	x->res = res;
-	x->in = (struct pprof_info){ .rate = x->s->rate,
-	    .time_nanos = taken_at(x->s), .rename = x->ro->rename,
-	    .buckets = x->o->counters || x->o->bins };
+	x->in = (struct pprof_info){ .rate = s->rate,
+	    .time_nanos = (int64_t)t.tv_sec * 1000000000 + t.tv_nsec,
+	    .rename = x->ro->rename, .buckets = x->o->counters || x->o->bins };
 	x->f = pprof_file.f != NULL ? pprof_file.f : fopencookie(x->out, "w",
 	    io);
 	if (x->f == NULL)
@@ -199,7 +183,7 @@ static void
 pprof_sink_end(void *ctx, const struct report_result *res)
 {
 	struct export_stream *x = ctx;
-	char *com[NCOMMENTS];
+	char *com[12];		/* as many as comments_of may make */
 	/* the comments say where the Mapping's build-id comes from */
 	size_t ncom = comments_of(x, mapping_of(res, x->c, x->s, &x->in), com);
 

@@ -1,8 +1,7 @@
 /*
- * export.h - the report for other tools: --pprof and --folded.
- *
- * Both are sinks of the report, in place of the text report; --pprof's
- * file is created before any work, put in place once the run succeeded.
+ * export.h - --pprof and --folded: sinks of the report in place of the
+ * text; --pprof's file is created before any work, put in place once the
+ * run succeeded.
  */
 #ifndef RP_EXPORT_H
 #define RP_EXPORT_H
@@ -20,16 +19,12 @@
 struct export_src {
 	const char *profile, *map, *baseline;
 	int kernel;		/* a kernel profile; else a gmon.out */
-	/* the running kernel's build-id when the profile is its own
-	 * /proc/profile; else NULL */
-	const struct build_id *live;
+	const struct build_id *live;	/* /proc/profile's kernel's; or NULL */
 	uint32_t step;		/* kernel: its step */
 	uint32_t rate;		/* ticks per second; 0: unknown */
 	const char *rate_from;	/* where the rate comes from */
 	const char *format;	/* "kernel", "gmon.out (GNU)", ... */
 };
-
-int export_wanted(const struct options *o);
 
 /* Before any work: create --pprof's temporary file (fatal if it can't). */
 void export_prepare(const struct options *o);
@@ -37,12 +32,11 @@ void export_prepare(const struct options *o);
 /* On a fatal error: leave no partial file, and any old one as it was. */
 void export_abort(void);
 
-/* Last, after every check of the inputs: put --pprof's file in place
- * (nothing without one). */
+/* Last, after every check of the inputs: put --pprof's file in place. */
 void export_commit(void);
 
-/* --pprof or --folded as the report's sink: X's first five fields set by
- * the caller, the rest its own. */
+/* --pprof or --folded as the report's sink; the caller sets X's first
+ * five fields. */
 struct export_stream {
 	const struct options *o;
 	struct out *out;	/* standard output */

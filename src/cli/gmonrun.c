@@ -4,7 +4,6 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "sym/elfsym.h"
 #include "hist/gmon.h"
@@ -44,27 +43,21 @@ load(struct gmon *g, struct profile *p)
 		fatalx("%s: %s", p->name, err);
 }
 
-/* Whether ranges X and Y have bins of one width. */
-static int
-same_width(const struct hist_range *x, const struct hist_range *y)
-{
-	uint64_t ah, al, bh, bl;
-
-	wide_mul(x->high - x->low, y->nbins, &ah, &al);
-	wide_mul(y->high - y->low, x->nbins, &bh, &bl);
-	return ah == bh && al == bl;
-}
-
 /* "Sampling_step: 4"; with ranges of several widths, each one's. */
 static void
 print_step(struct out *o, const struct gmon *g)
 {
-	size_t i = 1, n = 1;
+	const struct hist_range *x = &g->ranges[0], *y;
+	uint64_t ah, al, bh, bl;
+	size_t i, n = 1;
 
-	while (i < g->nranges && same_width(&g->ranges[0], &g->ranges[i]))
-		i++;
-	if (i < g->nranges)
-		n = g->nranges;
+	for (i = 1; i < g->nranges && n == 1; i++) {	/* bins of one width? */
+		y = &g->ranges[i];
+		wide_mul(x->high - x->low, y->nbins, &ah, &al);
+		wide_mul(y->high - y->low, x->nbins, &bh, &bl);
+		if (ah != bh || al != bl)
+			n = g->nranges;
+	}
 	out_printf(o, "Sampling_step: ");
 	for (i = 0; i < n; i++) {
 		if (i)
@@ -101,22 +94,17 @@ print_info_verbose(struct out *o, const struct gmon *g)
 		    (unsigned long long)g->nblocks);
 }
 
-/*
- * A histogram's end may lie past its program's text by the rounding of
- * its writer: glibc and the BSDs round etext up to 4 bytes.
- */
+/* A histogram's end may lie past its program's text by the rounding of
+ * its writer: glibc and the BSDs round etext up to 4 bytes. */
 #define TEXT_SLACK 16
 
 /*
- * The program given with -m must be the profiled one: R's histogram must
- * cover its text, [LO, HI), no lower than its first loaded address
- * (glibc's histogram starts at __executable_start, the BSDs' at the
- * text), and ending at the end of its text (etext), rounded up by less
- * than TEXT_SLACK.  For an ELF file, the text runs from its first loaded
- * address to the end of its executable sections (one without section
- * headers is not checked), before the report; for nm text, it is found
- * from its symbols by the report's walk (a map without etext is not
- * checked).  Fatal when not, naming both.
+ * -m must be the profiled program: R's histogram must cover its text
+ * [LO, HI), from no lower than its first loaded address (glibc's starts at
+ * __executable_start, the BSDs' at the text) to its etext, rounded up by
+ * less than TEXT_SLACK.  An ELF file's (with section headers) is checked
+ * before the report, nm text's (with etext) once the walk found it; fatal
+ * when not, naming both.
  */
 static void
 check_text(const struct run *r, uint64_t lo, uint64_t hi)
@@ -132,13 +120,9 @@ check_text(const struct run *r, uint64_t lo, uint64_t hi)
 	    (unsigned long long)hi);
 }
 
-/*
- * Once the report is walked: a map of nm text is checked against the
- * histogram (check_text).  Then ticks that no function holds are counted
- * on stderr with their likely cause; when no function holds any, it is
- * an error.  A range with no text symbol and no tick gets a warning.
- * R->walked_ctx is the struct debugfile of -m, R's program.
- */
+/* Once the report is walked: nm text checked, then the ticks of no function
+ * said on stderr with their likely cause (an error when no function holds
+ * any), or a warning for a range with no text symbol; ctx: -m's debugfile. */
 static void
 tell_unattributed(const struct run *r, const struct report_result *res)
 {

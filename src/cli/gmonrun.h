@@ -1,7 +1,5 @@
-/*
- * gmonrun.h - wiring for a process profile (gmon.out): parse it, subtract
- * a baseline, and report it or describe it (-i).
- */
+/* gmonrun.h - a process profile (gmon.out): parsed, a baseline
+ * subtracted, reported or described (-i). */
 #ifndef RP_GMONRUN_H
 #define RP_GMONRUN_H
 
@@ -12,9 +10,8 @@ int gmonrun_detect(struct profile *p);
 
 struct run;
 
-/* The gmon.out P of the run R: its shape (-i), or its report against the
- * symbols of -m (run_report), then what is told of its ticks; fatal on any
- * error. */
+/* The gmon.out P of R: its shape (-i), or its report against -m, then
+ * what is told of its ticks; fatal on any error. */
 void gmonrun_run(struct run *r, struct profile *p);
 
 #endif

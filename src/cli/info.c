@@ -4,14 +4,10 @@
 #include "base/util.h"
 #include "cli/info.h"
 #include "cli/kernel.h"
-#include "cli/run.h"
 #include "core/fit.h"
 
-/*
- * -i -v, last: what the live counters count, what the last one holds,
- * the running kernel's build-id (for its own profile) and MAP's (NULL: no
- * map read), with whether the two match.
- */
+/* -i -v, last: what the live counters count, what the last one holds, the
+ * running kernel's build-id and MAP's (NULL: none read), whether they match. */
 static void
 print_kernel(const struct run *r, const struct build_id *map)
 {
@@ -41,11 +37,8 @@ print_kernel(const struct run *r, const struct build_id *map)
 		    " (differs from the running kernel's)");
 }
 
-/*
- * The map is read for -v, and to infer a zero step: the one given with
- * -m or, for the running kernel's own /proc/profile, the default map (a
- * snapshot may come from another kernel than the running one).
- */
+/* The map, read for -v and to infer a zero step: -m's, or for the live
+ * profile the default (a snapshot may be of another kernel). */
 void
 info_print(const struct run *r, const struct profile *p)
 {

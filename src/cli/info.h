@@ -1,7 +1,5 @@
-/*
- * info.h - -i: the profile's sampling step; with -v its counters, text
- * size, byte order and whether the map fits it.
- */
+/* info.h - -i: the profile's sampling step; with -v its counters, text
+ * size, byte order and whether the map fits it. */
 #ifndef RP_INFO_H
 #define RP_INFO_H
 

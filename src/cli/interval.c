@@ -9,59 +9,39 @@
 #include <unistd.h>
 
 #include "base/input.h"
-#include "cli/run.h"
 #include "core/fit.h"
 #include "hist/profile.h"
 #include "base/util.h"
 #include "cli/interval.h"
 #include "hist/watch.h"
 
-/* What every read must be like: as the first one. */
-struct shape {
-	const char *name;
-	int swap;		/* the byte order found at the first read */
-	uint32_t step;
-	uint64_t nwords;	/* step word included */
-	uint64_t size;		/* bytes of the first read, as the file said */
-};
-
-/*
- * A file rewritten in place (not replaced by a rename) can be caught
- * half-written: give a regular file up to a second to get back the size
- * of the first read before reading it.
- */
-static void
-settle(const struct shape *sh)
+/* One read of the profile, whole, as the FIRST was (its words taken, its
+ * size and order kept). */
+static uint32_t *
+read_again(const struct profile *first)
 {
 	struct timespec pause = { 0, 20 * 1000 * 1000 };
 	struct stat sb;
-
-	if (input_tool(sh->name) != NULL)
-		return;		/* compressed: its size says nothing */
-	for (int i = 0; i < 50; i++) {
-		if (stat(sh->name, &sb) < 0 || !S_ISREG(sb.st_mode) ||
-		    (uint64_t)sb.st_size == sh->size)
-			return;
-		nanosleep(&pause, NULL);
-	}
-}
-
-/* One read of the profile, whole, in the first read's order. */
-static uint32_t *
-read_again(const struct shape *sh)
-{
 	struct profile p;
 	uint32_t *w;
 
-	settle(sh);
-	profile_open(&p, sh->name);
-	p.swap = sh->swap;
+	/* a file rewritten in place (not renamed over) can be caught
+	 * half-written: give a regular file up to a second to get back the
+	 * first read's size (a compressed one's says nothing) */
+	for (int i = 0; i < 50 && input_tool(first->name) == NULL; i++) {
+		if (stat(first->name, &sb) < 0 || !S_ISREG(sb.st_mode) ||
+		    (uint64_t)sb.st_size == first->bytes + first->trailing)
+			break;
+		nanosleep(&pause, NULL);
+	}
+	profile_open(&p, first->name);
+	p.swap = first->swap;
 	profile_setup(&p, 1);
-	if (p.step != sh->step || p.nwords != sh->nwords)
+	if (p.step != first->step || p.nwords != first->nwords)
 		fatalx("%s: the profile changed shape (step %u, %llu counters; "
-		    "was step %u, %llu counters)", sh->name, p.step,
-		    (unsigned long long)(p.nwords - 1), sh->step,
-		    (unsigned long long)(sh->nwords - 1));
+		    "was step %u, %llu counters)", first->name, p.step,
+		    (unsigned long long)(p.nwords - 1), first->step,
+		    (unsigned long long)(first->nwords - 1));
 	w = profile_take(&p);
 	profile_close(&p);
 	return w;
@@ -83,49 +63,8 @@ elapsed(const struct timespec *a, const struct timespec *b)
 	    (double)(b->tv_nsec - a->tv_nsec) / 1e9;
 }
 
-/* Sleep until T; returns 0, or -1 when told to stop. */
-static int
-sleep_until(struct timespec *t, double seconds)
-{
-	struct timespec now;
-	long long ns = (long long)(seconds * 1e9 + 0.5) + t->tv_nsec;
-
-	t->tv_sec += (time_t)(ns / 1000000000);
-	t->tv_nsec = (long)(ns % 1000000000);
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	if (elapsed(t, &now) > 0)
-		*t = now;	/* late: do not try to catch up */
-	while (!stop && clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, t,
-	    NULL) != 0)
-		;
-	return stop ? -1 : 0;
-}
-
-/*
- * Whether the map NAME changed (size or modification time) since *LAST,
- * which is updated; the first call says it changed.
- */
-static int
-map_changed(const char *name, struct stat *last, int first)
-{
-	struct stat sb;
-	int changed;
-
-	if (stat(name, &sb) < 0)
-		return first;
-	changed = first || sb.st_size != last->st_size ||
-	    sb.st_mtim.tv_sec != last->st_mtim.tv_sec ||
-	    sb.st_mtim.tv_nsec != last->st_mtim.tv_nsec ||
-	    sb.st_ino != last->st_ino || sb.st_dev != last->st_dev;
-	*last = sb;
-	return changed;
-}
-
-/*
- * Report the difference W of read R->read against the map, opened afresh,
- * a text report under a heading: when, how long, whether reset.  MAP_ST:
- * the map as the last report saw it.
- */
+/* Report the difference W of read R->read against the map, opened afresh,
+ * under a heading; MAP_ST: the map as the last report saw it. */
 static void
 report_read(struct run *r, const struct watch *w, struct stat *map_st)
 {
@@ -133,7 +72,8 @@ report_read(struct run *r, const struct watch *w, struct stat *map_st)
 	struct report_result res;
 	struct counters c = watch_counters(w);
 	struct symsrc m;
-	int map_new;
+	struct stat sb;
+	int map_new = rd->number == 1;
 
 	if (rd->reset)
 		warnx_("%s: counters went down: reset in interval %llu; "
@@ -145,7 +85,13 @@ report_read(struct run *r, const struct watch *w, struct stat *map_st)
 		    (unsigned long long)rd->number, rd->seconds, rd->reset ?
 		    " (counters were reset: ticks since the reset)" : "");
 	/* the fit is checked again whenever the map changed */
-	map_new = map_changed(r->map, map_st, rd->number == 1);
+	if (stat(r->map, &sb) == 0) {
+		map_new = map_new || sb.st_size != map_st->st_size ||
+		    sb.st_mtim.tv_sec != map_st->st_mtim.tv_sec ||
+		    sb.st_mtim.tv_nsec != map_st->st_mtim.tv_nsec ||
+		    sb.st_ino != map_st->st_ino || sb.st_dev != map_st->st_dev;
+		*map_st = sb;
+	}
 	run_open_map(&m, r->map);
 	run_report(r, &m, &c, &res);
 	symsrc_close(&m);
@@ -153,18 +99,6 @@ report_read(struct run *r, const struct watch *w, struct stat *map_st)
 	if (map_new)
 		fit_warn(r->map, r->profile, res.origin, res.etext,
 		    res.have_etext, r->step, w->nwords - 1);
-}
-
-/* The local time now, into WHEN of N bytes. */
-static void
-now_text(char *when, size_t n)
-{
-	struct tm tm;
-	time_t t = time(NULL);
-
-	if (localtime_r(&t, &tm) == NULL ||
-	    strftime(when, n, "%Y-%m-%d %H:%M:%S %z", &tm) == 0)
-		snprintf(when, n, "@%lld", (long long)t);
 }
 
 void
@@ -176,8 +110,9 @@ interval_run(struct run *r, struct profile *p)
 	struct report_result res;
 	struct sigaction sa = { .sa_handler = on_stop, .sa_flags = SA_RESTART };
 	struct timespec due, last, now;
-	struct shape sh = { p->name, r->swapped, p->step, p->nwords,
-	    p->bytes + p->trailing };
+	struct tm tm;
+	time_t t;
+	long long ns;
 	struct watch w;
 	struct symsrc m;
 	struct stat map_st = { 0 };
@@ -187,10 +122,10 @@ interval_run(struct run *r, struct profile *p)
 	watch_start(&w, profile_take(p), p->nwords);
 	profile_close(p);
 	r->map = run_map(r);
-	r->step = sh.step;
+	r->step = p->step;
 	if (r->step == 0) {	/* 64-bit big-endian: the map tells the step */
 		run_open_map(&m, r->map);
-		r->step = run_step_from_map(&m, sh.nwords - 1, &res, 0);
+		r->step = run_step_from_map(&m, p->nwords - 1, &res, 0);
 		symsrc_close(&m);
 	}
 	r->read = &rd;
@@ -198,13 +133,25 @@ interval_run(struct run *r, struct profile *p)
 	due = last;
 	for (rd.number = 1; !o->iterations || rd.number <= o->iterations;
 	    rd.number++) {
-		if (sleep_until(&due, o->interval) < 0)
+		ns = (long long)(o->interval * 1e9 + 0.5) + due.tv_nsec;
+		due.tv_sec += (time_t)(ns / 1000000000);
+		due.tv_nsec = (long)(ns % 1000000000);
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if (elapsed(&due, &now) > 0)
+			due = now;	/* late: do not try to catch up */
+		while (!stop && clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME,
+		    &due, NULL) != 0)
+			;
+		if (stop)
 			break;
-		rd.reset = watch_update(&w, read_again(&sh));
+		rd.reset = watch_update(&w, read_again(p));
 		clock_gettime(CLOCK_MONOTONIC, &now);
 		rd.seconds = elapsed(&last, &now);
 		last = now;
-		now_text(when, sizeof when);
+		t = time(NULL);
+		if (localtime_r(&t, &tm) == NULL || strftime(when, sizeof when,
+		    "%Y-%m-%d %H:%M:%S %z", &tm) == 0)
+			snprintf(when, sizeof when, "@%lld", (long long)t);
 		report_read(r, &w, &map_st);
 		watch_forget(&w);	/* two arrays at most: before a read */
 		if (stop)

@@ -9,7 +9,6 @@
 #include <unistd.h>
 
 #include "cli/kernel.h"
-#include "cli/kroot.h"
 #include "cli/profiling.h"
 #include "sym/symsrc.h"
 #include "base/util.h"
@@ -31,14 +30,12 @@ kernel_config_hz(const struct kfiles *k)
 	return *end != '\0' || hz > 100000 ? 0 : hz;
 }
 
-/*
- * NAME, the kernel's profile, does not exist: util-linux's line, then
- * what the kernel lacks, as far as /proc/cmdline and /boot/config-R tell.
- */
 #define ADD_PROFILE "add profile=2 to the kernel command line (with GRUB: " \
 	"to GRUB_CMDLINE_LINUX_DEFAULT in /etc/default/grub, then run " \
 	"update-grub) and reboot"
 
+/* K->profile does not exist: util-linux's line, then what the kernel
+ * lacks, as far as /proc/cmdline and /boot/config-R tell. */
 static _Noreturn void
 profile_missing(const struct kfiles *k)
 {
@@ -100,10 +97,8 @@ kernel_profile_check(const struct kfiles *k)
 		profile_missing(k);
 }
 
-/*
- * Debian's and Ubuntu's /boot/System.map-* without the -dbg package is one
- * line, "ffffffffffffffff B The real System.map is in the PKG package".
- */
+/* Debian's and Ubuntu's /boot/System.map-* without the -dbg package:
+ * "ffffffffffffffff B The real System.map is in the PKG package". */
 #define STUB "The real System.map is in the "
 
 /* A place of the default map chain, and what it holds. */
@@ -148,12 +143,9 @@ probe(struct place *pl)
 	return found && s.addr != 0;
 }
 
-/*
- * Probe the places of K's default map chain into PL in order, up to the
- * first map that will do (an ELF map of another build than the running
- * kernel will not); its index, or KFILES_MAPS.  *OTHER: the first of
- * another build, or KFILES_MAPS.
- */
+/* Probe K's default map chain into PL up to the first map that will do
+ * (not an ELF map of another build than the running kernel): its index,
+ * or KFILES_MAPS; *OTHER: the first of another build, or KFILES_MAPS. */
 static size_t
 first_usable(const struct kfiles *k, struct place *pl, size_t *other)
 {

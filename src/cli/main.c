@@ -1,6 +1,5 @@
 /*
  * readprofile - read the kernel's tick profile and attribute it to symbols.
- *
  * main.c: options and wiring only.
  */
 #include <errno.h>
@@ -25,19 +24,6 @@
 #include "sym/symsrc.h"
 
 static struct out out;
-
-/*
- * Descriptors 0-2 closed by the caller would be taken by the next open:
- * fill them with /dev/null, read-only, so that writes to them still fail.
- */
-static void
-sanitize_stdio(void)
-{
-	for (int fd = 0; fd <= 2; fd++)
-		if (fcntl(fd, F_GETFD) < 0 && errno == EBADF &&
-		    open("/dev/null", O_RDONLY) != fd)
-			abort();
-}
 
 static void
 drop_output(void)
@@ -71,8 +57,8 @@ report_kernel(struct run *r, struct profile *p)
 		kernel_build_id_warn(&bid, r->map, r->live ? &r->k.id : NULL);
 }
 
-/* The profile of R, as a gmon.out or a kernel profile, read once: -i, the
- * report, or the first read of --interval. */
+/* R's profile, a gmon.out or a kernel profile, read once: -i, the report,
+ * or the first read of --interval. */
 static void
 report_profile(struct run *r)
 {
@@ -170,7 +156,12 @@ main(int argc, char **argv)
 	struct options o;
 	struct run r;
 
-	sanitize_stdio();
+	/* descriptors 0-2 closed by the caller would be taken by the next
+	 * open: /dev/null, read-only, so that writes to them still fail */
+	for (int fd = 0; fd <= 2; fd++)
+		if (fcntl(fd, F_GETFD) < 0 && errno == EBADF &&
+		    open("/dev/null", O_RDONLY) != fd)
+			abort();
 	kroot_drop_privileges();
 	signal(SIGPIPE, SIG_IGN);
 	out_init(&out, STDOUT_FILENO);

@@ -17,18 +17,12 @@ enum { OPT_EXACT = 256, OPT_BASELINE, OPT_TOP, OPT_INTERVAL, OPT_ITERATIONS,
 
 static char progname[] = PROGNAME;
 
-/* The short options; a letter followed by ':' takes an argument. */
 static const char shortopts[] = "m:p:M:ivabsrnJVh";
 
-/*
- * Our long options, then util-linux 2.38's.  getopt_long takes any unique
- * prefix, so an option of ours could make one of util-linux's
- * abbreviations ambiguous (--co: --counters or --count?) or take it.  So
- * getopt_long is given util-linux's names alone (the table's last
- * N_UTIL_LINUX) for a --word that begins one of them, and resolves it as
- * util-linux does; ours are reached by their own name or a prefix that
- * begins no util-linux name (man page, ABBREVIATIONS).
- */
+/* Ours, then util-linux 2.38's.  One of ours could make an abbreviation of
+ * util-linux's ambiguous (--co: --counters or --count?) or take it, so a
+ * --word beginning a util-linux name is resolved among the table's last
+ * N_UTIL_LINUX alone (man page, ABBREVIATIONS). */
 #define N_UTIL_LINUX 12	/* a new option goes before them */
 static const struct option longopts[] = {
 	{ "exact",      no_argument,       NULL, OPT_EXACT },
@@ -60,11 +54,8 @@ static const struct option longopts[] = {
 static const struct option *const util_linux = longopts +
     sizeof longopts / sizeof longopts[0] - 1 - N_UTIL_LINUX;
 
-/*
- * The one rule is util-linux's for -M (strtol, base 10), stated in
- * options.h; checked before strtoull and strtod, which take more (a minus
- * sign, hexadecimal, exponents, inf), and all of a string it passes.
- */
+/* util-linux's rule for -M (strtol, base 10); checked before strtoull and
+ * strtod, which take more (a minus sign, hexadecimal, exponents, inf). */
 int
 options_number(const char *s, int neg, int frac)
 {
@@ -89,11 +80,8 @@ options_number(const char *s, int neg, int frac)
 	return *s == '\0';
 }
 
-/*
- * The long options for the next option getopt_long takes from ARGV (from
- * optind, past the operands it will skip): util-linux's alone when it is a
- * --word that begins one of their names; else all of them.
- */
+/* The long options for the next option getopt_long takes (past the
+ * operands it skips): util-linux's alone for a --word beginning one. */
 static const struct option *
 table_for(int argc, char **argv)
 {
@@ -166,10 +154,8 @@ positive(const char *opt, const char *s, unsigned long long max,
 	return 0;
 }
 
-/*
- * Seconds: a decimal number from 0.001 to a day, a fraction allowed.  The
- * rule is checked first: strtod alone takes hexadecimal and exponents.
- */
+/* Seconds: a decimal number from 0.001 to a day, a fraction allowed; the
+ * rule checked first: strtod alone takes hexadecimal and exponents. */
 static int
 seconds(const char *s, double *out)
 {

@@ -10,18 +10,14 @@ struct options {
 	const char *mapfile;	/* NULL: the default search */
 	const char *profile;
 	const char *baseline;	/* NULL: none */
-	int info, verbose, all, bins, counters, reset, noauto, exact;
-	int multiplier_set;
-	int multiplier;
+	int info, verbose, all, bins, counters, reset, noauto, exact, json;
+	int folded, no_demangle, multiplier_set, multiplier;
 	size_t top;		/* --top N; 0: none */
-	int json;		/* -J, --json */
 	const char *enable;	/* --enable[=ARG]; NULL: none */
 	double interval;	/* --interval SECONDS; 0: none */
 	unsigned long iterations; /* --iterations N; 0: until stopped */
 	const char *name;	/* the name it was run by: usage lines */
 	const char *pprof;	/* --pprof FILE ("-": stdout); NULL: none */
-	int folded;		/* --folded */
-	int no_demangle;	/* --no-demangle */
 	unsigned long hz;	/* --hz N: ticks per second; 0: unknown */
 	int argc;		/* the command line, for --pprof's comment */
 	char *const *argv;
@@ -37,30 +33,22 @@ enum opt_result {
 	OPT_CONFLICT,		/* message printed: stdin given twice */
 };
 
-/*
- * Parse ARGV into O (defaults first).  A long option abbreviated to a
- * prefix that util-linux 2.38's readprofile takes for one of its own
- * options means that option here too, whatever options were added since
- * (--p is --profile, not ambiguous with --pprof).
- */
+/* Parse ARGV into O.  A prefix util-linux 2.38 takes for one of its long
+ * options means it here too (--p is --profile, not ambiguous with --pprof). */
 enum opt_result options_parse(struct options *o, int argc, char **argv);
 
-/* Options that do not go together, said on stderr (and -i with
- * --baseline, a warning): stdin twice, OPT_CONFLICT; any other,
- * OPT_BAD_VALUE.  Called by options_parse. */
+/* Options that do not go together, said on stderr (-i with --baseline: a
+ * warning): stdin twice, OPT_CONFLICT; any other, OPT_BAD_VALUE. */
 enum opt_result options_check(const struct options *o);
 
 /* The name ARGV0 runs the program by (its last part), for the usage
  * lines; "readprofile" when it is not one make install could give. */
 const char *options_name(const char *argv0);
 
-/*
- * Whether S is a number by the one rule of every option taking one (the
- * man page, NUMBERS): blanks, at most one sign, then decimal digits and
- * nothing else; a minus sign only where NEG allows it (-M), a point and
- * more digits only where FRAC does (--interval).  No hexadecimal, no
- * octal (010 is ten), no exponent, inf or nan.
- */
+/* Whether S is a number by the rule of every option (man page, NUMBERS):
+ * blanks, at most one sign (minus only with NEG, for -M), decimal digits, a
+ * point and more only with FRAC (--interval), nothing else: no hexadecimal,
+ * octal (010 is ten), exponent, inf or nan. */
 int options_number(const char *s, int neg, int frac);
 
 /* A multiplier that fits an int; returns 0, or -1 with a message printed. */

@@ -10,15 +10,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cli/kroot.h"
 #include "cli/options.h"
 #include "cli/profiling.h"
 #include "base/util.h"
 
-/*
- * The mode K->profiling reads, or -1 with errno set when it cannot be read
- * (ENOENT: no such file; EINVAL: not a number).
- */
+/* The mode K->profiling reads, or -1 with errno set (ENOENT: no such
+ * file; EINVAL: not a number). */
 static int
 profiling_mode(const struct kfiles *k)
 {
@@ -88,7 +85,6 @@ profiling_parse(const char *arg, unsigned *shift, char *canon, size_t n)
 	return k < 0 || (size_t)k >= n ? -1 : mode;
 }
 
-/* The message for a kernel already profiling in MODE. */
 static _Noreturn void
 already_on(int mode)
 {
@@ -99,24 +95,6 @@ already_on(int mode)
 	    "know"));
 }
 
-/* K's /proc/profile: its step word and the bytes of its counters; -1 if
- * none. */
-static int
-live_profile(const struct kfiles *k, uint32_t *step, long long *bytes)
-{
-	struct stat st = { .st_size = 0 };
-	int fd = open(k->profile, O_RDONLY | O_CLOEXEC);
-
-	if (fd < 0)
-		return -1;
-	if (read(fd, step, sizeof *step) != (ssize_t)sizeof *step ||
-	    fstat(fd, &st) < 0)
-		*step = 0;
-	close(fd);
-	*bytes = (long long)st.st_size - (long long)sizeof *step;
-	return 0;
-}
-
 void
 profiling_enable(const struct kfiles *k, const char *arg, struct out *out)
 {
@@ -124,7 +102,7 @@ profiling_enable(const struct kfiles *k, const char *arg, struct out *out)
 	char canon[32];
 	unsigned shift;
 	uint32_t step;
-	long long bytes;
+	struct stat st = { .st_size = 0 };
 	int want = profiling_parse(arg, &shift, canon, sizeof canon), mode, fd;
 	ssize_t r;
 
@@ -157,18 +135,24 @@ profiling_enable(const struct kfiles *k, const char *arg, struct out *out)
 	if (r < 0 || close(fd) < 0)
 		fatal("error writing %s", name);
 	mode = profiling_mode(k);
-	if (mode <= 0 || live_profile(k, &step, &bytes) < 0)
+	if ((fd = mode > 0 ? open(k->profile, O_RDONLY | O_CLOEXEC) : -1) < 0)
 		fatalx("the kernel did not start profiling with %s (%s %s%s)%s",
 		    arg, SYS_PROFILING, mode < 0 ? "cannot be read" : mode ?
 		    "reads non-zero" : "still reads 0", mode > 0 ?
 		    ", but there is no " PROC_PROFILE : "", want == PROF_SLEEP ?
 		    ": sleep needs a kernel with CONFIG_SCHEDSTATS, and recent "
 		    "kernels no longer have it" : "");
+	/* its step word, and the bytes of its counters */
+	if (read(fd, &step, sizeof step) != (ssize_t)sizeof step ||
+	    fstat(fd, &st) < 0)
+		step = 0;
+	close(fd);
 	if (step == 0)	/* 64-bit big-endian kernels: not in the word */
 		step = 1u << shift;
 	out_printf(out, "Started: %s\nCounting: %s\nSampling_step: %u\n"
 	    "Kernel_memory: %lld bytes, until the next boot\n", arg,
-	    profiling_counts(mode, "unknown"), step, bytes);
+	    profiling_counts(mode, "unknown"), step,
+	    (long long)st.st_size - (long long)sizeof step);
 }
 
 void

@@ -12,10 +12,8 @@
 #include "cli/profiling.h"
 #include "cli/run.h"
 #include "sym/demangle.h"
-#include "views/view.h"
 #include "core/collect.h"
 #include "views/classic.h"
-#include "hist/profile.h"
 #include "hist/step.h"
 
 void
@@ -120,7 +118,7 @@ run_report(const struct run *r, struct symsrc *m, const struct counters *c,
 	struct report_sink sink = { 0 };	/* none: the classic one */
 	struct json_stream js;
 
-	if (export_wanted(o)) {
+	if (o->pprof != NULL || o->folded) {
 		export_src_of(r, &s);
 		sink = export_sink(&x);
 	} else if (o->json && !o->top) {	/* streamed */

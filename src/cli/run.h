@@ -1,9 +1,6 @@
 /*
  * run.h - one run of the program, described once at start and passed
- * down: what the profile is, the running kernel's files, the map, the
- * step, the byte order, the options and the output.  A single report
- * (main.c) and --interval (interval.c) report a kernel profile through
- * run_report(), and gmonrun.c a gmon.out's histogram.
+ * down to run_report(): by main.c, interval.c and gmonrun.c.
  */
 #ifndef RP_RUN_H
 #define RP_RUN_H
@@ -32,14 +29,13 @@ struct run {
 	const struct view_read *read;	/* --interval's; else NULL */
 	const struct gmon *gmon;	/* a gmon.out read, else NULL */
 	const struct report_hist *hist;	/* its histogram, else NULL */
-	/* A gmon.out's: what is told of the ticks once the report is walked,
-	 * before a collected view is printed (from WALKED_CTX); else NULL. */
+	/* a gmon.out's: told once the report is walked, before a collected
+	 * view is printed; else NULL */
 	void (*walked)(const struct run *r, const struct report_result *res);
 	const void *walked_ctx;
 };
 
-/* R for the options O, written into OUT: the kernel's files resolved,
- * and whether the profile is the live one. */
+/* R for the options O, written into OUT. */
 void run_init(struct run *r, const struct options *o, struct out *out);
 
 /* Open the map NAME into M, or exit saying why. */
@@ -48,24 +44,18 @@ void run_open_map(struct symsrc *m, const char *name);
 /* R's map: -m's, or the default chain's (which may say why). */
 const char *run_map(const struct run *r);
 
-/*
- * One report of C against the open map M, a kernel profile's or R->hist's:
- * the classic text, --top, --json, --pprof or --folded; the text's bounds
- * go to RES.
- */
+/* One report of C against the open map M, in the form the options ask
+ * for; the text's bounds go to RES. */
 void run_report(const struct run *r, struct symsrc *m,
     const struct counters *c, struct report_result *res);
 
-/*
- * A zero step word, as 64-bit big-endian kernels write it: the step from
- * the text of map M, whose bounds go to RES; M is then held and rewound,
- * to be read again.  When it is unknown: fatal, or with QUIET, 0.
- */
+/* For a zero step word (64-bit big-endian kernels): the step from the text
+ * of map M, its bounds into RES, M held and rewound; unknown: fatal, or 0
+ * with QUIET. */
 uint32_t run_step_from_map(struct symsrc *m, uint64_t counters,
     struct report_result *res, int quiet);
 
-/* "little-endian" or "big-endian": this host's order, or, SWAPPED, the
- * other. */
+/* "little-endian" or "big-endian": this host's order, or SWAPPED the other. */
 const char *run_byte_order(int swapped);
 
 /* Write what OUT holds, then --pprof's file (last: every input checked); a

@@ -47,12 +47,9 @@ put_u64(char *p, uint64_t v, int width)
 	return p;
 }
 
-/*
- * "%6llu %-40.*s %8.4f" and END.  -a writes a line for every symbol, tens
- * of thousands, most with no tick: printf takes twice the time of the
- * whole report there (bench/run.sh, real-a), so only a load other than
- * 0.0000 is printf's to format.
- */
+/* "%6llu %-40.*s %8.4f" and END.  -a writes tens of thousands of lines,
+ * most with no tick: printf would take twice the whole report's time
+ * (bench/run.sh, real-a), so it formats only a load other than 0.0000. */
 static void
 out_plain(struct out *o, const struct line *l)
 {
@@ -126,11 +123,8 @@ out_bins(struct out *o, const struct counters *c, const struct attrib *a,
 	}
 }
 
-/*
- * "%#llx" at the end of P: "0" for 0, else "0x" and the hex digits.
- * -s writes a line per counter, millions of them: printf's cost there
- * is five times this (bench/run.sh, dense-s).
- */
+/* "%#llx" at the end of P.  -s writes a line per counter, millions of
+ * them: printf's cost is five times this (bench/run.sh, dense-s). */
 static char *
 put_althex(char *p, uint64_t v)
 {
@@ -189,10 +183,8 @@ out_counters(struct out *o, const struct counters *c, const struct attrib *a,
 		const uint32_t *w = c->span(c->ctx, k, f->sp.list_end, &got);
 		uint64_t addr = attrib_word_addr(a, k);
 
-		/*
-		 * The addresses of the words that follow, by the step; a
-		 * histogram's bins may have a fractional width: each its own.
-		 */
+		/* the next words' addresses by the step; a histogram's bins
+		 * may have a fractional width: each its own */
 		for (size_t i = 0; i < got; i++) {
 			if (a->mode == ATTRIB_HIST)
 				addr = attrib_word_addr(a, k + i);
@@ -242,8 +234,7 @@ classic_func(void *ctx, const struct func_rec *f)
 	}
 }
 
-/* util-linux's last two lines (collected: printed later), then the note
- * after the report all the same. */
+/* util-linux's last two lines (collected: later), then the note. */
 static void
 classic_end(void *ctx, const struct report_result *res)
 {

@@ -10,20 +10,18 @@
 #include "base/output.h"
 #include "core/report.h"
 
-/* The report of C against M (a kernel profile's, or a histogram's): the
- * classic text, or, when OPT carries a collection (--top), into it. */
+/* The report of C against M: the classic text, or, when OPT carries a
+ * collection (--top), into it. */
 void classic_run(struct symsrc *m, const struct counters *c,
     const struct report_opts *opt, struct out *o, struct report_result *res);
 
 /*
- * One function's line (or the total's, at address 0):
+ * One function's line (or the total's, at address 0), then END:
  *   plain:        "%6u %-40s %8.4f"
- *   -v:           "%016llx %-40s %6u %8.4f"
- *   -v, H's RATE: the same, then " %10.Nf" the seconds TICKS / RATE with
- *                 N the decimals that show them exactly (2 at 100 Hz, 3 at
- *                 1000 Hz; 6, rounded, if none do); then, with H's calls,
- *                 " %8llu" CALLS;
- * then END.
+ *   -v:           "%016llx %-40s %6u %8.4f", and with H's RATE " %10.Nf"
+ *                 the seconds TICKS / RATE, N the decimals that show them
+ *                 exactly (2 at 100 Hz, 3 at 1000 Hz; else 6, rounded),
+ *                 then with H's calls " %8llu" CALLS.
  */
 struct line {
 	uint64_t addr, ticks;
@@ -38,8 +36,7 @@ struct line {
 void out_line(struct out *o, const struct line *l);
 /* Those seconds, unpadded, into DST of SIZE bytes (32 are enough). */
 void fmt_seconds(char *dst, size_t size, uint64_t ticks, uint32_t rate);
-/* The total line of TOTAL ticks (kernel, or histogram with RES->h),
- * plain or -v. */
+/* The total line of TOTAL ticks, plain or -v. */
 void out_total(struct out *o, const struct report_result *res,
     uint64_t total, int verbose);
 
@@ -51,12 +48,10 @@ struct classic {
 	const struct report_result *res;
 };
 
-/*
- * Function F as a -b block (its bins, then its total), or as its line and,
- * with -s, its counters.  The line and the block's total end with END,
- * --top's share column: every block has its total.  With END NULL they end
- * with "\n", and a block has its total only with ticks or -v.
- */
+/* Function F as a -b block (its bins, then its total), or as its line and,
+ * with -s, its counters; the line and the total end with END (--top's
+ * share: every block has its total), or with END NULL "\n" (a total only
+ * with ticks or -v). */
 void classic_out(const struct classic *k, const struct func_rec *f,
     const char *end);
 

@@ -1,12 +1,9 @@
 /*
  * pprof.c - profile.proto, encoded by hand, streamed in a gzip member.
- *
- * The protobuf wire format needs only two kinds of field here: varints
- * (wire type 0: integers, zigzag never) and length-delimited ones (wire
- * type 2: strings, nested messages and packed repeated integers).  A
- * nested message (a few dozen bytes) is built in a scratch buffer, then
- * written behind its length; the Profile message itself is never held:
- * its fields go to the gzip stream as they are made.
+ * Two wire types do: varints (0, never zigzag) and length-delimited (2:
+ * strings, messages).  A nested message (a few dozen bytes) is built in a
+ * scratch buffer, then written behind its length; the Profile itself is
+ * never held: its fields go to the gzip stream as they are made.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,8 +13,6 @@
 #include "base/util.h"
 #include "views/pprof.h"
 #include "views/view.h"
-
-/* ---- gzip without compression ------------------------------------------ */
 
 #define STORED_MAX 65535u	/* bytes in one stored deflate block */
 
@@ -91,8 +86,6 @@ gz_end(struct gz *g)
 	return ferror(g->f) ? -1 : 0;
 }
 
-/* ---- protobuf ------------------------------------------------------------- */
-
 static void
 pb_raw(struct pb *p, const void *s, size_t n)
 {
@@ -148,7 +141,7 @@ pb_msg(struct pb *p, unsigned field, struct pb *m)
 	m->len = 0;
 }
 
-/* ---- profile.proto's field numbers ------------------------------------ */
+/* profile.proto's field numbers */
 
 enum {	/* Profile */
 	P_SAMPLE_TYPE = 1, P_SAMPLE = 2, P_MAPPING = 3, P_LOCATION = 4,
@@ -165,10 +158,7 @@ enum { L_ID = 1, L_MAPPING_ID = 2, L_ADDRESS = 3, L_LINE = 4 }; /* Location */
 enum { LN_FUNCTION_ID = 1 };				/* Line */
 enum { F_ID = 1, F_NAME = 2, F_SYSTEM_NAME = 3 };	/* Function */
 
-/* ---- the Profile's fields, as they are made --------------------------- */
-
-/* Message (or string) M as a field of the Profile; M is emptied for
- * reuse. */
+/* Message (or string) M as a field of the Profile, then emptied. */
 static void
 top_msg(struct pprof_enc *e, unsigned field, struct pb *m)
 {
@@ -190,8 +180,7 @@ top_int(struct pprof_enc *e, unsigned field, uint64_t v)
 	e->m.len = 0;
 }
 
-/* The N bytes at S as a string_table entry, escaped as pprof.h says: its
- * index. */
+/* The N bytes at S as a string_table entry (pprof.h): its index. */
 static uint64_t
 str_n(struct pprof_enc *e, const char *s, size_t n)
 {

@@ -1,22 +1,15 @@
 /*
- * pprof.h - the report as a pprof profile (profile.proto), streamed.
- *
- * The profile is wrapped in one gzip member of stored deflate blocks (no
- * zlib) and written as it is made, in memory that does not grow with the
- * functions: protobuf lets repeated fields interleave, so each Function
- * comes with its Location(s), Sample(s) and strings, and the string table
- * repeats a string each time it is used (entry 0 is "").
- * A flat histogram fits the format as one-frame samples:
- *   - sample types samples/count, then cpu/nanoseconds when the tick
- *     rate is known (pprof shows the last one by default);
- *   - one Function per reported function with ticks (name demangled by
- *     the rename hook, system_name as the map spells it);
- *   - one Location per function, at its start address, or with buckets
- *     one per non-zero bucket credited to it, at the bucket's address;
- *   - one Sample per Location; one Mapping for the text.
- * Every string is valid UTF-8, as --json's decoded strings (view.h).
- * A value past int64 (2^63 - 1 ns, 292 years) is written as 2^63 - 1,
- * with a warning and a comment in the profile that say how many.
+ * pprof.h - the report as a pprof profile (profile.proto), streamed in one
+ * gzip member of stored blocks (no zlib), in memory that does not grow with
+ * the functions: protobuf lets repeated fields interleave, so each Function
+ * comes with its Location(s), Sample(s) and strings (repeated each time
+ * used; entry 0 is "").  Sample types samples/count, then cpu/nanoseconds
+ * when the rate is known (pprof shows the last by default); a Function per
+ * function with ticks (name renamed, system_name as the map spells it), its
+ * Location at its address, or one per non-zero bucket, each with a Sample;
+ * one Mapping.  Every string is valid UTF-8, as --json's decoded strings.
+ * A value past int64 (2^63 - 1 ns, 292 years) is written as 2^63 - 1, with
+ * a warning and a comment in the profile saying how many.
  */
 #ifndef RP_PPROF_H
 #define RP_PPROF_H
@@ -40,8 +33,7 @@ struct pprof_info {
 	const char *(*rename)(const char *name, size_t len, size_t *outlen);
 };
 
-/* A gzip member of stored blocks, a block (64 KiB) per fwrite: with F
- * unbuffered the block is the only buffer. */
+/* A gzip member of stored blocks, one (64 KiB) per fwrite to F, unbuffered. */
 struct gz {
 	FILE *f;
 	unsigned char *blk;	/* the block being filled, behind 5 bytes */
@@ -54,7 +46,7 @@ void gz_write(struct gz *g, const void *p, size_t n);
 /* The last block and the trailer; 0, or -1 on a write error. */
 int gz_end(struct gz *g);
 
-/* A scratch buffer for one small message (private to pprof.c). */
+/* A scratch buffer for one small message. */
 struct pb {
 	unsigned char *b;
 	size_t len, cap;
@@ -72,13 +64,12 @@ struct pprof_enc {
 /* Start the profile on F: its header, sample types and period. */
 void pprof_begin(struct pprof_enc *e, FILE *f, const struct pprof_info *in);
 
-/* Function F (nothing without ticks); with buckets and C, a Location
- * per non-zero bucket of C, placed by A. */
+/* Function F, if it has ticks; with buckets and C, a Location per
+ * non-zero bucket of C, placed by A. */
 void pprof_func(struct pprof_enc *e, const struct func_rec *f,
     const struct counters *c, const struct attrib *a);
 
-/* TICKS that no function holds, as a Function NAME of their own at the
- * end of the mapped text (e.g. "*unknown*"); nothing when 0. */
+/* TICKS of no function (if any) as a Function NAME at the text's end. */
 void pprof_unplaced(struct pprof_enc *e, const char *name, uint64_t ticks);
 
 /* The Mapping (IN's bounds are read now), the comments, the end of the

@@ -16,30 +16,7 @@ view_percent(uint64_t ticks, uint64_t total)
 	return total ? (double)ticks * 100.0 / (double)total : 0.0;
 }
 
-/* The share column that ends a --top row, and its newline. */
-static const char *
-share(char *b, size_t size, double pct)
-{
-	snprintf(b, size, " %6.2f%%\n", pct);
-	return b;
-}
-
-/* The header row of --top: the columns of the lines below (none for
- * -b, whose blocks name their own parts). */
-static void
-top_header(struct out *o, const struct report_result *res,
-    const struct report_opts *opt)
-{
-	if (opt->bins)
-		return;
-	if (!opt->verbose)
-		out_printf(o, "%6s %-40s %8s %7s\n", "ticks", "function",
-		    "load", "share");
-	else	/* a histogram's seconds, and calls */
-		out_printf(o, "%-16s %-40s %6s %8s%s %7s\n", "address",
-		    "function", "ticks", "load", !res->h ? "" : res->h->calls ?
-		    "    seconds    calls" : "    seconds", "share");
-}
+#define SHARE " %6.2f%%\n"	/* the column that ends a --top row */
 
 /* A row of ticks in no function (*unknown*, no symbol): where a
  * function's row has its address, load, seconds and calls: blank. */
@@ -47,7 +24,7 @@ static void
 top_nofunc(struct out *o, const struct report_result *res,
     const struct report_opts *opt, const char *name, uint64_t u)
 {
-	char t[32], b[32];
+	char t[32];
 
 	if (opt->bins)		/* as the classic *unknown* line */
 		out_printf(o, "%6llu %s", (ull)u, name);
@@ -59,14 +36,8 @@ top_nofunc(struct out *o, const struct report_result *res,
 		fmt_seconds(t, sizeof t, u, res->h->rate);
 		out_printf(o, " %10s%s", t, res->h->calls ? "         " : "");
 	}
-	out_printf(o, "%s", share(b, sizeof b, view_percent(u, res->all)));
+	out_printf(o, SHARE, view_percent(u, res->all));
 }
-
-/* A row of ticks no function holds. */
-struct nofunc {
-	const char *name;
-	uint64_t n;
-};
 
 void
 view_top(struct out *o, const struct collect *k,
@@ -74,7 +45,10 @@ view_top(struct out *o, const struct collect *k,
     const struct report_opts *opt, const char *counting)
 {
 	/* the rows of no function, ranked with the functions (after a tie) */
-	struct nofunc nf[2] = { { "*unknown*", report_unknown(res) },
+	struct {
+		const char *name;
+		uint64_t n;
+	} nf[2] = { { "*unknown*", report_unknown(res) },
 	    { "[no symbol]", res->nosym } };
 	size_t rows = 0, j = 0;
 	struct classic cl = { o, c, opt, res };
@@ -85,7 +59,14 @@ view_top(struct out *o, const struct collect *k,
 		    sizeof *nf);
 	if (counting != NULL)
 		out_printf(o, "Counting: %s\n", counting);
-	top_header(o, res, opt);
+	/* the header row (none for -b, whose blocks name their own parts) */
+	if (!opt->bins && !opt->verbose)
+		out_printf(o, "%6s %-40s %8s %7s\n", "ticks", "function",
+		    "load", "share");
+	else if (!opt->bins)	/* a histogram's seconds, and calls */
+		out_printf(o, "%-16s %-40s %6s %8s%s %7s\n", "address",
+		    "function", "ticks", "load", !res->h ? "" : res->h->calls ?
+		    "    seconds    calls" : "    seconds", "share");
 	for (size_t i = 0;; i++) {
 		while (j < 2 && (nf[j].n == 0 || i == k->n ||
 		    nf[j].n > k->v[i].ticks)) {
@@ -96,8 +77,9 @@ view_top(struct out *o, const struct collect *k,
 		if (i == k->n || rows >= k->limit)
 			break;
 		rows++;	/* a kept function's row, or -b block */
-		classic_out(&cl, &k->v[i], share(b, sizeof b,
-		    view_percent(k->v[i].ticks, res->all)));
+		snprintf(b, sizeof b, SHARE, view_percent(k->v[i].ticks,
+		    res->all));
+		classic_out(&cl, &k->v[i], b);
 	}
 	/* the total row: every tick, of which the shares are parts */
 	out_total(o, res, res->all, opt->verbose);
@@ -170,31 +152,27 @@ json_str(struct out *o, const char *str, size_t n)
 	out_str(o, "\"", 1);
 }
 
-/* Whether the name's bytes from S to its end are a number flamegraph.pl
- * would take for a count: digits, with dots. */
-static int
-count_like(const unsigned char *s, size_t n)
-{
-	int digit = 0;
-
-	for (size_t i = 0; i < n; i++) {
-		if (s[i] >= '0' && s[i] <= '9')
-			digit = 1;
-		else if (s[i] != '.')
-			return 0;
-	}
-	return digit;
-}
-
 /* Whether byte J of the name S of N bytes is written \xNN. */
 static int
 folded_escaped(const unsigned char *s, size_t n, size_t j)
 {
+	int digit = 0;
+
 	if (s[j] == ';' || s[j] == '\\' || s[j] < 0x20 || s[j] == 0x7f)
 		return 1;
 	if (j == 0 && s[j] == '[')
 		return 1;
-	return s[j] == ' ' && count_like(s + j + 1, n - j - 1);
+	if (s[j] != ' ')
+		return 0;
+	/* a ' ' before what flamegraph.pl would take for a count: digits,
+	 * with dots, to the end */
+	while (++j < n) {
+		if (s[j] >= '0' && s[j] <= '9')
+			digit = 1;
+		else if (s[j] != '.')
+			return 0;
+	}
+	return digit;
 }
 
 void
@@ -322,33 +300,6 @@ put_hist_extra(struct out *o, const char *prefix,
 		out_printf(o, ",\"%scalls\":%llu", prefix, (ull)calls);
 }
 
-static void
-put_function(struct out *o, const struct func_rec *f,
-    const struct report_result *res, const struct counters *c,
-    const struct report_opts *opt)
-{
-	const char *name = f->name;
-	size_t nlen = f->namelen;
-
-	if (opt->rename)
-		name = opt->rename(f->name, f->namelen, &nlen);
-	put(o, "{\"name\":");
-	json_str(o, name, nlen);
-	if (res->h) {	/* a program's: the name as its map spells it */
-		put(o, ",\"mangled\":");
-		json_str(o, f->name, f->namelen);
-	}
-	put_addr(o, ",", "address", f->addr);
-	out_printf(o, ",\"size\":%llu,\"ticks\":%llu,\"load\":%.4f,"
-	    "\"percent\":%.6f", (ull)f->len, (ull)f->ticks,
-	    attrib_load(f->ticks, f->len), view_percent(f->ticks, res->all));
-	if (res->h)
-		put_hist_extra(o, "", res->h, f->ticks, f->calls);
-	if (opt->bins || opt->counters)
-		put_buckets(o, f, res, c, opt);
-	put(o, "}");
-}
-
 void
 view_width(struct out *o, const struct hist_range *r)
 {
@@ -360,40 +311,32 @@ view_width(struct out *o, const struct hist_range *r)
 		out_printf(o, "%.6f", (double)span / (double)r->nbins);
 }
 
-/* A gmon.out's shape: format, rate, the width of the first range's bins
- * as "step", then each range. */
-static void
-put_gmon(struct out *o, const struct view_inputs *in,
-    const struct report_hist *h)
-{
-	out_printf(o, ",\"format\":\"gmon.out\",\"gmon_format\":\"%s\","
-	    "\"version\":%llu,\"pointer_size\":%llu,\"rate\":%llu",
-	    in->gmon->format == GMON_GNU ? "GNU" : "BSD",
-	    (ull)in->gmon->version, (ull)(uint64_t)in->gmon->ptrsize,
-	    (ull)h->rate);
-	put(o, ",\"step\":");
-	view_width(o, &h->ranges[0]);
-	out_printf(o, ",\"counters\":%llu,\"ranges\":[", (ull)h->nbins);
-	for (size_t i = 0; i < h->nranges; i++) {
-		put_addr(o, i ? ",{" : "{", "low", h->ranges[i].low);
-		put_addr(o, ",", "high", h->ranges[i].high);
-		out_printf(o, ",\"bins\":%llu,\"bin_width\":",
-		    (ull)h->ranges[i].nbins);
-		view_width(o, &h->ranges[i]);
-		put(o, "}");
-	}
-	put(o, "]");
-}
-
 static void
 put_inputs(struct out *o, const struct view_inputs *in,
     const struct report_opts *opt, const struct report_hist *h)
 {
+	const struct gmon *g = in->gmon;
+
 	put_str(o, "\"inputs\":{\"profile\":", in->profile);
 	put_str(o, ",\"map\":", in->map);
 	put_str(o, ",\"baseline\":", in->baseline);
-	if (h) {
-		put_gmon(o, in, h);
+	if (h) {	/* the width of the first range's bins as "step" */
+		out_printf(o, ",\"format\":\"gmon.out\",\"gmon_format\":\"%s\","
+		    "\"version\":%llu,\"pointer_size\":%llu,\"rate\":%llu",
+		    g->format == GMON_GNU ? "GNU" : "BSD", (ull)g->version,
+		    (ull)(uint64_t)g->ptrsize, (ull)h->rate);
+		put(o, ",\"step\":");
+		view_width(o, &h->ranges[0]);
+		out_printf(o, ",\"counters\":%llu,\"ranges\":[", (ull)h->nbins);
+		for (size_t i = 0; i < h->nranges; i++) {
+			put_addr(o, i ? ",{" : "{", "low", h->ranges[i].low);
+			put_addr(o, ",", "high", h->ranges[i].high);
+			out_printf(o, ",\"bins\":%llu,\"bin_width\":",
+			    (ull)h->ranges[i].nbins);
+			view_width(o, &h->ranges[i]);
+			put(o, "}");
+		}
+		put(o, "]");
 	} else {
 		out_printf(o, ",\"format\":\"kernel\",\"step\":%llu,"
 		    "\"counters\":%llu", (ull)in->step, (ull)in->counters);
@@ -435,11 +378,32 @@ json_func(void *ctx, const struct func_rec *f)
 {
 	struct json_stream *j = ctx;
 
+	const struct report_result *res = j->res;
+	struct out *o = j->o;
+	const char *name = f->name;
+	size_t nlen = f->namelen;
+
 	if (!report_shown(j->opt, f))
 		return;
 	if (j->n++)
-		put(j->o, ",");
-	put_function(j->o, f, j->res, j->c, j->opt);
+		put(o, ",");
+	if (j->opt->rename)
+		name = j->opt->rename(f->name, f->namelen, &nlen);
+	put(o, "{\"name\":");
+	json_str(o, name, nlen);
+	if (res->h) {	/* a program's: the name as its map spells it */
+		put(o, ",\"mangled\":");
+		json_str(o, f->name, f->namelen);
+	}
+	put_addr(o, ",", "address", f->addr);
+	out_printf(o, ",\"size\":%llu,\"ticks\":%llu,\"load\":%.4f,"
+	    "\"percent\":%.6f", (ull)f->len, (ull)f->ticks,
+	    attrib_load(f->ticks, f->len), view_percent(f->ticks, res->all));
+	if (res->h)
+		put_hist_extra(o, "", res->h, f->ticks, f->calls);
+	if (j->opt->bins || j->opt->counters)
+		put_buckets(o, f, res, j->c, j->opt);
+	put(o, "}");
 }
 
 /* The totals: functions', *unknown*'s and no symbol's add up to all. */

@@ -1,9 +1,7 @@
 /*
- * view.h - the other reports: --top as text, --json and --folded.
- *
- * --top prints what it collected (collect.h) once the walk is over;
- * --json (without --top) and --folded are sinks of the walk, keeping
- * nothing.  Every view states the same total, every tick (RES->all).
+ * view.h - --top as text, --json and --folded.  --top prints what it
+ * collected once the walk is over; --json (without --top) and --folded are
+ * sinks of the walk, keeping nothing.  Each states every tick (RES->all).
  */
 #ifndef RP_VIEW_H
 #define RP_VIEW_H
@@ -66,23 +64,20 @@ struct report_sink view_json_sink(struct json_stream *j, struct out *o,
     const struct view_inputs *in);
 
 /*
- * A JSON string, quoted, for any bytes: '"' and control characters are
- * escaped, valid UTF-8 is copied, a backslash is written as two (the JSON
- * text "\\\\"), and each byte that is not part of valid UTF-8 as the four
- * characters \xNN (the JSON text "\\xNN", NN lower-case hex).  The decoded
- * string is thus the name with C-like escapes: "\\" a backslash, "\xNN"
- * a raw byte; anything else stands for itself.
+ * A JSON string, quoted, for any bytes: '"' and controls escaped, valid
+ * UTF-8 copied, a backslash written as two (the JSON text "\\\\") and a
+ * byte not of valid UTF-8 as \xNN (the JSON text "\\xNN", lower-case hex):
+ * the decoded string has C-like escapes, "\\" and "\xNN", and no others.
  */
 void json_str(struct out *o, const char *s, size_t n);
 
 /*
- * --folded: one line per function with ticks, "NAME TICKS", in address
- * order, NAME through OPT's rename hook; then "[unknown] N" and
- * "[no symbol] N" when N > 0.  In NAME each byte that is '\\', ';', a
- * control character or not valid UTF-8 is written \xNN (NN lower-case
- * hex), and so are a leading '[' and a ' ' before what reads as a count
- * (digits and dots to the end): every line is one frame and a count, and
- * no name reads as a frame of no function.
+ * --folded: "NAME TICKS" per function with ticks, in address order, NAME
+ * through OPT's rename hook; then "[unknown] N" and "[no symbol] N" when
+ * N > 0.  In NAME, '\\', ';', controls and bytes not of valid UTF-8 are
+ * written \xNN (lower-case hex), and so are a leading '[' and a ' ' before
+ * what reads as a count (digits and dots to the end): every line is one
+ * frame and a count, and no name reads as a frame of no function.
  */
 struct folded_stream {
 	struct out *o;
