@@ -57,6 +57,39 @@ heuristic(void **state)
 	assert_false(found_swapped(none, 3));
 }
 
+/* The byte order of N words W as profile_setup finds it, in memory. */
+static int
+setup_swapped(uint32_t *w, size_t n)
+{
+	struct profile p = { .data = (unsigned char *)w, .nwords = n };
+
+	return profile_setup(&p, 0);
+}
+
+/* The count in blocks of 64 words, then a word at a time, misses and
+ * repeats no counter: at every length around the blocks, the one counter
+ * that breaks a tie decides, wherever it lies. */
+static void
+heuristic_at_every_length(void **state)
+{
+	uint32_t w[200];
+
+	(void)state;
+	for (size_t n = 2; n <= 200; n++)
+		for (size_t at = 1; at < n; at++) {
+			w[0] = 4;
+			for (size_t k = 1; k < n; k++)
+				w[k] = 0x10001;	/* both halves: a tie */
+			w[at] = 0x10000;	/* its upper half only */
+			assert_true(setup_swapped(w, n));
+			for (size_t k = 1; k < n; k++)
+				w[k] = bswap(w[k]);	/* back, as found */
+			assert_int_equal(w[at], 0x10000);
+			w[at] = 0x1;		/* its lower half only */
+			assert_false(setup_swapped(w, n));
+		}
+}
+
 static void
 check_counters(struct profile *p, const uint32_t *w, size_t n)
 {
@@ -601,6 +634,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(heuristic),
+		cmocka_unit_test(heuristic_at_every_length),
 		cmocka_unit_test(native_and_reversed_files),
 		cmocka_unit_test(large_file_across_chunks),
 		cmocka_unit_test(sparse_sums_match_the_words),
