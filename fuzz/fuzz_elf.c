@@ -2,7 +2,7 @@
  * fuzz_elf.c - libFuzzer harness for the ELF symbol reader.
  *
  * Every input is read as an ELF file from memory.  A fatal error (a bad
- * file) comes back here through fatal_hook and longjmp; otherwise every
+ * file) comes back here through the fatal hook and longjmp; otherwise every
  * symbol handed out is checked: addresses never go down, a name is
  * non-empty and NUL-terminated where its length says, the kind follows
  * the type letter, nm's letters only, and a kernel image holds nothing
@@ -20,8 +20,9 @@
 static jmp_buf fatal_env;
 
 static void
-on_fatal(void)
+on_fatal(void *ctx)
 {
+	(void)ctx;
 	longjmp(fatal_env, 1);
 }
 
@@ -121,7 +122,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	uint64_t prev = 0;
 	size_t n = 0;
 
-	fatal_hook = on_fatal;
+	fatal_hook_set(on_fatal, NULL);
 	e = NULL;
 	if (setjmp(fatal_env) != 0) {
 		free_leftovers();

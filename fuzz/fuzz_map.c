@@ -9,7 +9,7 @@
  *     every symbol handed out lies inside the line it came from, that line
  *     numbers count every line, and that a wrong line is fatal exactly
  *     when the reference parser refuses it.
- * Fatal errors come back here through fatal_hook and longjmp.
+ * Fatal errors come back here through the fatal hook and longjmp.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -24,8 +24,9 @@
 static jmp_buf fatal_env;
 
 static void
-on_fatal(void)
+on_fatal(void *ctx)
 {
+	(void)ctx;
 	longjmp(fatal_env, 1);
 }
 
@@ -136,7 +137,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct sym s;
 	uint64_t prev = 0;
 
-	fatal_hook = on_fatal;
+	fatal_hook_set(on_fatal, NULL);
 	text = (const char *)data;
 	tsize = size;
 

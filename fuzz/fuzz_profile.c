@@ -21,7 +21,7 @@
  * The loaded counters are compared with a reference computed here from
  * the bytes: the byte-order guess, the step, every counter (baseline
  * subtracted), sums over random ranges; and an error is fatal exactly
- * when the reference says so.  Fatal errors come back through fatal_hook.
+ * when the reference says so.  Fatal errors come back through the fatal hook.
  */
 #include <fcntl.h>
 #include <setjmp.h>
@@ -59,8 +59,9 @@ total_of(const struct gmon *g)
 static jmp_buf fatal_env;
 
 static void
-on_fatal(void)
+on_fatal(void *ctx)
 {
+	(void)ctx;
 	longjmp(fatal_env, 1);
 }
 
@@ -356,7 +357,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (size < 1)
 		return 0;
-	fatal_hook = on_fatal;
+	fatal_hook_set(on_fatal, NULL);
 	flags = data[0];
 	data++;
 	size--;

@@ -12,7 +12,7 @@
  *   - with -a (no -b) the symbol lines add up to the total, with -b -v the
  *     per-symbol "total" lines do;
  *   - the output is whole lines and holds no NUL byte.
- * Fatal errors come back through fatal_hook and longjmp.
+ * Fatal errors come back through the fatal hook and longjmp.
  */
 #include <setjmp.h>
 #include <stdint.h>
@@ -36,8 +36,9 @@ static unsigned cur_opts;
 static jmp_buf fatal_env;
 
 static void
-on_fatal(void)
+on_fatal(void *ctx)
 {
+	(void)ctx;
 	longjmp(fatal_env, 1);
 }
 
@@ -329,7 +330,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (size < 2)
 		return 0;
-	fatal_hook = on_fatal;
+	fatal_hook_set(on_fatal, NULL);
 	plen = (size_t)(data[0] | data[1] << 8);
 	data += 2;
 	size -= 2;

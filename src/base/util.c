@@ -7,7 +7,15 @@
 
 #include "base/util.h"
 
-void (*fatal_hook)(void);
+static void (*hook)(void *);
+static void *hook_ctx;
+
+void
+fatal_hook_set(void (*fn)(void *), void *ctx)
+{
+	hook = fn;
+	hook_ctx = ctx;
+}
 
 static void
 vmsg(const char *fmt, va_list ap, int errnum)
@@ -23,8 +31,8 @@ vmsg(const char *fmt, va_list ap, int errnum)
 static _Noreturn void
 vfatal(const char *fmt, va_list ap, int errnum)
 {
-	if (fatal_hook)
-		fatal_hook();
+	if (hook)
+		hook(hook_ctx);
 	vmsg(fmt, ap, errnum);
 	exit(1);
 }
@@ -65,8 +73,8 @@ say_wrapped(const char *head, const char *indent, const char *text,
 {
 	const char *lead = head;
 
-	if (fatal_ && fatal_hook)
-		fatal_hook();
+	if (fatal_ && hook)
+		hook(hook_ctx);
 	while (*text == ' ')
 		text++;
 	while (*text != '\0') {

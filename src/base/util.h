@@ -25,8 +25,9 @@ void say_wrapped(const char *head, const char *indent, const char *text,
 _Noreturn void fatalx_hint(const char *fmt, ...)
     __attribute__((format(printf, 1, 2)));
 
-/* Hook run by fatal()/fatalx() before exiting (drops held-back output). */
-extern void (*fatal_hook)(void);
+/* FN(CTX) is run by fatal()/fatalx() before exiting: main's drops the
+ * held-back output and --pprof's file.  The one hook of the process. */
+void fatal_hook_set(void (*fn)(void *), void *ctx);
 
 void *xmalloc(size_t n);
 void *xrealloc(void *p, size_t n);

@@ -13,9 +13,6 @@
 #include "cli/export.h"
 #include "sym/elfsym.h"
 
-/* --pprof's file, here for a fatal error's hook to reach it. */
-static struct outfile pprof_file;
-
 /* The command line of O as one string, words with other than
  * [-+=.,/:@%_A-Za-z0-9] in single quotes (malloc'd). */
 static char *
@@ -48,23 +45,10 @@ command_line(const struct options *o)
 }
 
 void
-export_prepare(const struct options *o)
+export_prepare(const struct options *o, struct outfile *f)
 {
 	if (o->pprof && strcmp(o->pprof, "-") != 0)
-		outfile_open(&pprof_file, o->pprof);
-}
-
-void
-export_abort(void)
-{
-	outfile_abort(&pprof_file);
-}
-
-void
-export_commit(void)
-{
-	if (pprof_file.f != NULL)
-		outfile_commit(&pprof_file);
+		outfile_open(f, o->pprof);
 }
 
 /* Standard output's report holder as a stream's writer, for --pprof -. */
@@ -160,9 +144,9 @@ pprof_sink_begin(void *ctx, const struct report_result *res)
 	x->res = res;
 	x->in = (struct pprof_info){ .rate = s->rate,
 	    .time_nanos = (int64_t)t.tv_sec * 1000000000 + t.tv_nsec,
-	    .rename = x->ro->rename, .buckets = x->o->counters || x->o->bins };
-	x->f = pprof_file.f != NULL ? pprof_file.f : fopencookie(x->out, "w",
-	    io);
+	    .rename = x->ro->rename, .rename_ctx = x->ro->rename_ctx,
+	    .buckets = x->o->counters || x->o->bins };
+	x->f = x->file->f != NULL ? x->file->f : fopencookie(x->out, "w", io);
 	if (x->f == NULL)
 		fatal("--pprof -");
 	setvbuf(x->f, NULL, _IONBF, 0);	/* the encoder's blocks are the buffer */
@@ -194,7 +178,7 @@ pprof_sink_end(void *ctx, const struct report_result *res)
 	pprof_unplaced(&x->e, "[no symbol]", res->nosym);
 	if (pprof_end(&x->e) < 0)
 		fatal("%s: write error", x->o->pprof);
-	if (x->f != pprof_file.f && fclose(x->f) != 0)
+	if (x->f != x->file->f && fclose(x->f) != 0)
 		fatal("--pprof -: write error");
 	while (ncom)
 		free(com[--ncom]);

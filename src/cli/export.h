@@ -11,6 +11,7 @@
 
 #include "cli/options.h"
 #include "core/report.h"
+#include "base/outfile.h"
 #include "base/output.h"
 #include "views/pprof.h"
 #include "views/view.h"
@@ -26,20 +27,16 @@ struct export_src {
 	const char *format;	/* "kernel", "gmon.out (GNU)", ... */
 };
 
-/* Before any work: create --pprof's temporary file (fatal if it can't). */
-void export_prepare(const struct options *o);
-
-/* On a fatal error: leave no partial file, and any old one as it was. */
-void export_abort(void);
-
-/* Last, after every check of the inputs: put --pprof's file in place. */
-void export_commit(void);
+/* Before any work: create --pprof's file F (fatal if it can't), put in
+ * place by run_finish, dropped by a fatal error (base/outfile.h). */
+void export_prepare(const struct options *o, struct outfile *f);
 
 /* --pprof or --folded as the report's sink; the caller sets X's first
- * five fields. */
+ * six fields. */
 struct export_stream {
 	const struct options *o;
 	struct out *out;	/* standard output */
+	struct outfile *file;	/* --pprof's; its f NULL: standard output */
 	const struct counters *c;
 	const struct report_opts *ro;
 	const struct export_src *s;

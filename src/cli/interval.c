@@ -95,7 +95,7 @@ report_read(struct run *r, const struct watch *w, struct stat *map_st)
 	run_open_map(&m, r->map);
 	run_report(r, &m, &c, &res);
 	symsrc_close(&m);
-	run_finish(r->out);
+	run_finish(r->out, r->pprof);
 	if (map_new)
 		fit_warn(r->map, r->profile, res.origin, res.etext,
 		    res.have_etext, r->step, w->nwords - 1);

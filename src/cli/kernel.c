@@ -76,7 +76,8 @@ profile_missing(const struct kfiles *k)
 void
 kernel_write_profile(const struct kfiles *k, const int *multiplier)
 {
-	int fd = kroot_open_installed(k->profile, O_WRONLY | O_CLOEXEC);
+	int fd = kroot_open_installed(&k->rights, k->profile,
+	    O_WRONLY | O_CLOEXEC);
 	ssize_t r;
 
 	if (fd < 0 && errno == ENOENT)

@@ -13,18 +13,15 @@
 #include "base/util.h"
 #include "cli/kroot.h"
 
-static uid_t saved_euid;
-static int setuid_install;
-
-/* PATH under the test root if there is one, into BUF (KPATH bytes);
+/* PATH under K's test root if there is one, into BUF (KPATH bytes);
  * returns BUF.  Fatal when it does not fit. */
 static char *
-kroot_path(char *buf, const char *path)
+kroot_path(const struct kfiles *k, char *buf, const char *path)
 {
 	const char *root = secure_getenv(KERNEL_ROOT_ENV);
 
-	if (snprintf(buf, KPATH, "%s%s", root && !setuid_install ? root : "",
-	    path) >= KPATH)
+	if (snprintf(buf, KPATH, "%s%s", root && !k->rights.setuid ? root :
+	    "", path) >= KPATH)
 		fatalx("%s: too long under %s", path, KERNEL_ROOT_ENV);
 	return buf;
 }
@@ -55,41 +52,35 @@ kroot_word(const char *path, const char *key, char *val, size_t n)
 }
 
 void
-kroot_drop_privileges(void)
+kroot_drop_privileges(struct rights *rt)
 {
-	saved_euid = geteuid();
-	setuid_install = saved_euid != getuid();
+	rt->euid = geteuid();
+	rt->setuid = rt->euid != getuid();
 	if (setegid(getgid()) < 0 || seteuid(getuid()) < 0)
 		fatal("cannot drop privileges");
 }
 
-int
-kroot_setuid_install(void)
-{
-	return setuid_install;
-}
-
 void
-kroot_drop_privileges_for_good(void)
+kroot_drop_privileges_for_good(const struct rights *rt)
 {
 	gid_t g = getgid();
 	uid_t u = getuid();
 
-	if (setuid_install &&
+	if (rt->setuid &&
 	    (setresgid(g, g, g) < 0 || setresuid(u, u, u) < 0))
 		fatal("cannot drop privileges");
 }
 
 int
-kroot_open_installed(const char *name, int flags)
+kroot_open_installed(const struct rights *rt, const char *name, int flags)
 {
 	int fd, e;
 
-	if (setuid_install && seteuid(saved_euid) < 0)
+	if (rt->setuid && seteuid(rt->euid) < 0)
 		fatal("cannot regain privileges");
 	fd = open(name, flags);
 	e = errno;
-	kroot_drop_privileges_for_good();	/* from the regained rights too */
+	kroot_drop_privileges_for_good(rt);	/* from the regained rights too */
 	errno = e;
 	return fd;
 }
@@ -105,7 +96,7 @@ kroot_last_counter_is_text(const struct kfiles *k, int live)
 }
 
 void
-kroot_files(struct kfiles *k)
+kroot_files(struct kfiles *k, const struct rights *rt)
 {
 	struct utsname u;
 	const char *r = uname(&u) == 0 ? u.release : "unknown";
@@ -115,20 +106,21 @@ kroot_files(struct kfiles *k)
 	    "/usr/lib/debug/lib/modules/%s/vmlinux", "/proc/kallsyms" };
 	char buf[KPATH];
 
-	kroot_path(k->profile, PROC_PROFILE);
-	kroot_path(k->cmdline, "/proc/cmdline");
-	kroot_path(k->profiling, SYS_PROFILING);
-	kroot_path(k->debug, "/usr/lib/debug");
+	k->rights = *rt;
+	kroot_path(k, k->profile, PROC_PROFILE);
+	kroot_path(k, k->cmdline, "/proc/cmdline");
+	kroot_path(k, k->profiling, SYS_PROFILING);
+	kroot_path(k, k->debug, "/usr/lib/debug");
 	snprintf(buf, sizeof buf, "/boot/config-%s", r);
-	kroot_path(k->config, buf);
+	kroot_path(k, k->config, buf);
 	for (size_t i = 0; i < KFILES_MAPS; i++) {
 		snprintf(buf, sizeof buf, maps[i], r);
-		kroot_path(k->maps[i], buf);
+		kroot_path(k, k->maps[i], buf);
 	}
 	/* the release the test root says, else the real one */
-	if (secure_getenv(KERNEL_ROOT_ENV) == NULL || setuid_install ||
-	    kroot_word(kroot_path(buf, "/proc/sys/kernel/osrelease"), "",
+	if (secure_getenv(KERNEL_ROOT_ENV) == NULL || k->rights.setuid ||
+	    kroot_word(kroot_path(k, buf, "/proc/sys/kernel/osrelease"), "",
 	    k->release, sizeof k->release) < 1)
 		snprintf(k->release, sizeof k->release, "%s", r);
-	notes_file_build_id(kroot_path(buf, SYS_NOTES), &k->id);
+	notes_file_build_id(kroot_path(k, buf, SYS_NOTES), &k->id);
 }

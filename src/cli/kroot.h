@@ -11,6 +11,7 @@
 #define PROC_PROFILE "/proc/profile"
 #endif
 #include <stddef.h>
+#include <sys/types.h>
 
 #include "sym/notes.h"
 
@@ -30,6 +31,13 @@
  * cannot be opened.  The rest of that word, or "", goes to VAL (N bytes). */
 int kroot_word(const char *path, const char *key, char *val, size_t n);
 
+/* The rights the program was started with. */
+struct rights {
+	uid_t euid;		/* the installed user's, to come back to once */
+	int setuid;		/* a set-user-ID (or -group-ID) install run by
+				 * another: it ignores the test root */
+};
+
 /* The places of the default map chain (kernel.h), in order. */
 #define KFILES_MAPS 7
 
@@ -45,21 +53,21 @@ struct kfiles {
 	/* uname -r; under the test root, its /proc/sys/kernel/osrelease */
 	char release[256];
 	struct build_id id;	/* the running kernel's, SYS_NOTES; n 0: unknown */
+	struct rights rights;
 };
 
-void kroot_files(struct kfiles *k);
+/* K's files for a run with the rights RT. */
+void kroot_files(struct kfiles *k, const struct rights *rt);
 
-/* At start: act as the caller, keeping the right to come back once. */
-void kroot_drop_privileges(void);
+/* At start: act as the caller, keeping in RT the right to come back once. */
+void kroot_drop_privileges(struct rights *rt);
 
-/* Whether this is a set-user-ID (or -group-ID) install run by another. */
-int kroot_setuid_install(void);
+void kroot_drop_privileges_for_good(const struct rights *rt);
 
-void kroot_drop_privileges_for_good(void);
-
-/* NAME opened with FLAGS with the installed rights, then given up for
+/* NAME opened with FLAGS with the installed rights RT, then given up for
  * good; errno as open(2) left it. */
-int kroot_open_installed(const char *name, int flags);
+int kroot_open_installed(const struct rights *rt, const char *name,
+    int flags);
 
 /* What the last counter of a profile holds: 1 text ticks only (the LIVE
  * profile of a kernel 6.11 or later drops those outside), 0 also every

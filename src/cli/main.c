@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "base/outfile.h"
 #include "base/output.h"
 #include "base/util.h"
 #include "cli/export.h"
@@ -23,13 +24,20 @@
 #include "hist/profile.h"
 #include "sym/symsrc.h"
 
-static struct out out;
+/* Where the run writes, for a fatal error to drop: the report held for
+ * standard output, and --pprof's file (no partial file, an old one kept). */
+struct dest {
+	struct out out;
+	struct outfile pprof;
+};
 
 static void
-drop_output(void)
+drop_output(void *ctx)
 {
-	out_discard(&out);
-	export_abort();
+	struct dest *d = ctx;
+
+	out_discard(&d->out);
+	outfile_abort(&d->pprof);
 }
 
 /* The report of the kernel profile P, read and set up. */
@@ -50,7 +58,7 @@ report_kernel(struct run *r, struct profile *p)
 	bid = *symsrc_build_id(&m);
 	symsrc_close(&m);
 	profile_close(p);	/* a file that changed size is an error */
-	run_finish(r->out);
+	run_finish(r->out, r->pprof);
 	fit_warn(r->map, r->profile, res.origin, res.etext, res.have_etext,
 	    r->step, p->nwords - 1);
 	if (r->o->mapfile)	/* the default map's notice said it already */
@@ -73,7 +81,7 @@ report_profile(struct run *r)
 			    "it exits", prof.name);
 		gmonrun_run(r, &prof);
 		profile_close(&prof);	/* a file that changed size is an error */
-		run_finish(r->out);
+		run_finish(r->out, r->pprof);
 		return;
 	}
 	profile_check(&prof);
@@ -91,7 +99,7 @@ report_profile(struct run *r)
 	}
 	if (o->info) {
 		info_print(r, &prof);
-		run_finish(r->out);
+		run_finish(r->out, r->pprof);
 		profile_close(&prof);
 	} else if (o->interval > 0)
 		interval_run(r, &prof);
@@ -100,7 +108,7 @@ report_profile(struct run *r)
 }
 
 static _Noreturn void
-usage(const char *name)
+usage(struct out *out, const char *name)
 {
 	/* the name it runs by, at each %1$s */
 	static const char text[] =
@@ -145,8 +153,8 @@ usage(const char *name)
 	    "Inputs ending in .gz, .xz, .zst or .bz2 are decompressed.\n"
 	    "For more details see %1$s(8).\n";
 
-	out_printf(&out, text, name);
-	run_finish(&out);
+	out_printf(out, text, name);
+	run_finish(out, NULL);
 	exit(0);
 }
 
@@ -155,6 +163,8 @@ main(int argc, char **argv)
 {
 	struct options o;
 	struct run r;
+	struct rights rt;
+	struct dest d = { 0 };
 
 	/* descriptors 0-2 closed by the caller would be taken by the next
 	 * open: /dev/null, read-only, so that writes to them still fail */
@@ -162,20 +172,20 @@ main(int argc, char **argv)
 		if (fcntl(fd, F_GETFD) < 0 && errno == EBADF &&
 		    open("/dev/null", O_RDONLY) != fd)
 			abort();
-	kroot_drop_privileges();
+	kroot_drop_privileges(&rt);
 	signal(SIGPIPE, SIG_IGN);
-	out_init(&out, STDOUT_FILENO);
-	fatal_hook = drop_output;
+	out_init(&d.out, STDOUT_FILENO);
+	fatal_hook_set(drop_output, &d);
 
 	switch (options_parse(&o, argc, argv)) {
 	case OPT_RUN:
 		break;
 	case OPT_HELP:
-		usage(o.name);
+		usage(&d.out, o.name);
 	case OPT_VERSION:
-		out_printf(&out, "%s from readprofile %s\n", PROGNAME,
+		out_printf(&d.out, "%s from readprofile %s\n", PROGNAME,
 		    RP_VERSION);
-		run_finish(&out);
+		run_finish(&d.out, NULL);
 		return 0;
 	case OPT_USAGE_ERROR:
 		fprintf(stderr, "Try '%s --help' for more information.\n",
@@ -184,17 +194,17 @@ main(int argc, char **argv)
 	default:
 		return 1;
 	}
-	run_init(&r, &o, &out);
+	run_init(&r, &o, &d.out, &d.pprof, &rt);
 	if (o.reset || o.multiplier_set)
 		kernel_write_profile(&r.k, o.multiplier_set ? &o.multiplier :
 		    NULL);
-	kroot_drop_privileges_for_good();
+	kroot_drop_privileges_for_good(&rt);
 	if (o.enable) {		/* start the kernel's profiling, and say how */
-		profiling_enable(&r.k, o.enable, &out);
-		run_finish(&out);
+		profiling_enable(&r.k, o.enable, &d.out);
+		run_finish(&d.out, NULL);
 		return 0;
 	}
-	export_prepare(&o);
+	export_prepare(&o, &d.pprof);
 	if (r.live)
 		kernel_profile_check(&r.k);
 	report_profile(&r);

@@ -112,7 +112,7 @@ profiling_enable(const struct kfiles *k, const char *arg, struct out *out)
 		    "from 0 to 30 (each counter covers 2^N bytes of kernel "
 		    "text)", arg);
 	arg = canon;	/* from here on, as the kernel is to read it */
-	if (kroot_setuid_install())
+	if (k->rights.setuid)
 		fatalx("--enable is refused by a set-user-ID install: starting "
 		    "profiling takes kernel memory until the next boot, so "
 		    "only root may do it, running readprofile as root");

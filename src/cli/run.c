@@ -17,14 +17,15 @@
 #include "hist/step.h"
 
 void
-run_finish(struct out *out)
+run_finish(struct out *out, struct outfile *pprof)
 {
 	if (out_finish(out) < 0) {
 		if (errno == EPIPE)
 			exit(0);	/* the reader left: nothing to say */
 		fatal("write error");
 	}
-	export_commit();
+	if (pprof != NULL && pprof->f != NULL)
+		outfile_commit(pprof);
 }
 
 void
@@ -95,6 +96,7 @@ run_report(const struct run *r, struct symsrc *m, const struct counters *c,
     struct report_result *res)
 {
 	const struct options *o = r->o;
+	struct demangler dm = { 0 };
 	struct report_opts ro = { .verbose = o->verbose, .all = o->all,
 	    .bins = o->bins, .counters = o->counters, .step = r->step,
 	    .hist = r->hist, .default_map = o->mapfile == NULL,
@@ -102,11 +104,12 @@ run_report(const struct run *r, struct symsrc *m, const struct counters *c,
 	    o->exact ? ATTRIB_EXACT : ATTRIB_CLASSIC,
 	    /* a program's names demangled; a kernel's as they are */
 	    .rename = r->hist && !o->no_demangle ? demangle_or_same : NULL,
+	    .rename_ctx = &dm,
 	    .last_is_text = o->exact &&
 	    kroot_last_counter_is_text(&r->k, r->live) == 1 };
 	struct export_src s;
-	struct export_stream x = { .o = o, .out = r->out, .c = c, .ro = &ro,
-	    .s = &s };
+	struct export_stream x = { .o = o, .out = r->out, .file = r->pprof,
+	    .c = c, .ro = &ro, .s = &s };
 	/* what --json says of R's inputs: from R alone */
 	struct view_inputs vi = { .profile = r->profile, .map = r->map,
 	    .baseline = o->baseline, .step = r->step, .counters = c->n - 1,
@@ -133,21 +136,24 @@ run_report(const struct run *r, struct symsrc *m, const struct counters *c,
 		classic_run(m, c, &ro, r->out, res);
 	if (r->walked)
 		r->walked(r, res);
-	if (ro.collect == NULL)
-		return;
-	collect_sort(&k);
-	if (o->json)
-		view_json(r->out, &k, res, c, &ro, &vi);
-	else	/* what a gmon.out counts is not the kernel's */
-		view_top(r->out, &k, res, c, &ro, r->hist ? NULL : r->counting);
-	collect_free(&k);
+	if (ro.collect != NULL) {
+		collect_sort(&k);
+		if (o->json)
+			view_json(r->out, &k, res, c, &ro, &vi);
+		else	/* what a gmon.out counts is not the kernel's */
+			view_top(r->out, &k, res, c, &ro, r->hist ? NULL :
+			    r->counting);
+		collect_free(&k);
+	}
+	demangler_free(&dm);
 }
 
 void
-run_init(struct run *r, const struct options *o, struct out *out)
+run_init(struct run *r, const struct options *o, struct out *out,
+    struct outfile *pprof, const struct rights *rt)
 {
-	*r = (struct run){ .o = o, .out = out };
-	kroot_files(&r->k);
+	*r = (struct run){ .o = o, .out = out, .pprof = pprof };
+	kroot_files(&r->k, rt);
 	/* the one place that tells the live profile from a snapshot */
 	r->profile = strcmp(o->profile, "/proc/profile") == 0 ? r->k.profile :
 	    o->profile;

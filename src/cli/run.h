@@ -7,6 +7,7 @@
 
 #include <stdint.h>
 
+#include "base/outfile.h"
 #include "base/output.h"
 #include "cli/kroot.h"
 #include "cli/options.h"
@@ -19,6 +20,7 @@
 struct run {
 	const struct options *o;
 	struct out *out;	/* standard output; dropped on a fatal error */
+	struct outfile *pprof;	/* --pprof's file; dropped on a fatal error */
 	struct kfiles k;	/* the running kernel's files */
 	int live;		/* the profile is the running kernel's own */
 	const char *profile;	/* the file read: K's when the live one */
@@ -35,8 +37,9 @@ struct run {
 	const void *walked_ctx;
 };
 
-/* R for the options O, written into OUT. */
-void run_init(struct run *r, const struct options *o, struct out *out);
+/* R for the options O, with the rights RT, written into OUT and PPROF. */
+void run_init(struct run *r, const struct options *o, struct out *out,
+    struct outfile *pprof, const struct rights *rt);
 
 /* Open the map NAME into M, or exit saying why. */
 void run_open_map(struct symsrc *m, const char *name);
@@ -58,8 +61,9 @@ uint32_t run_step_from_map(struct symsrc *m, uint64_t counters,
 /* "little-endian" or "big-endian": this host's order, or SWAPPED the other. */
 const char *run_byte_order(int swapped);
 
-/* Write what OUT holds, then --pprof's file (last: every input checked); a
- * reader gone away ends the run quietly, any other write error is fatal. */
-void run_finish(struct out *out);
+/* Write what OUT holds, then put --pprof's file PPROF (if any, else NULL)
+ * in place, last: every input checked; a reader gone away ends the run
+ * quietly, any other write error is fatal. */
+void run_finish(struct out *out, struct outfile *pprof);
 
 #endif

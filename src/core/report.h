@@ -35,7 +35,9 @@ struct report_opts {
 	struct collect *collect;	/* views: --top/--json collect here */
 	int default_map;	/* the map was not given with -m */
 	/* NULL, or the name to print (demangled), valid to the next call */
-	const char *(*rename)(const char *name, size_t len, size_t *outlen);
+	const char *(*rename)(void *ctx, const char *name, size_t len,
+	    size_t *outlen);
+	void *rename_ctx;
 	int last_is_text;	/* exact: the last counter is a text bucket */
 	uint32_t step;		/* a kernel profile's */
 	const struct report_hist *hist;	/* a histogram's, else NULL */

@@ -665,27 +665,20 @@ demangle_bound(const char *name, size_t len)
 
 #define DEMANGLED_MAX 4096	/* longer demangled names stay mangled */
 
-typedef char *(*cxa_demangle_fn)(const char *mangled, char *buf,
-    size_t *len, int *status);
-
-static cxa_demangle_fn cxa_demangle;
-static int loaded;
-static char *last;
-
 /* By soname, never by path.  A set-user-ID install gets here only after
  * giving its rights up for good (kroot_drop_privileges_for_good) and stays
  * AT_SECURE, so the loader still ignores the caller's LD_LIBRARY_PATH and
  * LD_PRELOAD: only the system's libstdc++ can be loaded. */
 static void
-load(void)
+load(struct demangler *dm)
 {
 	void *h = dlopen("libstdc++.so.6", RTLD_NOW | RTLD_LOCAL);
 
-	loaded = 1;
+	dm->loaded = 1;
 	/* a function pointer from dlsym's object pointer, as POSIX allows */
 	if (h != NULL)
-		*(void **)&cxa_demangle = dlsym(h, "__cxa_demangle");
-	if (cxa_demangle == NULL)
+		*(void **)&dm->fn = dlsym(h, "__cxa_demangle");
+	if (dm->fn == NULL)
 		warnx_("notice: C++ names are shown mangled: no demangler "
 		    "(__cxa_demangle of libstdc++.so.6) could be loaded");
 }
@@ -694,8 +687,9 @@ load(void)
  * 64 bytes for each of NAME's: __cxa_demangle makes the whole result
  * before it can be measured. */
 const char *
-demangle_or_same(const char *name, size_t len, size_t *outlen)
+demangle_or_same(void *ctx, const char *name, size_t len, size_t *outlen)
 {
+	struct demangler *dm = ctx;
 	uint64_t b = len > 4 * DEMANGLED_MAX ? SAT : demangle_bound(name, len);
 	int status = -1;
 	char *in, *r;
@@ -704,19 +698,26 @@ demangle_or_same(const char *name, size_t len, size_t *outlen)
 	if ((b > DEMANGLED_MAX && (b > 64 * (uint64_t)len ||
 	    b > 16 * DEMANGLED_MAX)) || memchr(name, '\0', len) != NULL)
 		return name;	/* not "_Z...", or too long */
-	if (!loaded)
-		load();
-	if (cxa_demangle == NULL)
+	if (!dm->loaded)
+		load(dm);
+	if (dm->fn == NULL)
 		return name;
 	in = xasprintf("%.*s", (int)len, name);	/* len is 16 KiB at most */
-	r = cxa_demangle(in, NULL, NULL, &status);
+	r = dm->fn(in, NULL, NULL, &status);
 	free(in);
 	if (r == NULL || status != 0 || strlen(r) > DEMANGLED_MAX) {
 		free(r);
 		return name;
 	}
-	free(last);
-	last = r;
+	free(dm->last);
+	dm->last = r;
 	*outlen = strlen(r);
 	return r;
+}
+
+void
+demangler_free(struct demangler *dm)
+{
+	free(dm->last);
+	dm->last = NULL;
 }

@@ -207,7 +207,8 @@ classic_out(const struct classic *k, const struct func_rec *f,
 	    .end = end ? end : "\n" };
 
 	if (opt->rename && (f->ticks || opt->all || opt->verbose))
-		l.name = opt->rename(f->name, f->namelen, &l.nlen);
+		l.name = opt->rename(opt->rename_ctx, f->name, f->namelen,
+		    &l.nlen);
 	if (opt->bins) {
 		out_bins(k->o, k->c, &res->a, f, l.name, l.nlen, opt->all);
 		if (f->ticks || opt->verbose || end)

@@ -273,7 +273,8 @@ pprof_func(struct pprof_enc *e, const struct func_rec *f,
 	e->fid++;
 	sys = str_n(e, f->name, f->namelen);
 	if (e->in->rename)
-		name = e->in->rename(f->name, f->namelen, &nlen);
+		name = e->in->rename(e->in->rename_ctx, f->name, f->namelen,
+		    &nlen);
 	/* its Function, then its Location(s) and Sample(s) */
 	pb_int(&e->m, F_ID, e->fid);
 	pb_int(&e->m, F_NAME, name == f->name ? sys : str_n(e, name, nlen));

@@ -30,7 +30,9 @@ struct pprof_info {
 	const char *const *comments;	/* written at pprof_end */
 	size_t ncomments;
 	int buckets;			/* -s, -b: a Location per bucket */
-	const char *(*rename)(const char *name, size_t len, size_t *outlen);
+	const char *(*rename)(void *ctx, const char *name, size_t len,
+	    size_t *outlen);
+	void *rename_ctx;
 };
 
 /* A gzip member of stored blocks, one (64 KiB) per fwrite to F, unbuffered. */

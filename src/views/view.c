@@ -203,7 +203,7 @@ folded_func(void *ctx, const struct func_rec *f)
 	if (f->ticks == 0 || !report_shown(fs->opt, f))
 		return;
 	if (fs->opt->rename)
-		name = fs->opt->rename(f->name, n, &n);
+		name = fs->opt->rename(fs->opt->rename_ctx, f->name, n, &n);
 	folded_name(fs->o, name, n);
 	out_printf(fs->o, " %llu\n", (ull)f->ticks);
 }
@@ -388,7 +388,8 @@ json_func(void *ctx, const struct func_rec *f)
 	if (j->n++)
 		put(o, ",");
 	if (j->opt->rename)
-		name = j->opt->rename(f->name, f->namelen, &nlen);
+		name = j->opt->rename(j->opt->rename_ctx, f->name,
+		    f->namelen, &nlen);
 	put(o, "{\"name\":");
 	json_str(o, name, nlen);
 	if (res->h) {	/* a program's: the name as its map spells it */

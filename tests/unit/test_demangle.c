@@ -7,6 +7,9 @@
 #include "unit.h"
 #include "sym/demangle.h"
 
+/* The tests' demangler, as a report holds one. */
+static struct demangler dm;
+
 /*
  * A mangled name whose substitutions double at each of LEVELS levels:
  * f(A, B<A, A>, B<B<A, A>, B<A, A> >, ...).  A is S_, B is S0_ and level
@@ -41,7 +44,7 @@ static void
 demangled_is(const char *mangled, const char *want)
 {
 	size_t len;
-	const char *got = demangle_or_same(mangled, strlen(mangled), &len);
+	const char *got = demangle_or_same(&dm, mangled, strlen(mangled), &len);
 
 	assert_true(demangle_bound(mangled, strlen(mangled)) >= strlen(want));
 	if (!have_demangler())
@@ -78,13 +81,13 @@ doubling_name_stays_mangled_at_once(void **state)
 	(void)state;
 	assert_true(strlen(name) < 300);
 	assert_true(demangle_bound(name, strlen(name)) > ((uint64_t)1 << 24));
-	got = demangle_or_same(name, strlen(name), &len);
+	got = demangle_or_same(&dm, name, strlen(name), &len);
 	assert_ptr_equal(got, name);
 	assert_int_equal(len, strlen(name));
 	/* each further level doubles it: the bound says so, never wraps */
 	name = doubling(buf, sizeof buf, 35);
 	assert_true(demangle_bound(name, strlen(name)) > ((uint64_t)1 << 34));
-	assert_ptr_equal(demangle_or_same(name, strlen(name), &len), name);
+	assert_ptr_equal(demangle_or_same(&dm, name, strlen(name), &len), name);
 }
 
 /* A few levels: short enough to show, and the bound holds it. */
@@ -96,7 +99,7 @@ short_doubling_name_is_demangled(void **state)
 	size_t len;
 
 	(void)state;
-	got = demangle_or_same(name, strlen(name), &len);
+	got = demangle_or_same(&dm, name, strlen(name), &len);
 	if (!have_demangler())
 		skip();
 	assert_ptr_not_equal(got, name);
@@ -113,7 +116,7 @@ name_longer_than_4k_demangled_stays_mangled(void **state)
 	size_t len;
 
 	(void)state;
-	assert_ptr_equal(demangle_or_same(name, strlen(name), &len), name);
+	assert_ptr_equal(demangle_or_same(&dm, name, strlen(name), &len), name);
 	assert_int_equal(len, strlen(name));
 }
 
@@ -128,7 +131,7 @@ what_is_not_a_mangled_name_stays(void **state)
 
 	(void)state;
 	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-		assert_ptr_equal(demangle_or_same(names[i], strlen(names[i]),
+		assert_ptr_equal(demangle_or_same(&dm, names[i], strlen(names[i]),
 		    &len), names[i]);
 	assert_true(demangle_bound("main", 4) >= ((uint64_t)1 << 40));
 }
@@ -252,7 +255,7 @@ postfix_operators_double_the_bound(void **state)
 		snprintf(name + k, sizeof name - (size_t)k, "fp_ET_");
 		assert_true(demangle_bound(name, strlen(name)) >=
 		    ((uint64_t)1 << 40));
-		assert_ptr_equal(demangle_or_same(name, strlen(name), &len),
+		assert_ptr_equal(demangle_or_same(&dm, name, strlen(name), &len),
 		    name);
 	}
 	demangled_is("_Z1fIiEDTppfp_ET_", "decltype ({parm#1}++) f<int>(int)");
