@@ -16,17 +16,27 @@
 #             with name.h; core/a.c including core/b.h makes a depend on b);
 #   length    no function over 80 lines, from the line naming it to its
 #             closing brace (the code's style: the name starts a line, the
-#             braces of a function body stand in column 0).
+#             braces of a function body stand in column 0);
+#   state     no variable at file scope that is not const (a declaration
+#             on one line, in column 0: a function pointer too), but the
+#             three of STATE_OK: the run is described in struct run.
 # First, self-tests: the checks run on small planted trees (an upward
 # include, a sideways one, one without a folder, a missing header, a
-# circle, a file outside the folders, an 81-line function) must fail, each
-# naming the planted line, and pass on a clean tree.
+# circle, a file outside the folders, an 81-line function, a variable at
+# file scope) must fail, each naming the planted line, and pass on a clean
+# tree.
 # Prints `N passed, M failed`.
 set -u
 LC_ALL=C
 export LC_ALL
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 MAXLEN=80
+# The only variables outside a run: the hook a fatal error runs before it
+# exits (main's drops the held output and --pprof's file), the flag the
+# signal handler of --interval sets, and the program's name as getopt's
+# messages need it (a char * it never writes).
+STATE_OK="base/util.c:hook base/util.c:hook_ctx cli/interval.c:stop
+    cli/options.c:progname"
 
 TMP=$(mktemp -d) || exit 1
 trap 'rm -rf "$TMP"' EXIT
@@ -138,6 +148,35 @@ check_length() {
 		}') || echo "the length check failed to run"
 }
 
+# check_state DIR: a line for each variable at file scope not in STATE_OK.
+check_state() {
+	(cd "$1" && files . | xargs awk -v ok="$STATE_OK" '
+		BEGIN {
+			n = split(ok, a, /[ \t\n]+/)
+			for (i = 1; i <= n; i++)
+				allowed[a[i]] = 1
+		}
+		/^[A-Za-z_]/ && /;[ \t]*$/ && !/^(typedef|extern|enum) / &&
+		    !/^(struct|union) [A-Za-z_0-9]+;/ && !/\{/ &&
+		    !/(^|[^A-Za-z0-9_])const([^A-Za-z0-9_]|$)/ {
+			s = $0
+			p = index(s, "(")
+			if (p && substr(s, p + 1, 1) != "*")
+				next	# a function: its first ( opens its parameters
+			if (p) {	# a function pointer: its name
+				sub(/^[^(]*\(\*/, "", s)
+				sub(/\).*/, "", s)
+			} else {
+				sub(/[ \t]*(=.*)?;[ \t]*$/, "", s)
+				sub(/\[.*/, "", s)
+				sub(/.*[^A-Za-z0-9_]/, "", s)
+			}
+			if (!((FILENAME ":" s) in allowed))
+				print FILENAME ":" FNR ": " s ": a variable at " \
+				    "file scope (state belongs in the run)"
+		}') || echo "the state check failed to run"
+}
+
 pass=0 fail=0
 
 # judge DESC FILE: a check passes when it found nothing.
@@ -159,6 +198,7 @@ check_all() {
 		check_includes "$1" "$TMP/edges"
 		check_circles "$TMP/edges"
 		check_length "$1"
+		check_state "$1"
 	} > "$2"
 }
 
@@ -265,6 +305,15 @@ if [ $# = 0 ]; then
 	selftest "a function of $((MAXLEN + 1)) lines, its brace on the name line" \
 	    "base/base.c:3: long_one() is $((MAXLEN + 1)) lines" \
 	    base/base.c "$(body $((MAXLEN + 2)) | sed '1d; 2s/)$/) {/; 3d')\n"
+	selftest "a variable at file scope" \
+	    'hist/hist.c:3: seen: a variable at file scope' \
+	    hist/hist.c 'static int seen;\n'
+	selftest "a function pointer at file scope" \
+	    'views/views.c:3: hook: a variable at file scope' \
+	    views/views.c 'void (*hook)(void);\n'
+	selftest "an array at file scope, initialised" \
+	    'sym/sym.c:3: last: a variable at file scope' \
+	    sym/sym.c 'static char last[64] = "";\n'
 	SRC=$TOP/src
 else
 	SRC=$1
@@ -281,6 +330,8 @@ check_circles "$TMP/edges" > "$TMP/f"
 judge "no circle of includes between the modules of src/" "$TMP/f"
 check_length "$SRC" > "$TMP/f"
 judge "no function of src/ over $MAXLEN lines" "$TMP/f"
+check_state "$SRC" > "$TMP/f"
+judge "no variable at file scope in src/ but those of STATE_OK" "$TMP/f"
 
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]
