@@ -81,8 +81,9 @@ info_print(const struct run *r, const struct profile *p)
 		    run_byte_order(r->swapped), o->noauto ? "native, -n" :
 		    r->swapped ? "reversed" : "native");
 		if (have_map)
-			fit_describe(r->out, mapname, res.origin, res.etext,
-			    res.have_etext, step, counters);
+			fit_describe(r->out, &(struct step_text){ mapname,
+			    res.origin, res.etext, res.have_etext, counters },
+			    step);
 		print_kernel(r, have_map ? &bid : NULL);
 	}
 }

@@ -97,8 +97,8 @@ report_read(struct run *r, const struct watch *w, struct stat *map_st)
 	symsrc_close(&m);
 	run_finish(r->out, r->pprof);
 	if (map_new)
-		fit_warn(r->map, r->profile, res.origin, res.etext,
-		    res.have_etext, r->step, w->nwords - 1);
+		fit_warn(&(struct step_text){ r->map, res.origin, res.etext,
+		    res.have_etext, w->nwords - 1 }, r->profile, r->step);
 }
 
 void

@@ -59,8 +59,8 @@ report_kernel(struct run *r, struct profile *p)
 	symsrc_close(&m);
 	profile_close(p);	/* a file that changed size is an error */
 	run_finish(r->out, r->pprof);
-	fit_warn(r->map, r->profile, res.origin, res.etext, res.have_etext,
-	    r->step, p->nwords - 1);
+	fit_warn(&(struct step_text){ r->map, res.origin, res.etext,
+	    res.have_etext, p->nwords - 1 }, r->profile, r->step);
 	if (r->o->mapfile)	/* the default map's notice said it already */
 		kernel_build_id_warn(&bid, r->map, r->live ? &r->k.id : NULL);
 }

@@ -139,9 +139,9 @@ run_report(const struct run *r, struct symsrc *m, const struct counters *c,
 	if (ro.collect != NULL) {
 		collect_sort(&k);
 		if (o->json)
-			view_json(r->out, &k, res, c, &ro, &vi);
+			view_json(r->out, res, c, &ro, &vi);
 		else	/* what a gmon.out counts is not the kernel's */
-			view_top(r->out, &k, res, c, &ro, r->hist ? NULL :
+			view_top(r->out, res, c, &ro, r->hist ? NULL :
 			    r->counting);
 		collect_free(&k);
 	}

@@ -10,26 +10,24 @@
 #include <stdint.h>
 
 #include "base/output.h"
+#include "hist/step.h"
 
 enum fit { FIT_UNKNOWN, FIT_MATCH, FIT_MISMATCH };
 
-/* Compare the text [stext, etext) (HAVE_ETEXT: etext found) at STEP with
- * the profile's COUNTERS; *MAP_COUNTERS gets the map's count. */
-enum fit fit_check(uint64_t stext, uint64_t etext, int have_etext,
-    uint32_t step, uint64_t counters, uint64_t *map_counters);
+/* Compare T's text [stext, etext) (have_etext: etext found) at STEP with
+ * T's counters; *MAP_COUNTERS gets the map's count. */
+enum fit fit_check(const struct step_text *t, uint32_t step,
+    uint64_t *map_counters);
 
-/* The -i -v "Map: ..." line, newline included, into OUT. */
-void fit_describe(struct out *out, const char *map, uint64_t stext,
-    uint64_t etext, int have_etext, uint32_t step, uint64_t counters);
+/* The -i -v "Map: ..." line of T at STEP, newline included, into OUT. */
+void fit_describe(struct out *out, const struct step_text *t, uint32_t step);
 
-/* The profile's COUNTERS at STEP cover fewer bytes than MAP's TEXT bytes
- * (_etext - _stext): the line that says so, no newline, into BUF (N). */
-void fit_short(char *buf, size_t n, const char *map, uint64_t text,
-    uint32_t step, uint64_t counters);
+/* T's counters at STEP cover fewer bytes than its map's text (_etext -
+ * _stext): the line that says so, no newline, into BUF (N). */
+void fit_short(char *buf, size_t n, const struct step_text *t, uint32_t step);
 
-/* Warn on stderr when MAP does not fit PROFILE, naming PROFILE first when
- * it has fewer counters than MAP's text; nothing otherwise. */
-void fit_warn(const char *map, const char *profile, uint64_t stext,
-    uint64_t etext, int have_etext, uint32_t step, uint64_t counters);
+/* Warn on stderr when T's map does not fit PROFILE at STEP, naming PROFILE
+ * first when it has fewer counters than the map's text; nothing otherwise. */
+void fit_warn(const struct step_text *t, const char *profile, uint32_t step);
 
 #endif

@@ -91,8 +91,8 @@ out_of_range(struct run *r, const struct sym *at)
 		etext = sym_is_etext(&s);
 	short_profile = etext && s.addr > end;
 	if (short_profile) {
-		fit_short(detail, sizeof detail, r->m->name, s.addr - a->origin,
-		    (uint32_t)step, n);
+		fit_short(detail, sizeof detail, &(struct step_text){
+		    r->m->name, a->origin, s.addr, 1, n }, (uint32_t)step);
 	} else if (etext && s.addr >= a->origin) {
 		/* the sizes agree: the symbol itself is what lies beyond */
 		if (r->m->elf == NULL)

@@ -53,15 +53,19 @@ bin16(const struct gmon_bins *v, size_t off, uint64_t k)
 	return (uint32_t)load(v->b + off + 2 * (size_t)k, 2, v->big);
 }
 
-/* Add bins [k, k + n) of range I, summed over its records, times SIGN
- * (1, or UINT32_MAX: -1 modulo 2^32), to W. */
+/* Into V's window bins [k, k + n) of range I, summed over its records,
+ * less those of the baseline's (modulo 2^32). */
 static void
-add_bins(const struct gmon_bins *v, size_t i, uint64_t k, size_t n,
-    uint32_t sign, uint32_t *w)
+fill_window(struct gmon_bins *v, size_t i, uint64_t k, size_t n)
 {
-	for (size_t j = v->rfirst[i]; j < v->rfirst[i + 1]; j++)
-		for (size_t x = 0; x < n; x++)
-			w[x] += sign * bin16(v, v->recs[j].off, k + x);
+	const struct gmon_bins *src[2] = { v, v->base }, *b;
+	uint32_t *w = v->win, sign = 1;	/* then UINT32_MAX: -1 modulo 2^32 */
+
+	memset(w, 0, n * sizeof *w);
+	for (int s = 0; s < 2 && (b = src[s]) != NULL; s++, sign = UINT32_MAX)
+		for (size_t j = b->rfirst[i]; j < b->rfirst[i + 1]; j++)
+			for (size_t x = 0; x < n; x++)
+				w[x] += sign * bin16(b, b->recs[j].off, k + x);
 }
 
 /* The range that holds word K >= 1 (K at most the last word). */
@@ -99,10 +103,7 @@ bins_span(void *ctx, uint64_t from, uint64_t to, size_t *got)
 	n = to - from < WINDOW ? (size_t)(to - from) : WINDOW;
 	if (x->first + x->nbins - from < n)
 		n = (size_t)(x->first + x->nbins - from);
-	memset(v->win, 0, n * sizeof *v->win);
-	add_bins(v, i, from - x->first, n, 1, v->win);
-	if (v->base != NULL)
-		add_bins(v->base, i, from - x->first, n, UINT32_MAX, v->win);
+	fill_window(v, i, from - x->first, n);
 	*got = n;
 	return v->win;
 }

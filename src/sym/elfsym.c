@@ -528,10 +528,11 @@ kernel_drops(char type, const char *n)
 	    strcmp(n, "L0") == 0 || prefix_of(n, prefix, NPREFIX(prefix)) >= 0;
 }
 
-/* Symbol I, at P (X: its extended section index, or NULL), if nm lists it. */
-static void
+/* Symbol I, at P (X: its extended section index, or NULL), if nm lists it:
+ * 1 if it is _stext, 2 if linux_banner (both: a kernel), else 0. */
+static int
 collect_one(struct elf *e, uint32_t i, const unsigned char *p,
-    const unsigned char *x, int *stext, int *banner)
+    const unsigned char *x)
 {
 	int is64 = e->is64;
 	unsigned info = p[is64 ? 4 : 12], bind = info >> 4, stype = info & 0xf;
@@ -548,13 +549,13 @@ collect_one(struct elf *e, uint32_t i, const unsigned char *p,
 	if (shndx == SHN_XINDEX && x != NULL)
 		shndx = (uint32_t)rd(e, x, 4);
 	if (shndx == SHN_UNDEF || stype == STT_SECTION || stype == STT_FILE)
-		return;
+		return 0;
 	n = string_at(e->str, e->strsize, name);
 	if (n == NULL)
 		fatalx("%s: symbol %u: name offset %u lies outside the string "
 		    "table", e->name, i, name);
 	if (*n == '\0')
-		return;
+		return 0;
 	if (shndx < e->shnum)
 		sec = e->secletter[shndx];
 	else if (shndx < SHN_LORESERVE || shndx > SHN_HIRESERVE)
@@ -574,8 +575,9 @@ collect_one(struct elf *e, uint32_t i, const unsigned char *p,
 	t->name = name;
 	t->idx_type = i << 8 | (unsigned char)type |
 	    (kernel_drops(type, n) ? ENT_DROP : 0);
-	*stext |= strcmp(n, "_stext") == 0;
-	*banner |= strcmp(n, "linux_banner") == 0;
+	if (strcmp(n, "_stext") == 0)
+		return 1;
+	return strcmp(n, "linux_banner") == 0 ? 2 : 0;
 }
 
 /* One pass over the symbol table S (X: its SHT_SYMTAB_SHNDX, or NULL): the
@@ -583,7 +585,7 @@ collect_one(struct elf *e, uint32_t i, const unsigned char *p,
 static void
 collect(struct elf *e, const struct elf_shdr *s, const struct elf_shdr *x)
 {
-	int stext = 0, banner = 0;
+	int seen = 0;		/* _stext 1, linux_banner 2 */
 	unsigned char *sb = NULL, *xb = NULL;
 	size_t es = (size_t)s->entsize;
 
@@ -601,12 +603,12 @@ collect(struct elf *e, const struct elf_shdr *s, const struct elf_shdr *x)
 		    x->offset + (uint64_t)i0 * 4, (uint64_t)n * 4) : NULL;
 
 		for (uint32_t k = i0 == 0; k < n; k++)
-			collect_one(e, i0 + k, p + (size_t)k * es,
-			    xp ? xp + (size_t)k * 4 : NULL, &stext, &banner);
+			seen |= collect_one(e, i0 + k, p + (size_t)k * es,
+			    xp ? xp + (size_t)k * 4 : NULL);
 	}
 	free(sb);
 	free(xb);
-	if ((e->kernel = stext && banner)) {
+	if ((e->kernel = seen == 3)) {
 		size_t k = 0;
 
 		for (size_t i = 0; i < e->nent; i++)

@@ -99,25 +99,26 @@ out_total(struct out *o, const struct report_result *res, uint64_t total,
 	out_line(o, &l);
 }
 
-/* -b: the bins of one function, with its header before the first one. */
+/* -b: F's bins, with its header (L's name) before the first one. */
 static void
-out_bins(struct out *o, const struct counters *c, const struct attrib *a,
-    const struct func_rec *f, const char *name, size_t nlen, int all)
+out_bins(const struct classic *cl, const struct func_rec *f,
+    const struct line *l)
 {
+	struct out *o = cl->o;
 	int header = 0;
 
 	for (uint64_t k = f->sp.first; k < f->sp.end;) {
 		size_t got;
-		const uint32_t *w = c->span(c->ctx, k, f->sp.end, &got);
+		const uint32_t *w = cl->c->span(cl->c->ctx, k, f->sp.end, &got);
 
 		for (size_t i = 0; i < got; i++) {
-			if (w[i] == 0 && !all)
+			if (w[i] == 0 && !cl->opt->all)
 				continue;
 			if (!header)
-				out_printf(o, "%.*s:\n", (int)nlen, name);
+				out_printf(o, "%.*s:\n", (int)l->nlen, l->name);
 			header = 1;
 			out_printf(o, "\t%llx\t%u\n",
-			    (ull)attrib_word_addr(a, k + i), w[i]);
+			    (ull)attrib_word_addr(&cl->res->a, k + i), w[i]);
 		}
 		k += got;
 	}
@@ -147,37 +148,40 @@ put_althex(char *p, uint64_t v)
 	return p;
 }
 
-/* "\t%#llx\t%s+%#llx\t%u\n": one write when the name is not long. */
+/* "\t%#llx\t%s+%#llx\t%u\n", ADDR in L: one write when its name is not long. */
 static void
-out_counter(struct out *o, uint64_t addr, const char *name, size_t nlen,
-    uint64_t off, uint32_t count)
+out_counter(struct out *o, const struct line *l, uint64_t addr,
+    uint32_t count)
 {
 	char line[256], *p = line;
 
 	*p++ = '\t';
 	p = put_althex(p, addr);
 	*p++ = '\t';
-	if (nlen > sizeof line - 64) {
+	if (l->nlen > sizeof line - 64) {
 		out_str(o, line, (size_t)(p - line));
-		out_str(o, name, nlen);
+		out_str(o, l->name, l->nlen);
 		p = line;
 	} else {
-		memcpy(p, name, nlen);
-		p += nlen;
+		memcpy(p, l->name, l->nlen);
+		p += l->nlen;
 	}
 	*p++ = '+';
-	p = put_althex(p, off);
+	p = put_althex(p, addr - l->addr);
 	*p++ = '\t';
 	p = put_u64(p, count, 0);
 	*p++ = '\n';
 	out_str(o, line, (size_t)(p - line));
 }
 
-/* -s: the counters of one function. */
+/* -s: the counters of function F, named as its line L. */
 static void
-out_counters(struct out *o, const struct counters *c, const struct attrib *a,
-    const struct func_rec *f, const char *name, size_t nlen)
+out_counters(const struct classic *cl, const struct func_rec *f,
+    const struct line *l)
 {
+	const struct counters *c = cl->c;
+	const struct attrib *a = &cl->res->a;
+
 	for (uint64_t k = f->sp.list_first; k < f->sp.list_end;) {
 		size_t got;
 		const uint32_t *w = c->span(c->ctx, k, f->sp.list_end, &got);
@@ -188,7 +192,7 @@ out_counters(struct out *o, const struct counters *c, const struct attrib *a,
 		for (size_t i = 0; i < got; i++) {
 			if (a->mode == ATTRIB_HIST)
 				addr = attrib_word_addr(a, k + i);
-			out_counter(o, addr, name, nlen, addr - f->addr, w[i]);
+			out_counter(cl->o, l, addr, w[i]);
 			addr += a->step;
 		}
 		k += got;
@@ -210,7 +214,7 @@ classic_out(const struct classic *k, const struct func_rec *f,
 		l.name = opt->rename(opt->rename_ctx, f->name, f->namelen,
 		    &l.nlen);
 	if (opt->bins) {
-		out_bins(k->o, k->c, &res->a, f, l.name, l.nlen, opt->all);
+		out_bins(k, f, &l);
 		if (f->ticks || opt->verbose || end)
 			out_printf(k->o, "  total\t\t\t\t%llu%s",
 			    (ull)f->ticks, l.end);
@@ -218,7 +222,7 @@ classic_out(const struct classic *k, const struct func_rec *f,
 	}
 	out_line(k->o, &l);
 	if (opt->counters && (res->a.step || res->h))
-		out_counters(k->o, k->c, &res->a, f, l.name, l.nlen);
+		out_counters(k, f, &l);
 }
 
 /* One function as the classic text shows it, or collected. */

@@ -40,10 +40,11 @@ top_nofunc(struct out *o, const struct report_result *res,
 }
 
 void
-view_top(struct out *o, const struct collect *k,
-    const struct report_result *res, const struct counters *c,
-    const struct report_opts *opt, const char *counting)
+view_top(struct out *o, const struct report_result *res,
+    const struct counters *c, const struct report_opts *opt,
+    const char *counting)
 {
+	const struct collect *k = opt->collect;
 	/* the rows of no function, ranked with the functions (after a tie) */
 	struct {
 		const char *name;
@@ -432,10 +433,11 @@ view_json_sink(struct json_stream *j, struct out *o, const struct counters *c,
 }
 
 void
-view_json(struct out *o, const struct collect *k,
-    const struct report_result *res, const struct counters *c,
-    const struct report_opts *opt, const struct view_inputs *in)
+view_json(struct out *o, const struct report_result *res,
+    const struct counters *c, const struct report_opts *opt,
+    const struct view_inputs *in)
 {
+	const struct collect *k = opt->collect;
 	struct json_stream j;
 
 	view_json_sink(&j, o, c, opt, in);

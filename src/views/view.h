@@ -34,15 +34,15 @@ struct view_inputs {
 	const char *counting;	/* what the counters count; NULL: unknown */
 };
 
-/* The --top report, after a "Counting: COUNTING" line if not NULL. */
-void view_top(struct out *o, const struct collect *k,
-    const struct report_result *res, const struct counters *c,
-    const struct report_opts *opt, const char *counting);
+/* The --top report of OPT->collect, after "Counting: COUNTING" if not NULL. */
+void view_top(struct out *o, const struct report_result *res,
+    const struct counters *c, const struct report_opts *opt,
+    const char *counting);
 
-/* The --json document, on one line, of the collected functions K. */
-void view_json(struct out *o, const struct collect *k,
-    const struct report_result *res, const struct counters *c,
-    const struct report_opts *opt, const struct view_inputs *in);
+/* The --json document, on one line, of the functions in OPT->collect. */
+void view_json(struct out *o, const struct report_result *res,
+    const struct counters *c, const struct report_opts *opt,
+    const struct view_inputs *in);
 
 /* The width of R's bins: an integer, or rounded to six decimals. */
 void view_width(struct out *o, const struct hist_range *r);

@@ -4,21 +4,41 @@
 #include "unit.h"
 #include "core/fit.h"
 
+/* The text [STEXT, ETEXT) of "map" (HAVE_ETEXT), COUNTERS in the profile. */
+static struct step_text
+text(uint64_t stext, uint64_t etext, int have_etext, uint64_t counters)
+{
+	struct step_text t = { "map", stext, etext, have_etext, counters };
+
+	return t;
+}
+
+/* fit_check of [0x1000, ETEXT) against COUNTERS at STEP. */
+static enum fit
+check_of(uint64_t etext, int have_etext, uint32_t step, uint64_t counters,
+    uint64_t *mc)
+{
+	struct step_text t = text(0x1000, etext, have_etext, counters);
+
+	return fit_check(&t, step, mc);
+}
+
 static void
 check(void **state)
 {
+	struct step_text t = text(0xffffffffb4000000ull, 0xffffffffb4e01d32ull,
+	    1, 3671884);
 	uint64_t mc;
 
 	(void)state;
 	/* the real capture: 0xe01d32 bytes at step 4 is 3671884 counters */
-	assert_int_equal(fit_check(0xffffffffb4000000ull, 0xffffffffb4e01d32ull,
-	    1, 4, 3671884, &mc), FIT_MATCH);
+	assert_int_equal(fit_check(&t, 4, &mc), FIT_MATCH);
 	assert_int_equal(mc, 3671884);
-	assert_int_equal(fit_check(0x1000, 0x1020, 1, 4, 9, &mc), FIT_MISMATCH);
+	assert_int_equal(check_of(0x1020, 1, 4, 9, &mc), FIT_MISMATCH);
 	assert_int_equal(mc, 8);
-	assert_int_equal(fit_check(0x1000, 0x1020, 0, 4, 8, &mc), FIT_UNKNOWN);
-	assert_int_equal(fit_check(0x1000, 0x1020, 1, 0, 8, &mc), FIT_UNKNOWN);
-	assert_int_equal(fit_check(0x1000, 0x0fff, 1, 4, 8, &mc), FIT_UNKNOWN);
+	assert_int_equal(check_of(0x1020, 0, 4, 8, &mc), FIT_UNKNOWN);
+	assert_int_equal(check_of(0x1020, 1, 0, 8, &mc), FIT_UNKNOWN);
+	assert_int_equal(check_of(0x0fff, 1, 4, 8, &mc), FIT_UNKNOWN);
 }
 
 /* The "Map: ..." line of fit_describe for the text [0x1000, ETEXT). */
@@ -26,12 +46,13 @@ static char *
 describe_text(uint64_t etext, int have_etext)
 {
 	FILE *f = tmpfile();
+	struct step_text t = text(0x1000, etext, have_etext, 8);
 	struct out o;
 	char *s;
 
 	assert_non_null(f);
 	out_init(&o, fileno(f));
-	fit_describe(&o, "map", 0x1000, etext, have_etext, 4, 8);
+	fit_describe(&o, &t, 4);
 	assert_int_equal(out_finish(&o), 0);
 	s = slurp_fd(fileno(f));
 	out_discard(&o);
@@ -61,15 +82,16 @@ describe(void **state)
 static void
 short_profile(void **state)
 {
+	struct step_text t = text(0x1000, 0x1000 + 56, 1, 10);
 	char buf[512];
 
 	(void)state;
-	fit_short(buf, sizeof buf, "map", 56, 4, 10);
+	fit_short(buf, sizeof buf, &t, 4);
 	assert_string_equal(buf, "the profile is shorter than the map's text: "
 	    "its 10 counters at step 4 cover 40 bytes, but _etext - _stext "
 	    "in map is 56 bytes (a cut copy of the profile, or the map of "
 	    "another kernel)");
-	fit_short(buf, 9, "map", 56, 4, 10);
+	fit_short(buf, 9, &t, 4);
 	assert_int_equal(strlen(buf), 8);
 	assert_string_equal(buf, "the prof");
 }
@@ -107,19 +129,25 @@ expect_stderr(void (*fn)(void), const char *want)
 static void
 fit_warn_run_short(void)
 {
-	fit_warn("map", "prof", 0x1000, 0x1030, 1, 4, 8);
+	struct step_text t = text(0x1000, 0x1030, 1, 8);
+
+	fit_warn(&t, "prof", 4);
 }
 
 static void
 fit_warn_run_long(void)
 {
-	fit_warn("map", "prof", 0x1000, 0x1018, 1, 4, 8);
+	struct step_text t = text(0x1000, 0x1018, 1, 8);
+
+	fit_warn(&t, "prof", 4);
 }
 
 static void
 fit_warn_run_fits(void)
 {
-	fit_warn("map", "prof", 0x1000, 0x1020, 1, 4, 8);
+	struct step_text t = text(0x1000, 0x1020, 1, 8);
+
+	fit_warn(&t, "prof", 4);
 }
 
 /* The warning of a map that does not fit: a short profile named first. */
