@@ -158,19 +158,20 @@ swap_bytes(unsigned char *a, unsigned char *b, size_t size)
 }
 
 void
-heap_sift_down(void *base, size_t i, size_t n, size_t size,
-    int (*cmp)(const void *, const void *, void *), void *ctx)
+heap_sift_down(const struct heap *h, size_t i, size_t n)
 {
-	unsigned char *v = base;
+	unsigned char *v = h->base;
+	size_t size = h->size;
 
 	for (;;) {
 		size_t c = 2 * i + 1;
 
 		if (c >= n)
 			return;
-		if (c + 1 < n && cmp(v + c * size, v + (c + 1) * size, ctx) < 0)
+		if (c + 1 < n &&
+		    h->cmp(v + c * size, v + (c + 1) * size, h->ctx) < 0)
 			c++;
-		if (cmp(v + i * size, v + c * size, ctx) >= 0)
+		if (h->cmp(v + i * size, v + c * size, h->ctx) >= 0)
 			return;
 		swap_bytes(v + i * size, v + c * size, size);
 		i = c;
@@ -181,13 +182,13 @@ void
 heap_sort(void *base, size_t n, size_t size,
     int (*cmp)(const void *, const void *, void *), void *ctx)
 {
-	unsigned char *v = base;
+	struct heap h = { base, size, cmp, ctx };
 
 	for (size_t i = n / 2; i-- > 0;)
-		heap_sift_down(v, i, n, size, cmp, ctx);
+		heap_sift_down(&h, i, n);
 	while (n > 1) {
 		n--;
-		swap_bytes(v, v + n * size, size);
-		heap_sift_down(v, 0, n, size, cmp, ctx);
+		swap_bytes(base, (unsigned char *)base + n * size, size);
+		heap_sift_down(&h, 0, n);
 	}
 }

@@ -43,9 +43,16 @@ void swap_bytes(unsigned char *a, unsigned char *b, size_t size);
 void heap_sort(void *base, size_t n, size_t size,
     int (*cmp)(const void *, const void *, void *), void *ctx);
 
-/* Move element I of the heap BASE[0..n) (the greatest by CMP first) down
+/* Elements of SIZE bytes at BASE, ordered by CMP (given CTX). */
+struct heap {
+	void *base;
+	size_t size;
+	int (*cmp)(const void *, const void *, void *);
+	void *ctx;
+};
+
+/* Move element I of the heap H's first N (the greatest by CMP first) down
  * to its place. */
-void heap_sift_down(void *base, size_t i, size_t n, size_t size,
-    int (*cmp)(const void *, const void *, void *), void *ctx);
+void heap_sift_down(const struct heap *h, size_t i, size_t n);
 
 #endif

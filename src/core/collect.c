@@ -35,6 +35,7 @@ void
 collect_add(struct collect *k, const struct func_rec *f)
 {
 	size_t at = k->n;
+	struct heap h;
 
 	if (k->n == k->limit) {	/* full: in place of the worst kept, or not */
 		if (k->n == 0 || !collect_before(f, &k->v[0]))
@@ -51,12 +52,12 @@ collect_add(struct collect *k, const struct func_rec *f)
 	k->v[at].name = xmalloc(f->namelen + 1);
 	memcpy(k->v[at].name, f->name, f->namelen);
 	k->v[at].name[f->namelen] = '\0';
+	h = (struct heap){ k->v, sizeof *k->v, worse, NULL };
 	if (at < k->n)
-		heap_sift_down(k->v, 0, k->n, sizeof *k->v, worse, NULL);
+		heap_sift_down(&h, 0, k->n);
 	else if (++k->n == k->limit)	/* full: made a heap once */
 		for (size_t i = k->n / 2; i-- > 0;)
-			heap_sift_down(k->v, i, k->n, sizeof *k->v, worse,
-			    NULL);
+			heap_sift_down(&h, i, k->n);
 }
 
 void
