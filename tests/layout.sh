@@ -17,13 +17,15 @@
 #   length    no function over 80 lines, from the line naming it to its
 #             closing brace (the code's style: the name starts a line, the
 #             braces of a function body stand in column 0);
+#   params    no function with more than 5 parameters (its name starts a
+#             line, its body's brace stands in column 0);
 #   state     no variable at file scope that is not const (a declaration
 #             on one line, in column 0: a function pointer too), but the
 #             three of STATE_OK: the run is described in struct run.
 # First, self-tests: the checks run on small planted trees (an upward
 # include, a sideways one, one without a folder, a missing header, a
-# circle, a file outside the folders, an 81-line function, a variable at
-# file scope) must fail, each naming the planted line, and pass on a clean
+# circle, a file outside the folders, an 81-line function, one of six
+# parameters, a variable at file scope) must fail, each naming the planted line, and pass on a clean
 # tree.
 # Prints `N passed, M failed`.
 set -u
@@ -31,6 +33,7 @@ LC_ALL=C
 export LC_ALL
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 MAXLEN=80
+MAXPARAMS=5
 # The only variables outside a run: the hook a fatal error runs before it
 # exits (main's drops the held output and --pprof's file), the flag the
 # signal handler of --interval sets, and the program's name as getopt's
@@ -148,6 +151,39 @@ check_length() {
 		}') || echo "the length check failed to run"
 }
 
+# check_params DIR: a line for each function of more than MAXPARAMS
+# parameters (the commas outside its parameters' own parentheses).
+check_params() {
+	(cd "$1" && files . | xargs awk -v max="$MAXPARAMS" '
+		FNR == 1 { sig = "" }
+		/^[A-Za-z_][A-Za-z0-9_]*\(/ { sig = ""; at = FNR }
+		/;[ \t]*$/ { sig = ""; next }
+		{ sig = sig " " $0 }
+		/^\{/ && sig != "" {
+			name = sig
+			sub(/^ */, "", name)
+			sub(/\(.*/, "", name)
+			depth = 0; n = 1; empty = 1
+			for (i = index(sig, "("); i <= length(sig); i++) {
+				c = substr(sig, i, 1)
+				if (c == "(")
+					depth++
+				else if (c == ")" && --depth == 0)
+					break
+				else if (c == "," && depth == 1)
+					n++
+				else if (depth == 1 && c ~ /[A-Za-z]/)
+					empty = 0
+			}
+			if (sig ~ /\([ \t]*void[ \t]*\)/)
+				n = 0
+			if (!empty && n > max)
+				print FILENAME ":" at ": " name "() has " n \
+				    " parameters (at most " max ")"
+			sig = ""
+		}') || echo "the parameter check failed to run"
+}
+
 # check_state DIR: a line for each variable at file scope not in STATE_OK.
 check_state() {
 	(cd "$1" && files . | xargs awk -v ok="$STATE_OK" '
@@ -198,6 +234,7 @@ check_all() {
 		check_includes "$1" "$TMP/edges"
 		check_circles "$TMP/edges"
 		check_length "$1"
+		check_params "$1"
 		check_state "$1"
 	} > "$2"
 }
@@ -305,6 +342,9 @@ if [ $# = 0 ]; then
 	selftest "a function of $((MAXLEN + 1)) lines, its brace on the name line" \
 	    "base/base.c:3: long_one() is $((MAXLEN + 1)) lines" \
 	    base/base.c "$(body $((MAXLEN + 2)) | sed '1d; 2s/)$/) {/; 3d')\n"
+	selftest "a function of $((MAXPARAMS + 1)) parameters" \
+	    "core/core.c:4: six() has $((MAXPARAMS + 1)) parameters" \
+	    core/core.c 'static int\nsix(int a, int b, int c, int d,\n    void (*e)(int, int), int f)\n{\n\treturn a;\n}\n'
 	selftest "a variable at file scope" \
 	    'hist/hist.c:3: seen: a variable at file scope' \
 	    hist/hist.c 'static int seen;\n'
@@ -330,6 +370,8 @@ check_circles "$TMP/edges" > "$TMP/f"
 judge "no circle of includes between the modules of src/" "$TMP/f"
 check_length "$SRC" > "$TMP/f"
 judge "no function of src/ over $MAXLEN lines" "$TMP/f"
+check_params "$SRC" > "$TMP/f"
+judge "no function of src/ with more than $MAXPARAMS parameters" "$TMP/f"
 check_state "$SRC" > "$TMP/f"
 judge "no variable at file scope in src/ but those of STATE_OK" "$TMP/f"
 
