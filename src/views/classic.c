@@ -130,22 +130,18 @@ static char *
 put_althex(char *p, uint64_t v)
 {
 	static const char hex[] = "0123456789abcdef";
-	char t[16];
-	int n = 0;
+	int n;
 
 	if (v == 0) {
 		*p++ = '0';
 		return p;
 	}
-	while (v) {
-		t[n++] = hex[v & 15];
-		v >>= 4;
-	}
+	n = (67 - __builtin_clzll(v)) / 4;	/* its digits, written in place */
 	*p++ = '0';
 	*p++ = 'x';
-	while (n)
-		*p++ = t[--n];
-	return p;
+	for (int i = n; i-- > 0; v >>= 4)
+		p[i] = hex[v & 15];
+	return p + n;
 }
 
 /* "\t%#llx\t%s+%#llx\t%u\n", ADDR in L: one write when its name is not long. */
