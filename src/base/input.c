@@ -236,6 +236,23 @@ input_fill(struct input *in, void *buf, size_t n)
 	return len;
 }
 
+unsigned char *
+input_slurp(struct input *in, const void *head, size_t n, uint64_t max,
+    size_t *len)
+{
+	size_t cap = n > 1 << 16 ? n : 1 << 16;
+	unsigned char *b = xmalloc(cap);
+
+	if (n)
+		memcpy(b, head, n);
+	while ((n += input_fill(in, b + n, cap - n)) == cap && cap <= max) {
+		cap = cap * 2 > max + 1 ? (size_t)max + 1 : cap * 2;
+		b = xrealloc(b, cap);
+	}
+	*len = n;
+	return b;
+}
+
 void
 input_pread(struct input *in, void *buf, size_t n, uint64_t off)
 {

@@ -48,6 +48,12 @@ size_t input_read(struct input *in, void *buf, size_t n);
 /* input_read until N bytes are read: fewer only at the end of input. */
 size_t input_fill(struct input *in, void *buf, size_t n);
 
+/* The rest of IN, after the N bytes at HEAD, in one buffer (malloc'd)
+ * doubled as it fills: its length in *LEN, at most MAX + 1, past which
+ * nothing is read (the caller says what is too large). */
+unsigned char *input_slurp(struct input *in, const void *head, size_t n,
+    uint64_t max, size_t *len);
+
 /* Read N bytes at OFF of a seekable input; fatal when short (it shrank). */
 void input_pread(struct input *in, void *buf, size_t n, uint64_t off);
 

@@ -37,7 +37,7 @@ head_len(const struct profile *p)
 void
 profile_load(struct profile *p, const char *name)
 {
-	size_t cap = 1 << 16, len = 0;
+	size_t len;
 
 	*p = (struct profile){ .name = name };
 	if (input_open(&p->in, name) < 0)
@@ -45,16 +45,10 @@ profile_load(struct profile *p, const char *name)
 	if (p->in.seekable) {
 		p->bytes = p->in.size;
 		check_bounds(p);
-		cap = (size_t)p->bytes;
-	}
-	p->data = xmalloc(cap);
-	while ((len += input_fill(&p->in, p->data + len, cap - len)) == cap &&
-	    !p->in.seekable) {
-		p->bytes = len;
-		check_bounds(p);	/* one byte past the limit is enough */
-		cap = cap * 2 > INPUT_MAX_BYTES + 1 ?
-		    (size_t)INPUT_MAX_BYTES + 1 : cap * 2;
-		p->data = xrealloc(p->data, cap);
+		p->data = xmalloc((size_t)p->bytes);
+		len = input_fill(&p->in, p->data, (size_t)p->bytes);
+	} else {	/* one byte past the limit is enough */
+		p->data = input_slurp(&p->in, NULL, 0, INPUT_MAX_BYTES, &len);
 	}
 	p->bytes = len;
 	input_check_size(&p->in);

@@ -982,24 +982,15 @@ struct elf *
 elf_open(const char *name, struct input *in, const void *head, size_t n)
 {
 	struct elf *e = elf_new(name, in);
-	size_t cap = 1 << 20, got;
+	size_t len;
 
 	if (!in->seekable) {
-		e->held = xmalloc(cap);
-		memcpy(e->held, head, n);
-		e->size = n;
-		do {
-			if (cap - e->size < (1 << 16)) {
-				cap *= 2;
-				e->held = xrealloc(e->held, cap);
-			}
-			got = input_read(in, e->held + e->size, cap - e->size);
-			if ((e->size += got) > input_cap)
-				fatalx("%s: too large for a symbol file read "
-				    "from a pipe or a decompressor (more than "
-				    "%llu bytes)", e->name,
-				    (unsigned long long)input_cap);
-		} while (got > 0);
+		e->held = input_slurp(in, head, n, input_cap, &len);
+		if (len > input_cap)
+			fatalx("%s: too large for a symbol file read from a "
+			    "pipe or a decompressor (more than %llu bytes)",
+			    e->name, (unsigned long long)input_cap);
+		e->size = len;
 	}
 	load(e);
 	input_check_size(in);	/* held: nothing to check */

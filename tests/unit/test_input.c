@@ -62,6 +62,60 @@ read_full_goes_on_after_short_reads(void **state)
 	assert_int_equal(waitpid(pid, NULL, 0), pid);
 }
 
+/* A pipe of BYTES bytes, i * 13 each, written by a child; its pid in *PID. */
+static int
+pipe_of(size_t bytes, pid_t *pid)
+{
+	int p[2];
+
+	assert_int_equal(pipe(p), 0);
+	*pid = fork();
+	assert_true(*pid >= 0);
+	if (*pid == 0) {
+		close(p[0]);
+		for (size_t i = 0; i < bytes; i++) {
+			char c = (char)(i * 13);
+
+			if (write(p[1], &c, 1) != 1)
+				_exit(0);	/* the reader stopped */
+		}
+		_exit(0);
+	}
+	close(p[1]);
+	return p[0];
+}
+
+/* The whole of a pipe after the bytes already read, the buffer doubled
+ * past its first 64 KiB; past MAX, one byte more and no further. */
+static void
+slurp_reads_to_the_end_or_one_past_max(void **state)
+{
+	const size_t bytes = 200000;
+	struct input in = { .name = "P", .errfd = -1, .child = -1 };
+	unsigned char *b;
+	size_t len;
+	pid_t pid;
+
+	(void)state;
+	in.fd = pipe_of(bytes, &pid);
+	b = input_slurp(&in, "abc", 3, 1 << 20, &len);
+	assert_int_equal(len, bytes + 3);
+	assert_memory_equal(b, "abc", 3);
+	for (size_t i = 0; i < bytes; i++)
+		assert_int_equal(b[3 + i], (unsigned char)(i * 13));
+	free(b);
+	close(in.fd);
+	assert_int_equal(waitpid(pid, NULL, 0), pid);
+	for (uint64_t max = 65535; max <= 140000; max += 74465) {
+		in.fd = pipe_of(bytes, &pid);
+		b = input_slurp(&in, NULL, 0, max, &len);
+		assert_int_equal(len, max + 1);
+		free(b);
+		close(in.fd);
+		assert_int_equal(waitpid(pid, NULL, 0), pid);
+	}
+}
+
 enum how { CUT_THEN_READ, CUT_THEN_CHECK, GROW_THEN_READ, PREAD_PAST };
 
 /*
@@ -143,6 +197,7 @@ main(void)
 		cmocka_unit_test(read_full_reads_all_or_to_the_end),
 		cmocka_unit_test(read_full_goes_on_after_short_reads),
 		cmocka_unit_test(a_file_that_changes_size_is_an_error),
+		cmocka_unit_test(slurp_reads_to_the_end_or_one_past_max),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
