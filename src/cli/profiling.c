@@ -12,6 +12,7 @@
 
 #include "cli/options.h"
 #include "cli/profiling.h"
+#include "base/input.h"
 #include "base/util.h"
 
 /* The mode K->profiling reads, or -1 with errno set (ENOENT: no such
@@ -143,7 +144,7 @@ profiling_enable(const struct kfiles *k, const char *arg, struct out *out)
 		    ": sleep needs a kernel with CONFIG_SCHEDSTATS, and recent "
 		    "kernels no longer have it" : "");
 	/* its step word, and the bytes of its counters */
-	if (read(fd, &step, sizeof step) != (ssize_t)sizeof step ||
+	if (read_full(fd, &step, sizeof step, -1) != (ssize_t)sizeof step ||
 	    fstat(fd, &st) < 0)
 		step = 0;
 	close(fd);
