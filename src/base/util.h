@@ -4,6 +4,8 @@
 #define RP_UTIL_H
 
 #include <stddef.h>
+#include <stdint.h>
+#include <string.h>
 
 #define PROGNAME "readprofile"
 
@@ -33,6 +35,19 @@ void *xmalloc(size_t n);
 void *xrealloc(void *p, size_t n);
 /* printf(3) into a new string (malloc'd); out of memory is fatal. */
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* The LEN-byte (1 to 8) unsigned number at P, big-endian when BIG, else
+ * little: its bytes copied into a host word, swapped when the orders
+ * differ.  Inline: every field of every ELF symbol and gmon.out bin. */
+static inline uint64_t
+word_at(const void *p, size_t len, int big)
+{
+	int host_big = __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__;
+	uint64_t v = 0;
+
+	memcpy((unsigned char *)&v + (host_big ? 8 - len : 0), p, len);
+	return big == host_big ? v : __builtin_bswap64(v) >> (64 - 8 * len);
+}
 
 /* Exchange the SIZE bytes at A and B (apart). */
 void swap_bytes(unsigned char *a, unsigned char *b, size_t size);

@@ -35,22 +35,11 @@ struct gmon_bins {
 	uint32_t win[WINDOW];
 };
 
-/* The LEN bytes at P as a number, big-endian when BIG, else little. */
-static uint64_t
-load(const unsigned char *p, int len, int big)
-{
-	uint64_t v = 0;
-
-	for (int i = 0; i < len; i++)
-		v = v << 8 | p[big ? i : len - 1 - i];
-	return v;
-}
-
 /* Bin K of the record whose bins start at OFF. */
 static uint32_t
 bin16(const struct gmon_bins *v, size_t off, uint64_t k)
 {
-	return (uint32_t)load(v->b + off + 2 * (size_t)k, 2, v->big);
+	return (uint32_t)word_at(v->b + off + 2 * (size_t)k, 2, v->big);
 }
 
 /* Into V's window bins [k, k + n) of range I, summed over its records,
@@ -153,7 +142,7 @@ need(struct rd *r, uint64_t len, const char *what, size_t at)
 static uint64_t
 take(struct rd *r, int len)
 {
-	uint64_t v = load(r->b + r->pos, len, r->big);
+	uint64_t v = word_at(r->b + r->pos, len, r->big);
 
 	r->pos += (size_t)len;
 	return v;
@@ -266,7 +255,7 @@ next_rec(struct rd *r, struct rec *e)
 	if (r->pos == 0) {
 		if (r->n < GNU_HDR)
 			return fail(r, "short gmon.out header");
-		r->version = (uint32_t)load(r->b + 4, 4, r->big);
+		r->version = (uint32_t)word_at(r->b + 4, 4, r->big);
 		r->pos = GNU_HDR;
 	}
 	return r->pos < r->n ? gnu_rec(r, e) : 0;
@@ -461,8 +450,9 @@ gmon_sniff(const unsigned char *b, size_t n)
 	for (int ptr = 4; ptr <= 8; ptr += 4) {
 		size_t off = 2 * (size_t)ptr + 4;
 
-		if (n >= off + 4 && (load(b + off, 4, 0) == GMON_BSD_VERSION ||
-		    load(b + off, 4, 1) == GMON_BSD_VERSION))
+		if (n >= off + 4 &&
+		    (word_at(b + off, 4, 0) == GMON_BSD_VERSION ||
+		    word_at(b + off, 4, 1) == GMON_BSD_VERSION))
 			return GMON_SNIFF_BSD;
 	}
 	return GMON_SNIFF_NO;
@@ -475,7 +465,7 @@ gmon_maybe_kernel(const unsigned char *b, size_t n, uint64_t total)
 	if (n < 4 || total % 4)
 		return 0;
 	for (int big = 0; big <= 1; big++) {
-		uint64_t step = load(b, 4, big);
+		uint64_t step = word_at(b, 4, big);
 
 		if (step && step <= 1024 && (step & (step - 1)) == 0)
 			return 1;
@@ -574,8 +564,8 @@ gmon_counters(const struct gmon *g)
  * wider than its record (GNU 13 or 21 bytes, BSD 12 or 24), gathered in
  * one pass from the first arc on, the bins met after it moved before them
  * (padded to whole units); then sorted, each callee's counts added up. */
-#define unit_pc(ptr, p) load(p, ptr, 1)
-#define unit_count(ptr, p) load((p) + (ptr), 8, 1)
+#define unit_pc(ptr, p) word_at(p, ptr, 1)
+#define unit_count(ptr, p) word_at((p) + (ptr), 8, 1)
 
 /* V as the LEN bytes at P, big-endian. */
 static void
@@ -705,8 +695,8 @@ gmon_index_arcs(struct gmon *g, unsigned char *b)
 		if (e.tag != TAG_ARC)
 			continue;
 		a = b + e.at + !r.bsd + r.ptr;	/* past any tag, from_pc */
-		pc = load(a, r.ptr, r.big);	/* self_pc */
-		count = load(a + r.ptr, r.bsd ? r.ptr : 4, r.big);
+		pc = word_at(a, r.ptr, r.big);	/* self_pc */
+		count = word_at(a + r.ptr, r.bsd ? r.ptr : 4, r.big);
 		if (x.wb == 0)
 			x.wb = x.w = e.at;
 		store(b + x.w, r.ptr, pc);

@@ -93,7 +93,7 @@ elf_magic(const void *head, size_t n)
 static uint64_t
 rd(const struct elf *e, const unsigned char *p, size_t len)
 {
-	return elf_word(p, len, e->big);
+	return word_at(p, len, e->big);
 }
 
 /* An address-sized word: at OFF32 in an ELF32 structure, OFF64 in ELF64. */

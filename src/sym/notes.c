@@ -3,8 +3,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "base/input.h"
 #include "sym/notes.h"
+#include "base/input.h"
+#include "base/util.h"
 
 #define NT_GNU_BUILD_ID_TYPE 3
 
@@ -28,9 +29,9 @@ notes_build_id(const void *data, size_t n, int big, size_t align,
 	if (align != 8)
 		align = 4;
 	while (n - off >= 12) {
-		uint32_t namesz = (uint32_t)elf_word(p + off, 4, big);
-		uint32_t descsz = (uint32_t)elf_word(p + off + 4, 4, big);
-		uint32_t type = (uint32_t)elf_word(p + off + 8, 4, big);
+		uint32_t namesz = (uint32_t)word_at(p + off, 4, big);
+		uint32_t descsz = (uint32_t)word_at(p + off + 4, 4, big);
+		uint32_t type = (uint32_t)word_at(p + off + 8, 4, big);
 		size_t name = off + 12, desc, next;
 
 		/* checked before adding: where size_t is 32 bits wide the

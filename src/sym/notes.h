@@ -39,19 +39,6 @@ char *build_id_hex(const struct build_id *id, char *buf);
 /* Whether A and B are the same build-id (both present). */
 int build_id_equal(const struct build_id *a, const struct build_id *b);
 
-/* The LEN-byte word (LEN at most 8) at P, big-endian when BIG.  Inline: a
- * load for a constant LEN, and every field of every symbol is read so. */
-static inline uint64_t
-elf_word(const void *p, size_t len, int big)
-{
-	const unsigned char *b = p;
-	uint64_t v = 0;
-
-	for (size_t i = 0; i < len; i++)
-		v = v << 8 | b[big ? i : len - 1 - i];
-	return v;
-}
-
 /* The build-id of FILE, notes in this machine's byte order (the kernel's
  * /sys/kernel/notes): as notes_build_id(), or NOTES_NONE if unreadable. */
 enum notes_result notes_file_build_id(const char *file, struct build_id *id);

@@ -1,9 +1,11 @@
 /*
- * test_notes.c - the GNU build-id among ELF notes (sym/notes.c).
+ * test_notes.c - the GNU build-id among ELF notes (sym/notes.c), and the
+ * word reader under them (word_at, base/util.h).
  */
 #include "unit.h"
 
 #include "sym/notes.h"
+#include "base/util.h"
 
 /* Append one note to BUF at *LEN: NAME (namesz = strlen + 1, or 0 for
  * NULL), TYPE, DESC of DN bytes, padded to ALIGN, in BIG order. */
@@ -237,6 +239,29 @@ test_file(void **state)
 	free(path);
 }
 
+/* Every length and both orders, at every alignment, against the bytes
+ * put together one at a time; the bytes around are never read into it. */
+static void
+test_word_at(void **state)
+{
+	unsigned char b[24];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof b; i++)
+		b[i] = (unsigned char)(0x81 + 0x11 * i);
+	for (size_t at = 0; at < 8; at++)
+		for (size_t len = 1; len <= 8; len++) {
+			uint64_t be = 0, le = 0;
+
+			for (size_t i = 0; i < len; i++) {
+				be = be << 8 | b[at + i];
+				le = le << 8 | b[at + len - 1 - i];
+			}
+			assert_true(word_at(b + at, len, 1) == be);
+			assert_true(word_at(b + at, len, 0) == le);
+		}
+}
+
 int
 main(void)
 {
@@ -246,6 +271,7 @@ main(void)
 		cmocka_unit_test(test_none_and_truncated),
 		cmocka_unit_test(test_real_kernels),
 		cmocka_unit_test(test_file),
+		cmocka_unit_test(test_word_at),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
