@@ -332,7 +332,7 @@ gmon_case(const uint8_t *data, size_t size, unsigned flags)
 		if (kind == GMON_SNIFF_BSD && gmon_maybe_kernel(b, n, n))
 			want = rc == 0;
 		CHECK(gmonrun_detect(&p) == want);
-		CHECK(memcmp(profile_bytes(&p), b, n) == 0);
+		CHECK(memcmp(p.data, b, n) == 0);
 	}
 	release(&p, 1);
 	memset(&p, 0, sizeof p);

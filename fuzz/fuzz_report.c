@@ -348,7 +348,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (cur_opts = 0; cur_opts < 32; cur_opts++) {
 		static struct report_opts ro;
 		static struct report_result res;
-		struct counters c = counters_array(words, nw);
+		struct counters c = counters_array(words, nw, NULL);
 		uint64_t want_total;
 		int want_fatal;
 

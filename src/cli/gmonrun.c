@@ -18,16 +18,15 @@
 int
 gmonrun_detect(struct profile *p)
 {
-	unsigned char head[48];
-	size_t n = profile_peek(p, head, sizeof head);
-	int kind = gmon_sniff(head, n), rc;
+	size_t n = p->bytes < 48 ? (size_t)p->bytes : 48;
+	int kind = gmon_sniff(p->head, n), rc;
 	struct gmon g;
 	char err[256];
 
-	if (kind != GMON_SNIFF_BSD || !gmon_maybe_kernel(head, n, p->bytes))
+	if (kind != GMON_SNIFF_BSD || !gmon_maybe_kernel(p->head, n, p->bytes))
 		return kind != GMON_SNIFF_NO;
 	/* a kernel profile's counter may equal the BSD version: read it all */
-	rc = gmon_parse(&g, profile_bytes(p), (size_t)p->bytes, err,
+	rc = gmon_parse(&g, p->data, (size_t)p->bytes, err,
 	    sizeof err);
 	gmon_free(&g);
 	return rc == 0;
@@ -38,7 +37,7 @@ load(struct gmon *g, struct profile *p)
 {
 	char err[256];
 
-	if (gmon_parse(g, profile_bytes(p), (size_t)p->bytes, err,
+	if (gmon_parse(g, p->data, (size_t)p->bytes, err,
 	    sizeof err) < 0)
 		fatalx("%s: %s", p->name, err);
 }

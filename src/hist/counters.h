@@ -12,15 +12,20 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#define COUNTERS_BLOCK 1024	/* the words of a block sum */
+
 struct counters {
 	uint64_t n;		/* words, step word included */
 	/* Words [from, from + *got) with 1 <= *got <= to - from, from < to <= n. */
 	const uint32_t *(*span)(void *ctx, uint64_t from, uint64_t to, size_t *got);
 	void *ctx;
+	/* NULL, or blk[j] the sum of words [j, j + 1) * COUNTERS_BLOCK */
+	const uint64_t *blk;
 };
 
-/* Counters over an array in memory. */
-struct counters counters_array(const uint32_t *w, uint64_t n);
+/* Counters over an array in memory, with its block sums or NULL. */
+struct counters counters_array(const uint32_t *w, uint64_t n,
+    const uint64_t *blk);
 
 /* Sum of words [from, to), 1 <= from: counters, never the step word. */
 uint64_t counters_sum(const struct counters *c, uint64_t from, uint64_t to);

@@ -556,7 +556,7 @@ gmon_subtract(struct gmon *g, const struct gmon *base, char *err,
 struct counters
 gmon_counters(const struct gmon *g)
 {
-	return (struct counters){ g->nbins + 1, bins_span, g->bins };
+	return (struct counters){ g->nbins + 1, bins_span, g->bins, NULL };
 }
 
 /* The call arcs are kept in the bytes parsed, taking no memory however

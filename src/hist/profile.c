@@ -16,7 +16,7 @@ check_bounds(const struct profile *p)
 		    p->name, (unsigned long long)INPUT_MAX_BYTES);
 }
 
-#define CHUNK ((size_t)1 << 20)	/* the baseline read at a time */
+#define CHUNK ((size_t)1 << 18)	/* a profile, a baseline read at a time */
 
 static uint32_t *
 words(const struct profile *p)
@@ -30,14 +30,44 @@ head_len(const struct profile *p)
 	return p->bytes < PROFILE_HEAD ? (size_t)p->bytes : PROFILE_HEAD;
 }
 
+static uint64_t
+tally(struct profile *p, uint64_t k, size_t n)
+{
+	const uint32_t *w = words(p) + k;
+	uint64_t sum = 0;
+	uint32_t tb = 0, ts = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		tb += w[i] > 0xffffu;
+		ts += (w[i] & 0xffffu) != 0;
+		sum += w[i];
+	}
+	p->big += tb;
+	p->small += ts;
+	return sum;
+}
+
+/* Words [from, to) of P, FROM at a block's start, while in the cache: the
+ * block sums, and how many use their upper and their lower 16 bits (the
+ * byte-order heuristic).  A whole block is a loop of constant length that
+ * -O2 vectorises (bench/README.md, "Code kept for speed"). */
+static void
+scan(struct profile *p, uint64_t from, uint64_t to)
+{
+	for (uint64_t k = from; k < to; k += COUNTERS_BLOCK)
+		p->blk[k / COUNTERS_BLOCK] = to - k < COUNTERS_BLOCK ?
+		    tally(p, k, (size_t)(to - k)) : tally(p, k, COUNTERS_BLOCK);
+}
+
 /*
  * A regular file (or /proc/profile) is read at its size when opened, a
- * non-seekable input to its end, bounded by INPUT_MAX_BYTES.
+ * piece at a time, a non-seekable input to its end, bounded by
+ * INPUT_MAX_BYTES; each piece is scanned as it comes.
  */
 void
 profile_load(struct profile *p, const char *name)
 {
-	size_t len;
+	size_t len = 0, got = 0;
 
 	*p = (struct profile){ .name = name };
 	if (input_open(&p->in, name) < 0)
@@ -46,9 +76,15 @@ profile_load(struct profile *p, const char *name)
 		p->bytes = p->in.size;
 		check_bounds(p);
 		p->data = xmalloc((size_t)p->bytes);
-		len = input_fill(&p->in, p->data, (size_t)p->bytes);
+		p->blk = xmalloc(((size_t)p->bytes / 4 / COUNTERS_BLOCK + 1) * 8);
+		for (; len < p->bytes && (got = input_fill(&p->in, p->data + len,
+		    p->bytes - len < CHUNK ? p->bytes - len : CHUNK)) > 0;
+		    len += got)
+			scan(p, len / 4, (len + got) / 4);
 	} else {	/* one byte past the limit is enough */
 		p->data = input_slurp(&p->in, NULL, 0, INPUT_MAX_BYTES, &len);
+		p->blk = xmalloc((len / 4 / COUNTERS_BLOCK + 1) * 8);
+		scan(p, 0, len / 4);
 	}
 	p->bytes = len;
 	input_check_size(&p->in);
@@ -77,21 +113,6 @@ profile_open(struct profile *p, const char *name)
 	profile_check(p);
 }
 
-size_t
-profile_peek(struct profile *p, unsigned char *buf, size_t n)
-{
-	if (n > head_len(p))
-		n = head_len(p);
-	memcpy(buf, p->head, n);
-	return n;
-}
-
-const unsigned char *
-profile_bytes(struct profile *p)
-{
-	return p->data;
-}
-
 void
 profile_warn_trailing(const struct profile *p)
 {
@@ -110,37 +131,20 @@ profile_warn_step(struct profile *p)
 /*
  * The byte-order heuristic, on the counters only (not the step word):
  * reversed when more of them use their upper 16 bits than their lower.
- * Counted 64 words at a time, a loop of constant length that -O2
- * vectorises (bench/README.md, "Code kept for speed").
  */
 int
 profile_setup(struct profile *p, int noauto)
 {
 	uint32_t *w = words(p);
-	uint64_t big = 0, small = 0;
 
-	if (!noauto) {
-		uint64_t k = 1;
-
-		for (; k + 64 <= p->nwords; k += 64) {
-			uint32_t tb = 0, ts = 0;
-
-			for (int j = 0; j < 64; j++) {
-				tb += w[k + j] > 0xffffu;
-				ts += (w[k + j] & 0xffffu) != 0;
-			}
-			big += tb;
-			small += ts;
-		}
-		for (; k < p->nwords; k++) {
-			big += w[k] > 0xffffu;
-			small += (w[k] & 0xffffu) != 0;
-		}
-		p->swap = big > small;
-	}
-	if (p->swap)
+	if (!noauto)	/* the step word left out of the scan's count */
+		p->swap = p->big - (w[0] > 0xffffu) >
+		    p->small - ((w[0] & 0xffffu) != 0);
+	if (p->swap) {
 		for (uint64_t k = 0; k < p->nwords; k++)
 			w[k] = __builtin_bswap32(w[k]);
+		scan(p, 0, p->nwords);
+	}
 	p->step = w[0];
 	return p->swap;
 }
@@ -163,6 +167,7 @@ subtract_words(struct profile *p, const struct profile *base, uint64_t k,
 			    "(were the counters reset?)", p->name,
 			    (unsigned long long)(k - 1), base->name);
 		a[k] -= b;
+		p->blk[k / COUNTERS_BLOCK] -= b;
 	}
 }
 
@@ -225,7 +230,7 @@ profile_subtract(struct profile *p, struct profile *base, const char *name)
 struct counters
 profile_counters(const struct profile *p)
 {
-	return counters_array(words(p), p->nwords);
+	return counters_array(words(p), p->nwords, p->blk);
 }
 
 uint32_t *
@@ -243,5 +248,7 @@ profile_close(struct profile *p)
 	input_check_size(&p->in);
 	input_close(&p->in);
 	free(p->data);
+	free(p->blk);
 	p->data = NULL;
+	p->blk = NULL;
 }

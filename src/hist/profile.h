@@ -25,6 +25,8 @@ struct profile {
 	uint64_t bytes;		/* whole words only, after profile_check */
 	unsigned trailing;	/* bytes of a partial last word, left out */
 	uint64_t nwords;	/* step word included */
+	uint64_t *blk;		/* block sums (hist/counters.h) */
+	uint64_t big, small;	/* counters using their upper, lower 16 bits */
 	int swap;		/* words are in the other byte order */
 	uint32_t step;
 };
@@ -44,12 +46,6 @@ void profile_warn_step(struct profile *p);
  * (a partial last word, a snapshot cut short, left out as util-linux). */
 void profile_load(struct profile *p, const char *name);
 void profile_check(struct profile *p);
-
-/* The first N (at most PROFILE_HEAD) bytes, as read, into BUF: the count. */
-size_t profile_peek(struct profile *p, unsigned char *buf, size_t n);
-
-/* The whole contents (valid until profile_close). */
-const unsigned char *profile_bytes(struct profile *p);
 
 /* Decide the byte order (unless NOAUTO: P's swap is kept, 0 when opened),
  * put the words in host order, read the step; 1 when found reversed. */

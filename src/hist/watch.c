@@ -34,7 +34,7 @@ watch_update(struct watch *w, uint32_t *cur)
 struct counters
 watch_counters(const struct watch *w)
 {
-	return counters_array(w->diff, w->nwords);
+	return counters_array(w->diff, w->nwords, NULL);
 }
 
 void

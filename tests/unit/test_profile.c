@@ -57,39 +57,54 @@ heuristic(void **state)
 	assert_false(found_swapped(none, 3));
 }
 
-/* The byte order of N words W as profile_setup finds it, in memory. */
-static int
-setup_swapped(uint32_t *w, size_t n)
-{
-	struct profile p = { .data = (unsigned char *)w, .nwords = n };
-
-	return profile_setup(&p, 0);
-}
-
-/* The count in blocks of 64 words, then a word at a time, misses and
- * repeats no counter: at every length around the blocks, the one counter
- * that breaks a tie decides, wherever it lies. */
+/*
+ * The count, made a block at a time as each piece of the file is read,
+ * misses and repeats no counter and leaves the step word out: at lengths
+ * around the blocks and the pieces, the one counter that breaks a tie
+ * decides, wherever it lies, and a step word on either side changes
+ * nothing.
+ */
 static void
 heuristic_at_every_length(void **state)
 {
-	uint32_t w[200];
+	static const size_t len[] = { 2, 3, 17, 1023, 1024, 1025, 1026, 2049,
+	    65535, 65536, 65537, 66561 };
+	size_t n, at[6];
+	uint32_t *w = malloc(66561 * 4);
 
 	(void)state;
-	for (size_t n = 2; n <= 200; n++)
-		for (size_t at = 1; at < n; at++) {
-			w[0] = 4;
+	for (size_t i = 0; i < sizeof len / sizeof len[0]; i++) {
+		n = len[i];
+		at[0] = 1, at[1] = n / 2, at[2] = n - 1;
+		at[3] = 1023 % n, at[4] = 1024 % n, at[5] = 65536 % n;
+		for (size_t j = 0; j < 6; j++) {
+			if (at[j] == 0)
+				continue;
+			w[0] = j % 2 ? 0x10000 : 1;	/* either half */
 			for (size_t k = 1; k < n; k++)
 				w[k] = 0x10001;	/* both halves: a tie */
-			w[at] = 0x10000;	/* its upper half only */
-			assert_true(setup_swapped(w, n));
-			for (size_t k = 1; k < n; k++)
-				w[k] = bswap(w[k]);	/* back, as found */
-			assert_int_equal(w[at], 0x10000);
-			w[at] = 0x1;		/* its lower half only */
-			assert_false(setup_swapped(w, n));
+			w[at[j]] = 0x10000;	/* its upper half only */
+			assert_true(found_swapped(w, n));
+			w[at[j]] = 0x1;		/* its lower half only */
+			assert_false(found_swapped(w, n));
 		}
+	}
+	free(w);
 }
 
+/* The sum of W[a, b). */
+static uint64_t
+sum_of(const uint32_t *w, size_t a, size_t b)
+{
+	uint64_t sum = 0;
+
+	while (a < b)
+		sum += w[a++];
+	return sum;
+}
+
+/* P's counters are the N words W, and its sums theirs: over each block
+ * whole and without its first and last words, and over all. */
 static void
 check_counters(struct profile *p, const uint32_t *w, size_t n)
 {
@@ -98,6 +113,55 @@ check_counters(struct profile *p, const uint32_t *w, size_t n)
 	assert_int_equal(c.n, n);
 	for (size_t k = 0; k < n; k++)
 		assert_int_equal(counters_get(&c, k), w[k]);
+	assert_true(counters_sum(&c, 1, n) == sum_of(w, 1, n));
+	for (size_t a = 1; a < n; a = (a / COUNTERS_BLOCK + 1) * COUNTERS_BLOCK) {
+		size_t b = (a / COUNTERS_BLOCK + 1) * COUNTERS_BLOCK;
+
+		b = b < n ? b : n;
+		assert_true(counters_sum(&c, a, b) == sum_of(w, a, b));
+		if (b - a > 2)
+			assert_true(counters_sum(&c, a + 1, b - 1) ==
+			    sum_of(w, a + 1, b - 1));
+	}
+}
+
+/*
+ * Whole blocks of zeros between counters at the blocks' edges: a sum
+ * from and to any of those edges counts every counter once, in both
+ * byte orders.
+ */
+static void
+zero_blocks(void **state)
+{
+	enum { B = COUNTERS_BLOCK, N = 6 * B + 3 };
+	static const size_t edge[] = { 1, 2, B - 1, B, B + 1, 2 * B - 1,
+	    2 * B, 3 * B, 3 * B + 1, 4 * B - 1, 4 * B, 5 * B, 6 * B, N - 1, N };
+	uint32_t *w = calloc(N, 4);
+	char *path;
+	struct profile p;
+	struct counters c;
+
+	(void)state;
+	w[0] = 4;
+	w[B - 1] = 1, w[B] = 20, w[2 * B - 1] = 300;	/* blocks 0 and 1 */
+	w[3 * B] = 4000, w[4 * B - 1] = 50000;		/* block 3 */
+	w[N - 1] = 7;					/* block 6 */
+	for (int swapped = 0; swapped < 2; swapped++) {
+		path = words_file(w, N, swapped);
+		profile_open(&p, path);
+		profile_setup(&p, 0);
+		c = profile_counters(&p);
+		for (size_t i = 0; i < sizeof edge / sizeof edge[0]; i++)
+			for (size_t j = i; j < sizeof edge / sizeof edge[0]; j++)
+				if (counters_sum(&c, edge[i], edge[j]) !=
+				    sum_of(w, edge[i], edge[j]))
+					fail_msg("sum [%zu, %zu)", edge[i], edge[j]);
+		check_counters(&p, w, N);
+		profile_close(&p);
+		unlink(path);
+		free(path);
+	}
+	free(w);
 }
 
 static void
@@ -404,8 +468,7 @@ head_as_read(void **state)
 		profile_setup(&p, 0);
 		profile_subtract(&p, &b, bp);
 		profile_close(&b);
-		assert_int_equal(profile_peek(&p, got, sizeof got), 20);
-		assert_memory_equal(got, raw, 20);
+		assert_memory_equal(p.head, raw, 20);
 		profile_close(&p);
 		unlink(pp);
 		unlink(bp);
@@ -636,6 +699,7 @@ main(void)
 		cmocka_unit_test(heuristic),
 		cmocka_unit_test(heuristic_at_every_length),
 		cmocka_unit_test(native_and_reversed_files),
+		cmocka_unit_test(zero_blocks),
 		cmocka_unit_test(large_file_across_chunks),
 		cmocka_unit_test(sparse_sums_match_the_words),
 		cmocka_unit_test(from_a_pipe),

@@ -30,7 +30,7 @@ report(struct run *r)
 	FILE *f = tmpfile();
 	struct out o;
 	struct symsrc m;
-	struct counters c = counters_array(r->w, r->n);
+	struct counters c = counters_array(r->w, r->n, NULL);
 	char *s;
 
 	out_init(&o, fileno(f));
@@ -307,7 +307,7 @@ hist(struct report_opts *opt, struct report_result *res, char **text)
 	static uint64_t last;
 	static struct report_hist h = { 0x1000, 0x1020, 8, &r, 1, 100,
 	    fake_calls, &last };
-	struct counters c = counters_array(W, 9);
+	struct counters c = counters_array(W, 9, NULL);
 	FILE *f = tmpfile();
 	struct out o;
 	struct symsrc m;
