@@ -622,7 +622,7 @@ feed(const char *path, char *name, size_t size, int *fd, pid_t *pid)
 }
 
 /*
- * A baseline of several pieces (it is read 1 MiB at a time), from a file
+ * A baseline of several pieces (it is read 256 KiB at a time), from a file
  * and from a pipe, in both byte orders: every counter is subtracted; a
  * counter higher than the profile's in its last piece, and a pipe one
  * word short, are refused.
