@@ -453,7 +453,7 @@ head_as_read(void **state)
 {
 	static const uint32_t now[] = { 4, 10, 20, 30, 40 };
 	static const uint32_t before[] = { 4, 1, 2, 3, 4 };
-	unsigned char raw[20], got[20];
+	unsigned char raw[20];
 	struct profile p, b;
 
 	(void)state;
