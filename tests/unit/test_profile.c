@@ -501,6 +501,7 @@ grown_while_read(void **state)
 	fclose(f);
 	expect_fatal(close_path, &p, "the file grew while being read");
 	free(profile_take(&p));	/* the error was the child's */
+	free(p.blk);
 	input_close(&p.in);
 	unlink(path);
 	free(path);
