@@ -38,15 +38,18 @@ fail(const char *name)
 	return 1;
 }
 
-/* SIZE bytes of memory the way MODE says, or NULL. */
+static const char *const modes[] = { "fresh", "populate", "huge", "mapped" };
+enum { FRESH, POPULATE, HUGE, MAPPED, NMODES };
+
+/* SIZE bytes of memory the way MODE (not MAPPED) says, or NULL. */
 static unsigned char *
-memory(const char *mode, size_t size)
+memory(int mode, size_t size)
 {
 	void *p;
 
-	if (strcmp(mode, "fresh") == 0)
+	if (mode == FRESH)
 		return malloc(size);
-	if (strcmp(mode, "populate") == 0) {
+	if (mode == POPULATE) {
 		p = mmap(NULL, size, PROT_READ | PROT_WRITE,
 		    MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
 		return p == MAP_FAILED ? NULL : p;
@@ -61,28 +64,26 @@ int
 main(int argc, char **argv)
 {
 	static char buf[128 << 10];
-	const char *mode = argc > 3 ? argv[3] : "fresh";
 	struct stat st;
 	unsigned char *p;
 	size_t len = 0;
 	ssize_t r;
-	int fd;
+	int fd, mode = FRESH;
 
-	if (argc < 3 || argc > 4 || (strcmp(mode, "fresh") != 0 &&
-	    strcmp(mode, "populate") != 0 && strcmp(mode, "huge") != 0 &&
-	    strcmp(mode, "mapped") != 0)) {
+	while (argc == 4 && mode < NMODES && strcmp(argv[3], modes[mode]) != 0)
+		mode++;
+	if (argc < 3 || argc > 4 || mode == NMODES) {
 		fprintf(stderr, "usage: bench-floor PROFILE MAP "
 		    "[fresh|populate|huge|mapped]\n");
 		return 2;
 	}
 	if ((fd = open(argv[1], O_RDONLY)) < 0 || fstat(fd, &st) < 0)
 		return fail(argv[1]);
-	if (strcmp(mode, "mapped") == 0) {
+	if (mode == MAPPED) {
 		p = mmap(NULL, (size_t)st.st_size, PROT_READ,
 		    MAP_PRIVATE | MAP_POPULATE, fd, 0);
 		if (p == MAP_FAILED)
 			return fail(argv[1]);
-		len = (size_t)st.st_size;
 	} else {
 		if ((p = memory(mode, (size_t)st.st_size + 1)) == NULL)
 			return fail("memory");

@@ -7,7 +7,7 @@
 #
 # CASE is an input that bench/run.sh made in build/bench-data/ (default:
 # real dense-1; run `make bench`, or bench/run.sh with those cases, first).
-# Prints, for each case and program, the median, least and largest CPU time
+# Prints, for each case and program (by name), the median, least and largest CPU time
 # (user + system) of the rounds.
 #   BENCH_RUNS   rounds (default 15)
 #   BENCH_PIN    a processor: every program run on it alone (timeit -c)
@@ -19,8 +19,9 @@ RUNS=${BENCH_RUNS:-15}
 OURS=${BENCH_OURS:-./readprofile}
 TOOLS=build/bench
 mkdir -p "$TOOLS"
-for t in floor timeit; do
-	${CC:-cc} -std=c11 -O2 -Wall -Wextra -o "$TOOLS/$t" "bench/$t.c"
+for t in floor timeit; do	# as bench/run.sh builds them
+	[ "$TOOLS/$t" -nt "bench/$t.c" ] ||
+	    ${CC:-cc} -std=c11 -O2 -Wall -Wextra -o "$TOOLS/$t" "bench/$t.c"
 done
 set -- ${@:-real dense-1}
 pin=
@@ -39,18 +40,11 @@ for c in "$@"; do
 		echo "cat $("$TOOLS/timeit" $pin cat "$P" "$M")"
 		echo "readprofile $("$TOOLS/timeit" $pin "$OURS" -p "$P" -m "$M")"
 		i=$((i + 1))
-	done | awk '{ t[$1] = t[$1] " " $5 * 1000 }
-	END {
-		split("fresh populate huge mapped cat readprofile", order, " ")
-		printf "  %-12s %8s %8s %8s\n", "", "median", "least", "largest"
-		for (o = 1; o <= 6; o++) {
-			n = split(t[order[o]], v, " ")
-			for (i = 2; i <= n; i++)	# insertion sort
-				for (j = i; j > 1 && v[j - 1] > v[j]; j--) {
-					x = v[j]; v[j] = v[j - 1]; v[j - 1] = x
-				}
-			printf "  %-12s %8.2f %8.2f %8.2f\n", order[o],
-			    v[int((n + 1) / 2)], v[1], v[n]
-		}
-	}'
+	done | awk '{ print $1, $5 * 1000 }' | sort -k1,1 -k2g | awk '
+	function row() { if (n) printf "  %-12s %8.2f %8.2f %8.2f\n", name,
+	    v[int((n + 1) / 2)], v[1], v[n] }
+	NR == 1 { printf "  %-12s %8s %8s %8s\n", "", "median", "least", "largest" }
+	$1 != name { row(); name = $1; n = 0 }
+	{ v[++n] = $2 }
+	END { row() }'
 done
