@@ -61,7 +61,7 @@ uint32_t run_step_from_map(struct symsrc *m, uint64_t counters,
 /* "little-endian" or "big-endian": this host's order, or SWAPPED the other. */
 const char *run_byte_order(int swapped);
 
-/* Write what OUT holds, then put --pprof's file PPROF (if any, else NULL)
+/* Flush OUT, then put --pprof's file PPROF (if any, else NULL)
  * in place, last: every input checked; a reader gone away ends the run
  * quietly, any other write error is fatal. */
 void run_finish(struct out *out, struct outfile *pprof);
