@@ -1,7 +1,9 @@
 # outfile.sh - sourced by run.sh (in $TMP/small, with profile and map
 # there): the file --pprof writes.  An old file stays byte for byte unless
 # the run succeeds (an address going backwards at the map's end: an error
-# after the output began);
+# after the output began); "-", /dev/stdout, /dev/fd/N and /proc/self/fd/N
+# are written through the descriptor (appended to a log opened with >>,
+# the file behind it kept, also when deleted);
 # /dev/null, a FIFO and a terminal-like target are written directly; a
 # symlink is written through (also a dangling one and a chain); a
 # 250-byte name works, a 256-byte one is refused before any work; mode
@@ -50,6 +52,42 @@ rp --pprof /dev/stdout -p profile -m map 2> "$TMP/why" | cat > "$O/piped"
 if gzip -t "$O/piped" 2>> "$TMP/why" &&
     gunzip -c "$O/piped" | grep -aq 'map: map'; then ok
 else bad "--pprof /dev/stdout on a pipe"; fi
+rm -f "$O"/*
+
+# --- descriptors: written through them, the file behind them never replaced --
+# --pprof /dev/stdout >> log: appended after what the log held (the log is
+# the same file, not a new one); /dev/fd/1 and /proc/self/fd/1 the same
+for name in /dev/stdout /dev/fd/1 /proc/self/fd/1 -; do
+	printf 'earlier line\n' > "$O/app.log"
+	ino=$(stat -c %i "$O/app.log")
+	rp --pprof "$name" -p profile -m map >> "$O/app.log" 2> "$TMP/why"
+	rc=$?
+	if [ $rc = 0 ] && [ "$(head -n 1 "$O/app.log")" = "earlier line" ] &&
+	    [ "$(stat -c %i "$O/app.log")" = "$ino" ] &&
+	    tail -c +14 "$O/app.log" | gzip -t 2>> "$TMP/why" &&
+	    [ "$(listing "$O")" = app.log ]; then ok
+	else listing "$O" >> "$TMP/why"; bad "--pprof $name >> log (rc $rc)"; fi
+	rm -f "$O"/*
+done
+# /dev/fd/3 on a file opened for appending: the same
+printf 'earlier line\n' > "$O/three.log"
+rp --pprof /dev/fd/3 -p profile -m map 3>> "$O/three.log" 2> "$TMP/why"
+if [ $? = 0 ] && [ "$(head -n 1 "$O/three.log")" = "earlier line" ] &&
+    tail -c +14 "$O/three.log" | gzip -t 2>> "$TMP/why" &&
+    [ "$(listing "$O")" = three.log ]; then ok
+else listing "$O" >> "$TMP/why"; bad "--pprof /dev/fd/3 3>> log"; fi
+rm -f "$O"/*
+# the file behind descriptor 1 deleted: written to it, no other file made
+(exec > "$O/gone.pb.gz" && rm "$O/gone.pb.gz" &&
+    exec $RP_WRAP "$RP" --pprof /dev/stdout -p profile -m map) 2> "$TMP/why"
+rc=$?
+if [ $rc = 0 ] && [ -z "$(listing "$O")" ]; then ok
+else listing "$O" >> "$TMP/why"; bad "--pprof /dev/stdout, its file deleted (rc $rc)"; fi
+# a descriptor that is not open: said at once
+rp --pprof /dev/fd/9 -p "$TMP/missing" -m map 9>&- 2> "$TMP/err"
+if [ $? = 1 ] && grep -q '^readprofile: /dev/fd/9: ' "$TMP/err" &&
+    [ "$(wc -l < "$TMP/err")" = 1 ]; then ok
+else cp "$TMP/err" "$TMP/why"; bad "--pprof /dev/fd/9 closed"; fi
 rm -f "$O"/*
 
 # --- symlinks: written through ----------------------------------------------
