@@ -173,6 +173,70 @@ seconds_formats(void **state)
 	}
 }
 
+/* The double next to V (> 0) upwards (DIR 1) or downwards (-1). */
+static double
+step(double v, int dir)
+{
+	uint64_t b;
+
+	memcpy(&b, &v, sizeof b);
+	b += (uint64_t)(int64_t)dir;
+	memcpy(&v, &b, sizeof v);
+	return v;
+}
+
+/*
+ * The load of a plain line, written by hand, against printf's " %8.4f":
+ * quotients of random ticks and lengths of every size (as the report
+ * makes them), exact ties of four decimals (k / 20000 with 625 | k, and
+ * halves of 2^-n), values a step either side of each, and loads around
+ * 2^20, where printf takes over.
+ */
+static void
+loads_as_printf(void **state)
+{
+	enum { ROUNDS = 100, PER = 2000, EACH = 8 };
+	static double v[PER * EACH];
+	uint64_t x = 88172645463325252ull;
+	char want[128], *got;
+
+	(void)state;
+	for (int r = 0; r < ROUNDS; r++) {
+		FILE *f = tmpfile();
+		struct out o;
+		size_t n = 0, at = 0;
+
+		for (int i = 0; i < PER; i++) {
+			x ^= x << 13;
+			x ^= x >> 7;
+			x ^= x << 17;
+			v[n++] = (double)(x >> (x % 60)) /
+			    (double)((x >> 40) % 4096 + 1);
+			v[n] = (double)((x % 4096) * 625) / 20000.0;
+			v[n + 1] = ((double)(x % 1024) + 0.5) / (double)(1u << x % 14);
+			v[n + 2] = 1048576.0 - (double)(x % 3) * 0.00005;
+			v[n + 3] = step(v[n], -1);
+			v[n + 4] = step(v[n], 1);
+			v[n + 5] = step(v[n + 1], 1);
+			n += 6;
+			v[n++] = (double)(x % 100000) / 10000.0 + 0.00005;
+		}
+		out_init(&o, fileno(f));
+		for (size_t k = 0; k < n; k++)
+			out_sym(&o, 1, "f", 1, v[k]);
+		got = finish(&o, f);
+		for (size_t k = 0; k < n; k++) {
+			snprintf(want, sizeof want, "%6u %-40s %8.4f\n", 1u, "f",
+			    v[k]);
+			assert_memory_equal(got + at, want, strlen(want));
+			at += strlen(want);
+		}
+		assert_int_equal(strlen(got), at);
+		free(got);
+		fclose(f);
+	}
+}
+
 /* Into a pipe the report goes as it is made, before out_finish; then
  * all of it, in order. */
 static void
@@ -316,6 +380,7 @@ main(void)
 		cmocka_unit_test(line_formats),
 		cmocka_unit_test(plain_lines_as_printf),
 		cmocka_unit_test(seconds_formats),
+		cmocka_unit_test(loads_as_printf),
 		cmocka_unit_test(written_as_made),
 		cmocka_unit_test(file_never_cut_back),
 		cmocka_unit_test(write_errors_are_returned),
