@@ -14,6 +14,10 @@
 #     (--json, --pprof's comments) or the time it was taken (--pprof), that
 #     name and time are taken out of both before the comparison (--pprof:
 #     decoded with protoc --decode_raw; skipped by name without it);
+#   - the default report, -a, -s, --top and --json make no file (strace:
+#     no open with O_CREAT or O_TMPFILE, no creat), and a small TMPDIR (a
+#     file size limit below the report, as root a 64 KiB tmpfs) or an
+#     unwritable one does not fail -a: the report goes to stdout as made;
 #   - with a baseline, from a file or a pipe, the peak resident set of a
 #     64 MiB profile is at most its size + 16 MiB (or, under a sanitizer,
 #     that of the same run without the baseline + 16 MiB).
