@@ -17,7 +17,7 @@ struct pending {
 };
 
 /* The state of one report: its totals grow in RES as symbols close. */
-struct run {
+struct walk {
 	struct symsrc *m;
 	const struct counters *c;
 	const struct report_opts *opt;
@@ -79,7 +79,7 @@ report_text_bounds(struct symsrc *m, struct report_result *res)
  * map is read on for _etext), and without -m, that a copy needs its map. */
 #define OUT_OF_RANGE "profile address out of range. Wrong map file?"
 static _Noreturn void
-out_of_range(struct run *r, const struct sym *at)
+out_of_range(struct walk *r, const struct sym *at)
 {
 	const struct attrib *a = &r->res->a;
 	struct sym s = *at;
@@ -142,7 +142,7 @@ report_shown(const struct report_opts *opt, const struct func_rec *f)
 
 /* The line S closes the pending symbol; print or collect it. */
 static void
-close_pending(struct run *r, const struct sym *s)
+close_pending(struct walk *r, const struct sym *s)
 {
 	struct attrib_span sp;
 	const struct report_opts *opt = r->opt;
@@ -175,7 +175,7 @@ close_pending(struct run *r, const struct sym *s)
 
 /* The text rules for the line S: 0 when it ends the report. */
 static int
-take_line(struct run *r, const struct sym *s)
+take_line(struct walk *r, const struct sym *s)
 {
 	if (sym_is_etext(s)) {
 		close_pending(r, s);
@@ -196,7 +196,7 @@ take_line(struct run *r, const struct sym *s)
 /* Histogram: close the pending symbol at S (at its end, when its bytes
  * end before: the bins from there to S are no symbol's); S is pending. */
 static void
-close_hist(struct run *r, const struct sym *s)
+close_hist(struct walk *r, const struct sym *s)
 {
 	struct sym e = *s;
 
@@ -208,7 +208,7 @@ close_hist(struct run *r, const struct sym *s)
 
 /* Histogram: the bounds of a text map's program text, from its line S. */
 static void
-text_bound(struct run *r, const struct sym *s)
+text_bound(struct walk *r, const struct sym *s)
 {
 	struct report_result *res = r->res;
 
@@ -225,7 +225,7 @@ text_bound(struct run *r, const struct sym *s)
 
 /* The histogram's rules for the line S: 0 when it ends the report. */
 static int
-take_hist(struct run *r, const struct sym *s)
+take_hist(struct walk *r, const struct sym *s)
 {
 	const struct report_hist *h = r->opt->hist;
 
@@ -251,11 +251,11 @@ report_run(struct symsrc *m, const struct counters *c,
     struct report_result *res)
 {
 	const struct report_hist *h = opt->hist;
-	int (*take)(struct run *, const struct sym *) = h ? take_hist :
+	int (*take)(struct walk *, const struct sym *) = h ? take_hist :
 	    take_line;
 	int more, last_is_text = opt->last_is_text &&
 	    opt->mode == ATTRIB_EXACT;
-	struct run r = { .m = m, .c = c, .opt = opt, .sink = sink,
+	struct walk r = { .m = m, .c = c, .opt = opt, .sink = sink,
 	    .res = res };
 	struct sym s;
 
