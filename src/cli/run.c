@@ -35,15 +35,6 @@ run_open_map(struct symsrc *m, const char *name)
 		fatal("%s", name);
 }
 
-const char *
-run_byte_order(int swapped)
-{
-	static const uint32_t one = 1;
-
-	return (*(const unsigned char *)&one == 1) != (swapped != 0) ?
-	    "little-endian" : "big-endian";
-}
-
 uint32_t
 run_step_from_map(struct symsrc *m, uint64_t counters,
     struct report_result *res, int quiet)
@@ -77,7 +68,7 @@ export_src_of(const struct run *r, struct export_src *s)
 
 	*s = (struct export_src){ .profile = r->profile, .map = r->map,
 	    .baseline = r->o->baseline, .kernel = g == NULL, .step = r->step,
-	    .live = r->live && !g ? &r->k.id : NULL, .format = !g ? "kernel" :
+	    .live = r->live && !g ? &r->k->id : NULL, .format = !g ? "kernel" :
 	    g->format == GMON_GNU ? "gmon.out (GNU)" : "gmon.out (BSD)" };
 	if (g != NULL) {	/* its rate its own */
 		s->rate = g->rate;
@@ -86,13 +77,13 @@ export_src_of(const struct run *r, struct export_src *s)
 		s->rate = (uint32_t)r->o->hz;
 		s->rate_from = "--hz";
 	} else if (s->live) {	/* CONFIG_HZ of the running kernel's config */
-		s->rate = (uint32_t)kernel_config_hz(&r->k);
-		s->rate_from = r->k.config;
+		s->rate = (uint32_t)kernel_config_hz(r->k);
+		s->rate_from = r->k->config;
 	}
 }
 
 void
-run_report(const struct run *r, struct symsrc *m, const struct counters *c,
+run_report(struct run *r, struct symsrc *m, const struct counters *c,
     struct report_result *res)
 {
 	const struct options *o = r->o;
@@ -106,15 +97,14 @@ run_report(const struct run *r, struct symsrc *m, const struct counters *c,
 	    .rename = r->hist && !o->no_demangle ? demangle_or_same : NULL,
 	    .rename_ctx = &dm,
 	    .last_is_text = o->exact &&
-	    kroot_last_counter_is_text(&r->k, r->live) == 1 };
+	    kroot_last_counter_is_text(r->k, r->live) == 1 };
 	struct export_src s;
 	struct export_stream x = { .o = o, .out = r->out, .file = r->pprof,
 	    .c = c, .ro = &ro, .s = &s };
 	/* what --json says of R's inputs: from R alone */
 	struct view_inputs vi = { .profile = r->profile, .map = r->map,
 	    .baseline = o->baseline, .step = r->step, .counters = c->n - 1,
-	    .byte_order = !r->gmon ? run_byte_order(r->swapped) :
-	    r->gmon->big_endian ? "big-endian" : "little-endian",
+	    .byte_order = run_byte_order(r),
 	    .gmon = r->gmon, .top = o->top, .read = r->read,
 	    .counting = r->counting };
 	struct collect k;
@@ -149,21 +139,20 @@ run_report(const struct run *r, struct symsrc *m, const struct counters *c,
 }
 
 void
-run_init(struct run *r, const struct options *o, struct out *out,
-    struct outfile *pprof, const struct rights *rt)
+run_init(struct run *r, const struct options *o, const struct kfiles *k,
+    struct out *out, struct outfile *pprof)
 {
-	*r = (struct run){ .o = o, .out = out, .pprof = pprof };
-	kroot_files(&r->k, rt);
+	*r = (struct run){ .o = o, .out = out, .pprof = pprof, .k = k };
 	/* the one place that tells the live profile from a snapshot */
-	r->profile = strcmp(o->profile, "/proc/profile") == 0 ? r->k.profile :
+	r->profile = strcmp(o->profile, "/proc/profile") == 0 ? k->profile :
 	    o->profile;
-	r->live = strcmp(r->profile, r->k.profile) == 0;
-	r->counting = r->live ? profiling_counting(&r->k) : NULL;
+	r->live = strcmp(r->profile, k->profile) == 0;
+	r->counting = r->live ? profiling_counting(k) : NULL;
 }
 
 const char *
 run_map(const struct run *r)
 {
-	return r->o->mapfile ? r->o->mapfile : kernel_default_map(&r->k,
+	return r->o->mapfile ? r->o->mapfile : kernel_default_map(r->k,
 	    r->profile, r->live, 0);
 }

@@ -359,7 +359,7 @@ static void
 json_begin(void *ctx, const struct report_result *res)
 {
 	struct json_stream *j = ctx;
-	const struct view_read *rd = j->in->read;
+	const struct run_read *rd = j->in->read;
 
 	j->res = res;
 	put(j->o, "{");

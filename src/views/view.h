@@ -12,15 +12,8 @@
 #include "core/collect.h"
 #include "base/output.h"
 #include "core/report.h"
+#include "core/run.h"
 #include "hist/gmon.h"
-
-/* --interval: the read a report is of. */
-struct view_read {
-	uint64_t number;	/* 1, 2, ... */
-	const char *time;	/* when it was read */
-	double seconds;		/* since the previous read */
-	int reset;		/* a counter went down */
-};
 
 /* What --json says of its inputs, and of the interval with --interval. */
 struct view_inputs {
@@ -30,7 +23,7 @@ struct view_inputs {
 	const char *byte_order;
 	const struct gmon *gmon;	/* a gmon.out read; else NULL */
 	size_t top;		/* 0: no --top */
-	const struct view_read *read;	/* --interval's; else NULL */
+	const struct run_read *read;	/* --interval's; else NULL */
 	const char *counting;	/* what the counters count; NULL: unknown */
 };
 
