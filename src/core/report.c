@@ -20,7 +20,7 @@ struct pending {
 struct walk {
 	struct symsrc *m;
 	const struct counters *c;
-	const struct report_opts *opt;
+	const struct run *run;
 	const struct report_sink *sink;
 	struct report_result *res;
 	struct pending p;
@@ -118,7 +118,7 @@ out_of_range(struct walk *r, const struct sym *at)
 	}
 	/* a short profile is the cause: said first, then util-linux's line */
 	warnx_("%s", short_profile ? detail : OUT_OF_RANGE);
-	if (!r->opt->default_map)
+	if (r->run->o->mapfile != NULL)
 		fatalx("%s", short_profile ? OUT_OF_RANGE : detail);
 	warnx_("%s", short_profile ? OUT_OF_RANGE : detail);
 	fatalx("no -m: %s belongs to the running kernel; a profile copied "
@@ -133,11 +133,11 @@ report_unknown(const struct report_result *res)
 }
 
 int
-report_shown(const struct report_opts *opt, const struct func_rec *f)
+report_shown(const struct options *o, const struct func_rec *f)
 {
-	if (opt->bins)
-		return f->ticks || (opt->all && f->sp.end > f->sp.first);
-	return f->len && (f->ticks || opt->all);
+	if (o->bins)
+		return f->ticks || (o->all && f->sp.end > f->sp.first);
+	return f->len && (f->ticks || o->all);
 }
 
 /* The line S closes the pending symbol; print or collect it. */
@@ -145,8 +145,8 @@ static void
 close_pending(struct walk *r, const struct sym *s)
 {
 	struct attrib_span sp;
-	const struct report_opts *opt = r->opt;
-	const struct report_hist *h = opt->hist;
+	const struct options *o = r->run->o;
+	const struct report_hist *h = r->run->hist;
 	struct pending *p = &r->p;
 	struct func_rec f;
 
@@ -165,7 +165,7 @@ close_pending(struct walk *r, const struct sym *s)
 	/* a histogram's calls into [start, next), added to the total's; with
 	 * -b, every symbol's count in the total, as -b -v lists */
 	if (h != NULL && h->calls != NULL &&
-	    (opt->bins || report_shown(opt, &f))) {
+	    (o->bins || report_shown(o, &f))) {
 		f.calls = h->calls(h->calls_ctx, p->addr, s->addr);
 		r->res->calls += f.calls;
 	}
@@ -227,7 +227,7 @@ text_bound(struct walk *r, const struct sym *s)
 static int
 take_hist(struct walk *r, const struct sym *s)
 {
-	const struct report_hist *h = r->opt->hist;
+	const struct report_hist *h = r->run->hist;
 
 	text_bound(r, s);
 	if (s->kind != SYM_TEXT)
@@ -247,15 +247,15 @@ take_hist(struct walk *r, const struct sym *s)
 
 void
 report_run(struct symsrc *m, const struct counters *c,
-    const struct report_opts *opt, const struct report_sink *sink,
+    const struct run *rn, const struct report_sink *sink,
     struct report_result *res)
 {
-	const struct report_hist *h = opt->hist;
+	const struct report_hist *h = rn->hist;
 	int (*take)(struct walk *, const struct sym *) = h ? take_hist :
 	    take_line;
-	int more, last_is_text = opt->last_is_text &&
-	    opt->mode == ATTRIB_EXACT;
-	struct walk r = { .m = m, .c = c, .opt = opt, .sink = sink,
+	int more, last_is_text = rn->last_is_text &&
+	    run_mode(rn) == ATTRIB_EXACT;
+	struct walk r = { .m = m, .c = c, .run = rn, .sink = sink,
 	    .res = res };
 	struct sym s;
 
@@ -269,7 +269,7 @@ report_run(struct symsrc *m, const struct counters *c,
 		res->origin = need_stext(m, &s);
 		pending_set(&r.p, &s);
 		res->unknown = last_is_text ? 0 : counters_get(c, c->n - 1);
-		attrib_init(&res->a, res->origin, opt->step, c->n, opt->mode);
+		attrib_init(&res->a, res->origin, rn->step, c->n, run_mode(rn));
 		res->a.last_is_text = last_is_text;
 	}
 	/* a profile of its step word alone: that word is util-linux's

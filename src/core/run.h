@@ -13,6 +13,7 @@
 #include "base/outfile.h"
 #include "base/output.h"
 #include "core/attrib.h"
+#include "core/collect.h"
 #include "hist/gmon.h"
 
 /* The command line, parsed. */
@@ -63,6 +64,13 @@ struct run {
 	 * view is printed; else NULL */
 	void (*walked)(const struct run *r, const struct report_result *res);
 	const void *walked_ctx;
+	/* the report being made, set by cli's run_report for it: */
+	struct collect *collect;	/* --top, --json collect here; or NULL */
+	/* NULL, or the name to print (demangled), valid to the next call */
+	const char *(*rename)(void *ctx, const char *name, size_t len,
+	    size_t *outlen);
+	void *rename_ctx;
+	int last_is_text;	/* exact: the last counter is a text bucket */
 };
 
 /* How R's counters are credited: a histogram's, --exact, or classic. */
