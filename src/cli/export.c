@@ -72,12 +72,11 @@ live_id(const struct run *r)
  * kernel's build-id, and then 1 is returned. */
 static int
 mapping_of(const struct export_stream *x, const struct report_result *res,
-    struct pprof_info *in)
+    struct pprof_meta *in)
 {
 	const struct run *r = x->r;
 	struct elf_peek pk;
 
-	in->map = r->map;
 	in->start = res->origin;
 	in->limit = res->have_etext || r->gmon != NULL ? res->etext :
 	    res->origin + (x->c->n - 1) * (uint64_t)r->step;
@@ -124,11 +123,12 @@ comments_of(const struct export_stream *x, int from_kernel, char **com)
 	else
 		*c++ = xasprintf("format: %s", g->format == GMON_GNU ?
 		    "gmon.out (GNU)" : "gmon.out (BSD)");
-	if (x->rate)
-		*c++ = xasprintf("tick rate: %u Hz (%s)", x->rate, x->rate_from);
+	if (x->in.rate)
+		*c++ = xasprintf("tick rate: %u Hz (%s)", x->in.rate,
+		    x->rate_from);
 	else
 		*c++ = xasprintf("tick rate: unknown (give it with --hz)");
-	if (x->in.buckets)
+	if (o->counters || o->bins)
 		*c++ = xasprintf("locations: one per non-zero %s",
 		    o->bins ? "histogram bin (-b)" : "counter (-s)");
 	*c++ = xasprintf("unknown: %llu ticks in no function (the samples "
@@ -153,15 +153,12 @@ pprof_sink_begin(void *ctx, const struct report_result *res)
 	else
 		clock_gettime(CLOCK_REALTIME, &t);
 	x->res = res;
-	x->in = (struct pprof_info){ .rate = x->rate,
-	    .time_nanos = (int64_t)t.tv_sec * 1000000000 + t.tv_nsec,
-	    .rename = r->rename, .rename_ctx = r->rename_ctx,
-	    .buckets = r->o->counters || r->o->bins };
+	x->in.time_nanos = (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
 	x->f = r->pprof->f != NULL ? r->pprof->f : fopencookie(r->out, "w", io);
 	if (x->f == NULL)
 		fatal("--pprof -");
 	setvbuf(x->f, NULL, _IONBF, 0);	/* the encoder's blocks are the buffer */
-	pprof_begin(&x->e, x->f, &x->in);
+	pprof_begin(&x->e, x->f, r, &x->in);
 }
 
 static void
@@ -202,13 +199,13 @@ rate_of(struct export_stream *x)
 	const struct run *r = x->r;
 
 	if (r->gmon != NULL) {	/* its rate its own */
-		x->rate = r->gmon->rate;
+		x->in.rate = r->gmon->rate;
 		x->rate_from = "gmon.out";
 	} else if (r->o->hz) {
-		x->rate = (uint32_t)r->o->hz;
+		x->in.rate = (uint32_t)r->o->hz;
 		x->rate_from = "--hz";
 	} else if (live_id(r)) {	/* CONFIG_HZ of the running kernel's */
-		x->rate = (uint32_t)kernel_config_hz(r->k);
+		x->in.rate = (uint32_t)kernel_config_hz(r->k);
 		x->rate_from = r->k->config;
 	}
 }

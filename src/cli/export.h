@@ -26,10 +26,9 @@ void export_prepare(const struct options *o, struct outfile *f);
 struct export_stream {
 	const struct run *r;	/* R->pprof's f NULL: standard output */
 	const struct counters *c;
-	uint32_t rate;		/* ticks per second; 0: unknown */
-	const char *rate_from;	/* where the rate comes from */
+	const char *rate_from;	/* where IN's rate comes from */
 	const struct report_result *res;
-	struct pprof_info in;
+	struct pprof_meta in;
 	struct pprof_enc e;
 	struct folded_stream fs;
 	FILE *f;
