@@ -96,6 +96,110 @@ else
 	skipped "the man page's jq example: jq is not installed"
 fi
 
+# README's install line, run into a scratch directory with the binary
+# under test: it must install one program, in a directory that comes
+# before util-linux's /usr/sbin in root's PATH and is in a user's (Debian's
+# defaults, /etc/login.defs), under the name every command of README's
+# indented blocks uses; and that program must accept each command's
+# options (run with --help after them: a parse, nothing else).
+if command -v "$PYTHON" >/dev/null 2>&1; then
+	"$PYTHON" - "$TOP/README.md" "$TMP/inst" "$RP" >"$TMP/why" 2>&1 <<'PY'
+import os, re, shlex, subprocess, sys
+readme, dest, rp = sys.argv[1:4]
+code, prev = [], ""
+for ln in open(readme, encoding="utf-8").read().split("\n"):
+    if not re.match(r"^    \S|^     ", ln):
+        prev = ""
+        continue
+    ln = prev + ln.strip()
+    if ln.startswith("$ "):
+        ln = ln[2:]
+    if ln.endswith("\\"):
+        prev = ln[:-1] + " "
+        continue
+    prev = ""
+    code.append(ln)
+inst = [c for c in code if re.match(r"make install\b", c)]
+if not inst:
+    sys.exit("README has no indented 'make install' line")
+line = inst[0].split("#")[0].split()
+env = dict(os.environ)
+env.pop("MAKEFLAGS", None); env.pop("MFLAGS", None)
+r = subprocess.run(line + ["--no-print-directory", "DESTDIR=" + dest, "BIN=" + rp],
+                   cwd=os.path.dirname(readme), env=env,
+                   stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+if r.returncode:
+    sys.exit("%s failed:\n%s" % (" ".join(line), r.stdout.decode()))
+progs = []
+for d, _, files in os.walk(dest):
+    if os.path.basename(d) in ("bin", "sbin"):
+        progs += [os.path.join(d, f) for f in files]
+if len(progs) != 1:
+    sys.exit("%s installed %d programs: %s" % (" ".join(line), len(progs), progs))
+prog = progs[0]
+name, bindir = os.path.basename(prog), os.path.dirname(prog)[len(dest):]
+root_path = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin".split(":")
+user_path = "/usr/local/bin:/usr/bin:/bin".split(":")
+bad = 0
+if bindir not in root_path or root_path.index(bindir) > root_path.index("/usr/sbin"):
+    print("%s: %s is not before /usr/sbin in root's PATH" % (name, bindir)); bad += 1
+if bindir not in user_path:
+    print("%s: %s is not in a user's PATH" % (name, bindir)); bad += 1
+ops = {"|", "||", "&&", ";", "(", ")", "&", "$("}
+redir = re.compile(r"^[0-9]*[<>]+&?$")
+n = 0
+for c in code:
+    lex = shlex.shlex(c, posix=True, punctuation_chars=True)
+    lex.whitespace_split = True
+    try:
+        toks = list(lex)
+    except ValueError as e:
+        print("cannot split %r: %s" % (c, e)); bad += 1
+        continue
+    i, at_cmd = 0, True
+    while i < len(toks):
+        t = toks[i]
+        i += 1
+        if t in ops:
+            at_cmd = True
+            continue
+        if not (at_cmd and re.match(r"^(\./)?readprofile[\w.+-]*$", t)):
+            at_cmd = False
+            continue
+        at_cmd = False
+        n += 1
+        if t != name:
+            print("README runs %r, the install line installs %r: %s" % (t, name, c))
+            bad += 1
+        args = []
+        while i < len(toks) and toks[i] not in ops and toks[i] != "<(":
+            if redir.match(toks[i]):
+                i += 2
+                continue
+            args.append(toks[i]); i += 1
+        if i < len(toks) and toks[i] == "<(":
+            depth = 1; i += 1
+            while i < len(toks) and depth:
+                depth += toks[i] in ("(", "<(", "$(") 
+                depth -= toks[i] == ")"
+                i += 1
+            args.append("x")
+            while i < len(toks) and toks[i] not in ops and toks[i] != "<(":
+                args.append(toks[i]); i += 1
+        r = subprocess.run([prog] + args + ["--help"], stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT)
+        if r.returncode or not r.stdout.startswith(b"\nUsage:"):
+            print("%s %s: not accepted:\n%s" % (name, " ".join(args),
+                  r.stdout.decode(errors="replace")[:300]))
+            bad += 1
+print("%d README commands of %s (%s)" % (n, name, bindir))
+sys.exit(1 if bad or n < 10 else 0)
+PY
+	if [ $? = 0 ]; then ok; else no "README's commands run as written after its install line"; fi
+else
+	skipped "README's commands against its install line need python3"
+fi
+
 v=$(sed -n '1s/^readprofile (\([^)]*\)) .*/\1/p' "$TOP/packaging/debian/changelog")
 if [ "$v" = "$(cat "$TOP/VERSION")-1" ]; then ok; else
 	echo "changelog $v, VERSION $(cat "$TOP/VERSION")" >"$TMP/why"
