@@ -531,9 +531,9 @@ fi
 # The figures the README and the man page give, from the command they
 # print beside them.
 sh "$TOP/tests/extensions/exact-moved.sh" "$RP" "$PT" >"$TMP/moved" 2>&1
-sed 's/^/      /' "$TMP/moved" >"$TMP/moved.readme"
+sed 's/^/    /' "$TMP/moved" >"$TMP/moved.readme"
 if [ "$(wc -l <"$TMP/moved")" = 8 ] &&
-    grep -Fqx "      \$ make readprofile build/tests/proftool && sh tests/extensions/exact-moved.sh" "$TOP/README.md" &&
+    grep -Fqx "    \$ make readprofile build/tests/proftool && sh tests/extensions/exact-moved.sh" "$TOP/README.md" &&
     awk 'NR == FNR { want[FNR] = $0; n = FNR; next }
 	i < n && $0 == want[i + 1] { i++ } END { exit i == n ? 0 : 1 }' \
     "$TMP/moved.readme" "$TOP/README.md"; then
