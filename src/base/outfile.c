@@ -235,13 +235,11 @@ link_over(struct outfile *of, int fd)
 void
 outfile_commit(struct outfile *of)
 {
-	int rc;
+	int rc = 0;
 
-	if (of->f == NULL)	/* standard output: the report's stream */
-		return;
-	if (fflush(of->f) != 0 || ferror(of->f))
+	if (of->f != NULL && (fflush(of->f) != 0 || ferror(of->f)))
 		fatal("%s: write error", of->name);
-	if (of->path != NULL) {
+	if (of->f != NULL && of->path != NULL) {
 		set_owner(of, fileno(of->f));
 		if (of->tmp == NULL)
 			link_over(of, fileno(of->f));
@@ -250,10 +248,14 @@ outfile_commit(struct outfile *of)
 		free(of->tmp);
 		of->tmp = NULL;
 	}
-	rc = fclose(of->f);
+	if (of->f != NULL)	/* NULL: standard output, the report's stream */
+		rc = fclose(of->f);
 	of->f = NULL;
 	if (rc != 0)
 		fatal("%s: write error", of->name);
+	free(of->name);
+	free(of->path);
+	of->name = of->path = NULL;
 }
 
 void

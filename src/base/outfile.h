@@ -36,7 +36,8 @@ struct outfile {
  * naming NAME, when it cannot be. */
 void outfile_open(struct outfile *of, const char *name);
 
-/* Put the complete file in place; fatal, naming NAME, on any error. */
+/* Put the complete file in place (flush a descriptor's) and free OF's
+ * names; fatal, naming NAME, on any error. */
 void outfile_commit(struct outfile *of);
 
 /* Leave the old file as it was and nothing else (a fatal error's hook):
