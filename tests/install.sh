@@ -8,7 +8,9 @@
 #     checksum) and compiles nothing, nor touches the build's flags;
 # (b) PROGRAM=readprofile-ng installs binary, man page (NAME, SYNOPSIS,
 #     version) and bash completion under that name; uninstall removes them;
-# (c) without a built binary, make install stops and says to run make.
+# (c) without a built binary, make install stops and says to run make;
+# (d) uninstall removes the directories install created, once empty, and
+#     only those: others' files and directories that were there are kept.
 # Builds in a scratch directory (B=, BIN=); prints `N passed, N failed`.
 set -u
 TOP=$(cd "$(dirname "$0")/.." && pwd)
@@ -83,6 +85,7 @@ grep -q "^\.TH READPROFILE 8 .*\"readprofile $VERSION\"" \
     "$T/d/usr/local/share/man/man8/readprofile.8" || bad="$bad man page lacks the version;"
 mk uninstall DESTDIR="$T/d" > "$T/log" 2>&1 || bad="$bad uninstall failed;"
 [ -z "$(find "$T/d" -type f)" ] || bad="$bad left: $(find "$T/d" -type f);"
+[ ! -e "$T/d" ] || bad="$bad left directories: $(find "$T/d" | tr '\n' ' ');"
 verdict "default name: installed and uninstalled"
 
 # (b) another name.
@@ -125,7 +128,36 @@ fi
 mk uninstall DESTDIR="$T/n" PREFIX=/usr PROGRAM=$N > "$T/log" 2>&1 ||
 	bad="$bad uninstall failed;"
 [ -z "$(find "$T/n" -type f)" ] || bad="$bad left: $(find "$T/n" -type f);"
+[ ! -e "$T/n" ] || bad="$bad left directories: $(find "$T/n" | tr '\n' ' ');"
 verdict "(b) PROGRAM=$N: binary, man page, completion, uninstall"
+
+# (d) a tree that has others' files, and empty directories of its own.
+bad=
+K=$T/k/usr/local
+mkdir -p "$K/sbin" "$K/share/man/man1" "$K/share/man/man8" "$K/bin"
+echo other > "$K/share/man/man8/other.8"
+mk install DESTDIR="$T/k" > "$T/log" 2>&1 || { bad="$bad make install failed;"; cat "$T/log"; }
+[ -d "$K/share/bash-completion/completions" ] || bad="$bad no completions directory;"
+# the same install twice: nothing it made is forgotten
+mk install DESTDIR="$T/k" > "$T/log" 2>&1 || { bad="$bad make install again failed;"; cat "$T/log"; }
+mk uninstall DESTDIR="$T/k" > "$T/log" 2>&1 || bad="$bad uninstall failed;"
+left=$(cd "$T/k" && find . | LC_ALL=C sort | tr '\n' ' ')
+[ "$left" = ". ./usr ./usr/local ./usr/local/bin ./usr/local/sbin ./usr/local/share ./usr/local/share/man ./usr/local/share/man/man1 ./usr/local/share/man/man8 ./usr/local/share/man/man8/other.8 " ] ||
+	bad="$bad left: $left;"
+[ "$(cat "$K/share/man/man8/other.8")" = other ] || bad="$bad other.8 changed;"
+verdict "(d) uninstall removes what install made, keeps the rest"
+
+# (d) the same, with the directories that hold the files installed into
+# a tree that held nothing but another file in share
+bad=
+mkdir -p "$T/j/usr/local/share"
+echo x > "$T/j/usr/local/share/keep"
+mk install DESTDIR="$T/j" > "$T/log" 2>&1 || { bad="$bad make install failed;"; cat "$T/log"; }
+mk uninstall DESTDIR="$T/j" > "$T/log" 2>&1 || bad="$bad uninstall failed;"
+left=$(cd "$T/j" && find . | LC_ALL=C sort | tr '\n' ' ')
+[ "$left" = ". ./usr ./usr/local ./usr/local/share ./usr/local/share/keep " ] ||
+	bad="$bad left: $left;"
+verdict "(d) uninstall stops at a directory that holds another file"
 
 bad=
 mk install DESTDIR="$T/x" PROGRAM='a b' > "$T/log" 2>&1 && bad="$bad accepted;"
