@@ -248,6 +248,7 @@ demo:
 # messages keep the "readprofile: " prefix whatever the name (see
 # DIAGNOSTICS in the man page).
 PROGRAM ?= readprofile
+INSTALL_DIRS = $(DESTDIR)$(SBINDIR) $(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(BASHCOMPDIR)
 
 # install never compiles: it installs what `make` built, with the flags
 # given to `make`, or stops.
@@ -256,7 +257,8 @@ install:
 	    echo "make install: PROGRAM='$(PROGRAM)': use letters, digits, '._+-'" >&2; \
 	    exit 1;; esac
 	@test -f $(BIN) || { echo "make install: $(BIN) is not built; run 'make' first" >&2; exit 1; }
-	$(INSTALL) -d $(DESTDIR)$(SBINDIR) $(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(BASHCOMPDIR)
+	@sh tools/install-dirs.sh made $(B)/install-dirs $(INSTALL_DIRS)
+	$(INSTALL) -d $(INSTALL_DIRS)
 	$(INSTALL) -m 0755 $(BIN) $(DESTDIR)$(SBINDIR)/$(PROGRAM)
 	sh tools/man-name.sh '$(PROGRAM)' '$(VERSION)' < man/readprofile.8 \
 	    > $(DESTDIR)$(MANDIR)/man8/$(PROGRAM).8.tmp
@@ -267,9 +269,12 @@ install:
 	chmod 0644 $(DESTDIR)$(BASHCOMPDIR)/$(PROGRAM).tmp
 	mv -f $(DESTDIR)$(BASHCOMPDIR)/$(PROGRAM).tmp $(DESTDIR)$(BASHCOMPDIR)/$(PROGRAM)
 
+# uninstall also removes the directories install made (their list in
+# $(B)/install-dirs), each once empty; none that was there before.
 uninstall:
 	rm -f $(DESTDIR)$(SBINDIR)/$(PROGRAM) $(DESTDIR)$(MANDIR)/man8/$(PROGRAM).8 \
 	    $(DESTDIR)$(BASHCOMPDIR)/$(PROGRAM)
+	@sh tools/install-dirs.sh remove $(B)/install-dirs $(INSTALL_DIRS)
 
 # The install tests: a hardened build, then a plain `make install`, must
 # install that very binary; PROGRAM renames all three files.

@@ -84,7 +84,7 @@ grep -q '@VERSION@' "$T/d/usr/local/share/man/man8/readprofile.8" &&
 grep -q "^\.TH READPROFILE 8 .*\"readprofile $VERSION\"" \
     "$T/d/usr/local/share/man/man8/readprofile.8" || bad="$bad man page lacks the version;"
 mk uninstall DESTDIR="$T/d" > "$T/log" 2>&1 || bad="$bad uninstall failed;"
-[ -z "$(find "$T/d" -type f)" ] || bad="$bad left: $(find "$T/d" -type f);"
+[ -z "$(find "$T/d" -type f 2>/dev/null)" ] || bad="$bad left: $(find "$T/d" -type f);"
 [ ! -e "$T/d" ] || bad="$bad left directories: $(find "$T/d" | tr '\n' ' ');"
 verdict "default name: installed and uninstalled"
 
@@ -127,7 +127,7 @@ if command -v bash >/dev/null 2>&1; then
 fi
 mk uninstall DESTDIR="$T/n" PREFIX=/usr PROGRAM=$N > "$T/log" 2>&1 ||
 	bad="$bad uninstall failed;"
-[ -z "$(find "$T/n" -type f)" ] || bad="$bad left: $(find "$T/n" -type f);"
+[ -z "$(find "$T/n" -type f 2>/dev/null)" ] || bad="$bad left: $(find "$T/n" -type f);"
 [ ! -e "$T/n" ] || bad="$bad left directories: $(find "$T/n" | tr '\n' ' ');"
 verdict "(b) PROGRAM=$N: binary, man page, completion, uninstall"
 
