@@ -244,9 +244,8 @@ demo:
 # The installed name: PROGRAM=readprofile-ng installs the binary, the man
 # page (its title, synopsis and examples: tools/man-name.sh) and the bash
 # completion under that name, so that it can sit beside util-linux's
-# readprofile.  The binary's usage lines take the name it is run by;
-# messages keep the "readprofile: " prefix whatever the name (see
-# DIAGNOSTICS in the man page).
+# readprofile.  The binary's messages, hints and usage lines take the name
+# it is run by (argv[0]'s last part), as util-linux's do.
 PROGRAM ?= readprofile
 INSTALL_DIRS = $(DESTDIR)$(SBINDIR) $(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(BASHCOMPDIR)
 

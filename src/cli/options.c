@@ -15,8 +15,6 @@
 enum { OPT_EXACT = 256, OPT_BASELINE, OPT_TOP, OPT_INTERVAL, OPT_ITERATIONS,
     OPT_PPROF, OPT_FOLDED, OPT_NO_DEMANGLE, OPT_HZ, OPT_ENABLE };
 
-static char progname[] = PROGNAME;
-
 static const char shortopts[] = "m:p:M:ivabsrnJVh";
 
 /* Ours, then util-linux 2.38's.  One of ours could make an abbreviation of
@@ -177,8 +175,8 @@ options_parse(struct options *o, int argc, char **argv)
 
 	*o = (struct options){ .profile = "/proc/profile", .argc = argc,
 	    .argv = argv, .name = options_name(argc > 0 ? argv[0] : NULL) };
-	if (argc > 0)
-		argv[0] = progname;	/* getopt's messages name the program */
+	/* every message names the program by its name, getopt's too */
+	argv[0] = prog_name_set(o->name);
 	optind = 0;		/* glibc and musl: start afresh (no old cluster) */
 	opterr = 1;
 	while ((c = getopt_long(argc, argv, shortopts,

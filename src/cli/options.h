@@ -16,7 +16,7 @@ struct options {
 	const char *enable;	/* --enable[=ARG]; NULL: none */
 	double interval;	/* --interval SECONDS; 0: none */
 	unsigned long iterations; /* --iterations N; 0: until stopped */
-	const char *name;	/* the name it was run by: usage lines */
+	const char *name;	/* the name it was run by: messages, usage */
 	const char *pprof;	/* --pprof FILE ("-": stdout); NULL: none */
 	unsigned long hz;	/* --hz N: ticks per second; 0: unknown */
 	int argc;		/* the command line, for --pprof's comment */
@@ -41,8 +41,9 @@ enum opt_result options_parse(struct options *o, int argc, char **argv);
  * warning): stdin twice, OPT_CONFLICT; any other, OPT_BAD_VALUE. */
 enum opt_result options_check(const struct options *o);
 
-/* The name ARGV0 runs the program by (its last part), for the usage
- * lines; "readprofile" when it is not one make install could give. */
+/* The name ARGV0 runs the program by (its last part), for messages and
+ * the usage lines; "readprofile" when it is not one make install could
+ * give. */
 const char *options_name(const char *argv0);
 
 /* Whether S is a number by the rule of every option (man page, NUMBERS):
