@@ -87,7 +87,7 @@ if [ "${DEB_INSTALL_TEST:-}" = 1 ] && [ "$(id -u)" = 0 ]; then
 	dpkg -i "$deb"
 	dpkg -S /usr/sbin/readprofile 2>/dev/null | grep -q '^util-linux' ||
 		echo "build-deb: note: /usr/sbin/readprofile is not util-linux's here"
-	/usr/sbin/readprofile-ng -V | grep -q "^readprofile from readprofile $V\$" ||
+	/usr/sbin/readprofile-ng -V | grep -q "^readprofile-ng (readprofile) $V\$" ||
 		die "the installed readprofile-ng does not say version $V"
 	man -w readprofile-ng >/dev/null 2>&1 || [ -f /usr/share/man/man8/readprofile-ng.8.gz ] ||
 		die "no readprofile-ng man page"

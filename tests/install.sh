@@ -61,6 +61,7 @@ grep -q -e ' -c ' -e ' -o ' "$T/log" && bad="$bad it compiled;"
 [ "$(sum "$T/obj/flags")" = "$flags" ] || bad="$bad build flags rewritten;"
 f=$T/d/usr/local/sbin/readprofile
 [ -f "$f" ] && [ "$(sum "$f")" = "$built" ] || bad="$bad installed binary differs;"
+[ "$("$f" -V)" = "readprofile $VERSION" ] || bad="$bad -V says '$("$f" -V)';"
 if command -v readelf >/dev/null 2>&1; then
 	readelf -d "$f" 2>/dev/null | grep -q 'BIND_NOW' || bad="$bad no BIND_NOW;"
 	readelf -h "$f" 2>/dev/null | grep -q 'DYN' || bad="$bad not PIE;"
@@ -96,7 +97,7 @@ mk install DESTDIR="$T/n" PREFIX=/usr PROGRAM=$N > "$T/log" 2>&1 ||
 b=$T/n/usr/sbin/$N m=$T/n/usr/share/man/man8/$N.8
 c=$T/n/usr/share/bash-completion/completions/$N
 [ "$(find "$T/n" -type f | wc -l)" -eq 3 ] || bad="$bad not exactly 3 files;"
-[ -x "$b" ] && [ "$("$b" -V)" = "readprofile from readprofile $VERSION" ] ||
+[ -x "$b" ] && [ "$("$b" -V)" = "$N (readprofile) $VERSION" ] ||
 	bad="$bad binary missing or wrong -V;"
 sed -n '/^\.SH NAME/{n;p;}' "$m" | grep -q "^$N \\\\- " || bad="$bad NAME;"
 # every synopsis line of the source page, under the new name

@@ -36,7 +36,7 @@ $MAKE -C "$S" --no-print-directory install DESTDIR="$D" PREFIX=/usr
 n=$(find "$D" -type f | wc -l)
 [ "$n" -eq 3 ] || die "make install installed $n files, expected 3"
 v=$(cat "$S/VERSION")
-[ "$("$D/usr/sbin/readprofile" -V)" = "readprofile from readprofile $v" ] ||
+[ "$("$D/usr/sbin/readprofile" -V)" = "readprofile $v" ] ||
 	die "the installed binary does not say version $v"
 $MAKE -C "$S" --no-print-directory uninstall DESTDIR="$D" PREFIX=/usr
 [ ! -e "$D" ] || die "make uninstall left: $(find "$D")"

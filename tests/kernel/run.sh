@@ -691,6 +691,9 @@ EOF
 else
 	echo "SKIP as readprofile-ng: --enable, already on: not root"
 fi
+# -V: the program by its name, then this package (not util-linux) by its
+[ "$("$RP" -V)" = "readprofile-ng (readprofile) ${RP_VERSION:-$(cat "$TOP/VERSION")}" ]
+verdict "as readprofile-ng: -V says '$("$RP" -V)'"
 RP=$RP_SAVED NAME=
 
 # --- the help text's lines of ours ------------------------------------------
