@@ -210,6 +210,17 @@ err() {
 	verdict "$_n"
 }
 
+# err_is NAME STDERR ARGS...: exit 1, and stderr is STDERR, whole
+err_is() {
+	_n=$1 _m=$2
+	shift 2
+	run "$@"
+	sane
+	[ "$rc" -eq 1 ] || bad="$bad exit $rc, expected 1;"
+	[ "$(cat "$TMP/err")" = "$_m" ] || bad="$bad stderr is not '$_m';"
+	verdict "$_n"
+}
+
 # any NAME ARGS...: only the invariants
 any() {
 	_n=$1
@@ -523,6 +534,44 @@ printf '\000\000\000\n%s T _stext\n' "${O}1000" > "$W/nul-first.map"
 err "NUL line first" "nul-first.map(1): wrong map line" -p n8 -m nul-first.map
 printf '%s T _stext\n\000%s T f\n' "${O}1000" "${O}1008" > "$W/nul-start.map"
 err "line starting with NUL" "nul-start.map(2): wrong map line" -p n8 -m nul-start.map
+
+# A map that is neither text nor an ELF file (NUL bytes, or no line end,
+# in its first 64 KiB) is named as such, after the line that failed.
+NOTTEXT="is not a symbol map: it is neither text"
+err_is "/dev/zero as -m: not text" "readprofile: /dev/zero(1): line longer than 1048576 bytes
+readprofile: /dev/zero $NOTTEXT (NUL bytes in its first 64 KiB) nor an ELF file" \
+    -p rich.profile -m /dev/zero
+err_is "2 MB first line, no newline: not text" "readprofile: 2mb-first.map(1): line longer than 1048576 bytes
+readprofile: 2mb-first.map $NOTTEXT (no line end in its first 64 KiB) nor an ELF file" \
+    -p n8 -m 2mb-first.map
+err_is "2 MB map line after a good one: text" \
+    "readprofile: 2mb.map(2): line longer than 1048576 bytes" -p n8 -m 2mb.map
+err_is "NUL line first: not text" "readprofile: nul-first.map(1): wrong map line
+readprofile: nul-first.map $NOTTEXT (NUL bytes in its first 64 KiB) nor an ELF file" \
+    -p n8 -m nul-first.map
+# a zip archive's header, no line end: the whole file one line
+printf 'PK\003\004\024\000\000\000\010\000zip' > "$W/zip.map"
+err_is "a zip archive as -m" "readprofile: zip.map(1): wrong map line
+readprofile: zip.map $NOTTEXT (NUL bytes in its first 64 KiB) nor an ELF file" \
+    -p n8 -m zip.map
+IN=$W/zip.map err_is "a zip archive on stdin as -m" "readprofile: -(1): wrong map line
+readprofile: standard input $NOTTEXT (NUL bytes in its first 64 KiB) nor an ELF file" \
+    -p n8 -m -
+# NUL bytes past 64 KiB of good lines: text, by its start
+awk -v o="$O" 'BEGIN { print o "1000 T _stext"
+	for (i = 0; i < 3000; i++) printf "%s1008 t filler_%05d\n", o, i }' > "$W/late-nul.map"
+printf '\000\001\n' >> "$W/late-nul.map"
+err_is "NUL bytes past 64 KiB: text" "readprofile: late-nul.map(3002): wrong map line" \
+    -p n8 -m late-nul.map
+# every line parses (a NUL ends a name, as in the classic tool), but no _stext
+printf '%s T a\000\001\002\n%s T b\n' "${O}1000" "${O}1008" > "$W/nul-nostext.map"
+err_is "NUL bytes, no _stext: not text" "readprofile: can't find \"_stext\" in nul-nostext.map
+readprofile: nul-nostext.map $NOTTEXT (NUL bytes in its first 64 KiB) nor an ELF file" \
+    -p n8 -m nul-nostext.map
+# a text map with a wrong line: only that line
+printf '%s T _stext\nnot a map line\n' "${O}1000" > "$W/wrong.map"
+err_is "a wrong line in a text map" "readprofile: wrong.map(2): wrong map line" \
+    -p n8 -m wrong.map
 for o in "" -a -b -s; do
 	# shellcheck disable=SC2086
 	any "profile as map $o" $o -p n8 -m n8
