@@ -910,6 +910,40 @@ err "baseline of another step" "readprofile: b-step: sampling step 4 differs fro
     -p rich.profile --baseline b-step -m rich.map
 err "baseline truncated" "readprofile: t3: truncated profile: 3 bytes" \
     -p rich.profile --baseline t3 -m rich.map
+# A baseline through a pipe (compressed, stdin) longer than a piece read
+# at a time: its step and size are known only at its end, and are what is
+# reported when they differ, before any counter found above the profile's.
+prof w-one 8 1
+prof w-16 16 1
+tail -c 4 "$W/w-one" > "$W/ones"
+for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17; do
+	cat "$W/ones" "$W/ones" > "$W/ones.2" && mv "$W/ones.2" "$W/ones"
+done
+{ head -c 4 "$W/w-one"; cat "$W/ones"; } > "$W/b-big"
+{ head -c 4 "$W/w-16"; cat "$W/ones"; } > "$W/b-step16"
+{ head -c 4 "$W/w-one"; head -c 400000 /dev/zero; } > "$W/p-big"
+{ head -c 4 "$W/w-one"; head -c 800000 /dev/zero; } > "$W/p-bigger"
+{ head -c 4 "$W/w-one"; head -c 524288 /dev/zero; } > "$W/p-same"
+gzip -c "$W/b-big" > "$W/b-big.gz"
+gzip -c "$W/b-step16" > "$W/b-step16.gz"
+err_is "baseline of another size, a file" \
+    "readprofile: b-big: 131072 counters, but p-big has 100000" \
+    -p p-big --baseline b-big -m rich.map
+err_is "baseline of another size, gzip'd" \
+    "readprofile: b-big.gz: 131072 counters, but p-big has 100000" \
+    -p p-big --baseline b-big.gz -m rich.map
+IN=$W/b-big err_is "baseline of another size, on stdin" \
+    "readprofile: -: 131072 counters, but p-big has 100000" \
+    -p p-big --baseline - -m rich.map
+err_is "baseline shorter than the profile, gzip'd" \
+    "readprofile: b-big.gz: 131072 counters, but p-bigger has 200000" \
+    -p p-bigger --baseline b-big.gz -m rich.map
+err_is "baseline of another step, gzip'd" \
+    "readprofile: b-step16.gz: sampling step 16 differs from p-big's 8" \
+    -p p-big --baseline b-step16.gz -m rich.map
+err_is "baseline higher, gzip'd, of the same size" \
+    "readprofile: p-same: counter 0 is lower than in b-big.gz (were the counters reset?)" \
+    -p p-same --baseline b-big.gz -m rich.map
 { unk 0; tot 0 0.0000; } > "$TMP/e-zero"
 ok "baseline = profile" "$TMP/e-zero" -p rich.profile --baseline rich.profile -m rich.map
 TRAIL=rich+3 trailing "baseline with 3 trailing bytes" 3 "$TMP/e-zero" \
