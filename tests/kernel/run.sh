@@ -236,9 +236,10 @@ nobody_runs() {
 }
 RP_SAVED=$RP
 if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1 &&
-    ! nobody_runs "$RP" && cp "$RP" "$TMP/readprofile-copy"; then
-	chmod 755 "$TMP/readprofile-copy"
-	RP=$TMP/readprofile-copy
+    ! nobody_runs "$RP" && mkdir -p "$TMP/copy" &&
+    cp "$RP" "$TMP/copy/readprofile"; then
+	chmod 755 "$TMP/copy" "$TMP/copy/readprofile"
+	RP=$TMP/copy/readprofile	# messages start with the name it runs by
 fi
 if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1 &&
     nobody_runs "$RP"; then
