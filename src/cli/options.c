@@ -89,7 +89,7 @@ table_for(int argc, char **argv)
 
 	while (i < argc && (argv[i][0] != '-' || argv[i][1] == '\0'))
 		i++;
-	if (i == argc || strncmp(argv[i], "--", 2) != 0 || argv[i][2] == '\0')
+	if (i >= argc || strncmp(argv[i], "--", 2) != 0 || argv[i][2] == '\0')
 		return longopts;
 	name = argv[i] + 2;
 	len = strcspn(name, "=");
@@ -171,12 +171,14 @@ enum opt_result
 options_parse(struct options *o, int argc, char **argv)
 {
 	unsigned long long v;
+	char *name;
 	int c;
 
 	*o = (struct options){ .profile = "/proc/profile", .argc = argc,
 	    .argv = argv, .name = options_name(argc > 0 ? argv[0] : NULL) };
-	/* every message names the program by its name, getopt's too */
-	argv[0] = prog_name_set(o->name);
+	name = prog_name_set(o->name);	/* every message's, getopt's too */
+	if (argc > 0)
+		argv[0] = name;
 	optind = 0;		/* glibc and musl: start afresh (no old cluster) */
 	opterr = 1;
 	while ((c = getopt_long(argc, argv, shortopts,

@@ -340,6 +340,15 @@ names(void **state)
 	assert_string_equal(prog_name(), "rp-ng");
 	assert_string_equal(prog_name_set(NULL), "readprofile");
 	assert_string_equal(prog_name_set(""), "readprofile");
+	/* no argv[0] (argc 0): ours, and the list's end left alone */
+	{
+		struct options o;
+		char *none[] = { NULL };
+
+		assert_int_equal(options_parse(&o, 0, none), OPT_RUN);
+		assert_null(none[0]);
+		assert_string_equal(prog_name(), "readprofile");
+	}
 	memset(name, 'n', 64);
 	name[64] = '\0';
 	assert_string_equal(prog_name_set(name), name);
