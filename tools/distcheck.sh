@@ -34,7 +34,7 @@ echo "== distcheck: install and uninstall"
 D=$T/dest
 $MAKE -C "$S" --no-print-directory install DESTDIR="$D" PREFIX=/usr
 n=$(find "$D" -type f | wc -l)
-[ "$n" -eq 3 ] || die "make install installed $n files, expected 3"
+[ "$n" -eq 4 ] || die "make install installed $n files, expected 4"
 v=$(cat "$S/VERSION")
 [ "$("$D/usr/sbin/readprofile" -V)" = "readprofile $v" ] ||
 	die "the installed binary does not say version $v"
