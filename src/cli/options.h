@@ -1,27 +1,12 @@
 /*
- * options.h - the command line.
+ * options.h - the command line, parsed into struct options (core/run.h).
  */
 #ifndef RP_OPTIONS_H
 #define RP_OPTIONS_H
 
 #include <stddef.h>
 
-struct options {
-	const char *mapfile;	/* NULL: the default search */
-	const char *profile;
-	const char *baseline;	/* NULL: none */
-	int info, verbose, all, bins, counters, reset, noauto, exact, json;
-	int folded, no_demangle, multiplier_set, multiplier;
-	size_t top;		/* --top N; 0: none */
-	const char *enable;	/* --enable[=ARG]; NULL: none */
-	double interval;	/* --interval SECONDS; 0: none */
-	unsigned long iterations; /* --iterations N; 0: until stopped */
-	const char *name;	/* the name it was run by: messages, usage */
-	const char *pprof;	/* --pprof FILE ("-": stdout); NULL: none */
-	unsigned long hz;	/* --hz N: ticks per second; 0: unknown */
-	int argc;		/* the command line, for --pprof's comment */
-	char *const *argv;
-};
+#include "core/run.h"
 
 enum opt_result {
 	OPT_RUN,		/* go on */
@@ -41,9 +26,8 @@ enum opt_result options_parse(struct options *o, int argc, char **argv);
  * warning): stdin twice, OPT_CONFLICT; any other, OPT_BAD_VALUE. */
 enum opt_result options_check(const struct options *o);
 
-/* The name ARGV0 runs the program by (its last part), for messages and
- * the usage lines; "readprofile" when it is not one make install could
- * give. */
+/* The name ARGV0 runs the program by (its last part), for the usage
+ * lines; "readprofile" when it is not one make install could give. */
 const char *options_name(const char *argv0);
 
 /* Whether S is a number by the rule of every option (man page, NUMBERS):
