@@ -14,32 +14,26 @@
 #
 #   RP=/abs/readprofile sh tests/docs.sh
 set -u
-PYTHON=${PYTHON:-python3}	# tests/check.sh gives the interpreter itself
 TOP=$(cd "$(dirname "$0")/.." && pwd)
-. "$TOP/tests/summary.sh"
+SUITE=docs
+. "$TOP/tests/lib.sh"
 : "${RP:?set RP to the readprofile binary to test}"
-TMP=$(mktemp -d) || exit 1
-trap 'rm -rf "$TMP"' EXIT
-trap 'exit 1' HUP INT TERM
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-no() { fail=$((fail + 1)); echo "FAIL: $1"; [ -s "$TMP/why" ] && sed 's/^/    | /' "$TMP/why" | head -n 15; return 0; }
+WHY=$TMP/why
 MAN=$TOP/man/readprofile.8
 
 if command -v mandoc >/dev/null 2>&1; then
 	mandoc -Tlint "$MAN" >"$TMP/why" 2>&1 && [ ! -s "$TMP/why" ] &&
-	    ok || no "mandoc -Tlint"
+	    ok || bad "mandoc -Tlint"
 else
 	skipped "mandoc -Tlint: mandoc is not installed"
 fi
 if command -v groff >/dev/null 2>&1; then
 	groff -ww -z -man "$MAN" >"$TMP/why" 2>&1 && [ ! -s "$TMP/why" ] &&
-	    ok || no "groff -ww -z -man"
+	    ok || bad "groff -ww -z -man"
 	groff -man -Tutf8 -rLL=2000n -rHY=0 -P-cbou "$MAN" 2>/dev/null | tr -s ' \n' '  ' >"$TMP/r"
 	grep -Fq '"interval":{"number":n,"time":text,"seconds":s,"reset":false}' "$TMP/r" &&
 	    grep -Fq '{"address":n,"address_hex":hex,"count":n}' "$TMP/r" &&
-	    ok || { : >"$TMP/why"; no "groff renders the JSON keys whole"; }
+	    ok || { : >"$TMP/why"; bad "groff renders the JSON keys whole"; }
 else
 	skipped "groff checks: groff is not installed"
 fi
@@ -47,7 +41,7 @@ fi
 v=$(sed -n '1s/^readprofile (\([^)]*\)) .*/\1/p' "$TOP/packaging/debian/changelog")
 if [ "$v" = "$(cat "$TOP/VERSION")-1" ]; then ok; else
 	echo "changelog $v, VERSION $(cat "$TOP/VERSION")" >"$TMP/why"
-	no "packaging/debian/changelog at VERSION-1"
+	bad "packaging/debian/changelog at VERSION-1"
 fi
 
 # The figures: $RP as `readprofile` (and ./readprofile) on PATH.
@@ -90,7 +84,7 @@ for f in "$TMP"/fig.*; do
 	(cd "$TOP" && PATH="$TMP/bin:$PATH" sh -c "$cmd") >"$TMP/got" 2>&1
 	if cmp -s "$TMP/want" "$TMP/got"; then ok; else
 		diff "$TMP/want" "$TMP/got" >"$TMP/why"
-		no "figure: \$ $cmd"
+		bad "figure: \$ $cmd"
 	fi
 	# merged snapshots: the last total is the sum of the others
 	case $cmd in
@@ -99,7 +93,7 @@ for f in "$TMP"/fig.*; do
 		    END { for (i = 1; i < n; i++) s += t[i]
 			exit !(n > 2 && s == t[n]) }' "$TMP/got"; then ok; else
 			cp "$TMP/got" "$TMP/why"
-			no "figure: \$ $cmd: the merged total is not the sum"
+			bad "figure: \$ $cmd: the merged total is not the sum"
 		fi ;;
 	esac
 done
@@ -156,10 +150,9 @@ for b in blocks:
 print("%d man page figures" % len(blocks))
 sys.exit(1 if bad or len(blocks) < 4 else 0)
 PY
-	if [ $? = 0 ]; then ok; else no "man page figures"; fi
+	if [ $? = 0 ]; then ok; else bad "man page figures"; fi
 else
 	skipped "the man page's figures need python3"
 fi
 
-summary docs "$pass" "$fail"
-[ "$fail" -eq 0 ]
+summary
