@@ -183,3 +183,27 @@ rc=$?
 echo "IN=unset OUT=unset W=unset bad=unset LC_ALL=C" > "$TMP/want"
 expect "lib: the caller's IN, OUT, W, bad and LC_ALL not taken" 0
 
+# tests/need-cmocka.sh where cmocka is missing (a cc that links nothing):
+# as root, one line says what it installs before it does; as a user, the
+# one command to run as root, and no sudo
+mkdir "$TMP/bin"
+printf '#!/bin/sh\nexit 1\n' > "$TMP/bin/cc"
+printf '#!/bin/sh\necho "$*" >> "%s/apt.log"\n' "$TMP" > "$TMP/bin/apt-get"
+printf '#!/bin/sh\necho "$ID"\n' > "$TMP/bin/id"
+chmod +x "$TMP/bin/cc" "$TMP/bin/apt-get" "$TMP/bin/id"
+ID=0 PATH=$TMP/bin:$PATH CC=cc sh "$TOP/tests/need-cmocka.sh" > "$TMP/out" 2>&1
+rc=$?
+printf '%s\n' "make check: installing cmocka for the unit tests: apt-get install libcmocka-dev" \
+    "make check: 'apt-get install -y libcmocka-dev' failed" > "$TMP/want"
+[ "$(head -n 1 "$TMP/out")" = "$(head -n 1 "$TMP/want")" ] ||
+	echo "not the first line" >> "$TMP/out"
+grep -qx 'install -y libcmocka-dev' "$TMP/apt.log" 2>/dev/null ||
+	echo "apt-get not run" >> "$TMP/out"
+expect "need-cmocka.sh as root: says what it installs, first" 1
+ID=1000 PATH=$TMP/bin:$PATH CC=cc sh "$TOP/tests/need-cmocka.sh" > "$TMP/out" 2>&1
+rc=$?
+echo "make check needs cmocka for the unit tests; as root, run: apt-get install libcmocka-dev" \
+    > "$TMP/want"
+[ "$(wc -l < "$TMP/out")" = 1 ] || echo "not one line" >> "$TMP/out"
+expect "need-cmocka.sh as a user: the one command to run as root" 1
+lacks "need-cmocka.sh as a user: no sudo" "$(grep sudo "$TMP/out")"
