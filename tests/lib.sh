@@ -22,6 +22,8 @@
 #                       15 lines of each FILE that is not empty, indented,
 #                       and of the file named by WHY, if the suite sets it
 #                       (the file is emptied: it explains one failure)
+#   tally PASS FAIL     checks counted elsewhere (a subshell, a test
+#                       binary): PASS passes and FAIL failures more
 #   skipped REASON      one check could not run here: prints
 #                       `SKIP: REASON`, counts it, keeps REASON (once)
 #   have COMMAND        COMMAND can be run (command -v)
@@ -84,6 +86,10 @@ bad() {
 	done
 	[ -z "${WHY:-}" ] || : > "$WHY"
 	return 0
+}
+tally() {
+	pass=$((pass + $1))
+	fail=$((fail + $2))
 }
 skipped() {
 	SKIPS=$((SKIPS + 1))

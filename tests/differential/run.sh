@@ -141,8 +141,7 @@ j=0
 while [ "$j" -lt "$JOBS" ]; do
 	sed '$d' "$TMP/log$j"
 	set -- $(tail -n 1 "$TMP/log$j")
-	pass=$((pass + $1))
-	fail=$((fail + $2))
+	tally "$1" "$2"
 	j=$((j + 1))
 done
 echo "$CASES cases (seeds $SEED..$((END - 1))), $NOPTS option sets each"

@@ -146,8 +146,7 @@ if command -v strace >/dev/null 2>&1; then
 			fi ;;
 		esac
 	done
-	pass=$((pass + $(lines "$TMP/passed")))
-	fail=$((fail + $(lines "$TMP/failed")))
+	tally "$(lines "$TMP/passed")" "$(lines "$TMP/failed")"
 	rm -f "$TMP/passed" "$TMP/failed"
 else
 	skipped "strace not found: the profile and baseline read once"
@@ -293,6 +292,5 @@ for how in file pipe; do
 		fi
 	done
 done
-pass=$((pass + $(lines "$TMP/passed")))
-fail=$((fail + $(lines "$TMP/failed")))
+tally "$(lines "$TMP/passed")" "$(lines "$TMP/failed")"
 summary

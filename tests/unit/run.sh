@@ -37,7 +37,6 @@ for t in "$@"; do
 		[ "$done" = 1 ] || why=", before cmocka's summary"
 		bad "$t: exit status $rc$why"
 	fi
-	pass=$((pass + p))
-	fail=$((fail + f))
+	tally "$p" "$f"
 done
 summary
