@@ -133,8 +133,8 @@ TOOLS = GEN=$(abspath $(B)/tests/gen) MODEL=$(abspath $(B)/tests/model) \
 	PROFTOOL=$(abspath $(B)/tests/proftool) \
 	GMONTOOL=$(abspath $(B)/tests/gmontool)
 # Suites that tests/check.sh runs at once (CHECK_JOBS=1: one after the
-# other, each one's output as it comes).  The longest are listed first,
-# to start first.
+# other; CHECK_VERBOSE=1 shows each one's output, not only its line).  The
+# longest are listed first, to start first.
 CHECK_JOBS ?= 2
 export CHECK_JOBS
 # Expected texts that depend on the build: the version, the C library's.

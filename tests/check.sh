@@ -108,10 +108,10 @@ while [ $# -ge 2 ]; do
 done
 
 # CHECK_JOBS=J runs up to J suites at once (default 1: one after the
-# other, the output shown as it comes).  With J > 1 each suite writes to
-# $TMP/I.out, and is shown whole, in order, once it and those before it
-# have ended; $TMP/I.end holds its exit status and end time.  A suite's
-# time is from its start to its end.
+# other).  Each suite writes to $TMP/I.out (but with CHECK_JOBS=1 and
+# CHECK_VERBOSE=1: shown as it comes), and is shown, in order, once it
+# and those before it have ended; with J > 1 $TMP/I.end holds its exit
+# status and end time.  A suite's time is from its start to its end.
 JOBS=${CHECK_JOBS:-1}
 case $JOBS in
 ''|*[!0-9]*|0*) echo "check: CHECK_JOBS must be a number from 1: '$JOBS'" >&2; exit 2 ;;
