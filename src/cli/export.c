@@ -113,8 +113,13 @@ comments_of(const struct export_stream *x, int from_kernel, char **com)
 		    s->step, x->ro->mode == ATTRIB_EXACT ? "exact" : "classic");
 	else
 		*c++ = xasprintf("format: %s", s->format);
+	if (s->counted)
+		*c++ = xasprintf("counting: %s", s->counted->what);
 	if (s->rate)
 		*c++ = xasprintf("tick rate: %u Hz (%s)", s->rate, s->rate_from);
+	else if (s->counted && !s->counted->ticks)
+		*c++ = xasprintf("tick rate: none (the counters count %s, not "
+		    "time)", s->counted->what);
 	else
 		*c++ = xasprintf("tick rate: unknown (give it with --hz)");
 	if (x->in.buckets)
@@ -143,6 +148,8 @@ pprof_sink_begin(void *ctx, const struct report_result *res)
 		clock_gettime(CLOCK_REALTIME, &t);
 	x->res = res;
 	x->in = (struct pprof_info){ .rate = s->rate,
+	    .type = s->counted ? s->counted->type : NULL,
+	    .unit = s->counted ? s->counted->unit : NULL,
 	    .time_nanos = (int64_t)t.tv_sec * 1000000000 + t.tv_nsec,
 	    .rename = x->ro->rename, .rename_ctx = x->ro->rename_ctx,
 	    .buckets = x->o->counters || x->o->bins };

@@ -22,7 +22,8 @@ struct export_src {
 	int kernel;		/* a kernel profile; else a gmon.out */
 	const struct build_id *live;	/* /proc/profile's kernel's; or NULL */
 	uint32_t step;		/* kernel: its step */
-	uint32_t rate;		/* ticks per second; 0: unknown */
+	uint32_t rate;		/* ticks per second; 0: unknown, or none */
+	const struct counted *counted;	/* a kernel's, when known */
 	const char *rate_from;	/* where the rate comes from */
 	const char *format;	/* "kernel", "gmon.out (GNU)", ... */
 };

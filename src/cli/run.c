@@ -79,15 +79,17 @@ export_src_of(const struct run *r, struct export_src *s)
 	    .baseline = r->o->baseline, .kernel = g == NULL, .step = r->step,
 	    .live = r->live && !g ? &r->k.id : NULL, .format = !g ? "kernel" :
 	    g->format == GMON_GNU ? "gmon.out (GNU)" : "gmon.out (BSD)" };
+	s->counted = g == NULL ? r->counting : NULL;
 	if (g != NULL) {	/* its rate its own */
 		s->rate = g->rate;
 		s->rate_from = "gmon.out";
+	} else if (s->counted && !s->counted->ticks) {
+		return;	/* schedule() calls, KVM exits: counts, not time */
 	} else if (r->o->hz) {
 		s->rate = (uint32_t)r->o->hz;
 		s->rate_from = "--hz";
 	} else if (s->live) {	/* CONFIG_HZ of the running kernel's config */
-		s->rate = (uint32_t)kernel_config_hz(&r->k);
-		s->rate_from = r->k.config;
+		s->rate = (uint32_t)kernel_config_hz(&r->k, &s->rate_from);
 	}
 }
 
@@ -116,7 +118,7 @@ run_report(const struct run *r, struct symsrc *m, const struct counters *c,
 	    .byte_order = !r->gmon ? run_byte_order(r->swapped) :
 	    r->gmon->big_endian ? "big-endian" : "little-endian",
 	    .gmon = r->gmon, .top = o->top, .read = r->read,
-	    .counting = r->counting };
+	    .counting = r->counting ? r->counting->what : NULL };
 	struct collect k;
 	struct report_sink sink = { 0 };	/* none: the classic one */
 	struct json_stream js;

@@ -27,7 +27,8 @@ struct run {
 	const char *map;	/* the map, once chosen */
 	uint32_t step;		/* once read (or inferred from the map) */
 	int swapped;		/* the byte order was found reversed */
-	const char *counting;	/* what the live counters count; else NULL */
+	const struct counted *counting;	/* what the live counters count;
+					 * else NULL */
 	const struct view_read *read;	/* --interval's; else NULL */
 	const struct gmon *gmon;	/* a gmon.out read, else NULL */
 	const struct report_hist *hist;	/* its histogram, else NULL */

@@ -13,6 +13,7 @@
 #include "base/output.h"
 #include "core/report.h"
 #include "hist/gmon.h"
+#include "hist/profile.h"
 
 /* --interval: the read a report is of. */
 struct view_read {
@@ -34,10 +35,11 @@ struct view_inputs {
 	const char *counting;	/* what the counters count; NULL: unknown */
 };
 
-/* The --top report of OPT->collect, after "Counting: COUNTING" if not NULL. */
+/* The --top report of OPT->collect, after "Counting: WHAT" when COUNTED is
+ * known (its column named so: "calls" for schedule() calls), else ticks. */
 void view_top(struct out *o, const struct report_result *res,
     const struct counters *c, const struct report_opts *opt,
-    const char *counting);
+    const struct counted *counted);
 
 /* The --json document, on one line, of the functions in OPT->collect. */
 void view_json(struct out *o, const struct report_result *res,
