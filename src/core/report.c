@@ -49,16 +49,20 @@ pending_set(struct pending *p, const struct sym *s)
 	p->name = p->buf;
 }
 
-/* The origin; a map without _stext, or with _stext at 0, is fatal: at 0,
- * /proc/kallsyms read as a user (kernel.kptr_restrict), however given. */
+/* The origin; a map without _stext, or with _stext at 0, is fatal: at 0
+ * and the next symbol too, /proc/kallsyms read as a user
+ * (kernel.kptr_restrict), however it was given. */
 static uint64_t
 need_stext(struct symsrc *m, struct sym *s)
 {
 	int found = symsrc_find_stext(m, s);
 
-	if (found && s->addr == 0) {
-		warnx_("can't find \"_stext\" in %s", m->name);
-		fatalx_hint("%s: " SYMSRC_HIDDEN, m->name);
+	if (found && s->addr == 0) {	/* no origin, hidden or not */
+		if (symsrc_next(m, s) && s->addr == 0) {
+			warnx_("can't find \"_stext\" in %s", m->name);
+			fatalx_hint("%s: " SYMSRC_HIDDEN, m->name);
+		}
+		found = 0;
 	}
 	if (!found)
 		sniff_map_fatal(m->name, m->map.kind, "can't find \"_stext\" "
