@@ -140,18 +140,19 @@ kroot_files(struct kfiles *k, const struct rights *rt)
 	kroot_path(k, k->cmdline, "/proc/cmdline");
 	kroot_path(k, k->profiling, SYS_PROFILING);
 	kroot_path(k, k->debug, "/usr/lib/debug");
-	for (size_t i = 0; i < KFILES_CONFIGS; i++) {
-		snprintf(buf, sizeof buf, configs[i], r);
-		kroot_path(k, k->config[i], buf);
-	}
-	for (size_t i = 0; i < KFILES_MAPS; i++) {
-		snprintf(buf, sizeof buf, maps[i], r);
-		kroot_path(k, k->maps[i], buf);
-	}
-	/* the release the test root says, else the real one */
+	/* the release the test root says, else the real one: it names the
+	 * kernel's files */
 	if (secure_getenv(KERNEL_ROOT_ENV) == NULL || k->rights.setuid ||
 	    kroot_word(kroot_path(k, buf, "/proc/sys/kernel/osrelease"), "",
 	    k->release, sizeof k->release) < 1)
 		snprintf(k->release, sizeof k->release, "%s", r);
+	for (size_t i = 0; i < KFILES_CONFIGS; i++) {
+		snprintf(buf, sizeof buf, configs[i], k->release);
+		kroot_path(k, k->config[i], buf);
+	}
+	for (size_t i = 0; i < KFILES_MAPS; i++) {
+		snprintf(buf, sizeof buf, maps[i], k->release);
+		kroot_path(k, k->maps[i], buf);
+	}
 	notes_file_build_id(kroot_path(k, buf, SYS_NOTES), &k->id);
 }

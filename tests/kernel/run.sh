@@ -171,6 +171,14 @@ root usrlib
 live
 put "$IN/rich.map" $MU
 expect "/usr/lib/modules/R/System.map" 0 "$RICH" </dev/null
+# R is the release the root says (/proc/sys/kernel/osrelease), as uname -r
+# on the kernel it stands for
+root release
+live
+mkdir -p "$ROOT/proc/sys/kernel"
+echo 7.2.13+deb14-amd64 > "$ROOT/proc/sys/kernel/osrelease"
+put "$IN/rich.map" /usr/lib/modules/7.2.13+deb14-amd64/System.map
+expect "/usr/lib/modules/R/System.map, R the root's osrelease" 0 "$RICH" </dev/null
 # /usr/lib/modules/R before /lib/modules/R: a map of no text at the
 # second place is not reached
 root usrfirst
