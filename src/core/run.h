@@ -43,6 +43,7 @@ struct run_read {
 };
 
 struct kfiles;			/* cli/kroot.h: read by cli alone */
+struct counted;			/* hist/profile.h */
 struct report_hist;		/* core/report.h */
 struct report_result;
 
@@ -56,7 +57,8 @@ struct run {
 	const char *map;	/* the map, once chosen */
 	uint32_t step;		/* once read (or inferred from the map) */
 	int swapped;		/* the byte order was found reversed */
-	const char *counting;	/* what the live counters count; else NULL */
+	const struct counted *counting;	/* what the live counters count
+					 * (hist/profile.h); else NULL */
 	const struct run_read *read;	/* --interval's; else NULL */
 	const struct gmon *gmon;	/* a gmon.out read, else NULL */
 	const struct report_hist *hist;	/* its histogram, else NULL */

@@ -310,19 +310,21 @@ pprof_begin(struct pprof_enc *e, FILE *f, const struct run *r,
     const struct pprof_meta *in)
 {
 	uint64_t none = 0;
+	const char *type = in->type ? in->type : "samples";
+	const char *unit = in->unit ? in->unit : "count";
 
 	memset(e, 0, sizeof *e);
 	e->r = r;
 	e->in = in;
 	gz_begin(&e->gz, f);
 	str_c(e, "");	/* string 0 is always "" */
-	value_type(e, P_SAMPLE_TYPE, "samples", "count");
+	value_type(e, P_SAMPLE_TYPE, type, unit);
 	if (in->rate) {
 		value_type(e, P_SAMPLE_TYPE, "cpu", "nanoseconds");
 		value_type(e, P_PERIOD_TYPE, "cpu", "nanoseconds");
 		top_int(e, P_PERIOD, (uint64_t)pprof_nanos(1, in->rate, &none));
 	} else {
-		value_type(e, P_PERIOD_TYPE, "samples", "count");
+		value_type(e, P_PERIOD_TYPE, type, unit);
 		top_int(e, P_PERIOD, 1);
 	}
 	top_int(e, P_TIME_NANOS, (uint64_t)in->time_nanos);

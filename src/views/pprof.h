@@ -3,8 +3,9 @@
  * gzip member of stored blocks (no zlib), in memory that does not grow with
  * the functions: protobuf lets repeated fields interleave, so each Function
  * comes with its Location(s), Sample(s) and strings (repeated each time
- * used; entry 0 is "").  Sample types samples/count, then cpu/nanoseconds
- * when the rate is known (pprof shows the last by default); a Function per
+ * used; entry 0 is "").  Sample types samples/count (or what the counters
+ * count: schedule/calls...), then cpu/nanoseconds when the rate is known
+ * (pprof shows the last by default); a Function per
  * function with ticks (name renamed, system_name as the map spells it), its
  * Location at its address, or one per non-zero bucket, each with a Sample;
  * one Mapping.  Every string is valid UTF-8, as --json's decoded strings.
@@ -30,6 +31,8 @@ struct pprof_meta {
 	uint64_t start, limit, file_offset;
 	struct build_id build_id;	/* written as hex; n 0: none */
 	uint32_t rate;			/* ticks per second; 0: unknown */
+	const char *type, *unit;	/* the count's sample type; NULL:
+					 * samples/count */
 	int64_t time_nanos;		/* when the profile was taken */
 	const char *const *comments;	/* written at pprof_end */
 	size_t ncomments;

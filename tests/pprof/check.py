@@ -25,10 +25,11 @@ import json
 import re
 import sys
 
-TOP_LINE = re.compile(rb'^ *(\d+) (.*?) +(\d+\.\d{4}) +(\d+\.\d\d)%$')
-TOTAL_LINE = re.compile(rb'^ *(\d+) total +\d+\.\d{4}$')
+# --top's rows: ticks, load, share, then the name, last
+TOP_LINE = re.compile(rb'^ *(\d+) +(\d+\.\d{4}) +(\d+\.\d\d)% (.*)$')
+TOTAL_LINE = re.compile(rb'^ *(\d+) +\d+\.\d{4} +total$')
 # *unknown* ranks with the functions in --top, with a share but no load
-UNKNOWN_LINE = re.compile(rb'^ *(\d+) (\*unknown\*) +(\d+\.\d\d)%$')
+UNKNOWN_LINE = re.compile(rb'^ *(\d+) +(\d+\.\d\d)% (\*unknown\*)$')
 
 
 def ours_top(path):
@@ -38,13 +39,13 @@ def ours_top(path):
         for line in f.read().split(b'\n'):
             m = TOP_LINE.match(line)
             if m:
-                t, p = funcs.get(m.group(2), (0, []))
-                funcs[m.group(2)] = (t + int(m.group(1)),
-                                     p + [float(m.group(4))])
+                t, p = funcs.get(m.group(4), (0, []))
+                funcs[m.group(4)] = (t + int(m.group(1)),
+                                     p + [float(m.group(3))])
                 continue
             m = UNKNOWN_LINE.match(line)
             if m:
-                funcs[m.group(2)] = (int(m.group(1)), [float(m.group(3))])
+                funcs[m.group(3)] = (int(m.group(1)), [float(m.group(2))])
                 continue
             m = TOTAL_LINE.match(line)
             if m:

@@ -295,6 +295,91 @@ if [ $have_go = 1 ]; then
 		cp "$TMP/raw" "$TMP/why"; bad "CONFIG_HZ=300: period and cpu time"
 	fi
 fi
+# where today's distributions keep the kernel's config, in this order:
+# /boot/config-R, /usr/lib/modules/R/config (Debian from 13, Fedora,
+# Arch), /lib/modules/R/config, /proc/config.gz (read through gzip); each
+# alone, then each with the ones after it, a different CONFIG_HZ in each
+REL=$(uname -r)
+croot=$TMP/croot
+cfgs="/boot/config-$REL:300 /usr/lib/modules/$REL/config:250 /lib/modules/$REL/config:1000 /proc/config.gz:100"
+# cfg_put PLACE:HZ: that config under $croot
+cfg_put() {
+	mkdir -p "$croot$(dirname "${1%:*}")" &&
+	    case ${1%:*} in
+	    *.gz) printf '# CONFIG_HZ_1000 is not set\nCONFIG_HZ=%s\n' "${1#*:}" |
+		gzip -c > "$croot${1%:*}" ;;
+	    *) printf '# CONFIG_HZ_1000 is not set\nCONFIG_HZ=%s\n' "${1#*:}" \
+		> "$croot${1%:*}" ;;
+	    esac
+}
+# cfg_rate WHAT PLACE:HZ: the live profile's --pprof says that tick rate
+cfg_rate() {
+	READPROFILE_TEST_ROOT=$croot rp --pprof cfg.pb.gz -m map 2> "$TMP/why"
+	if gunzip -c cfg.pb.gz | grep -a -q "tick rate: ${2#*:} Hz ($croot${2%:*})"
+	then ok; else
+		gunzip -c cfg.pb.gz | tr -c '[:print:]' '\n' | grep rate >> "$TMP/why"
+		bad "the kernel's config, $1: CONFIG_HZ of ${2%:*}"
+	fi
+}
+for c in $cfgs; do
+	rm -rf "$croot" && mkdir -p "$croot/proc" && cp profile "$croot/proc/profile"
+	cfg_put "$c" && cfg_rate "alone" "$c"
+done
+rm -rf "$croot" && mkdir -p "$croot/proc" && cp profile "$croot/proc/profile"
+for c in $cfgs; do cfg_put "$c"; done
+for c in $cfgs; do
+	cfg_rate "first of those left" "$c"
+	rm -f "$croot${c%:*}"
+done
+READPROFILE_TEST_ROOT=$croot rp --pprof cfg.pb.gz -m map 2> /dev/null
+if gunzip -c cfg.pb.gz | grep -a -q "tick rate: unknown (give it with --hz)"
+then ok; else bad "no kernel config: the tick rate is unknown"; fi
+
+# what the live counters count names the sample type: CPU ticks are
+# samples and, at CONFIG_HZ, CPU time; schedule() calls and KVM exits are
+# counts, never time, whatever the config says
+# stypes PB.GZ: its sample types, TYPE/UNIT a line
+stypes() {
+	decode "$1" | awk '/^string_table:/ { s = substr($0, 15)
+		gsub(/^"|"$/, "", s); st[n++] = s }
+	    /^sample_type {/ { t = 1; ty = 0; u = 0 }
+	    t && /^  type:/ { ty = $2 } t && /^  unit:/ { u = $2 }
+	    t && /^}/ { l[m++] = ty " " u; t = 0 }
+	    END { for (i = 0; i < m; i++) { split(l[i], a, " ")
+		printf "%s/%s\n", st[a[1]], st[a[2]] } }'
+}
+rm -rf "$croot" && mkdir -p "$croot/proc" "$croot/sys/kernel" &&
+    cp profile "$croot/proc/profile" && cfg_put "/usr/lib/modules/$REL/config:250"
+for m in "1:samples/count cpu/nanoseconds:tick rate: 250 Hz" \
+    "2:schedule/calls:tick rate: none (the counters count schedule() calls, not time)" \
+    "4:kvm/exits:tick rate: none (the counters count KVM exits, not time)"; do
+	echo "${m%%:*}" > "$croot/sys/kernel/profiling"
+	want=${m#*:}
+	rate=${want#*:}
+	want=${want%%:*}
+	for hz in "" --hz=100; do
+		READPROFILE_TEST_ROOT=$croot rp --pprof cnt.pb.gz -m map $hz \
+		    2> "$TMP/why"
+		gunzip -c cnt.pb.gz > "$TMP/cnt.pb"
+		case ${m%%:*}$hz in
+		1--hz=100) r="tick rate: 100 Hz (--hz)" ;;
+		*) r=$rate ;;
+		esac
+		if grep -a -qF "$r" "$TMP/cnt.pb" && { [ "${m%%:*}" = 1 ] ||
+		    ! grep -a -q nanoseconds "$TMP/cnt.pb"; }; then ok; else
+			tr -c '[:print:]' '\n' < "$TMP/cnt.pb" | grep . >> "$TMP/why"
+			bad "mode ${m%%:*}$hz: --pprof's comments ($r), CPU time only for CPU ticks"
+		fi
+		if ! command -v protoc > /dev/null 2>&1; then
+			skipped "protoc(not installed)"
+		elif [ "$(stypes cnt.pb.gz | tr '\n' ' ')" = "$want " ]; then ok
+		else
+			stypes cnt.pb.gz > "$TMP/why"
+			bad "mode ${m%%:*}$hz: the sample types are $want"
+		fi
+	done
+done
+
 # the live profile with a text map: the Mapping carries the running
 # kernel's build-id (/sys/kernel/notes, a Xen note before the GNU one, in
 # this machine's byte order), said in a comment; a snapshot's does not
