@@ -660,6 +660,11 @@ malformed bsdcount "impossible byte count 5000"
 { le64 0; le64 4096; le32 72; le32 0x51879; le32 100; zeros 12; zeros 32; zeros 5; } \
     > "$B/bsdarc.bad"
 malformed bsdarc "short call arc record at offset 72"
+# call counts never wrap: two arcs of 2^63 calls add up past 2^64 - 1
+{ le64 0; le64 4096; le32 72; le32 0x51879; le32 100; zeros 12; zeros 32
+  for from in 16 32; do le64 $from; le64 64; le32 0; le32 0x80000000; done; } \
+    > "$B/callsum.bad"
+malformed callsum "call counts add up past 2^64 - 1 (the call arc at offset 96)"
 
 # --- mutations: a report, or messages and exit 1; never a crash ----------
 # (a mutation that breaks the "gmon" magic makes a kernel profile, or not

@@ -349,6 +349,37 @@ calls(void **state)
 	gmon_free(&g);
 }
 
+/*
+ * Call counts never wrap: a BSD 64-bit file of two arcs of 2^63 calls
+ * adds up past 2^64 - 1 and is refused, as a bin that overflows is; one
+ * call less is read, its sum exact.
+ */
+static void
+calls_overflow(void **state)
+{
+	struct buf f;
+	struct gmon g;
+	struct gmon_walk cur = { &g, 0 };
+
+	(void)state;
+	for (int big = 0; big <= 1; big++) {
+		bsd_file(&f, big, 8, 0x400000, 0x400100, 64, 0);
+		put(&f, 0x400010, 8), put(&f, 0x400040, 8);
+		put(&f, (uint64_t)1 << 63, 8);
+		put(&f, 0x400020, 8), put(&f, 0x400040, 8);
+		put(&f, (uint64_t)1 << 63, 8);
+		parse_fails(&f, "call counts add up past 2^64 - 1");
+		f.n -= 8;
+		put(&f, ((uint64_t)1 << 63) - 1, 8);
+		parse_ok(&g, &f);
+		assert_int_equal(g.narcs, 2);
+		gmon_index_arcs(&g, f.b);
+		cur.at = 0;
+		assert_true(gmon_calls(&cur, 0x400040, 0x400050) == UINT64_MAX);
+		gmon_free(&g);
+	}
+}
+
 /* A GNU arc record: from_pc, self_pc, count. */
 static void
 gnu_arc(struct buf *f, int ptr, uint64_t from, uint64_t self, uint32_t count)
@@ -657,6 +688,7 @@ main(void)
 		cmocka_unit_test(merge_overflow),
 		cmocka_unit_test(kernel_or_bsd),
 		cmocka_unit_test(calls),
+		cmocka_unit_test(calls_overflow),
 		cmocka_unit_test(calls_interleaved),
 		cmocka_unit_test(calls_many),
 		cmocka_unit_test(records_bounded),
