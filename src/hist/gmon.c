@@ -285,6 +285,25 @@ add_hist(struct rd *r, struct gmon *g, const struct rec *e)
 	return 0;
 }
 
+/* Count the arc E, its calls added to G's: a sum past 2^64 - 1 is refused,
+ * as a bin that overflows is, never wrapped. */
+static int
+add_arc(struct rd *r, struct gmon *g, const struct rec *e)
+{
+	/* past any tag, from_pc and self_pc: 4 bytes in GNU, a pointer's in BSD */
+	uint64_t n = word_at(r->b + e->at + !r->bsd + 2 * (size_t)r->ptr,
+	    r->bsd ? r->ptr : 4, r->big);
+
+	g->narcs++;
+	if (n > UINT64_MAX - g->calls) {
+		r->pos = e->at;
+		return fail(r, "call counts add up past 2^64 - 1 (the call "
+		    "arc at offset %zu)", e->at);
+	}
+	g->calls += n;
+	return 0;
+}
+
 /* By low, then in file order. */
 static int
 low_cmp(const void *x, const void *y, void *ctx)
@@ -410,10 +429,12 @@ parse(struct rd *r, struct gmon *g)
 
 	while ((rc = next_rec(r, &e)) > 0) {
 		if (e.tag == TAG_ARC)
-			g->narcs++;	/* kept by gmon_index_arcs */
+			rc = add_arc(r, g, &e);	/* kept by gmon_index_arcs */
 		else if (e.tag == TAG_BB)
 			g->nblocks++;
-		else if ((rc = add_hist(r, g, &e)) < 0)
+		else
+			rc = add_hist(r, g, &e);
+		if (rc < 0)
 			break;
 	}
 	if ((n = (size_t)g->nhist) == 0)

@@ -39,6 +39,8 @@ struct gmon {
 	size_t nranges;
 	uint32_t rate;		/* profiling ticks per second */
 	uint64_t nhist, narcs, nblocks;	/* records seen */
+	uint64_t calls;		/* the arcs' counts added up: at most 2^64 - 1
+				 * (a file whose sum passes it is refused) */
 	struct gmon_bins *bins;	/* the bins, from the bytes parsed */
 	/* after gmon_index_arcs: ncallees records of (callee, count), by
 	 * callee, each callee once, in the bytes parsed */
@@ -71,7 +73,8 @@ struct counters gmon_counters(const struct gmon *g);
 
 /* Keep G's call arcs for gmon_calls in B, the bytes G was parsed from,
  * rearranged in place (no longer a gmon.out; G serves the same bins),
- * each callee's counts added up modulo 2^64.  Takes no memory. */
+ * each callee's counts added up (G's calls bound every sum).  Takes no
+ * memory. */
 void gmon_index_arcs(struct gmon *g, unsigned char *b);
 
 /* A walk over G's call arcs: at 0 at first. */
