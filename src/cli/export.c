@@ -145,7 +145,7 @@ pprof_sink_begin(void *ctx, const struct report_result *res)
 	x->in = (struct pprof_info){ .rate = s->rate,
 	    .time_nanos = (int64_t)t.tv_sec * 1000000000 + t.tv_nsec,
 	    .rename = x->ro->rename, .rename_ctx = x->ro->rename_ctx,
-	    .buckets = x->o->counters || x->o->bins };
+	    .buckets = x->o->counters || x->o->bins, .arcs = s->arcs };
 	x->f = x->file->f != NULL ? x->file->f : fopencookie(x->out, "w", io);
 	if (x->f == NULL)
 		fatal("--pprof -");
@@ -160,6 +160,7 @@ pprof_sink_func(void *ctx, const struct func_rec *f)
 
 	if (report_shown(x->ro, f))
 		pprof_func(&x->e, f, x->c, &x->res->a);
+	pprof_calls(&x->e, f);	/* any function's, listed or not */
 }
 
 /* The Mapping, the ticks of no function and the comments, known now. */
@@ -173,6 +174,7 @@ pprof_sink_end(void *ctx, const struct report_result *res)
 
 	x->in.comments = (const char *const *)com;
 	x->in.ncomments = ncom;
+	pprof_calls_end(&x->e);	/* its *unknown* is the ticks' */
 	/* as in --top: a share of all ticks counted */
 	pprof_unplaced(&x->e, "*unknown*", report_unknown(res));
 	pprof_unplaced(&x->e, "[no symbol]", res->nosym);

@@ -25,6 +25,7 @@ struct export_src {
 	uint32_t rate;		/* ticks per second; 0: unknown */
 	const char *rate_from;	/* where the rate comes from */
 	const char *format;	/* "kernel", "gmon.out (GNU)", ... */
+	struct gmon_graph *arcs;	/* a gmon.out's call arcs, or NULL */
 };
 
 /* Before any work: create --pprof's file F (fatal if it can't), put in

@@ -166,6 +166,7 @@ gmonrun_run(struct run *r, struct profile *p)
 	const struct options *opt = r->o;
 	struct gmon g, bg;
 	struct gmon_walk calls = { &g, 0 };
+	struct gmon_graph graph = { 0 };
 	struct report_hist h;
 	struct profile bp;
 	struct counters c;
@@ -201,8 +202,12 @@ gmonrun_run(struct run *r, struct profile *p)
 		    pk.load_lo : pk.exec_lo, pk.exec_hi);
 	h = (struct report_hist){ g.low, g.high, g.nbins, g.ranges,
 	    g.nranges, g.rate, NULL, &calls };
-	/* call counts when there are arcs; a difference has none */
-	if (g.narcs && !opt->baseline) {
+	/* call counts when there are arcs (a difference has none): --pprof's
+	 * call graph, or the calls of -v */
+	if (g.narcs && !opt->baseline && opt->pprof) {
+		gmon_graph_arcs(&g, p->data, &graph);	/* no longer a gmon.out */
+		r->arcs = &graph;
+	} else if (g.narcs && !opt->baseline) {
 		h.calls = gmon_calls;
 		gmon_index_arcs(&g, p->data);	/* no longer a gmon.out */
 	}
@@ -217,6 +222,8 @@ gmonrun_run(struct run *r, struct profile *p)
 	run_report(r, &m, &c, &res);
 	symsrc_close(&m);
 	debugfile_free(&d);
+	r->arcs = NULL;
+	gmon_graph_free(&graph);
 	gmon_free(&g);
 	if (opt->baseline) {
 		gmon_free(&bg);

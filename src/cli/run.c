@@ -77,7 +77,8 @@ export_src_of(const struct run *r, struct export_src *s)
 
 	*s = (struct export_src){ .profile = r->profile, .map = r->map,
 	    .baseline = r->o->baseline, .kernel = g == NULL, .step = r->step,
-	    .live = r->live && !g ? &r->k.id : NULL, .format = !g ? "kernel" :
+	    .live = r->live && !g ? &r->k.id : NULL, .arcs = r->arcs,
+	    .format = !g ? "kernel" :
 	    g->format == GMON_GNU ? "gmon.out (GNU)" : "gmon.out (BSD)" };
 	if (g != NULL) {	/* its rate its own */
 		s->rate = g->rate;

@@ -87,6 +87,36 @@ struct gmon_walk {
  * over the arcs for ascending ranges.  0 before gmon_index_arcs. */
 uint64_t gmon_calls(void *walk, uint64_t start, uint64_t next);
 
+/*
+ * G's call arcs for a call graph, by gmon_graph_arcs: each arc as it is
+ * in the file (arcs of one caller and callee are not merged), a unit of
+ * W bytes in the bytes parsed: from_pc, self_pc (PTR bytes each) and the
+ * count (CW: 4 in GNU, PTR in BSD), big-endian; the units sorted by
+ * from_pc, BY_SELF their indexes sorted by self_pc (4 bytes an arc,
+ * malloc'd: the only memory taken).
+ */
+struct gmon_graph {
+	unsigned char *v;
+	size_t n, w;
+	int ptr, cw;
+	uint32_t *by_self;
+};
+
+/* Rearrange B, the bytes G was parsed from, into G's call graph X, as
+ * gmon_index_arcs does (one of the two, once: then B is no gmon.out, and
+ * G serves the same bins). */
+void gmon_graph_arcs(struct gmon *g, unsigned char *b, struct gmon_graph *x);
+
+/* Arc I's from_pc, or its self_pc with SELF.  A walk in one order may
+ * replace what it has passed by values of its own (gmon_graph_set, at
+ * most PTR bytes wide): the other order never reads them. */
+uint64_t gmon_graph_pc(const struct gmon_graph *x, size_t i, int self);
+void gmon_graph_set(struct gmon_graph *x, size_t i, int self, uint64_t v);
+
+uint64_t gmon_graph_count(const struct gmon_graph *x, size_t i);
+
+void gmon_graph_free(struct gmon_graph *x);
+
 void gmon_free(struct gmon *g);
 
 #endif

@@ -449,6 +449,103 @@ else
 	fi
 fi
 
+# --- call arcs: the calls sample type -------------------------------------------
+# calls.c counts its own calls; built with -pg for x86-64, i386 (under
+# qemu-i386-static) and s390x (big-endian, under qemu-s390x-static), as
+# the gmon suite does.  Its arcs in pprof -raw and -traces
+# (-sample_index=calls) and gprof -q's are the ones it made; -peek shows
+# each function's callers and callees; the default view is the time.
+cp "$TOP/tests/pprof/calls.c" . || exit 1
+INC32=$B/inc32
+mkdir "$INC32" && ln -s /usr/include/x86_64-linux-gnu/asm "$INC32/asm"
+# callgraph NAME EMULATOR WORK CC FLAGS...: build, run, check
+callgraph() {
+	name=$1 emu=$2 work=$3 cc=$4
+	shift 4
+	if ! command -v "$cc" > /dev/null 2>&1; then
+		skipped "calls $name(no $cc)"; return
+	elif ! "$cc" "$@" -O2 -fno-inline -fno-optimize-sibling-calls -pg \
+	    -o "$name" calls.c 2> "$TMP/why"; then
+		skipped "calls $name(cannot build with -pg)"; : > "$TMP/why"
+		return
+	elif [ "$emu" != - ] && ! command -v "$emu" > /dev/null 2>&1; then
+		skipped "calls $name(no $emu)"; return
+	fi
+	rm -f gmon.out
+	if [ "$emu" = - ]; then
+		./"$name" 3 "$work" > "$name.known"
+	else	# a foreign libc as a cross sysroot, or as multiarch packages
+		"$emu" ./"$name" 3 "$work" > "$name.known" 2> /dev/null ||
+		    { rm -f gmon.out
+		    "$emu" -L "/usr/${cc%-gcc}" ./"$name" 3 "$work" > "$name.known"; }
+	fi
+	mv gmon.out "$name.gmon" || { bad "calls $name: no gmon.out"; return; }
+	profile "calls $name" "$name.pb.gz" -p "$name.gmon" -m "$name" || return
+	[ $have_go = 1 ] || return 0
+	pprof -raw "$name.pb.gz" > "$name.raw" 2> "$TMP/why"
+	pprof -sample_index=calls -traces "$name.pb.gz" > "$name.traces" \
+	    2> "$TMP/why"
+	g=
+	if command -v gprof > /dev/null 2>&1; then
+		gprof -b -q "$name" "$name.gmon" > "$name.gprof" && g=$name.gprof
+	else
+		skipped "calls $name: gprof -q(not installed)"
+	fi
+	if $CHECK calls "$name.known" "$name.raw" "$name.traces" $g \
+	    > "$TMP/why" 2>&1; then ok; else
+		bad "calls $name: the arcs are not the program's"
+	fi
+	for fn in leaf mid fib top main; do
+		pprof -sample_index=calls -peek "^$fn\$" "$name.pb.gz" \
+		    > "$name.peek" 2> "$TMP/why"
+		if $CHECK peek "$name.known" "$name.peek" $fn > "$TMP/why" 2>&1
+		then ok; else bad "calls $name: pprof -peek $fn"; fi
+	done
+	# the default view is the time, as without arcs
+	pprof -top -nodecount=1000000 "$name.pb.gz" > "$TMP/dflt" 2> /dev/null
+	pprof -top -nodecount=1000000 -sample_index=cpu "$name.pb.gz" \
+	    > "$TMP/cpu" 2> /dev/null
+	if grep -q '^Type: cpu$' "$TMP/dflt" && cmp -s "$TMP/dflt" "$TMP/cpu"
+	then ok; else
+		diff "$TMP/cpu" "$TMP/dflt" > "$TMP/why"
+		bad "calls $name: the default view is not the time"
+	fi
+}
+callgraph x86-64 - 5000000 gcc
+callgraph i386 qemu-i386-static 2000000 gcc -m32 -I"$INC32"
+callgraph s390x qemu-s390x-static 2000000 s390x-linux-gnu-gcc
+if [ -f x86-64.gmon ] && [ $have_go = 1 ]; then
+	# main outside every function (the map begins at leaf, above main
+	# at -O2): the ends of the arcs out of it are *unknown*'s, one
+	# Function with its ticks; the calls still add up to the arcs'
+	lo=$(nm x86-64 | awk '$3 == "main" { print $1 }')
+	hi=$(nm x86-64 | awk '$3 == "leaf" { print $1 }')
+	nm -n x86-64 | awk -v m="$hi" 'NF == 3 && $1 >= m' > cut.map
+	sed 's/^main /*unknown* /' x86-64.known > cut.known
+	if [ "$lo" \< "$hi" ]; then
+		rp --pprof cut.pb.gz -p x86-64.gmon -m cut.map 2> /dev/null
+		pprof -raw cut.pb.gz > cut.raw 2> "$TMP/why"
+		pprof -sample_index=calls -traces cut.pb.gz > cut.traces 2> "$TMP/why"
+		# one Function *unknown*: its name once in the string table
+		if $CHECK calls cut.known cut.raw cut.traces > "$TMP/why" 2>&1 &&
+		    grep -q '^ *[1-9][0-9]* .*: [0-9]* $' cut.raw &&
+		    { ! command -v protoc > /dev/null 2>&1 ||
+		    [ "$(gunzip -c cut.pb.gz | protoc --decode_raw |
+		    grep -c '^6: "\*unknown\*"$')" = 1 ]; }
+		then ok; else bad "calls: *unknown*'s arcs"; fi
+	else
+		skipped "calls *unknown*(main does not lie below leaf)"
+	fi
+fi
+# a kernel profile has no calls; nor has a gmon.out's difference
+rp --pprof "$TMP/k.pb.gz" -p "$TMP/real.prof" -m "$TMP/real.map"
+if [ -f x86-64.gmon ]; then
+	rp --pprof "$TMP/d.pb.gz" --baseline x86-64.gmon -p x86-64.gmon -m x86-64
+fi
+if ! gunzip -c "$TMP/k.pb.gz" | grep -aq calls &&
+    { [ ! -f "$TMP/d.pb.gz" ] || ! gunzip -c "$TMP/d.pb.gz" | grep -aq calls; }
+then ok; else bad "calls in a kernel profile, or in a difference"; fi
+
 # C++: names as gprof and c++filt print them
 if ! command -v g++ > /dev/null 2>&1; then
 	skipped "C++(no g++)"
