@@ -28,6 +28,9 @@
                                callee); in RAW each arc a sample of two
                                locations, callee first, time values 0, and
                                each time sample one location, calls 0
+  check.py diffcalls OLD NEW TOP  pprof -top -sample_index=calls
+                               -diff_base: the calls into each function,
+                               NEW's arcs (as KNOWN) less OLD's
   check.py peek KNOWN PEEK FUNC  pprof -peek FUNC -sample_index=calls lists
                                FUNC's callers and callees with KNOWN's
                                counts (but FUNC's calls of itself, which
@@ -410,6 +413,22 @@ def peek(known, path, func):
     return bad
 
 
+def diffcalls(old, new, path):
+    """pprof -top -sample_index=calls -diff_base OLD.pb.gz NEW.pb.gz: each
+    function's calls into it, NEW's less OLD's (the programs' counts)."""
+    want = {}
+    for sign, known in ((-1, old), (1, new)):
+        for (caller, callee), n in known_arcs(known).items():
+            want[callee] = want.get(callee, 0) + sign * n
+    want = {f.encode(): n for f, n in want.items() if n}
+    rows, _ = pprof_top(path)
+    got = {name: flat for name, flat, _ in rows if flat}
+    if got != want:
+        return ['-diff_base: calls into each function %s, the programs %s'
+                % (got, want)]
+    return []
+
+
 def main():
     cmd, args = sys.argv[1], sys.argv[2:]
     if cmd == 'top':
@@ -426,6 +445,8 @@ def main():
         bad = list_lines(args[0], args[1], args[2])
     elif cmd == 'calls':
         bad = calls(*args)
+    elif cmd == 'diffcalls':
+        bad = diffcalls(args[0], args[1], args[2])
     elif cmd == 'peek':
         bad = peek(args[0], args[1], args[2])
     else:

@@ -537,6 +537,30 @@ if [ -f x86-64.gmon ] && [ $have_go = 1 ]; then
 		skipped "calls *unknown*(main does not lie below leaf)"
 	fi
 fi
+# two runs of a program: --baseline, which subtracts snapshots of one
+# run, refuses them (a bin lower) and points to pprof -diff_base, which
+# compares them: the calls into each function, the second run's less the
+# first's
+if [ -f x86-64.gmon ] && [ $have_go = 1 ]; then
+	rm -f gmon.out
+	./x86-64 2 1 > short.known && mv gmon.out short.gmon
+	rp --baseline x86-64.gmon -p short.gmon -m x86-64 > "$TMP/out" \
+	    2> "$TMP/err"
+	rc=$?
+	if [ $rc = 1 ] && [ ! -s "$TMP/out" ] &&
+	    grep -q '^readprofile: short.gmon: bin [0-9]* is lower' "$TMP/err" &&
+	    grep -qF 'go tool pprof -diff_base old.pb.gz new.pb.gz' "$TMP/err"
+	then ok; else
+		cp "$TMP/err" "$TMP/why"
+		bad "--baseline of two runs: exit $rc, no pointer to -diff_base"
+	fi
+	rp --pprof old.pb.gz -p x86-64.gmon -m x86-64 2> /dev/null
+	rp --pprof new.pb.gz -p short.gmon -m x86-64 2> /dev/null
+	pprof -top -sample_index=calls -nodecount=1000000 -diff_base old.pb.gz \
+	    new.pb.gz > "$TMP/dtop" 2> "$TMP/why"
+	if $CHECK diffcalls x86-64.known short.known "$TMP/dtop" > "$TMP/why" 2>&1
+	then ok; else bad "two runs: pprof -diff_base's calls"; fi
+fi
 # a kernel profile has no calls; nor has a gmon.out's difference
 rp --pprof "$TMP/k.pb.gz" -p "$TMP/real.prof" -m "$TMP/real.map"
 if [ -f x86-64.gmon ]; then
