@@ -160,6 +160,17 @@ tell_unattributed(const struct run *r, const struct report_result *res)
 	free(text);
 }
 
+/* The baseline PROFILE does not subtract from (ERR says why): two runs,
+ * or two programs, which --baseline cannot compare; pprof can. */
+static _Noreturn void
+two_runs(const char *profile, const char *err)
+{
+	warnx_("%s: %s", profile, err);
+	fatalx("--baseline subtracts an earlier snapshot of one run; two runs "
+	    "of a program are compared with --pprof of each, then go tool "
+	    "pprof -diff_base old.pb.gz new.pb.gz");
+}
+
 void
 gmonrun_run(struct run *r, struct profile *p)
 {
@@ -191,7 +202,7 @@ gmonrun_run(struct run *r, struct profile *p)
 			    r->profile);
 		load(&bg, &bp);
 		if (gmon_subtract(&g, &bg, err, sizeof err) < 0)
-			fatalx("%s: %s", r->profile, err);
+			two_runs(r->profile, err);
 	}
 	if (opt->mapfile == NULL)
 		fatalx("%s is a gmon.out: name the program with -m (the "
