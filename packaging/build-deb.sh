@@ -70,6 +70,10 @@ echo "== build-deb: no file shared with util-linux"
 dpkg-deb -c "$deb" | awk '$1 !~ /^d/ { sub(/^\.\//, "/", $6); print $6 }' |
 	LC_ALL=C sort > "$T/ours"
 cat "$T/ours"
+for page in /usr/share/man/man8/readprofile-ng.8.gz \
+    /usr/share/man/man5/readprofile-ng-formats.5.gz; do
+	grep -qx "$page" "$T/ours" || die "the package lacks $page"
+done
 if dpkg -L util-linux >/dev/null 2>&1; then
 	dpkg -L util-linux | LC_ALL=C sort > "$T/theirs"
 	clash=$(LC_ALL=C comm -12 "$T/ours" "$T/theirs" | while IFS= read -r f; do
@@ -91,6 +95,9 @@ if [ "${DEB_INSTALL_TEST:-}" = 1 ] && [ "$(id -u)" = 0 ]; then
 		die "the installed readprofile-ng does not say version $V"
 	man -w readprofile-ng >/dev/null 2>&1 || [ -f /usr/share/man/man8/readprofile-ng.8.gz ] ||
 		die "no readprofile-ng man page"
+	man -w 5 readprofile-ng-formats >/dev/null 2>&1 ||
+	    [ -f /usr/share/man/man5/readprofile-ng-formats.5.gz ] ||
+		die "no readprofile-ng-formats(5) page"
 	dpkg -r readprofile-ng
 	[ ! -e /usr/sbin/readprofile-ng ] || die "dpkg -r left /usr/sbin/readprofile-ng"
 fi

@@ -531,9 +531,9 @@ fi
 # The figures the README and the man page give, from the command they
 # print beside them.
 sh "$TOP/tests/extensions/exact-moved.sh" "$RP" "$PT" >"$TMP/moved" 2>&1
-sed 's/^/      /' "$TMP/moved" >"$TMP/moved.readme"
+sed 's/^/    /' "$TMP/moved" >"$TMP/moved.readme"
 if [ "$(wc -l <"$TMP/moved")" = 8 ] &&
-    grep -Fqx "      \$ make readprofile build/tests/proftool && sh tests/extensions/exact-moved.sh" "$TOP/README.md" &&
+    grep -Fqx "    \$ make readprofile build/tests/proftool && sh tests/extensions/exact-moved.sh" "$TOP/README.md" &&
     awk 'NR == FNR { want[FNR] = $0; n = FNR; next }
 	i < n && $0 == want[i + 1] { i++ } END { exit i == n ? 0 : 1 }' \
     "$TMP/moved.readme" "$TOP/README.md"; then
@@ -542,16 +542,16 @@ else
 	no "README: exact-moved.sh output as printed there" "$TMP/moved"
 fi
 s16=$(sed -n 's/^step 16: \([0-9]*\) of [0-9]* ticks (\([0-9.]*%\)).*/\1 ticks (\2)/p' "$TMP/moved")
-if [ -n "$s16" ] && grep -Fq "$s16" "$TOP/man/readprofile.8" &&
+if [ -n "$s16" ] && grep -Fq "$s16" "$TOP/man/readprofile-formats.5" &&
     grep -Fq "$s16 land" "$TOP/README.md" &&
     grep -Fq "(step 4) one tick of 10,262 moves" "$TOP/README.md" &&
     grep -Fq "printed with 0" "$TOP/README.md" &&
     grep -Fq "ticks instead of 211:" "$TOP/README.md" &&
-    grep -Fq "moves; merged to step 16" "$TOP/man/readprofile.8" &&
+    grep -Fq "moves; merged to step 16" "$TOP/man/readprofile-formats.5" &&
     grep -q "^step 4: 1 of 10262 ticks" "$TMP/moved" &&
-    grep -Fq "one tick of 10262" "$TOP/man/readprofile.8" &&
+    grep -Fq "one tick of 10262" "$TOP/man/readprofile-formats.5" &&
     grep -qx "  clear_page_erms 0 -> 211" "$TMP/moved" &&
-    grep -Fq "with none instead of 211" "$TOP/man/readprofile.8"; then
+    grep -Fq "with none instead of 211" "$TOP/man/readprofile-formats.5"; then
 	ok "README and man page: the --exact figures of exact-moved.sh in the text"
 else
 	no "README and man page: the --exact figures of exact-moved.sh in the text ($s16)" "$TMP/moved"
