@@ -33,7 +33,8 @@
 # --top 3 -v and --json -s agree with the text reports (check.py).
 # Malformed files are errors: exit 1, one "readprofile: FILE: ..." line,
 # nothing on stdout; GMON_MUTATIONS (default 90) random mutations of the
-# files end in a report or in messages and exit 1, never a crash.
+# files end in a report (-v, -b, --pprof -) or in messages and exit 1,
+# never a crash.
 set -u
 PYTHON=${PYTHON:-python3}	# tests/check.sh gives the interpreter itself
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
@@ -677,7 +678,8 @@ for g in "$F"/*.gmon "$B"/gnu-le8-3rec.gmon "$B"/bsd-le8.gmon "$B"/bsd-be8.gmon;
 	while [ $k -lt $((NMUT / 6)) ]; do
 		i=$((i + 1)) k=$((k + 1))
 		"$GMONTOOL" mutate "$g" "$i" > "$B/mut.gmon"
-		for o in -v -b; do
+		for o in -v -b "--pprof -"; do	# --pprof: the call graph
+			# shellcheck disable=SC2086 # an option and its argument
 			rp $o -p "$B/mut.gmon" -m "$F/hot.map" > "$B/out" 2> "$B/err"
 			rc=$?
 			if [ $rc -eq 0 ] && [ -s "$B/out" ] &&
