@@ -26,7 +26,13 @@
 # c++filt turns into ours, and --json gives both.  Errors: an unwritable
 # --pprof file is an error naming it before any input is read, and a
 # failed run leaves no file behind; outfile.sh: what the file may be and
-# become.
+# become.  Calls: calls.c, which counts its own calls, built with -pg for
+# x86-64, i386 and s390x (under qemu): the arcs of pprof -raw and -traces
+# (-sample_index=calls) and gprof -q's are its counts, -peek shows each
+# function's callers and callees, the default view is the time; arcs
+# from no function are *unknown*'s; two runs compared by -diff_base (and
+# --baseline of them refused, pointing there); a kernel profile has no
+# calls.
 #
 # Without go, protoc, g++, gcc or python3 the checks that need them are
 # skipped, and said so.  go runs with HOME, GOCACHE and GOPATH in a
