@@ -120,7 +120,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	size_t nlen[NAMES_MAX], n = 0, at = 2, len = 0, pblen;
 	uint64_t first[NAMES_MAX];
 	char *buf, *g = NULL;
-	struct pprof_info in = { .start = 0x1000, .limit = 0x9000 };
+	struct pprof_meta in = { .start = 0x1000, .limit = 0x9000 };
+	struct options o = { 0 };
+	struct run rn = { .o = &o };
 	static unsigned char units[ARCS_MAX * 24];
 	struct gmon_graph arcs = { .v = units };
 	int64_t calls = 0;
@@ -147,14 +149,14 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		nlen[n++] = l;
 		at += l + 1;
 	}
-	in.map = name[0];
+	rn.map = name[0];
 	if (data[0] & 4) {
 		make_arcs(data, size, n, &arcs, &calls);
-		in.arcs = &arcs;
+		rn.arcs = &arcs;
 	}
 	f = open_memstream(&g, &len);
 	CHECK(f != NULL);
-	pprof_begin(&e, f, &in);
+	pprof_begin(&e, f, &rn, &in);
 	for (size_t i = 1; i < n; i++) {
 		struct func_rec r = { .addr = 0x1000 + i, .len = 1,
 		    .ticks = i * 1000003u, .name = (char *)name[i],
@@ -175,7 +177,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	/* n - 1 names and one *unknown*, which the arcs share */
 	CHECK(st.functions == n && st.samples == n + arcs.n);
 	CHECK(st.arcs == arcs.n && st.arc_calls == calls);
-	CHECK(st.types == 1 + (in.rate != 0) + (in.arcs != NULL));
+	CHECK(st.types == 1 + (in.rate != 0) + (rn.arcs != NULL));
 	CHECK(st.value_sum[0] == (int64_t)(1000003u * (n - 1) * n / 2 + 7));
 	pb = pc_inflate((unsigned char *)g, len, &pblen);
 	CHECK(pb != NULL);

@@ -217,9 +217,9 @@ run_report(const struct gmon *g, const uint64_t *sym, size_t ns,
     unsigned flags)
 {
 	static char text[64 * 40];
-	struct report_opts ro = { .verbose = (flags & 2) != 0,
+	struct options ro = { .mapfile = "map", .verbose = (flags & 2) != 0,
 	    .all = (flags & 4) != 0, .bins = (flags & 8) != 0,
-	    .counters = (flags & 16) != 0, .mode = ATTRIB_HIST };
+	    .counters = (flags & 16) != 0 };
 	struct gmon_walk k = { g, 0 };
 	struct report_hist h = { g->low, g->high, g->nbins, g->ranges,
 	    g->nranges, g->rate, gmon_calls, &k };
@@ -235,8 +235,8 @@ run_report(const struct gmon *g, const uint64_t *sym, size_t ns,
 		    "TtWwDA"[i % 6], i);
 	symsrc_open_mem(&m, "map", text, len);
 	out_init(&o, -1);
-	ro.hist = &h;
-	classic_run(&m, &c, &ro, &o, &res);
+	classic_run(&m, &c, &(struct run){ .o = &ro, .out = &o, .hist = &h },
+	    &res);
 	CHECK(res.total <= total_of(g));
 	out_discard(&o);
 	symsrc_close(&m);

@@ -62,7 +62,7 @@ report_kernel(struct run *r, struct profile *p)
 	fit_warn(&(struct step_text){ r->map, res.origin, res.etext,
 	    res.have_etext, p->nwords - 1 }, r->profile, r->step);
 	if (r->o->mapfile)	/* the default map's notice said it already */
-		kernel_build_id_warn(&bid, r->map, r->live ? &r->k.id : NULL);
+		kernel_build_id_warn(&bid, r->map, r->live ? &r->k->id : NULL);
 }
 
 /* R's profile, a gmon.out or a kernel profile, read once: -i, the report,
@@ -164,6 +164,7 @@ main(int argc, char **argv)
 	struct options o;
 	struct run r;
 	struct rights rt;
+	struct kfiles k;
 	struct dest d = { 0 };
 
 	/* descriptors 0-2 closed by the caller would be taken by the next
@@ -194,19 +195,20 @@ main(int argc, char **argv)
 	default:
 		return 1;
 	}
-	run_init(&r, &o, &d.out, &d.pprof, &rt);
+	kroot_files(&k, &rt);
+	run_init(&r, &o, &k, &d.out, &d.pprof);
 	if (o.reset || o.multiplier_set)
-		kernel_write_profile(&r.k, o.multiplier_set ? &o.multiplier :
+		kernel_write_profile(&k, o.multiplier_set ? &o.multiplier :
 		    NULL);
 	kroot_drop_privileges_for_good(&rt);
 	if (o.enable) {		/* start the kernel's profiling, and say how */
-		profiling_enable(&r.k, o.enable, &d.out);
+		profiling_enable(&k, o.enable, &d.out);
 		run_finish(&d.out, NULL);
 		return 0;
 	}
 	export_prepare(&o, &d.pprof);
 	if (r.live)
-		kernel_profile_check(&r.k);
+		kernel_profile_check(&k);
 	report_profile(&r);
 	return 0;
 }

@@ -104,7 +104,7 @@ static void
 out_bins(const struct classic *cl, const struct func_rec *f,
     const struct line *l)
 {
-	struct out *o = cl->o;
+	struct out *o = cl->r->out;
 	int header = 0;
 
 	for (uint64_t k = f->sp.first; k < f->sp.end;) {
@@ -112,7 +112,7 @@ out_bins(const struct classic *cl, const struct func_rec *f,
 		const uint32_t *w = cl->c->span(cl->c->ctx, k, f->sp.end, &got);
 
 		for (size_t i = 0; i < got; i++) {
-			if (w[i] == 0 && !cl->opt->all)
+			if (w[i] == 0 && !cl->r->o->all)
 				continue;
 			if (!header)
 				out_printf(o, "%.*s:\n", (int)l->nlen, l->name);
@@ -188,7 +188,7 @@ out_counters(const struct classic *cl, const struct func_rec *f,
 		for (size_t i = 0; i < got; i++) {
 			if (a->mode == ATTRIB_HIST)
 				addr = attrib_word_addr(a, k + i);
-			out_counter(cl->o, l, addr, w[i]);
+			out_counter(cl->r->out, l, addr, w[i]);
 			addr += a->step;
 		}
 		k += got;
@@ -199,24 +199,25 @@ void
 classic_out(const struct classic *k, const struct func_rec *f,
     const char *end)
 {
-	const struct report_opts *opt = k->opt;
+	const struct options *opt = k->r->o;
+	const struct run *r = k->r;
 	const struct report_result *res = k->res;
 	struct line l = { .addr = f->addr, .ticks = f->ticks, .name = f->name,
 	    .nlen = f->namelen, .load = attrib_load(f->ticks, f->len),
 	    .verbose = opt->verbose, .h = res->h, .calls = f->calls,
 	    .end = end ? end : "\n" };
 
-	if (opt->rename && (f->ticks || opt->all || opt->verbose))
-		l.name = opt->rename(opt->rename_ctx, f->name, f->namelen,
+	if (r->rename && (f->ticks || opt->all || opt->verbose))
+		l.name = r->rename(r->rename_ctx, f->name, f->namelen,
 		    &l.nlen);
 	if (opt->bins) {
 		out_bins(k, f, &l);
 		if (f->ticks || opt->verbose || end)
-			out_printf(k->o, "  total\t\t\t\t%llu%s",
+			out_printf(k->r->out, "  total\t\t\t\t%llu%s",
 			    (ull)f->ticks, l.end);
 		return;
 	}
-	out_line(k->o, &l);
+	out_line(k->r->out, &l);
 	if (opt->counters && (res->a.step || res->h))
 		out_counters(k, f, &l);
 }
@@ -227,10 +228,10 @@ classic_func(void *ctx, const struct func_rec *f)
 {
 	struct classic *k = ctx;
 
-	if (k->opt->collect != NULL) {
-		if (report_shown(k->opt, f))
-			collect_add(k->opt->collect, f);
-	} else if (k->opt->bins || report_shown(k->opt, f)) {
+	if (k->r->collect != NULL) {
+		if (report_shown(k->r->o, f))
+			collect_add(k->r->collect, f);
+	} else if (k->r->o->bins || report_shown(k->r->o, f)) {
 		classic_out(k, f, NULL);
 	}
 }
@@ -241,19 +242,19 @@ classic_end(void *ctx, const struct report_result *res)
 {
 	struct classic *k = ctx;
 
-	if (k->opt->collect == NULL) {
-		out_printf(k->o, "%6llu *unknown*\n", (ull)res->unknown);
-		out_total(k->o, res, res->total, k->opt->verbose);
+	if (k->r->collect == NULL) {
+		out_printf(k->r->out, "%6llu *unknown*\n", (ull)res->unknown);
+		out_total(k->r->out, res, res->total, k->r->o->verbose);
 	}
-	out_note(k->o, res->note);
+	out_note(k->r->out, res->note);
 }
 
 void
 classic_run(struct symsrc *m, const struct counters *c,
-    const struct report_opts *opt, struct out *o, struct report_result *res)
+    const struct run *r, struct report_result *res)
 {
-	struct classic cl = { o, c, opt, res };	/* RES filled as it goes */
+	struct classic cl = { r, c, res };	/* RES filled as it goes */
 	struct report_sink s = { NULL, classic_func, classic_end, &cl };
 
-	report_run(m, c, opt, &s, res);
+	report_run(m, c, r, &s, res);
 }

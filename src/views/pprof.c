@@ -283,7 +283,7 @@ sample(struct pprof_enc *e, const uint64_t loc[2], uint64_t ticks,
 	if (e->in->rate)
 		value(e, (uint64_t)pprof_nanos(ticks, e->in->rate,
 		    &e->clamped));
-	if (e->in->arcs != NULL)
+	if (e->r->arcs != NULL)
 		value(e, clamp(e, calls));
 	top_msg(e, P_SAMPLE, &e->m);
 }
@@ -307,8 +307,8 @@ function(struct pprof_enc *e, const struct func_rec *f)
 
 	e->fid++;
 	sys = str_n(e, f->name, f->namelen);
-	if (e->in->rename)
-		name = e->in->rename(e->in->rename_ctx, f->name, f->namelen,
+	if (e->r->rename)
+		name = e->r->rename(e->r->rename_ctx, f->name, f->namelen,
 		    &nlen);
 	pb_int(&e->m, F_ID, e->fid);
 	pb_int(&e->m, F_NAME, name == f->name ? sys : str_n(e, name, nlen));
@@ -328,7 +328,7 @@ pprof_func(struct pprof_enc *e, const struct func_rec *f,
 	/* its Function, then its Location(s) and Sample(s) */
 	fid = function(e, f);
 	e->placed = (struct pprof_placed){ f->addr, fid, 0 };
-	if (!e->in->buckets || c == NULL) {
+	if (!(e->r->o->counters || e->r->o->bins) || c == NULL) {
 		e->placed.loc = location(e, f->addr, fid);
 		sample(e, (uint64_t[2]){ e->placed.loc, 0 }, f->ticks, 0);
 		return;
@@ -381,7 +381,7 @@ arc_at(const struct gmon_graph *x, int self, size_t k)
 static int
 walk_below(const struct pprof_enc *e, int self, uint64_t last)
 {
-	const struct gmon_graph *x = e->in->arcs;
+	const struct gmon_graph *x = e->r->arcs;
 	const struct pprof_walk *w = self ? &e->callees : &e->callers;
 
 	return w->at < x->n &&
@@ -395,7 +395,7 @@ static void
 walk_to(struct pprof_enc *e, int self, uint64_t last, uint64_t fid,
     uint64_t loc)
 {
-	struct gmon_graph *x = e->in->arcs;
+	struct gmon_graph *x = e->r->arcs;
 	struct pprof_walk *w = self ? &e->callees : &e->callers;
 
 	while (walk_below(e, self, last)) {
@@ -432,7 +432,7 @@ pprof_calls(struct pprof_enc *e, const struct func_rec *f)
 	uint64_t last, fid;
 
 	e->placed = (struct pprof_placed){ 0, 0, 0 };
-	if (e->in->arcs == NULL || f->len == 0)
+	if (e->r->arcs == NULL || f->len == 0)
 		return;
 	if (f->addr > 0)
 		unknown_to(e, f->addr - 1);
@@ -457,7 +457,7 @@ pprof_calls(struct pprof_enc *e, const struct func_rec *f)
 void
 pprof_calls_end(struct pprof_enc *e)
 {
-	const struct gmon_graph *x = e->in->arcs;
+	const struct gmon_graph *x = e->r->arcs;
 
 	if (x == NULL)
 		return;
@@ -472,11 +472,13 @@ pprof_calls_end(struct pprof_enc *e)
 }
 
 void
-pprof_begin(struct pprof_enc *e, FILE *f, const struct pprof_info *in)
+pprof_begin(struct pprof_enc *e, FILE *f, const struct run *r,
+    const struct pprof_meta *in)
 {
 	uint64_t none = 0;
 
 	memset(e, 0, sizeof *e);
+	e->r = r;
 	e->in = in;
 	gz_begin(&e->gz, f);
 	str_c(e, "");	/* string 0 is always "" */
@@ -490,7 +492,7 @@ pprof_begin(struct pprof_enc *e, FILE *f, const struct pprof_info *in)
 		top_int(e, P_PERIOD, 1);
 	}
 	top_int(e, P_TIME_NANOS, (uint64_t)in->time_nanos);
-	if (in->arcs != NULL) {	/* calls last, the time still the default */
+	if (r->arcs != NULL) {	/* calls last, the time still the default */
 		value_type(e, P_SAMPLE_TYPE, "calls", "count");
 		top_int(e, P_DEFAULT_SAMPLE_TYPE, str_c(e, in->rate ? "cpu" :
 		    "samples"));
@@ -500,11 +502,11 @@ pprof_begin(struct pprof_enc *e, FILE *f, const struct pprof_info *in)
 int
 pprof_end(struct pprof_enc *e)
 {
-	const struct pprof_info *in = e->in;
+	const struct pprof_meta *in = e->in;
 	char b[160], id[BUILD_ID_HEX];
 	int rc;
 	/* the Mapping: the text's bounds are known at the end */
-	uint64_t file = str_c(e, in->map), bid = 0;
+	uint64_t file = str_c(e, e->r->map), bid = 0;
 
 	if (in->build_id.n > 0)
 		bid = str_c(e, build_id_hex(&in->build_id, id));

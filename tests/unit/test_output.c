@@ -102,9 +102,10 @@ line_formats(void **state)
 	const char *longname = "a_name_longer_than_the_forty_columns_of_the_report";
 	struct report_result res = { 0 };
 	/* a -b block of no bins: its total line alone */
-	struct report_opts bins = { .bins = 1 };
+	struct options bins = { .bins = 1 };
+	struct run r = { .o = &bins, .out = &o };
 	struct func_rec block = { .ticks = 12 };
-	struct classic k = { &o, NULL, &bins, &res };
+	struct classic k = { &r, NULL, &res };
 
 	(void)state;
 	out_init(&o, fileno(f));

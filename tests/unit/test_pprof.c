@@ -105,13 +105,15 @@ encode(const char *const *names, size_t n, const char *map, uint32_t rate,
     size_t *len)
 {
 	static const char *const com[] = { "command: x '\377'" };
-	struct pprof_info in = { .map = map, .start = 0x1000, .limit = 0x2000,
+	struct pprof_meta in = { .start = 0x1000, .limit = 0x2000,
 	    .rate = rate, .comments = com, .ncomments = 1 };
+	struct options o = { 0 };
+	struct run rn = { .o = &o, .map = map };
 	struct pprof_enc e;
 	char *g = NULL;
 	FILE *f = open_memstream(&g, len);
 
-	pprof_begin(&e, f, &in);
+	pprof_begin(&e, f, &rn, &in);
 	for (size_t i = 0; i < n; i++) {
 		struct func_rec r = { .addr = 0x1000 + 16 * i, .len = 16,
 		    .ticks = i + 1, .name = (char *)names[i],
@@ -230,8 +232,10 @@ calls(void **state)
 	unsigned char u[6 * 24];
 	uint32_t by_self[6] = { 1, 0, 3, 2, 4, 5 };	/* by self, below */
 	struct gmon_graph x = { u, 6, 24, 8, 8, by_self };
-	struct pprof_info in = { .map = "prog", .start = 0x1000,
-	    .limit = 0x1040, .rate = 100, .arcs = &x };
+	struct pprof_meta in = { .start = 0x1000, .limit = 0x1040,
+	    .rate = 100 };
+	struct options o = { 0 };
+	struct run rn = { .o = &o, .map = "prog", .arcs = &x };
 	struct func_rec f[3] = {
 		{ .addr = 0x1000, .len = 16, .ticks = 3, .name = "a", .namelen = 1 },
 		{ .addr = 0x1010, .len = 16, .name = "b", .namelen = 1 },
@@ -250,7 +254,7 @@ calls(void **state)
 	unit(u + 72, 0x1034, 0x1028, 3);	/* c -> *unknown* */
 	unit(u + 96, 0x1036, 0x1030, 1);	/* c -> c */
 	unit(u + 120, 0x1050, 0x1050, 6);	/* *unknown* -> *unknown* */
-	pprof_begin(&e, fp, &in);
+	pprof_begin(&e, fp, &rn, &in);
 	for (int i = 0; i < 3; i++) {
 		if (f[i].ticks)
 			pprof_func(&e, &f[i], NULL, NULL);
