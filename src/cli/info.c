@@ -68,7 +68,7 @@ info_print(const struct run *r, const struct profile *p)
 		warnx_("this kernel does not report its sampling step: the "
 		    "profile's step word is 0, as 64-bit big-endian kernels "
 		    "write it; to infer the step from the kernel's map, run "
-		    "readprofile -i -m MAP");
+		    "%s -i -m MAP", prog_name());
 	if (o->verbose && step != p->step)
 		out_printf(r->out, "Sampling_step: %u (inferred from %s)\n",
 		    step, mapname);

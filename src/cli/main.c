@@ -7,6 +7,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "base/outfile.h"
@@ -184,8 +185,9 @@ main(int argc, char **argv)
 	case OPT_HELP:
 		usage(&d.out, o.name);
 	case OPT_VERSION:
-		out_printf(&d.out, "%s from readprofile %s\n", PROGNAME,
-		    RP_VERSION);
+		/* "readprofile 1.0"; "NAME (readprofile) 1.0" run as NAME */
+		out_printf(&d.out, strcmp(o.name, PROGNAME) ? "%s (" PROGNAME
+		    ") %s\n" : "%s %s\n", o.name, RP_VERSION);
 		run_finish(&d.out, NULL);
 		return 0;
 	case OPT_USAGE_ERROR:

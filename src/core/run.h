@@ -27,7 +27,7 @@ struct options {
 	const char *enable;	/* --enable[=ARG]; NULL: none */
 	double interval;	/* --interval SECONDS; 0: none */
 	unsigned long iterations; /* --iterations N; 0: until stopped */
-	const char *name;	/* the name it was run by: usage lines */
+	const char *name;	/* the name it was run by: messages, usage */
 	const char *pprof;	/* --pprof FILE ("-": stdout); NULL: none */
 	unsigned long hz;	/* --hz N: ticks per second; 0: unknown */
 	int argc;		/* the command line, for --pprof's comment */

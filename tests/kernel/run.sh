@@ -76,7 +76,8 @@ unwrap() {
 		printf " line %d is %d columns;", NR, length($0) }' \
 	    "$TMP/err.raw" > "$TMP/wide"
 	[ -s "$TMP/wide" ] && bad="$bad$(cat "$TMP/wide")"
-	awk '/^readprofile:       [^ ]/ { sub(/^readprofile:       /, "")
+	awk -v p="${NAME:-readprofile}:       " 'index($0, p) == 1 &&
+	    substr($0, length(p) + 1, 1) != " " { $0 = substr($0, length(p) + 1)
 		line = line " " $0; next }
 	     { if (NR > 1) print line; line = $0 }
 	     END { if (NR) print line }' "$TMP/err" > "$TMP/err.joined"
@@ -235,9 +236,10 @@ nobody_runs() {
 }
 RP_SAVED=$RP
 if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1 &&
-    ! nobody_runs "$RP" && cp "$RP" "$TMP/readprofile-copy"; then
-	chmod 755 "$TMP/readprofile-copy"
-	RP=$TMP/readprofile-copy
+    ! nobody_runs "$RP" && mkdir -p "$TMP/copy" &&
+    cp "$RP" "$TMP/copy/readprofile"; then
+	chmod 755 "$TMP/copy" "$TMP/copy/readprofile"
+	RP=$TMP/copy/readprofile	# messages start with the name it runs by
 fi
 if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1 &&
     nobody_runs "$RP"; then
@@ -648,6 +650,52 @@ if command -v script >/dev/null 2>&1; then
 else
 	skipped "no notice lost, a terminal: no script(1)"
 fi
+
+# --- the name it runs by: each message's prefix, the commands hints give --
+# Installed as readprofile-ng (make install PROGRAM=...), a hint copied
+# from a message runs this program, not util-linux's readprofile.
+mkdir -p "$TMP/bin"
+ln -sf "$RP" "$TMP/bin/readprofile-ng"
+RP_SAVED=$RP NAME=readprofile-ng
+RP=$TMP/bin/readprofile-ng
+root named
+mkdir -p "$ROOT/sys/kernel"
+echo 0 > "$ROOT$SYS"
+UNWRAP=1 expect "as readprofile-ng: no /proc/profile, $SYS reads 0" 1 - <<EOF
+readprofile-ng: /proc/profile: $(strerror ENOENT)
+readprofile-ng: hint: $(echo "$START" | sed 's/with readprofile --enable/with readprofile-ng --enable/')
+EOF
+expect "as readprofile-ng: -i on a profile whose step word is 0" 0 \
+    "$TOP/fixtures/cases-ours/zstep-i-nomap/expected.out" -i -p "$IN/zstep" <<EOF
+readprofile-ng: Assuming reversed byte order. Use -n to force native byte order.
+readprofile-ng: this kernel does not report its sampling step: the profile's step word is 0, as 64-bit big-endian kernels write it; to infer the step from the kernel's map, run readprofile-ng -i -m MAP
+EOF
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1 &&
+    setpriv --reuid=65534 --regid=65534 --clear-groups -- "$RP" -V >/dev/null 2>&1; then
+	chmod -R a+rX "$ROOT"
+	RP_WRAP_SAVED=$RP_WRAP
+	RP_WRAP="setpriv --reuid=65534 --regid=65534 --clear-groups -- $RP_WRAP"
+	expect "as readprofile-ng: --enable as a user" 1 - --enable <<EOF
+readprofile-ng: --enable needs root: starting profiling takes kernel memory until the next boot (as root: readprofile-ng --enable=2, or echo 2 > $SYS)
+EOF
+	RP_WRAP=$RP_WRAP_SAVED
+else
+	echo "SKIP as readprofile-ng: --enable as a user: needs root and setpriv"
+fi
+if [ "$(id -u)" = 0 ]; then
+	for m in 1:"CPU ticks" 9:"something this readprofile-ng does not know"; do
+		echo "${m%%:*}" > "$ROOT$SYS"
+		expect "as readprofile-ng: --enable, already on (${m%%:*})" 1 - --enable <<EOF
+readprofile-ng: profiling is already on ($SYS reads ${m%%:*}: counting ${m#*:}): the kernel starts it once per boot, so its mode cannot change until the next boot; readprofile-ng reads it as it is
+EOF
+	done
+else
+	echo "SKIP as readprofile-ng: --enable, already on: not root"
+fi
+# -V: the program by its name, then this package (not util-linux) by its
+[ "$("$RP" -V)" = "readprofile-ng (readprofile) ${RP_VERSION:-$(cat "$TOP/VERSION")}" ]
+verdict "as readprofile-ng: -V says '$("$RP" -V)'"
+RP=$RP_SAVED NAME=
 
 # --- the help text's lines of ours ------------------------------------------
 "$RP" --help > "$TMP/help"
