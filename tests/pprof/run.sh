@@ -507,6 +507,18 @@ callgraph() {
 		if $CHECK peek "$name.known" "$name.peek" $fn > "$TMP/why" 2>&1
 		then ok; else bad "calls $name: pprof -peek $fn"; fi
 	done
+	# a Location per bucket (-s, -b) and every function (-a): the same
+	for o in -s -b -a; do
+		[ "$name" = x86-64 ] || break
+		rp --pprof "$name$o.pb.gz" $o -p "$name.gmon" -m "$name"
+		pprof -raw "$name$o.pb.gz" > "$name$o.raw" 2> "$TMP/why"
+		pprof -sample_index=calls -traces "$name$o.pb.gz" \
+		    > "$name$o.traces" 2> "$TMP/why"
+		if $CHECK calls "$name.known" "$name$o.raw" "$name$o.traces" \
+		    > "$TMP/why" 2>&1; then ok; else
+			bad "calls $name $o: the arcs are not the program's"
+		fi
+	done
 	# the default view is the time, as without arcs
 	pprof -top -nodecount=1000000 "$name.pb.gz" > "$TMP/dflt" 2> /dev/null
 	pprof -top -nodecount=1000000 -sample_index=cpu "$name.pb.gz" \
