@@ -362,7 +362,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		    &want_total);
 		buf = NULL;
 		blen = 0;
-		o = (struct out){ .fd = -1, .f = open_memstream(&buf, &blen) };
+		o = (struct out){ .f = open_memstream(&buf, &blen) };
 		CHECK(o.f != NULL);
 		tracking = 1;
 		if (setjmp(fatal_env) == 0) {

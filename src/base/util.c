@@ -46,13 +46,15 @@ vmsg(const char *fmt, va_list ap, int errnum)
 	fputc('\n', stderr);
 }
 
-/* The hook, "NAME: MSG" (with ERRNUM's text, when not 0), exit. */
+/* The report so far out, "NAME: MSG" (with ERRNUM's text, when not 0)
+ * below it, the hook, exit. */
 static _Noreturn void
 vfatal(const char *fmt, va_list ap, int errnum)
 {
+	fflush(stdout);
+	vmsg(fmt, ap, errnum);
 	if (hook)
 		hook(hook_ctx);
-	vmsg(fmt, ap, errnum);
 	exit(1);
 }
 
@@ -92,8 +94,8 @@ say_wrapped(const char *head, const char *indent, const char *text,
 {
 	const char *lead = head;
 
-	if (fatal_ && hook)
-		hook(hook_ctx);
+	if (fatal_)
+		fflush(stdout);
 	while (*text == ' ')
 		text++;
 	while (*text != '\0') {
@@ -113,6 +115,8 @@ say_wrapped(const char *head, const char *indent, const char *text,
 			text++;
 		lead = indent;
 	}
+	if (fatal_ && hook)
+		hook(hook_ctx);
 	if (fatal_)
 		exit(1);
 }

@@ -26,7 +26,8 @@ void warnx_(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Print "NAME: " HEAD and TEXT on stderr, cut at spaces into lines of at
  * most 80 columns (a longer word has one of its own), each further line
- * "NAME: " INDENT; with FATAL_, exit(1) after the hook. */
+ * "NAME: " INDENT; with FATAL_, standard output flushed first, and the
+ * hook run after, then exit(1). */
 void say_wrapped(const char *head, const char *indent, const char *text,
     int fatal_);
 
@@ -35,8 +36,9 @@ void say_wrapped(const char *head, const char *indent, const char *text,
 _Noreturn void fatalx_hint(const char *fmt, ...)
     __attribute__((format(printf, 1, 2)));
 
-/* FN(CTX) is run by fatal()/fatalx() before exiting: main's drops the
- * held-back output and --pprof's file.  The one hook of the process. */
+/* FN(CTX) is run by fatal()/fatalx() after the message (standard output
+ * flushed before it), before exiting: main's says that a report cut short
+ * is incomplete and drops --pprof's file.  The one hook of the process. */
 void fatal_hook_set(void (*fn)(void *), void *ctx);
 
 void *xmalloc(size_t n);

@@ -48,11 +48,13 @@ command_line(const struct options *o)
 void
 export_prepare(const struct options *o, struct outfile *f)
 {
-	if (o->pprof && strcmp(o->pprof, "-") != 0)
+	if (o->pprof)
 		outfile_open(f, o->pprof);
 }
 
-/* Standard output's report holder as a stream's writer, for --pprof -. */
+/* The report's stream on standard output as a stream's writer, for
+ * --pprof - (or /dev/stdout, /dev/fd/1): a profile cut short by an error
+ * is said to be incomplete, as a report is. */
 static ssize_t
 to_out(void *cookie, const char *p, size_t n)
 {
@@ -156,7 +158,7 @@ pprof_sink_begin(void *ctx, const struct report_result *res)
 	x->in.time_nanos = (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
 	x->f = r->pprof->f != NULL ? r->pprof->f : fopencookie(r->out, "w", io);
 	if (x->f == NULL)
-		fatal("--pprof -");
+		fatal("%s", r->o->pprof);
 	setvbuf(x->f, NULL, _IONBF, 0);	/* the encoder's blocks are the buffer */
 	pprof_begin(&x->e, x->f, r, &x->in);
 }
@@ -189,7 +191,7 @@ pprof_sink_end(void *ctx, const struct report_result *res)
 	if (pprof_end(&x->e) < 0)
 		fatal("%s: write error", x->r->o->pprof);
 	if (x->f != x->r->pprof->f && fclose(x->f) != 0)
-		fatal("--pprof -: write error");
+		fatal("%s: write error", x->r->o->pprof);
 	while (ncom)
 		free(com[--ncom]);
 }

@@ -25,8 +25,9 @@
 #include "hist/profile.h"
 #include "sym/symsrc.h"
 
-/* Where the run writes, for a fatal error to drop: the report held for
- * standard output, and --pprof's file (no partial file, an old one kept). */
+/* Where the run writes, for a fatal error's hook: the report on standard
+ * output (said to be incomplete when cut short), and --pprof's file (no
+ * partial file, an old one kept). */
 struct dest {
 	struct out out;
 	struct outfile pprof;
@@ -58,7 +59,7 @@ report_kernel(struct run *r, struct profile *p)
 	run_report(r, &m, &c, &res);
 	bid = *symsrc_build_id(&m);
 	symsrc_close(&m);
-	profile_close(p);	/* a file that changed size is an error */
+	profile_close(p);
 	run_finish(r->out, r->pprof);
 	fit_warn(&(struct step_text){ r->map, res.origin, res.etext,
 	    res.have_etext, p->nwords - 1 }, r->profile, r->step);
@@ -81,7 +82,7 @@ report_profile(struct run *r)
 			    "profile; a program writes its gmon.out once, when "
 			    "it exits", prof.name);
 		gmonrun_run(r, &prof);
-		profile_close(&prof);	/* a file that changed size is an error */
+		profile_close(&prof);
 		run_finish(r->out, r->pprof);
 		return;
 	}

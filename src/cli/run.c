@@ -24,7 +24,7 @@ run_finish(struct out *out, struct outfile *pprof)
 			exit(0);	/* the reader left: nothing to say */
 		fatal("write error");
 	}
-	if (pprof != NULL && pprof->f != NULL)
+	if (pprof != NULL && pprof->name != NULL)
 		outfile_commit(pprof);
 }
 

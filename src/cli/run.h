@@ -40,7 +40,7 @@ void run_report(struct run *r, struct symsrc *m,
 uint32_t run_step_from_map(struct symsrc *m, uint64_t counters,
     struct report_result *res, int quiet);
 
-/* Write what OUT holds, then put --pprof's file PPROF (if any, else NULL)
+/* Flush OUT, then put --pprof's file PPROF (if any, else NULL)
  * in place, last: every input checked; a reader gone away ends the run
  * quietly, any other write error is fatal. */
 void run_finish(struct out *out, struct outfile *pprof);

@@ -253,7 +253,6 @@ profile_take(struct profile *p)
 void
 profile_close(struct profile *p)
 {
-	input_check_size(&p->in);
 	input_close(&p->in);
 	free(p->data);
 	free(p->blk);

@@ -374,14 +374,19 @@ printf '\004\000\000\000\001\000\000\000\002\000\000\000\003\000\000\000\004\000
 printf '%s\n' '0000000000001000 T _stext' '0000000000001000 T f' \
     '0000000000001008 T g' '0000000000001010 t h' '0000000000001030 T _etext' \
     > "$ROOT$M1"
-expect "out of range with the default map: sizes and -m" 1 - <<EOF
+# The report as it was made up to h (util-linux's lines too), then the
+# error, the sizes and the line that says the report is incomplete.
+printf '%6d %-40s %8.4f\n' 1 f 0.125 5 g 0.625 > "$TMP/wide.out"
+expect "out of range with the default map: sizes and -m" 1 "$TMP/wide.out" <<EOF
 readprofile: the profile is shorter than the map's text: its 8 counters at step 4 cover 32 bytes, but _etext - _stext in $M1 is 48 bytes (a cut copy of the profile, or the map of another kernel)
 readprofile: profile address out of range. Wrong map file?
 readprofile: no -m: $M1 belongs to the running kernel; a profile copied from another machine or boot needs the map of the kernel it came from, given with -m
+readprofile: the report above is incomplete
 EOF
-expect "out of range with -m: only the sizes" 1 - -m "$ROOT$M1" <<EOF
+expect "out of range with -m: only the sizes" 1 "$TMP/wide.out" -m "$ROOT$M1" <<EOF
 readprofile: the profile is shorter than the map's text: its 8 counters at step 4 cover 32 bytes, but _etext - _stext in $M1 is 48 bytes (a cut copy of the profile, or the map of another kernel)
 readprofile: profile address out of range. Wrong map file?
+readprofile: the report above is incomplete
 EOF
 
 # --- no /proc/profile: util-linux's line, then a hint -----------------
@@ -597,7 +602,9 @@ EOF
 # The default map is the real capture's kallsyms with an address going
 # down just before _etext: a notice (the /proc/kallsyms fallback) comes
 # first, the error after 2 MB of -a report.  Every way of sending stdout
-# and stderr must keep both lines and none of the report.
+# and stderr must keep the notice first, the report as far as it was made
+# (where stdout goes there too), the error and the line that says the
+# report above is incomplete last.
 root lost
 gzip -dc "$TOP/fixtures/real/profile.gz" > "$TMP/profile" &&
     gzip -dc "$TOP/fixtures/real/kallsyms.gz" |
@@ -605,13 +612,18 @@ gzip -dc "$TOP/fixtures/real/profile.gz" > "$TMP/profile" &&
     > "$ROOT/proc/kallsyms" || { echo "cannot decompress fixtures/real"; exit 1; }
 BACKLINE=$(grep -n ' back$' "$ROOT/proc/kallsyms" | cut -d: -f1)
 RUN="READPROFILE_TEST_ROOT=$ROOT $RP_WRAP $RP -a -p $TMP/profile"
+eval "$RUN" > "$TMP/part" 2> /dev/null
+[ "$(wc -c < "$TMP/part")" -gt 1048576 ] ||
+	echo "FAIL no notice lost: the report before the error is only $(wc -c < "$TMP/part") bytes"
 # lost NAME REDIRECTIONS [BEFORE AFTER]: run $RUN with them (eval'd, in a
 # { echo BEFORE; ...; echo AFTER; } group when given); $TMP/f must hold
-# BEFORE, the notice, the error, AFTER, and nothing else.
+# BEFORE, the notice (unless NONOTICE=1), the report so far ($TMP/part,
+# unless NOREPORT=1), the error, the line that says it is incomplete,
+# AFTER, nothing else.
 lost() {
 	{
 		[ $# -lt 3 ] || echo "$3"
-		sed "s|@ROOT@|$ROOT|g" <<EOF
+		[ "${NONOTICE:-0}" = 1 ] || sed "s|@ROOT@|$ROOT|g" <<EOF
 readprofile: using @ROOT@/proc/kallsyms; no System.map was usable:
 readprofile:   @ROOT@/boot/System.map: missing
 readprofile:   @ROOT@/boot/System.map-$REL: missing
@@ -619,7 +631,11 @@ readprofile:   @ROOT@/usr/lib/debug/boot/System.map-$REL: missing
 readprofile:   @ROOT@/lib/modules/$REL/System.map: missing
 readprofile:   @ROOT@/usr/lib/debug/boot/vmlinux-$REL: missing
 readprofile:   @ROOT@/usr/lib/debug/lib/modules/$REL/vmlinux: missing
+EOF
+		[ "${NOREPORT:-0}" = 1 ] || cat "$TMP/part"
+		sed "s|@ROOT@|$ROOT|g" <<EOF
 readprofile: @ROOT@/proc/kallsyms($BACKLINE): address goes backwards (0xffffffffb4000010 after 0xffffffffb4e01d30)
+readprofile: the report above is incomplete
 EOF
 		[ $# -lt 4 ] || echo "$4"
 	} > "$TMP/lost.exp"
@@ -641,10 +657,12 @@ EOF
 lost "same file, shared offset" '>"$TMP/f" 2>&1'
 lost "same file, appending" '>>"$TMP/f" 2>&1'
 lost "same file opened twice, appending" '>>"$TMP/f" 2>>"$TMP/f"'
-lost "same file opened twice, stderr appending" '>"$TMP/f" 2>>"$TMP/f"'
+# (stdout from the file's start, not appending: the report, longer, is
+# written over the notice appended before it, as that redirection asks)
+NONOTICE=1 lost "same file opened twice, stderr appending" '>"$TMP/f" 2>>"$TMP/f"'
 lost "same file, in a group" '>"$TMP/f" 2>&1' before after
 lost "same pipe" '2>&1 </dev/null | cat >"$TMP/f"'
-lost "stdout /dev/null" '>/dev/null 2>"$TMP/f"'
+NOREPORT=1 lost "stdout /dev/null" '>/dev/null 2>"$TMP/f"'
 if command -v script >/dev/null 2>&1; then
 	lost "a terminal" '>/dev/null 2>&1; script -qec "$RUN" /dev/null </dev/null >"$TMP/f"'
 else
