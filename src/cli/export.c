@@ -177,6 +177,7 @@ pprof_sink_func(void *ctx, const struct func_rec *f)
 
 	if (report_shown(x->r->o, f))
 		pprof_func(&x->e, f, x->c, &x->res->a);
+	pprof_calls(&x->e, f);	/* any function's, listed or not */
 }
 
 /* The Mapping, the ticks of no function and the comments, known now. */
@@ -190,6 +191,7 @@ pprof_sink_end(void *ctx, const struct report_result *res)
 
 	x->in.comments = (const char *const *)com;
 	x->in.ncomments = ncom;
+	pprof_calls_end(&x->e);	/* its *unknown* is the ticks' */
 	/* as in --top: a share of all ticks counted */
 	pprof_unplaced(&x->e, "*unknown*", report_unknown(res));
 	pprof_unplaced(&x->e, "[no symbol]", res->nosym);

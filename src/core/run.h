@@ -62,6 +62,7 @@ struct run {
 	const struct run_read *read;	/* --interval's; else NULL */
 	const struct gmon *gmon;	/* a gmon.out read, else NULL */
 	const struct report_hist *hist;	/* its histogram, else NULL */
+	struct gmon_graph *arcs;	/* its call arcs for --pprof, or NULL */
 	/* a gmon.out's: told once the report is walked, before a collected
 	 * view is printed; else NULL */
 	void (*walked)(const struct run *r, const struct report_result *res);
