@@ -9,7 +9,9 @@
 # (b) PROGRAM=readprofile-ng installs binary, both man pages (NAME,
 #     SYNOPSIS, version, the formats page as readprofile-ng-formats.5) and
 #     bash completion under that name; uninstall removes them;
-# (c) without a built binary, make install stops and says to run make.
+# (c) without a built binary, make install stops and says to run make;
+# (d) uninstall removes the directories install created, once empty, and
+#     only those: others' files and directories that were there are kept.
 # Builds in a scratch directory (B=, BIN=); prints `N passed, N failed`.
 set -u
 TOP=$(cd "$(dirname "$0")/.." && pwd)
@@ -58,6 +60,7 @@ grep -q -e ' -c ' -e ' -o ' "$T/log" && bad="$bad it compiled;"
 [ "$(sum "$T/obj/flags")" = "$flags" ] || bad="$bad build flags rewritten;"
 f=$T/d/usr/local/sbin/readprofile
 [ -f "$f" ] && [ "$(sum "$f")" = "$built" ] || bad="$bad installed binary differs;"
+[ "$("$f" -V)" = "readprofile $VERSION" ] || bad="$bad -V says '$("$f" -V)';"
 if command -v readelf >/dev/null 2>&1; then
 	readelf -d "$f" 2>/dev/null | grep -q 'BIND_NOW' || bad="$bad no BIND_NOW;"
 	readelf -h "$f" 2>/dev/null | grep -q 'DYN' || bad="$bad not PIE;"
@@ -86,7 +89,8 @@ grep -q "^\.TH READPROFILE-FORMATS 5 .*\"readprofile $VERSION\"" \
     "$T/d/usr/local/share/man/man5/readprofile-formats.5" ||
 	bad="$bad formats page lacks the version;"
 mk uninstall DESTDIR="$T/d" > "$T/log" 2>&1 || bad="$bad uninstall failed;"
-[ -z "$(find "$T/d" -type f)" ] || bad="$bad left: $(find "$T/d" -type f);"
+[ -z "$(find "$T/d" -type f 2>/dev/null)" ] || bad="$bad left: $(find "$T/d" -type f);"
+[ ! -e "$T/d" ] || bad="$bad left directories: $(find "$T/d" | tr '\n' ' ');"
 verdict "default name: installed and uninstalled"
 
 # (b) another name.
@@ -98,7 +102,7 @@ b=$T/n/usr/sbin/$N m=$T/n/usr/share/man/man8/$N.8
 c=$T/n/usr/share/bash-completion/completions/$N
 f5=$T/n/usr/share/man/man5/$N-formats.5
 [ "$(find "$T/n" -type f | wc -l)" -eq 4 ] || bad="$bad not exactly 4 files;"
-[ -x "$b" ] && [ "$("$b" -V)" = "readprofile from readprofile $VERSION" ] ||
+[ -x "$b" ] && [ "$("$b" -V)" = "$N (readprofile) $VERSION" ] ||
 	bad="$bad binary missing or wrong -V;"
 sed -n '/^\.SH NAME/{n;p;}' "$m" | grep -q "^$N \\\\- " || bad="$bad NAME;"
 # every synopsis line of the source page, under the new name
@@ -134,8 +138,37 @@ if command -v bash >/dev/null 2>&1; then
 fi
 mk uninstall DESTDIR="$T/n" PREFIX=/usr PROGRAM=$N > "$T/log" 2>&1 ||
 	bad="$bad uninstall failed;"
-[ -z "$(find "$T/n" -type f)" ] || bad="$bad left: $(find "$T/n" -type f);"
+[ -z "$(find "$T/n" -type f 2>/dev/null)" ] || bad="$bad left: $(find "$T/n" -type f);"
+[ ! -e "$T/n" ] || bad="$bad left directories: $(find "$T/n" | tr '\n' ' ');"
 verdict "(b) PROGRAM=$N: binary, man pages, completion, uninstall"
+
+# (d) a tree that has others' files, and empty directories of its own.
+bad=
+K=$T/k/usr/local
+mkdir -p "$K/sbin" "$K/share/man/man1" "$K/share/man/man8" "$K/bin"
+echo other > "$K/share/man/man8/other.8"
+mk install DESTDIR="$T/k" > "$T/log" 2>&1 || { bad="$bad make install failed;"; cat "$T/log"; }
+[ -d "$K/share/bash-completion/completions" ] || bad="$bad no completions directory;"
+# the same install twice: nothing it made is forgotten
+mk install DESTDIR="$T/k" > "$T/log" 2>&1 || { bad="$bad make install again failed;"; cat "$T/log"; }
+mk uninstall DESTDIR="$T/k" > "$T/log" 2>&1 || bad="$bad uninstall failed;"
+left=$(cd "$T/k" && find . | LC_ALL=C sort | tr '\n' ' ')
+[ "$left" = ". ./usr ./usr/local ./usr/local/bin ./usr/local/sbin ./usr/local/share ./usr/local/share/man ./usr/local/share/man/man1 ./usr/local/share/man/man8 ./usr/local/share/man/man8/other.8 " ] ||
+	bad="$bad left: $left;"
+[ "$(cat "$K/share/man/man8/other.8")" = other ] || bad="$bad other.8 changed;"
+verdict "(d) uninstall removes what install made, keeps the rest"
+
+# (d) the same, with the directories that hold the files installed into
+# a tree that held nothing but another file in share
+bad=
+mkdir -p "$T/j/usr/local/share"
+echo x > "$T/j/usr/local/share/keep"
+mk install DESTDIR="$T/j" > "$T/log" 2>&1 || { bad="$bad make install failed;"; cat "$T/log"; }
+mk uninstall DESTDIR="$T/j" > "$T/log" 2>&1 || bad="$bad uninstall failed;"
+left=$(cd "$T/j" && find . | LC_ALL=C sort | tr '\n' ' ')
+[ "$left" = ". ./usr ./usr/local ./usr/local/share ./usr/local/share/keep " ] ||
+	bad="$bad left: $left;"
+verdict "(d) uninstall stops at a directory that holds another file"
 
 bad=
 mk install DESTDIR="$T/x" PROGRAM='a b' > "$T/log" 2>&1 && bad="$bad accepted;"

@@ -13,6 +13,7 @@
 #include "cli/options.h"
 #include "cli/profiling.h"
 #include "base/input.h"
+#include "hist/profile.h"
 #include "base/util.h"
 
 /* The mode K->profiling reads, or -1 with errno set (ENOENT: no such
@@ -39,18 +40,15 @@ profiling_mode(const struct kfiles *k)
 static const char *
 profiling_counts(int mode, const char *dflt)
 {
-	static const char *const what[] = { [PROF_CPU] = "CPU ticks",
-	    [PROF_SCHED] = "schedule() calls",
-	    [PROF_SLEEP] = "milliseconds of uninterruptible sleep",
-	    [PROF_KVM] = "KVM exits" };
+	const struct counted *c = profile_counted(mode);
 
-	return mode > 0 && mode <= PROF_KVM ? what[mode] : dflt;
+	return c ? c->what : dflt;
 }
 
-const char *
+const struct counted *
 profiling_counting(const struct kfiles *k)
 {
-	return profiling_counts(profiling_mode(k), NULL);
+	return profile_counted(profiling_mode(k));
 }
 
 int
@@ -91,9 +89,9 @@ already_on(int mode)
 {
 	fatalx("profiling is already on (%s reads %d: counting %s): the "
 	    "kernel starts it once per boot, so its mode cannot change until "
-	    "the next boot; readprofile reads it as it is", SYS_PROFILING,
-	    mode, profiling_counts(mode, "something this readprofile does not "
-	    "know"));
+	    "the next boot; %s reads it as it is", SYS_PROFILING, mode,
+	    profiling_counts(mode, xasprintf("something this %s does not know",
+	    prog_name())), prog_name());
 }
 
 void
@@ -116,11 +114,11 @@ profiling_enable(const struct kfiles *k, const char *arg, struct out *out)
 	if (k->rights.setuid)
 		fatalx("--enable is refused by a set-user-ID install: starting "
 		    "profiling takes kernel memory until the next boot, so "
-		    "only root may do it, running readprofile as root");
+		    "only root may do it, running %s as root", prog_name());
 	if (getuid() != 0)
 		fatalx("--enable needs root: starting profiling takes kernel "
-		    "memory until the next boot (as root: readprofile "
-		    "--enable=%s, or echo %s > %s)", arg, arg, SYS_PROFILING);
+		    "memory until the next boot (as root: %s --enable=%s, or "
+		    "echo %s > %s)", prog_name(), arg, arg, SYS_PROFILING);
 	mode = profiling_mode(k);
 	if (mode < 0 && errno == ENOENT)
 		fatalx("%s: %s: this kernel was built without CONFIG_PROFILING "
@@ -141,8 +139,9 @@ profiling_enable(const struct kfiles *k, const char *arg, struct out *out)
 		    arg, SYS_PROFILING, mode < 0 ? "cannot be read" : mode ?
 		    "reads non-zero" : "still reads 0", mode > 0 ?
 		    ", but there is no " PROC_PROFILE : "", want == PROF_SLEEP ?
-		    ": sleep needs a kernel with CONFIG_SCHEDSTATS, and recent "
-		    "kernels no longer have it" : "");
+		    ": profile=sleep was removed in Linux 6.11, and in the "
+		    "stable trees too, so recent kernels do not count sleep" :
+		    "");
 	/* its step word, and the bytes of its counters */
 	if (read_full(fd, &step, sizeof step, -1) != (ssize_t)sizeof step ||
 	    fstat(fd, &st) < 0)
@@ -166,12 +165,12 @@ profiling_hint(const struct kfiles *k)
 		return;	/* no such file: kernel.c's hints */
 	if (mode == PROF_OFF)
 		fatalx_hint("profiling is off (%s reads 0); start it now, as "
-		    "root, with readprofile --enable (or: echo 2 > %s): no "
+		    "root, with %s --enable (or: echo 2 > %s): no "
 		    "reboot is needed; it works once per boot, and its counters "
 		    "take 4 bytes of kernel memory for every 2^N bytes of "
 		    "kernel text (profile=N; with 2, as much memory as the "
 		    "kernel's text), until the next boot", SYS_PROFILING,
-		    SYS_PROFILING);
+		    prog_name(), SYS_PROFILING);
 	fatalx_hint("%s reads %d (profiling is on%s%s), yet %s is missing: "
 	    "is /proc mounted?", SYS_PROFILING, mode, what ? ", counting " : "",
 	    what ? what : "", k->profile);

@@ -31,6 +31,20 @@ struct profile {
 	uint32_t step;
 };
 
+/* What a kernel profile's counters count, by the mode the kernel reads
+ * back in /sys/kernel/profiling (prof_on: 1 CPU ticks, 2 schedule() calls,
+ * 3 sleep, 4 KVM exits).  Every view names it: -i -v, --top's header,
+ * --json, --pprof's sample type. */
+struct counted {
+	const char *what;	/* "CPU ticks", "schedule() calls", ... */
+	const char *column;	/* --top's header: "ticks", "calls", ... */
+	const char *type, *unit;	/* --pprof's sample type */
+	int ticks;		/* CPU ticks: a time at the tick rate */
+};
+
+/* MODE's, or NULL for a mode this program does not know (0: off). */
+const struct counted *profile_counted(int mode);
+
 /* Open, read and size NAME ("-" for stdin); fatal on any error. */
 void profile_open(struct profile *p, const char *name);
 
@@ -64,8 +78,8 @@ struct counters profile_counters(const struct profile *p);
 /* The words, set up, for the caller to keep and free; P holds none then. */
 uint32_t *profile_take(struct profile *p);
 
-/* Close P: a regular file whose size changed since it was opened is an
- * error naming it. */
+/* Close P.  (Its size was checked once it was read, before any report:
+ * a change after that leaves the copy read, which is what is reported.) */
 void profile_close(struct profile *p);
 
 #endif

@@ -18,7 +18,7 @@ struct demangler {
 	char *last;
 };
 
-/* For struct report_opts's rename hook, CTX a struct demangler: NAME (LEN
+/* For struct run's rename hook, CTX a struct demangler: NAME (LEN
  * bytes) demangled, or NAME itself when not a mangled C++ name the
  * demangler takes, when demangled it would be over 4 KiB, or when no
  * demangler can be loaded; its length in *OUTLEN.  Valid until the next

@@ -2,7 +2,18 @@
  * test_options.c - the command line, short and long, as util-linux spells it.
  */
 #include "unit.h"
+#include "base/util.h"
 #include "cli/options.h"
+
+/* "NAME: REST": a message as the program, named as it runs, writes it. */
+static const char *
+msg_of(const char *rest)
+{
+	static char buf[256];
+
+	snprintf(buf, sizeof buf, "%s: %s", prog_name(), rest);
+	return buf;
+}
 
 static void
 defaults(void **state)
@@ -50,8 +61,8 @@ long_options(void **state)
 	c = stderr_catch();
 	assert_int_equal(options_parse(&o, 16, argv), OPT_RUN);
 	err = stderr_caught(c);
-	assert_string_equal(err, "readprofile: warning: -i prints the "
-	    "profile's step only: --baseline is not used\n");
+	assert_string_equal(err, msg_of("warning: -i prints the "
+	    "profile's step only: --baseline is not used\n"));
 	free(err);
 	assert_string_equal(o.mapfile, "map");
 	assert_string_equal(o.profile, "prof");
@@ -67,7 +78,8 @@ help_version_and_errors(void **state)
 {
 	struct options o;
 	char *h[] = { "x", "-h", NULL }, *v[] = { "x", "--version", NULL };
-	char *bad[] = { "x", "-x", NULL }, *miss[] = { "x", "-m", NULL };
+	char *bad[] = { "/usr/sbin/rp-x", "-x", NULL };
+	char *miss[] = { "x", "-m", NULL };
 	char *longbad[] = { "x", "--bogus", NULL };
 	char *amb[] = { "x", "--m", "y", NULL };
 	char *arg[] = { "x", "--all=3", NULL };
@@ -77,18 +89,20 @@ help_version_and_errors(void **state)
 	(void)state;
 	assert_int_equal(options_parse(&o, 2, h), OPT_HELP);
 	assert_int_equal(options_parse(&o, 2, v), OPT_VERSION);
-	/* getopt's messages, in the C library's words: one line each */
+	/* getopt's messages, in the C library's words: one line each, the
+	 * first naming rp-x */
 	c = stderr_catch();
 	assert_int_equal(options_parse(&o, 2, bad), OPT_USAGE_ERROR);
+	/* getopt names the program by argv[0]'s last part, as every message */
+	assert_string_equal(bad[0], "rp-x");
 	assert_int_equal(options_parse(&o, 2, miss), OPT_USAGE_ERROR);
 	assert_int_equal(options_parse(&o, 2, longbad), OPT_USAGE_ERROR);
 	assert_int_equal(options_parse(&o, 3, amb), OPT_USAGE_ERROR);
 	assert_int_equal(options_parse(&o, 2, arg), OPT_USAGE_ERROR);
 	err = stderr_caught(c);
-	assert_int_equal(lines_begin(err, "readprofile: "), 5);
+	assert_int_equal(lines_begin(err, ""), 5);
+	assert_int_equal(strncmp(err, "rp-x: ", 6), 0);
 	free(err);
-	/* getopt names the program whatever argv[0] was */
-	assert_string_equal(bad[0], "readprofile");
 }
 
 /* Parse ARGV (NULL-terminated) with stderr caught in MSG; with ARGV NULL,
@@ -125,7 +139,7 @@ conflicts(void **state)
 		const char *profile, *baseline, *mapfile;
 		int info;
 		enum opt_result r;
-		const char *msg;	/* after "readprofile: " */
+		const char *msg;	/* after "rp: " */
 	} cases[] = {
 		{ "-", "-", NULL, 0, OPT_CONFLICT,
 		    "standard input used twice (-p - and --baseline -)\n" },
@@ -142,6 +156,7 @@ conflicts(void **state)
 	char msg[256], want[256];
 
 	(void)state;
+	prog_name_set("rp");	/* every message starts with the name */
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		memset(&o, 0, sizeof o);
 		o.profile = cases[i].profile;
@@ -151,7 +166,7 @@ conflicts(void **state)
 		assert_int_equal(parse_msg(&o, NULL, msg, sizeof msg),
 		    cases[i].r);
 		snprintf(want, sizeof want, "%s%s", cases[i].msg ?
-		    "readprofile: " : "", cases[i].msg ? cases[i].msg : "");
+		    "rp: " : "", cases[i].msg ? cases[i].msg : "");
 		assert_string_equal(msg, want);
 	}
 }
@@ -180,8 +195,8 @@ multipliers(void **state)
 		err = stderr_caught(c);
 		assert_int_equal(m, cases[i].m);
 		/* a refused one named, and why when strtol says (ERANGE) */
-		snprintf(want, sizeof want, "readprofile: failed to parse "
-		    "multiplier: '%s'", cases[i].s);
+		snprintf(want, sizeof want, "%s: failed to parse "
+		    "multiplier: '%s'", prog_name(), cases[i].s);
 		if (cases[i].r == 0)
 			assert_string_equal(err, "");
 		else
@@ -347,6 +362,8 @@ our_abbreviations(void **state)
 static void
 names(void **state)
 {
+	char name[66] = "";
+
 	(void)state;
 	assert_string_equal(options_name("/usr/sbin/readprofile-ng"),
 	    "readprofile-ng");
@@ -355,6 +372,25 @@ names(void **state)
 	assert_string_equal(options_name("/bin/"), "readprofile");
 	assert_string_equal(options_name("a\033[2Jb"), "readprofile");
 	assert_string_equal(options_name("x y"), "readprofile");
+	/* the name messages start with: 64 bytes at most, else ours */
+	assert_string_equal(prog_name_set("rp-ng"), "rp-ng");
+	assert_string_equal(prog_name(), "rp-ng");
+	assert_string_equal(prog_name_set(NULL), "readprofile");
+	assert_string_equal(prog_name_set(""), "readprofile");
+	/* no argv[0] (argc 0): ours, and the list's end left alone */
+	{
+		struct options o;
+		char *none[] = { NULL };
+
+		assert_int_equal(options_parse(&o, 0, none), OPT_RUN);
+		assert_null(none[0]);
+		assert_string_equal(prog_name(), "readprofile");
+	}
+	memset(name, 'n', 64);
+	name[64] = '\0';
+	assert_string_equal(prog_name_set(name), name);
+	name[64] = 'n';
+	assert_string_equal(prog_name_set(name), "readprofile");
 }
 
 static void
@@ -382,13 +418,13 @@ export_options(void **state)
 	assert_int_equal(options_parse(&o, 4, a3), OPT_BAD_VALUE);
 	assert_int_equal(options_parse(&o, 3, a4), OPT_BAD_VALUE);
 	err = stderr_caught(c);
-	assert_string_equal(err,
-	    "readprofile: --pprof replaces the report: it cannot be used "
-	    "with --folded\n"
-	    "readprofile: --folded replaces the report: it cannot be used "
-	    "with --top\n"
-	    "readprofile: --hz: not a whole number from 1 to 1000000000: "
-	    "'0'\n");
+	assert_int_equal(lines_begin(err, msg_of("")), 3);
+	assert_non_null(strstr(err, ": --pprof replaces the report: it "
+	    "cannot be used with --folded\n"));
+	assert_non_null(strstr(err, ": --folded replaces the report: it "
+	    "cannot be used with --top\n"));
+	assert_non_null(strstr(err, ": --hz: not a whole number from 1 to "
+	    "1000000000: '0'\n"));
 	free(err);
 	/* an option's value is never respelled */
 	assert_int_equal(options_parse(&o, 5, a5), OPT_RUN);
@@ -443,7 +479,7 @@ numbers(void **state)
 			assert_int_equal(parse_args(&o, opt, bad[j]),
 			    OPT_BAD_VALUE);
 		err = stderr_caught(c);
-		assert_int_equal(lines_begin(err, "readprofile: "),
+		assert_int_equal(lines_begin(err, msg_of("")),
 		    (int)(sizeof bad / sizeof bad[0]));
 		assert_non_null(strstr(err, ": not a whole number from 1 to "));
 		free(err);
@@ -454,8 +490,8 @@ numbers(void **state)
 	c = stderr_catch();
 	assert_int_equal(parse_args(&o, "--hz", "1000000001"), OPT_BAD_VALUE);
 	err = stderr_caught(c);
-	assert_string_equal(err, "readprofile: --hz: not a whole number from "
-	    "1 to 1000000000: '1000000001'\n");
+	assert_string_equal(err, msg_of("--hz: not a whole number from "
+	    "1 to 1000000000: '1000000001'\n"));
 	free(err);
 	/* -M: the same rule, with a minus sign */
 	assert_int_equal(options_multiplier("010", &m), 0);
@@ -468,8 +504,8 @@ numbers(void **state)
 			assert_int_equal(options_multiplier(bad[j], &m), -1);
 	assert_int_equal(parse_args(&o, "-M", "0x10"), OPT_BAD_MULTIPLIER);
 	err = stderr_caught(c);
-	assert_int_equal(lines_begin(err, "readprofile: failed to parse "
-	    "multiplier: '"), (int)(sizeof bad / sizeof bad[0]));
+	assert_int_equal(lines_begin(err, msg_of("failed to parse "
+	    "multiplier: '")), (int)(sizeof bad / sizeof bad[0]));
 	free(err);
 }
 
@@ -501,7 +537,7 @@ intervals(void **state)
 		assert_int_equal(parse_args(&o, "--interval", bad[i]),
 		    OPT_BAD_VALUE);
 	err = stderr_caught(c);
-	assert_int_equal(lines_begin(err, "readprofile: --interval: "),
+	assert_int_equal(lines_begin(err, msg_of("--interval: ")),
 	    (int)(sizeof bad / sizeof bad[0]));
 	free(err);
 }
