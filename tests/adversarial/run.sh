@@ -19,33 +19,20 @@
 # Profiles come through FIFOs where the order of events matters: a read of
 # the profile then happens exactly when the test writes it.
 set -u
-PYTHON=${PYTHON:-python3}	# tests/check.sh gives the interpreter itself
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
+SUITE=adversarial
+. "$TOP/tests/lib.sh"
 : "${RP:?set RP to the readprofile binary to test}"
-RP_WRAP=${RP_WRAP:-}
-LC_ALL=C
-export LC_ALL
 
-TMP=$(mktemp -d) || exit 1
 W=$TMP/w
 mkdir "$W" || exit 1
-BGPIDS=
-cleanup() {
-	for _p in $BGPIDS; do kill "$_p" 2>/dev/null; done
-	rm -rf "$TMP"
-}
-trap cleanup EXIT
-trap 'exit 1' HUP INT TERM
 
-pass=0
-fail=0
 # verdict NAME: pass when $bad is empty
 verdict() {
 	if [ -z "$bad" ]; then
-		pass=$((pass + 1))
+		ok
 	else
-		fail=$((fail + 1))
-		echo "FAIL $1:$bad"
+		bad "$1:$bad"
 		[ -s "$TMP/err" ] && sed -n '1,5s/^/    stderr: /p' "$TMP/err"
 	fi
 	bad=
@@ -330,7 +317,7 @@ EOF
 	chmod +x "$TMP/bin/gzip"
 	"$GZIP_REAL" -c "$W/rich" > "$W/rich.gz"
 	"$GZIP_REAL" -c "$W/rich.map" > "$W/rich.map.gz"
-	PATH=$TMP/bin:$PATH timeout -k 5 60 $RP_WRAP "$RP" -p "$W/rich.gz" \
+	PATH=$TMP/bin:$PATH timeout -k 5 $((60 * TS)) $RP_WRAP "$RP" -p "$W/rich.gz" \
 	    -m "$W/rich.map.gz" > "$TMP/out" 2>"$TMP/err"
 	rc=$?
 	[ $rc = 0 ] || bad="$bad exit $rc;"
@@ -338,7 +325,7 @@ EOF
 	verdict "a decompressor writing 150 KB on stderr"
 	# failing after its chatter: the message gives its first line
 	printf 'not gzip\n' > "$W/bad.gz"
-	PATH=$TMP/bin:$PATH timeout -k 5 60 $RP_WRAP "$RP" -p "$W/bad.gz" \
+	PATH=$TMP/bin:$PATH timeout -k 5 $((60 * TS)) $RP_WRAP "$RP" -p "$W/bad.gz" \
 	    -m "$W/rich.map" > "$TMP/out" 2>"$TMP/err"
 	rc=$?
 	[ $rc = 1 ] || bad="$bad exit $rc, expected 1;"
@@ -400,7 +387,7 @@ if [ -n "${RP_CAP:-}" ]; then
 	verdict "ELF map from a pipe: the cap"
 	if command -v gzip >/dev/null 2>&1; then
 		{ cat "$RP_CAP"; head -c 67108864 /dev/zero; } | gzip -1 -c > "$W/bomb.gz"
-		timeout -k 5 60 $RP_WRAP "$TMP/cap/readprofile" -m "$W/bomb.gz" -p "$W/rich" \
+		timed 60 $RP_WRAP "$TMP/cap/readprofile" -m "$W/bomb.gz" -p "$W/rich" \
 		    > "$TMP/out" 2>"$TMP/err"
 		rc=$?
 		[ $rc = 1 ] || bad="$bad exit $rc, expected 1;"
@@ -492,7 +479,7 @@ for v in ' -5' '5 ' ' ' '+ 5' '++5'; do
 		bad="$bad not the message;"
 	verdict "--top '$v' refused"
 done
-timeout -k 5 60 $RP_WRAP "$RP" --interval ' +0.01' --iterations ' 2' \
+timed 60 $RP_WRAP "$RP" --interval ' +0.01' --iterations ' 2' \
     -p "$W/rich" -m "$W/rich.map" > "$TMP/out" 2>"$TMP/err" || bad="$bad exit $?;"
 [ "$(grep -c '^--- ' "$TMP/out")" = 2 ] || bad="$bad not 2 reports;"
 verdict "--interval ' +0.01' --iterations ' 2'"
@@ -578,5 +565,4 @@ if [ -n "${GMONTOOL:-}" ]; then
 	done
 fi
 
-echo "adversarial: $pass passed, $fail failed"
-[ $fail = 0 ]
+summary

@@ -36,23 +36,13 @@
 # files end in a report (-v, -b, --pprof -) or in messages and exit 1,
 # never a crash.
 set -u
-PYTHON=${PYTHON:-python3}	# tests/check.sh gives the interpreter itself
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
+SUITE=gmon
+. "$TOP/tests/lib.sh"
 : "${RP:?set RP to the readprofile binary to test}"
 : "${GMONTOOL:?set GMONTOOL to the gmontool binary}"
-RP_WRAP=${RP_WRAP:-}
-LC_ALL=C
-export LC_ALL
 
-TMP=$(mktemp -d) || exit 1
-trap 'rm -rf "$TMP"' EXIT
-trap 'exit 1' HUP INT TERM
-pass=0
-fail=0
-. "$TOP/tests/summary.sh"
 
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL $*"; }
 
 rp() { $RP_WRAP "$RP" "$@"; }
 
@@ -708,5 +698,4 @@ for g in "$F"/*.gmon "$B"/gnu-le8-3rec.gmon "$B"/bsd-le8.gmon "$B"/bsd-be8.gmon;
 	done
 done
 
-summary gmon "$pass" "$fail"
-[ "$fail" -eq 0 ]
+summary

@@ -39,19 +39,14 @@
 #   expected stderr there.
 set -u
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
-RP_WRAP=${RP_WRAP:-}
+SUITE=golden
+. "$TOP/tests/lib.sh"
 : "${RP:?set RP to the readprofile binary to test}"
 . "$TOP/tests/golden/common.sh"
 . "$TOP/tests/libc.sh"
-. "$TOP/tests/summary.sh"
 
-TMP=$(mktemp -d) || exit 1
-trap 'rm -rf "$TMP"' EXIT
-trap 'exit 1' HUP INT TERM
 setup_bindir "$RP"
 libc_setup
-pass=0
-fail=0
 
 NOTE='readprofile: Assuming reversed byte order. Use -n to force native byte order.'
 
@@ -173,11 +168,10 @@ check_in() {
 	[ "$rc" = "$(cat "$1/expected.rc")" ] ||
 		bad="$bad exit $rc, expected $(cat "$1/expected.rc");"
 	if [ -z "$bad" ]; then
-		pass=$((pass + 1))
+		ok
 		return
 	fi
-	fail=$((fail + 1))
-	echo "FAIL $3:$bad  (readprofile $(cat "$1/args"))"
+	bad "$3:$bad  (readprofile $(cat "$1/args"))"
 	case $bad in *stdout*)
 		[ -f "$1/stdout-nonempty" ] ||
 			diff -u "$TMP/exp" "$TMP/out" | sed -n '3,40p' ;;
@@ -214,10 +208,9 @@ for m in "$TOP"/fixtures/cases-ours/*/model-args; do
 	# shellcheck disable=SC2046
 	if (cd "$d" && exec "$MODEL" $(cat model-args)) > "$TMP/model.out" \
 	    2>&1 && cmp -s "$d/expected.out" "$TMP/model.out"; then
-		pass=$((pass + 1))
+		ok
 	else
-		fail=$((fail + 1))
-		echo "FAIL ${d#"$TOP"/fixtures/}: expected.out is not the model's (model $(cat "$m"))"
+		bad "${d#"$TOP"/fixtures/}: expected.out is not the model's (model $(cat "$m"))"
 		diff -u "$d/expected.out" "$TMP/model.out" | sed -n '3,20p'
 	fi
 done
@@ -277,10 +270,9 @@ whole() {
 	_n=$1
 	shift
 	if "$@"; then
-		pass=$((pass + 1))
+		ok
 	else
-		fail=$((fail + 1))
-		echo "FAIL real-7.2, the whole map: $_n"
+		bad "real-7.2, the whole map: $_n"
 		head -n 5 "$TMP/w.err"
 	fi
 }
@@ -307,5 +299,4 @@ whole "-a: names of up to 199 bytes, as the map spells them" \
 
 . "$TOP/tests/golden/abbrev.sh"
 
-summary golden "$pass" "$fail"
-[ "$fail" -eq 0 ]
+summary

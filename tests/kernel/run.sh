@@ -13,21 +13,14 @@
 # `kernel: N passed, N failed`.
 set -u
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
+SUITE=kernel
+. "$TOP/tests/lib.sh"
 : "${RP:?set RP to the readprofile binary to test}"
-RP_WRAP=${RP_WRAP:-}
-LC_ALL=C
-export LC_ALL
 
-TMP=$(mktemp -d) || exit 1
-trap 'rm -rf "$TMP"' EXIT
-trap 'exit 1' HUP INT TERM
 . "$TOP/tests/libc.sh"
-. "$TOP/tests/summary.sh"
 libc_setup
 REL=$(uname -r)
 IN=$TOP/fixtures/inputs
-pass=0
-fail=0
 
 # root NAME: a fresh, empty made-up root in $ROOT
 root() {
@@ -59,11 +52,10 @@ expect() {
 	fi
 	cmp -s "$TMP/exp.err" "$TMP/err" || bad="$bad stderr differs;"
 	if [ -z "$bad" ]; then
-		pass=$((pass + 1))
+		ok
 		return
 	fi
-	fail=$((fail + 1))
-	echo "FAIL $_n:$bad"
+	bad "$_n:$bad"
 	diff -u "$TMP/exp.err" "$TMP/err" | sed -n '3,20p'
 }
 
@@ -88,10 +80,9 @@ unwrap() {
 # when it failed
 verdict() {
 	if [ $? = 0 ]; then
-		pass=$((pass + 1))
+		ok
 	else
-		fail=$((fail + 1))
-		echo "FAIL $1"
+		bad "$1"
 	fi
 }
 
@@ -715,11 +706,10 @@ EOF
 	fi
 	tr -d '\r' < "$TMP/f" > "$TMP/f.lf"
 	if cmp -s "$TMP/lost.exp" "$TMP/f.lf"; then
-		pass=$((pass + 1))
+		ok
 		return
 	fi
-	fail=$((fail + 1))
-	echo "FAIL no notice lost, $1: readprofile -a -p PROFILE $2 ($(wc -c < "$TMP/f") bytes)"
+	bad "no notice lost, $1: readprofile -a -p PROFILE $2 ($(wc -c < "$TMP/f") bytes)"
 	diff -u "$TMP/lost.exp" "$TMP/f.lf" | cut -c1-200 | sed -n '3,12p'
 }
 lost "same file, shared offset" '>"$TMP/f" 2>&1'
@@ -801,5 +791,4 @@ for l in \
 	verdict "--help lacks the line '$l'"
 done
 
-summary kernel "$pass" "$fail"
-[ "$fail" -eq 0 ]
+summary

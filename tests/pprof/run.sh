@@ -38,22 +38,14 @@
 # skipped, and said so.  go runs with HOME, GOCACHE and GOPATH in a
 # temporary directory, GOPROXY=off, GOTOOLCHAIN=local: no network.
 set -u
-PYTHON=${PYTHON:-python3}	# tests/check.sh gives the interpreter itself
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
+SUITE=pprof
+. "$TOP/tests/lib.sh"
 : "${RP:?set RP to the readprofile binary to test}"
 : "${PROFTOOL:?set PROFTOOL to the proftool binary}"
 : "${GEN:?set GEN to the gen binary}"
-RP_WRAP=${RP_WRAP:-}
-LC_ALL=C
-export LC_ALL
 
-if ! command -v "$PYTHON" >/dev/null 2>&1; then
-	echo "pprof: skipped: python3 not installed"
-	exit 0
-fi
-TMP=$(mktemp -d) || exit 1
-trap 'rm -rf "$TMP"' EXIT
-trap 'exit 1' HUP INT TERM
+have "$PYTHON" || suite_skipped "python3 not installed"
 CHECK="$PYTHON $TOP/tests/pprof/check.py"
 F=$TOP/fixtures
 HOME=$TMP/home GOCACHE=$TMP/gocache GOPATH=$TMP/gopath GOPROXY=off
@@ -61,17 +53,7 @@ GOTOOLCHAIN=local GOFLAGS= GOTELEMETRY=off
 export HOME GOCACHE GOPATH GOPROXY GOTOOLCHAIN GOFLAGS GOTELEMETRY
 mkdir "$HOME"
 
-pass=0
-fail=0
-. "$TOP/tests/summary.sh"
-ok() { pass=$((pass + 1)); }
-bad() {
-	fail=$((fail + 1))
-	echo "FAIL $1"
-	[ -s "$TMP/why" ] && head -n 12 "$TMP/why" | sed 's/^/    | /'
-	: > "$TMP/why"
-	return 0
-}
+WHY=$TMP/why
 rp() { $RP_WRAP "$RP" "$@"; }
 
 have_go=0
@@ -739,5 +721,4 @@ fi
 fi
 cd "$TOP" || exit 1
 
-summary pprof "$pass" "$fail"
-[ "$fail" = 0 ]
+summary

@@ -30,6 +30,9 @@
 
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+TOP=$ROOT
+SUITE=check-vm
+. "$TOP/tests/lib.sh"
 CACHE=$ROOT/build/vm-cache
 OUT=$ROOT/build/vm-out
 TIMEOUT=${VM_TIMEOUT:-600}
@@ -41,8 +44,8 @@ UL=/usr/sbin/readprofile
 
 die() {
 	echo "check-vm: $*" >&2
-	echo "0 passed, 1 failed"
-	exit 1
+	bad "$*"
+	summary
 }
 has() { # has ARCH: ARCH is in $ARCHS
 	case " $ARCHS " in *" $1 "*) return 0 ;; esac
@@ -52,9 +55,6 @@ for a in $ARCHS; do
 	case $a in amd64 | i386 | arm64 | s390x | current) ;; *) die "VM_ARCHS: unknown architecture $a" ;; esac
 done
 
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/rp-vm.XXXXXX") || die "cannot make a temporary directory"
-trap 'rm -rf "$TMP"' EXIT
-trap 'exit 1' HUP INT TERM
 start=$(date +%s)
 
 # --- tools ---------------------------------------------------------------------
@@ -212,9 +212,8 @@ build() { # build WHAT MAKE-ARGS...: make, or report the failure and stop
 	echo "check-vm: building $what"
 	if ! make -C "$ROOT" --no-print-directory "$@" >"$TMP/build.log" 2>&1; then
 		tail -n 40 "$TMP/build.log" >&2
-		echo "FAIL: build $what (make $*)"
-		echo "0 passed, 1 failed"
-		exit 1
+		bad "build $what (make $*)"
+		summary
 	fi
 }
 # and the independent model of --exact (tests/differential/model.c), run on the host
@@ -370,21 +369,19 @@ done
 running=
 
 # --- results -----------------------------------------------------------------------
-passed=0
-failed=0
-pass() {
-	passed=$((passed + 1))
+# vm_ok WHAT, vm_bad WHAT: a check of guest $label (tests/lib.sh counts)
+vm_ok() {
+	ok
 	echo "PASS $label: $*"
 }
-fail() {
-	failed=$((failed + 1))
-	echo "FAIL $label: $*"
+vm_bad() {
+	bad "$label: $*"
 }
 note() { sed "s/^/     $label: /"; }
 check() { # check NAME CONDITION...
 	_n=$1
 	shift
-	if "$@"; then pass "$_n"; else fail "$_n"; fi
+	if "$@"; then vm_ok "$_n"; else vm_bad "$_n"; fi
 }
 # total FILE: ticks on the `total` line of a default-format report
 total() { awk '$2 == "total" { print $1 }' "$1"; }
@@ -399,10 +396,10 @@ host_run() {
 # same NAME TAG-A TAG-B: stdout and exit status of two runs are equal
 same() {
 	if cmp -s "$H/$2.out" "$H/$3.out" && cmp -s "$H/$2.rc" "$H/$3.rc"; then
-		pass "$1"
+		vm_ok "$1"
 		return
 	fi
-	fail "$1"
+	vm_bad "$1"
 	{
 		echo "exit status: $(cat "$H/$2.rc") and $(cat "$H/$3.rc")"
 		sed 's/^/stderr: /' "$H/$3.err" | head -n 5
@@ -417,10 +414,10 @@ cross_checks() {
 	mkdir -p "$H"
 	step=4 # profile=2
 	if [ ! -s "$G/profile" ] || [ ! -s "$G/kallsyms" ]; then
-		fail "the guest sent its snapshot of /proc/profile and /proc/kallsyms"
+		vm_bad "the guest sent its snapshot of /proc/profile and /proc/kallsyms"
 		return
 	fi
-	pass "the guest sent its snapshot of /proc/profile and /proc/kallsyms"
+	vm_ok "the guest sent its snapshot of /proc/profile and /proc/kallsyms"
 	p=$G/profile
 	w0=$(od -An -tx1 -N4 "$p" | tr -d ' \n')
 	if [ "$1" = s390x ]; then
@@ -476,7 +473,7 @@ cross_checks() {
 # guest_checks: the results of the readprofile built for s390x, run in the guest
 guest_checks() {
 	if [ ! -f "$G/live-i.rc" ]; then
-		fail "s390x readprofile ran in the guest"
+		vm_bad "s390x readprofile ran in the guest"
 		return
 	fi
 	check "s390x readprofile in the guest: -i on the live /proc/profile prints Sampling_step: $step" \
@@ -507,9 +504,9 @@ guest_checks() {
 		grep -v '^readprofile: Assuming reversed byte order' "$H/ours$m.err" |
 			sed "s|$G/|/tmp/snap/|g" >"$H/ours$m.be.err"
 		if cmp -s "$H/ours$m.be.err" "$H/guest$m.err"; then
-			pass "s390x readprofile in the guest: $m on the snapshot: stderr as ours on this host, less the byte-order note"
+			vm_ok "s390x readprofile in the guest: $m on the snapshot: stderr as ours on this host, less the byte-order note"
 		else
-			fail "s390x readprofile in the guest: $m on the snapshot: stderr as ours on this host, less the byte-order note"
+			vm_bad "s390x readprofile in the guest: $m on the snapshot: stderr as ours on this host, less the byte-order note"
 			diff "$H/ours$m.be.err" "$H/guest$m.err" | head -n 6 | note
 		fi
 	done
@@ -526,9 +523,9 @@ guest_checks() {
 		if [ "$(cat "$G/live-report.rc")" = 0 ] && [ -n "$tl" ] && [ -n "$ta" ] &&
 			[ "$tl" -gt 0 ] && [ "$tl" -le "$ta" ] && [ $((tl * 10)) -ge $((ta * 9)) ] &&
 			[ -z "$bad" ]; then
-			pass "s390x readprofile in the guest: -m /proc/kallsyms on the live file: the host's report of a snapshot right after, less the ticks between (every symbol <=, total within 10%)"
+			vm_ok "s390x readprofile in the guest: -m /proc/kallsyms on the live file: the host's report of a snapshot right after, less the ticks between (every symbol <=, total within 10%)"
 		else
-			fail "s390x readprofile in the guest: -m /proc/kallsyms on the live file: the host's report of a snapshot right after, less the ticks between (every symbol <=, total within 10%)"
+			vm_bad "s390x readprofile in the guest: -m /proc/kallsyms on the live file: the host's report of a snapshot right after, less the ticks between (every symbol <=, total within 10%)"
 			{
 				echo "exit status $(cat "$G/live-report.rc")"
 				sed 's/^/stderr: /' "$G/live-report.err" | head -n 5
@@ -536,16 +533,16 @@ guest_checks() {
 			} | note
 		fi
 	else
-		fail "the guest sent a second snapshot (profile2)"
+		vm_bad "the guest sent a second snapshot (profile2)"
 	fi
 	tb=$(total "$G/r-before.out")
 	ta=$(total "$G/r-after.out")
 	echo "-r: total ${tb:-?} before, ${ta:-?} after" | note
 	if [ "$(cat "$G/r.rc")" = 0 ] && [ ! -s "$G/r.err" ] && [ "${tb:-0}" -ge 100 ] &&
 		[ -n "$ta" ] && [ $((ta * 10)) -lt "$tb" ]; then
-		pass "s390x readprofile in the guest: -r resets the live counters"
+		vm_ok "s390x readprofile in the guest: -r resets the live counters"
 	else
-		fail "s390x readprofile in the guest: -r resets the live counters"
+		vm_bad "s390x readprofile in the guest: -r resets the live counters"
 		sed 's/^/-r stderr: /' "$G/r.err" | head -n 3 | note
 	fi
 }
@@ -589,8 +586,8 @@ for label in $labels; do
 	sed -n 's/^@@RP //p' "$G/console.log" >"$TMP/$label.res"
 	while IFS= read -r line; do
 		case $line in
-		PASS\ *) pass "${line#PASS }" ;;
-		FAIL\ *) fail "${line#FAIL }" ;;
+		PASS\ *) vm_ok "${line#PASS }" ;;
+		FAIL\ *) vm_bad "${line#FAIL }" ;;
 		NOTE\ *) echo "${line#NOTE }" | note ;;
 		esac
 	done <"$TMP/$label.res"
@@ -605,14 +602,14 @@ for label in $labels; do
 		} >"$G/$f"
 	done
 	if grep -q '^@@RP DONE$' "$G/console.log"; then
-		pass "guest finished in $(cat "$TMP/$label.time")s"
+		vm_ok "guest finished in $(cat "$TMP/$label.time")s"
 		k=$(cat "$TMP/amd64.kernel" 2>/dev/null)
 		case $label in
 		amd64-none | amd64-schedule)
 			if [ -s "$k.notes" ] && cmp -s "$k.notes" "$G/notes"; then
-				pass "the guest's /sys/kernel/notes is the .notes of the kernel image (build-id $(cat "$k.buildid"))"
+				vm_ok "the guest's /sys/kernel/notes is the .notes of the kernel image (build-id $(cat "$k.buildid"))"
 			else
-				fail "the guest's /sys/kernel/notes is the .notes of the kernel image (build-id $(cat "$k.buildid" 2>/dev/null))"
+				vm_bad "the guest's /sys/kernel/notes is the .notes of the kernel image (build-id $(cat "$k.buildid" 2>/dev/null))"
 			fi
 			;;
 		esac
@@ -622,7 +619,7 @@ for label in $labels; do
 		*) cross_checks "$a" ;;
 		esac
 	else
-		fail "guest finished (qemu exit status $(cat "$TMP/$label.rc" 2>/dev/null), 124 = timeout after ${TIMEOUT}s)"
+		vm_bad "guest finished (qemu exit status $(cat "$TMP/$label.rc" 2>/dev/null), 124 = timeout after ${TIMEOUT}s)"
 		echo "---- last 40 lines of the guest console ($label) ----"
 		tail -n 40 "$G/console.log"
 		sed 's/^/qemu: /' "$TMP/$label.qemu" | tail -n 5
@@ -630,5 +627,4 @@ for label in $labels; do
 	fi
 done
 echo "check-vm: took $(($(date +%s) - start))s; console logs and snapshots in $OUT"
-echo "$passed passed, $failed failed"
-[ "$failed" = 0 ]
+summary
