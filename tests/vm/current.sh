@@ -24,7 +24,7 @@ check "$SYS reads 0" test "$(cat $SYS)" = 0
 # pprof_out TAG: --pprof of the live profile, sent out as TAG.pprof (the
 # host decodes its sample types), and its bytes, decompressed, in TAG.pb
 pprof_out() {
-	run "$1" "$OURS" --pprof "$W/$1.pb.gz" -m /proc/kallsyms
+	capture "$1" "$OURS" --pprof "$W/$1.pb.gz" -m /proc/kallsyms
 	[ -s "$W/$1.pb.gz" ] && send "$1.pprof" "$W/$1.pb.gz"
 	gzip -dc "$W/$1.pb.gz" >"$W/$1.pb" 2>/dev/null
 }
@@ -32,88 +32,88 @@ pprof_out() {
 top_total() { awk '$NF == "total" { print $1 }' "$W/$1.out"; }
 
 if [ "$RP_MODE" = current-schedule ]; then
-	run en "$OURS" --enable=schedule
+	capture en "$OURS" --enable=schedule
 	note <"$W/en.out"
 	if [ "$(rc en)" = 0 ] && grep -qx 'Counting: schedule() calls' "$W/en.out" &&
 		grep -qx 'Sampling_step: 1' "$W/en.out" && [ "$(cat $SYS)" = 2 ]; then
-		pass "ours: --enable=schedule: started, counting schedule() calls, step 1 ($SYS reads 2)"
+		verdict PASS "ours: --enable=schedule: started, counting schedule() calls, step 1 ($SYS reads 2)"
 	else
-		fail "ours: --enable=schedule: started, counting schedule() calls, step 1 ($SYS reads 2)"
+		verdict FAIL "ours: --enable=schedule: started, counting schedule() calls, step 1 ($SYS reads 2)"
 		show en
 	fi
 	workload
-	run iv "$OURS" -i -v
+	capture iv "$OURS" -i -v
 	note <"$W/iv.out"
 	check "ours: -i -v says Counting: schedule() calls" grep -qx 'Counting: schedule() calls' "$W/iv.out"
-	run top "$OURS" --top 5 -m /proc/kallsyms
+	capture top "$OURS" --top 5 -m /proc/kallsyms
 	head -n 8 "$W/top.out" | note
 	check "ours: --top names what it counts: Counting: schedule() calls, then a calls column" \
 		test "$(sed -n 1p "$W/top.out")|$(sed -n 2p "$W/top.out")" = \
 		"Counting: schedule() calls| calls     load   share function"
 	t=$(top_total top)
 	check "ours: --top's total row has calls (${t:-?})" test "${t:-0}" -gt 0
-	run js "$OURS" --json -m /proc/kallsyms
+	capture js "$OURS" --json -m /proc/kallsyms
 	check "ours: --json says \"counting\":\"schedule() calls\"" \
 		grep -q '"counting":"schedule() calls"' "$W/js.out"
 	pprof_out sched
 	if [ "$(rc sched)" = 0 ] && ! grep -aq nanoseconds "$W/sched.pb" &&
 		grep -aqF 'counting: schedule() calls' "$W/sched.pb" &&
 		grep -aqF 'tick rate: none (the counters count schedule() calls, not time)' "$W/sched.pb"; then
-		pass "ours: --pprof of the schedule profile: counts schedule calls, no CPU time (CONFIG_HZ=${hz:-?} in $RP_CONFIG)"
+		verdict PASS "ours: --pprof of the schedule profile: counts schedule calls, no CPU time (CONFIG_HZ=${hz:-?} in $RP_CONFIG)"
 	else
-		fail "ours: --pprof of the schedule profile: counts schedule calls, no CPU time (CONFIG_HZ=${hz:-?} in $RP_CONFIG)"
+		verdict FAIL "ours: --pprof of the schedule profile: counts schedule calls, no CPU time (CONFIG_HZ=${hz:-?} in $RP_CONFIG)"
 		show sched
 	fi
 	return 0
 fi
 
 # --- --enable=sleep: gone since 6.11, the kernel starts nothing ------------
-run sleep "$OURS" --enable=sleep
+capture sleep "$OURS" --enable=sleep
 note <"$W/sleep.err"
 if [ "$(rc sleep)" = 1 ] && [ "$(cat $SYS)" = 0 ] &&
 	grep -q 'profile=sleep was removed in Linux 6.11' "$W/sleep.err"; then
-	pass "ours: --enable=sleep: the kernel starts nothing ($SYS still reads 0), and the message says profile=sleep was removed in 6.11"
+	verdict PASS "ours: --enable=sleep: the kernel starts nothing ($SYS still reads 0), and the message says profile=sleep was removed in 6.11"
 else
-	fail "ours: --enable=sleep: the kernel starts nothing ($SYS still reads 0), and the message says profile=sleep was removed in 6.11"
+	verdict FAIL "ours: --enable=sleep: the kernel starts nothing ($SYS still reads 0), and the message says profile=sleep was removed in 6.11"
 	show sleep
 fi
 
 # --- --enable -------------------------------------------------------------
-run en "$OURS" --enable
+capture en "$OURS" --enable
 note <"$W/en.out"
 mem=$(($(stat -c %s /proc/profile 2>/dev/null || echo 4) - 4))
 printf 'Started: 2\nCounting: CPU ticks\nSampling_step: 4\nKernel_memory: %s bytes, until the next boot\n' \
 	"$mem" >"$W/en.expect"
 if [ "$(rc en)" = 0 ] && [ ! -s "$W/en.err" ] && cmp -s "$W/en.expect" "$W/en.out" &&
 	[ "$(cat $SYS)" = 1 ]; then
-	pass "ours: --enable: profiling started, CPU ticks at step 4 ($SYS reads 1)"
+	verdict PASS "ours: --enable: profiling started, CPU ticks at step 4 ($SYS reads 1)"
 else
-	fail "ours: --enable: profiling started, CPU ticks at step 4 ($SYS reads 1)"
+	verdict FAIL "ours: --enable: profiling started, CPU ticks at step 4 ($SYS reads 1)"
 	show en
 fi
 workload
 
 # --- -i -v, without -m and with it ------------------------------------------
-run iv "$OURS" -i -v
+capture iv "$OURS" -i -v
 note <"$W/iv.out"
 sed 's/^/-i -v stderr: /' "$W/iv.err" | note
 check "ours: -i -v says Counting: CPU ticks" grep -qx 'Counting: CPU ticks' "$W/iv.out"
 check "ours: -i -v: the last counter is text only (kernel $(uname -r), from 6.11)" \
 	grep -q "^Last_counter: text (kernel $(uname -r): from 6.11" "$W/iv.out"
-run ivm "$OURS" -i -v -m /proc/kallsyms
+capture ivm "$OURS" -i -v -m /proc/kallsyms
 note <"$W/ivm.out"
 check "ours: -i -v -m /proc/kallsyms: the map matches" grep -qx 'Map: /proc/kallsyms matches' "$W/ivm.out"
 
 # --- --top on the live file, and the total of a report right after ----------
-run top "$OURS" --top 5 -m /proc/kallsyms
+capture top "$OURS" --top 5 -m /proc/kallsyms
 head -n 8 "$W/top.out" | note
 t=$(top_total top)
 if [ "$(rc top)" = 0 ] && [ ! -s "$W/top.err" ] &&
 	[ "$(sed -n 1p "$W/top.out")|$(sed -n 2p "$W/top.out")" = "Counting: CPU ticks| ticks     load   share function" ] &&
 	[ "${t:-0}" -gt 0 ]; then
-	pass "ours: --top 5 on the live file: Counting: CPU ticks, then ticks, load, share and the name; a total row ($t)"
+	verdict PASS "ours: --top 5 on the live file: Counting: CPU ticks, then ticks, load, share and the name; a total row ($t)"
 else
-	fail "ours: --top 5 on the live file: Counting: CPU ticks, then ticks, load, share and the name; a total row (${t:-?})"
+	verdict FAIL "ours: --top 5 on the live file: Counting: CPU ticks, then ticks, load, share and the name; a total row (${t:-?})"
 	show top
 fi
 
@@ -121,9 +121,9 @@ fi
 pprof_out cpu
 if [ "$(rc cpu)" = 0 ] && grep -aq nanoseconds "$W/cpu.pb" &&
 	grep -aqF "tick rate: $hz Hz ($RP_CONFIG)" "$W/cpu.pb"; then
-	pass "ours: --pprof: CPU time at CONFIG_HZ=$hz, read from $RP_CONFIG"
+	verdict PASS "ours: --pprof: CPU time at CONFIG_HZ=$hz, read from $RP_CONFIG"
 else
-	fail "ours: --pprof: CPU time at CONFIG_HZ=${hz:-?}, read from $RP_CONFIG"
+	verdict FAIL "ours: --pprof: CPU time at CONFIG_HZ=${hz:-?}, read from $RP_CONFIG"
 	show cpu
 fi
 
@@ -133,14 +133,14 @@ cp /proc/kallsyms "$S/kallsyms"
 # util-linux reads a map line into 128 bytes: 126 and the newline
 awk 'length($0) > 126 { $0 = substr($0, 1, 126) } { print }' "$S/kallsyms" >"$S/short"
 long=$(awk 'length($0) > 126 { n++ } END { print n + 0 }' "$S/kallsyms")
-run whole "$OURS" -p "$S/profile" -m "$S/kallsyms"
-run short "$OURS" -p "$S/profile" -m "$S/short"
-run ulfull "$UL" -p "$S/profile" -m "$S/kallsyms"
+capture whole "$OURS" -p "$S/profile" -m "$S/kallsyms"
+capture short "$OURS" -p "$S/profile" -m "$S/short"
+capture ulfull "$UL" -p "$S/profile" -m "$S/kallsyms"
 echo "@@RP NOTE $long kallsyms lines longer than util-linux's 126 bytes; util-linux on the whole map: exit $(rc ulfull), $(head -n 1 "$W/ulfull.err")" 
 if [ "$(rc whole)" = 0 ] && [ ! -s "$W/whole.err" ] && cmp -s "$W/whole.out" "$W/short.out"; then
-	pass "ours: the snapshot with its whole kallsyms ($long long lines): exit 0, no message, the report of the names cut short"
+	verdict PASS "ours: the snapshot with its whole kallsyms ($long long lines): exit 0, no message, the report of the names cut short"
 else
-	fail "ours: the snapshot with its whole kallsyms ($long long lines): exit 0, no message, the report of the names cut short"
+	verdict FAIL "ours: the snapshot with its whole kallsyms ($long long lines): exit 0, no message, the report of the names cut short"
 	show whole
 fi
 snapfail=0
