@@ -243,12 +243,14 @@ demo:
 	@sh tests/demo.sh $(abspath $(BIN))
 
 # The installed name: PROGRAM=readprofile-ng installs the binary, the man
-# page (its title, synopsis and examples: tools/man-name.sh) and the bash
-# completion under that name, so that it can sit beside util-linux's
-# readprofile.  The binary's usage lines take the name it is run by;
-# messages keep the "readprofile: " prefix whatever the name (see
-# DIAGNOSTICS in the man page).
+# pages (NAME.8 and NAME-formats.5: their titles, synopsis and examples,
+# by tools/man-name.sh) and the bash completion under that name, so that
+# it can sit beside util-linux's readprofile.  The binary's messages, hints
+# and usage lines take the name it is run by (argv[0]'s last part), as
+# util-linux's do.
 PROGRAM ?= readprofile
+INSTALL_DIRS = $(DESTDIR)$(SBINDIR) $(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(MANDIR)/man5 \
+    $(DESTDIR)$(BASHCOMPDIR)
 
 # install never compiles: it installs what `make` built, with the flags
 # given to `make`, or stops.
@@ -257,20 +259,28 @@ install:
 	    echo "make install: PROGRAM='$(PROGRAM)': use letters, digits, '._+-'" >&2; \
 	    exit 1;; esac
 	@test -f $(BIN) || { echo "make install: $(BIN) is not built; run 'make' first" >&2; exit 1; }
-	$(INSTALL) -d $(DESTDIR)$(SBINDIR) $(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(BASHCOMPDIR)
+	@sh tools/install-dirs.sh made $(B)/install-dirs $(INSTALL_DIRS)
+	$(INSTALL) -d $(INSTALL_DIRS)
 	$(INSTALL) -m 0755 $(BIN) $(DESTDIR)$(SBINDIR)/$(PROGRAM)
 	sh tools/man-name.sh '$(PROGRAM)' '$(VERSION)' < man/readprofile.8 \
 	    > $(DESTDIR)$(MANDIR)/man8/$(PROGRAM).8.tmp
 	chmod 0644 $(DESTDIR)$(MANDIR)/man8/$(PROGRAM).8.tmp
 	mv -f $(DESTDIR)$(MANDIR)/man8/$(PROGRAM).8.tmp $(DESTDIR)$(MANDIR)/man8/$(PROGRAM).8
+	sh tools/man-name.sh '$(PROGRAM)' '$(VERSION)' < man/readprofile-formats.5 \
+	    > $(DESTDIR)$(MANDIR)/man5/$(PROGRAM)-formats.5.tmp
+	chmod 0644 $(DESTDIR)$(MANDIR)/man5/$(PROGRAM)-formats.5.tmp
+	mv -f $(DESTDIR)$(MANDIR)/man5/$(PROGRAM)-formats.5.tmp $(DESTDIR)$(MANDIR)/man5/$(PROGRAM)-formats.5
 	sed -e 's/^complete -F _readprofile readprofile$$/complete -F _readprofile $(PROGRAM)/' \
 	    completion/readprofile > $(DESTDIR)$(BASHCOMPDIR)/$(PROGRAM).tmp
 	chmod 0644 $(DESTDIR)$(BASHCOMPDIR)/$(PROGRAM).tmp
 	mv -f $(DESTDIR)$(BASHCOMPDIR)/$(PROGRAM).tmp $(DESTDIR)$(BASHCOMPDIR)/$(PROGRAM)
 
+# uninstall also removes the directories install made (their list in
+# $(B)/install-dirs), each once empty; none that was there before.
 uninstall:
 	rm -f $(DESTDIR)$(SBINDIR)/$(PROGRAM) $(DESTDIR)$(MANDIR)/man8/$(PROGRAM).8 \
-	    $(DESTDIR)$(BASHCOMPDIR)/$(PROGRAM)
+	    $(DESTDIR)$(MANDIR)/man5/$(PROGRAM)-formats.5 $(DESTDIR)$(BASHCOMPDIR)/$(PROGRAM)
+	@sh tools/install-dirs.sh remove $(B)/install-dirs $(INSTALL_DIRS)
 
 # The install tests: a hardened build, then a plain `make install`, must
 # install that very binary; PROGRAM renames all three files.

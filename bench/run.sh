@@ -1,6 +1,7 @@
 #!/bin/sh
-# bench/run.sh - ./readprofile against util-linux's readprofile and cat:
-# CPU time, wall time and peak memory (make bench).
+# bench/run.sh - ./readprofile against util-linux's readprofile, cat and
+# the floor of one read (bench/floor.c): CPU time, wall time and peak
+# memory (make bench).
 #
 # Usage: sh bench/run.sh          (or: make bench)
 #
@@ -11,14 +12,15 @@
 #   BENCH_FILE_RUNS=N   the same for the cases whose report goes to a file
 #                       (default 3: they are there for the peak RSS)
 #   BENCH_CASES="..."   cases to run, by name (default: all; see CASES below)
-#   BENCH_MODES="..."   unpinned (the default), pinned, or both; every goal
-#                       must hold in each mode run
+#   BENCH_MODES="..."   pinned (the default: the goals are set pinned to
+#                       one processor), unpinned, or both; every goal must
+#                       hold in each mode run
 #   BENCH_PIN_CPU=N     the processor of the pinned runs (default 0)
-#   BENCH_PIN_WITH=W    how a run is pinned: taskset (default: `taskset -c N
-#                       COMMAND`, taskset's own start counted as part of the
-#                       run, as when a user types it) or affinity (timeit
-#                       sets the affinity itself before exec: the command's
-#                       cost alone)
+#   BENCH_PIN_WITH=W    how a run is pinned: affinity (default: timeit sets
+#                       the affinity itself before exec: the command's cost
+#                       alone) or taskset (`taskset -c N COMMAND`, taskset's
+#                       own start counted as part of the run, as when a
+#                       user types it)
 #   BENCH_OURS=PATH     binary under test (default ./readprofile)
 #   BENCH_THEIRS=PATH   reference binary (default /usr/sbin/readprofile)
 #   BENCH_SCALE=X       size of the generated "large" input (default 1)
@@ -42,20 +44,22 @@ FILE_RUNS=${BENCH_FILE_RUNS:-3}
 OURS=${BENCH_OURS:-$TOP/readprofile}
 THEIRS=${BENCH_THEIRS:-/usr/sbin/readprofile}
 SCALE=${BENCH_SCALE:-1}
-MODES=${BENCH_MODES:-unpinned}
+MODES=${BENCH_MODES:-pinned}
 PIN_CPU=${BENCH_PIN_CPU:-0}
-PIN_WITH=${BENCH_PIN_WITH:-taskset}
+PIN_WITH=${BENCH_PIN_WITH:-affinity}
 CC=${CC:-cc}
 TOOLS=$TOP/build/bench
 DATA=$TOP/build/bench-data
 OUTD=$DATA/out
 
 # Every case, in the order run.  Goals (CPU time is user + system, median
-# of the runs, ours / cat of the same two inputs, or ours / util-linux;
-# RSS is ours, the largest of the runs):
-#   real-default, dense-default   CPU <= 3 x cat
-#   real-a, dense-a               CPU <= 3.5 x cat
-#   real-s, dense-s               CPU <= 0.35 x util-linux
+# of the runs, ours / the floor of one read of the same two inputs
+# (bench/floor.c: the profile read whole into fresh memory, the map read
+# through one buffer, nothing parsed), or ours / util-linux; RSS is ours,
+# the largest of the runs):
+#   real-default   CPU <= 1.6 x the floor     real-a    CPU <= 1.8 x the floor
+#   dense-default  CPU <= 2.0 x the floor     dense-a   CPU <= 2.5 x the floor
+#   dense-s        CPU <= 0.35 x util-linux (real-s: figures, no goal)
 #   dense-exact    CPU <= 1.10 of our classic report (util-linux has no --exact)
 #   every case     peak RSS <= the profile's size + 16 MiB
 #   elf            bench/elf.sh: its own goals
@@ -238,10 +242,11 @@ GOALS=$OUTD/goals
 : > "$RESULTS"
 : > "$GOALS"
 
-# run_case NAME: one case (see CASES_ALL).  Ours, the reference and
-# `cat PROFILE MAP` (the floor: reading the inputs once, to /dev/null), in
-# each mode, interleaved in an order that rotates from one round to the
-# next, so that a slow spell of the machine hits them all.
+# run_case NAME: one case (see CASES_ALL).  Ours, the reference, `cat
+# PROFILE MAP` (reading the inputs once, to /dev/null) and, where the goal
+# is against it, the floor of one read (bench/floor.c), in each mode,
+# interleaved in an order that rotates from one round to the next, so
+# that a slow spell of the machine hits them all.
 run_case() {
 	name=$1
 	cpugoal=- tofile=no ref=util
@@ -251,12 +256,12 @@ run_case() {
 	large-*) prof=$LARGE/profile map=$LARGE/kallsyms ;;
 	esac
 	case $name in
-	real-default)  set -- ;              cpugoal=3 ref=cat ;;
-	real-a)        set -- -a ;           cpugoal=3.5 ref=cat ;;
-	real-s)        set -- -s ;           cpugoal=0.35 ;;
+	real-default)  set -- ;              cpugoal=1.6 ref=floor ;;
+	real-a)        set -- -a ;           cpugoal=1.8 ref=floor ;;
+	real-s)        set -- -s ;;
 	real-as-file)  set -- -a -s ;        tofile=yes ;;
-	dense-default) set -- ;              cpugoal=3 ref=cat ;;
-	dense-a)       set -- -a ;           cpugoal=3.5 ref=cat ;;
+	dense-default) set -- ;              cpugoal=2.0 ref=floor ;;
+	dense-a)       set -- -a ;           cpugoal=2.5 ref=floor ;;
 	dense-s)       set -- -s ;           cpugoal=0.35 ;;
 	dense-s-file)  set -- -s ;           tofile=yes ;;
 	dense-exact)   set -- --exact ;      cpugoal=1.10 ref=classic ;;
@@ -307,7 +312,7 @@ run_case() {
 	entries=
 	for m in $MODES; do
 		entries="$entries ours:$m theirs:$m cat:$m"
-		[ "$ref" = cat ] && entries="$entries floor:$m"
+		[ "$ref" = floor ] && entries="$entries floor:$m"
 	done
 	# shellcheck disable=SC2086
 	n=$(set -- $entries; echo $#)
@@ -450,29 +455,30 @@ BEGIN {
 {
 	name = $1; mode = $2; same = $3; lines = $4; cg = $5; ref = $6
 	wo = $9; co = $10; ro = $11; wt = $12; ct = $13; rt = $14; wc = $15; cc = $16
-	cr = ref == "cat" ? (cc > 0 ? co / cc : 0) : (ct > 0 ? co / ct : 0)
+	fc = ($19 != "-" ? $19 + 0 : 0)
+	cr = ref == "floor" ? (fc > 0 ? co / fc : 0) : (ct > 0 ? co / ct : 0)
 	met = "-"
 	if (cg != "-")
-		met = goal(cr <= cg + 0, sprintf("%s %s CPU: %.3f of %s, goal <= %s", name, mode, cr,
-			ref == "classic" ? "classic" : ref == "cat" ? "cat" : "util-linux", cg))
+		met = goal(cr > 0 && cr <= cg + 0, sprintf("%s %s CPU: %.3f of %s, goal <= %s", name, mode, cr,
+			ref == "classic" ? "classic" : ref == "floor" ? "the floor" : "util-linux", cg))
 	rlim = $18 + 16384	# KiB: the profile and 16 MiB
 	rmet = goal(ro + 0 <= rlim, sprintf("%s %s RSS: peak %.1f MiB, goal <= %.1f MiB (the profile + 16)",
 		name, mode, ro / 1024, rlim / 1024))
 	printf "%-14s %-8s %10s | %8.2f %8.2f %7.2f %6.3f %6.2f | %8.2f %8.2f %7.2f %6.3f %6.2f %9s %3s | %5s %6s %6s %3s | %s\n",
 		name, mode, grp(lines), wo * 1000, wt * 1000, wc * 1000, (wt > 0 ? wo / wt : 0), (wc > 0 ? wo / wc : 0),
 		co * 1000, ct * 1000, cc * 1000, (ct > 0 ? co / ct : 0), (cc > 0 ? co / cc : 0),
-		(cg == "-" ? "-" : "<=" cg (ref == "cat" ? "/cat" : ref == "classic" ? "/ours" : "/util")), met,
+		(cg == "-" ? "-" : "<=" cg (ref == "floor" ? "/flr" : ref == "classic" ? "/ours" : "/util")), met,
 		mib(ro), mib(rt), "<=" mib(rlim), rmet, same (ref == "classic" ? " (util: ours, classic)" : "")
 	if (callgrind == "yes" && mode == mode1)
 		ins = ins sprintf("%-14s %16s %16s\n", name, grp($7), grp($8))
 	if ($19 != "-" && $19 > 0 && cc > 0)
-		fl = fl sprintf("%-14s %-8s %8.2f %8.2f %7.2f %9.2f %10.2f %9s\n", name, mode,
+		fl = fl sprintf("%-14s %-8s %8.2f %8.2f %7.2f %9.2f %10.2f %10s\n", name, mode,
 			co * 1000, $19 * 1000, cc * 1000, $19 / cc, co / $19, "<=" cg)
 }
 END {
 	if (fl != "") {
-		printf "\n%-14s %-8s %8s %8s %7s %9s %10s %9s\n", "floor", "mode", "ours", "floor",
-			"cat", "floor/cat", "ours/floor", "goal/cat"
+		printf "\n%-14s %-8s %8s %8s %7s %9s %10s %10s\n", "floor", "mode", "ours", "floor",
+			"cat", "floor/cat", "ours/floor", "goal/floor"
 		printf "%s", fl
 	}
 	if (ins != "") {
@@ -512,7 +518,7 @@ echo "cat: cat of the two inputs to /dev/null; /util, /cat: ours / util, ours / 
 echo "largest peak resident set size (ru_maxrss) of the runs; output: OK when stdout, stderr and exit status are"
 echo "identical.  Output to /dev/null, except *-file: to a file in ${OUTD#"$TOP"/}."
 echo "floor: CPU ms of bench/floor.c, which reads the profile whole into fresh memory (as readprofile reads it"
-echo "once) and the map through one buffer, parsing nothing: of a goal against cat, what that read already takes."
+echo "once) and the map through one buffer, parsing nothing; /flr: a goal against it (ours / floor of the medians)."
 [ "$HAVE_VG" = yes ] &&
 	echo "instructions: Ir of one run under callgrind (profiles in ${OUTD#"$TOP"/}/*.callgrind, for callgrind_annotate)."
 met=$(grep -c '^yes|' "$GOALS" || true)

@@ -26,6 +26,7 @@
 #include "base/output.h"
 #include "base/util.h"
 #include "core/report.h"
+#include "core/run.h"
 #include "hist/counters.h"
 #include "sym/demangle.h"
 #include "sym/symsrc.h"
@@ -75,8 +76,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static const uint32_t words[] = { 4, 1, 2, 3, 4, 5, 6, 7, 8 };
 	struct counters c = counters_array(words, 9, NULL);
-	struct report_opts ro = { .all = 1, .step = 4, .mode = ATTRIB_CLASSIC,
-	    .rename = demangle_or_same, .rename_ctx = &dm };
+	struct options opts = { .all = 1, .mapfile = "map" };
+	struct run r = { .o = &opts, .step = 4, .rename = demangle_or_same,
+	    .rename_ctx = &dm };
 	struct report_result res;
 	struct symsrc m;
 	struct out o;
@@ -93,11 +95,12 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		map[n++] = data[i] <= ' ' || data[i] == 0x7f ? 'x' :
 		    (char)data[i];
 	n += (size_t)sprintf(map + n, "\n0000000000001018 T _etext\n");
-	o = (struct out){ .fd = -1, .f = open_memstream(&buf, &blen) };
+	o = (struct out){ .f = open_memstream(&buf, &blen) };
 	CHECK(o.f != NULL);
+	r.out = &o;
 	symsrc_open_mem(&m, "map", map, n);
 	t0 = now();
-	classic_run(&m, &c, &ro, &o, &res);
+	classic_run(&m, &c, &r, &res);
 	CHECK(now() - t0 <= 11.0);
 	if (dm.pid > 0)
 		CHECK(vm_peak(dm.pid) <= vm_peak(0) + 32 * 1024);

@@ -50,7 +50,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char *buf = NULL;
 	size_t blen = 0;
-	struct out o = { .fd = -1, .f = open_memstream(&buf, &blen) };
+	struct out o = { .f = open_memstream(&buf, &blen) };
 	const unsigned char *q;
 	unsigned char *mid, *back;
 	size_t n, m = 0, b;

@@ -61,7 +61,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	size_t nlen[NAMES_MAX], n = 0, at = 2, len = 0, pblen;
 	uint64_t first[NAMES_MAX];
 	char *buf, *g = NULL;
-	struct pprof_info in = { .start = 0x1000, .limit = 0x9000 };
+	struct pprof_meta in = { .start = 0x1000, .limit = 0x9000 };
+	struct options o = { 0 };
+	struct run rn = { .o = &o };
 	struct pprof_enc e;
 	struct pprof_stats st;
 	unsigned char *pb;
@@ -85,10 +87,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		nlen[n++] = l;
 		at += l + 1;
 	}
-	in.map = name[0];
+	rn.map = name[0];
 	f = open_memstream(&g, &len);
 	CHECK(f != NULL);
-	pprof_begin(&e, f, &in);
+	pprof_begin(&e, f, &rn, &in);
 	for (size_t i = 1; i < n; i++) {
 		struct func_rec r = { .addr = 0x1000 + i, .len = 1,
 		    .ticks = i * 1000003u, .name = (char *)name[i],

@@ -267,7 +267,7 @@ sym_ticks(const char *p, const char *e, int verbose)
 }
 
 static void
-check_output(const char *buf, size_t len, const struct report_opts *ro,
+check_output(const char *buf, size_t len, const struct options *ro,
     uint64_t total, uint32_t unknown)
 {
 	const char *end = buf + len, *p, *lines[2] = { NULL, NULL };
@@ -346,7 +346,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	read_syms(text, tlen);
 
 	for (cur_opts = 0; cur_opts < 32; cur_opts++) {
-		static struct report_opts ro;
+		static struct options ro = { .mapfile = "map" };
+		static struct run rn = { .o = &ro };
 		static struct report_result res;
 		struct counters c = counters_array(words, nw, NULL);
 		uint64_t want_total;
@@ -356,18 +357,19 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		ro.all = (cur_opts >> 1) & 1;
 		ro.bins = (cur_opts >> 2) & 1;
 		ro.counters = (cur_opts >> 3) & 1;
-		ro.mode = (cur_opts >> 4) & 1 ? ATTRIB_EXACT : ATTRIB_CLASSIC;
-		want_fatal = ref_report(words, nw, ro.mode == ATTRIB_EXACT,
+		ro.exact = (cur_opts >> 4) & 1;
+		want_fatal = ref_report(words, nw, ro.exact,
 		    &want_total);
 		buf = NULL;
 		blen = 0;
-		o = (struct out){ .fd = -1, .f = open_memstream(&buf, &blen) };
+		o = (struct out){ .f = open_memstream(&buf, &blen) };
 		CHECK(o.f != NULL);
 		tracking = 1;
 		if (setjmp(fatal_env) == 0) {
 			symsrc_open_mem(&m, "map", text, tlen);
-			ro.step = words[0];
-			classic_run(&m, &c, &ro, &o, &res);
+			rn.step = words[0];
+			rn.out = &o;
+			classic_run(&m, &c, &rn, &res);
 			tracking = 0;
 			CHECK(!want_fatal);
 			CHECK(res.total == want_total);

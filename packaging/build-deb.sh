@@ -9,7 +9,8 @@
 # -uc (source and binary; DEB_BUILD_OPTIONS=nocheck is honoured and sets
 # the nocheck profile), then checks: lintian on the .changes (the source
 # package and the binary one) reports no error and no warning; no file of
-# the package is a file of util-linux (dpkg -L); and, with
+# the package is a file of util-linux (dpkg -L); it ships README.md in
+# /usr/share/doc/readprofile-ng; and, with
 # DEB_INSTALL_TEST=1 as root (a throwaway machine: CI), that it installs
 # beside util-linux and removes cleanly.  Needs dpkg-dev, debhelper,
 # lintian.  With OUTDIR set, leaves the .deb, .dsc, tarballs and .changes
@@ -70,6 +71,14 @@ echo "== build-deb: no file shared with util-linux"
 dpkg-deb -c "$deb" | awk '$1 !~ /^d/ { sub(/^\.\//, "/", $6); print $6 }' |
 	LC_ALL=C sort > "$T/ours"
 cat "$T/ours"
+for page in /usr/share/man/man8/readprofile-ng.8.gz \
+    /usr/share/man/man5/readprofile-ng-formats.5.gz; do
+	grep -qx "$page" "$T/ours" || die "the package lacks $page"
+done
+# README.md, for a user of the package (dh_compress may compress it)
+grep -q -x -e '/usr/share/doc/readprofile-ng/README.md' \
+    -e '/usr/share/doc/readprofile-ng/README.md.gz' "$T/ours" ||
+	die "the package ships no /usr/share/doc/readprofile-ng/README.md"
 if dpkg -L util-linux >/dev/null 2>&1; then
 	dpkg -L util-linux | LC_ALL=C sort > "$T/theirs"
 	clash=$(LC_ALL=C comm -12 "$T/ours" "$T/theirs" | while IFS= read -r f; do
@@ -87,10 +96,13 @@ if [ "${DEB_INSTALL_TEST:-}" = 1 ] && [ "$(id -u)" = 0 ]; then
 	dpkg -i "$deb"
 	dpkg -S /usr/sbin/readprofile 2>/dev/null | grep -q '^util-linux' ||
 		echo "build-deb: note: /usr/sbin/readprofile is not util-linux's here"
-	/usr/sbin/readprofile-ng -V | grep -q "^readprofile from readprofile $V\$" ||
+	/usr/sbin/readprofile-ng -V | grep -q "^readprofile-ng (readprofile) $V\$" ||
 		die "the installed readprofile-ng does not say version $V"
 	man -w readprofile-ng >/dev/null 2>&1 || [ -f /usr/share/man/man8/readprofile-ng.8.gz ] ||
 		die "no readprofile-ng man page"
+	man -w 5 readprofile-ng-formats >/dev/null 2>&1 ||
+	    [ -f /usr/share/man/man5/readprofile-ng-formats.5.gz ] ||
+		die "no readprofile-ng-formats(5) page"
 	dpkg -r readprofile-ng
 	[ ! -e /usr/sbin/readprofile-ng ] || die "dpkg -r left /usr/sbin/readprofile-ng"
 fi

@@ -10,4 +10,4 @@ echo
 echo "\$ readprofile --top 10 -p $dir/profile.gz -m $dir/kallsyms.gz"
 "$rp" --top 10 -p "$dir/profile.gz" -m "$dir/kallsyms.gz" || exit 1
 echo
-echo "More on each column, *unknown* and markers: README.md, \"Reading the report\"."
+echo "More on each column and *unknown*: README.md, \"Reading the report\"."

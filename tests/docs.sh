@@ -1,8 +1,15 @@
 #!/bin/sh
 # docs.sh - the documents against the program:
-# - the man page passes mandoc -Tlint (style included) and groff -ww -z -man
-#   (each skipped, with a line saying so, when not installed) and renders
-#   the JSON keys of --interval -J whole;
+# - both man pages (readprofile.8, readprofile-formats.5) pass mandoc
+#   -Tlint (style included) and groff -ww -z -man (each skipped, with a
+#   line saying so, when not installed), render to at most 300 and 400
+#   lines at 80 columns, and the formats page renders the JSON keys of
+#   --interval -J whole;
+# - every option of --help has its entry in OPTIONS of readprofile.8, and
+#   the page's jq example picks the busiest function of a real --json;
+# - README's install line (its first `make install`), run into a scratch
+#   directory, installs the name every README command uses, and that
+#   program accepts the options of each of those commands;
 # - every figure of README.md, HACKING.md and packaging/README.md: an
 #   indented block whose line "$ COMMAND" is followed by output lines is
 #   run (from the top of the tree, `readprofile` being $RP; a leading
@@ -26,22 +33,171 @@ fail=0
 ok() { pass=$((pass + 1)); }
 no() { fail=$((fail + 1)); echo "FAIL: $1"; [ -s "$TMP/why" ] && sed 's/^/    | /' "$TMP/why" | head -n 15; return 0; }
 MAN=$TOP/man/readprofile.8
+FMT=$TOP/man/readprofile-formats.5
 
+# lines PAGE: the page rendered at 80 columns, as a reader's terminal shows it
+lines() {
+	if command -v col >/dev/null 2>&1; then
+		mandoc -Tutf8 -Owidth=80 "$1" | col -bx
+	else
+		mandoc -Tutf8 -Owidth=80 "$1" | sed 's/.\x08//g'
+	fi
+}
 if command -v mandoc >/dev/null 2>&1; then
-	mandoc -Tlint "$MAN" >"$TMP/why" 2>&1 && [ ! -s "$TMP/why" ] &&
-	    ok || no "mandoc -Tlint"
+	for page in "$MAN" "$FMT"; do
+		mandoc -Tlint "$page" >"$TMP/why" 2>&1 && [ ! -s "$TMP/why" ] &&
+		    ok || no "mandoc -Tlint ${page##*/}"
+	done
+	for limit in "$MAN 300" "$FMT 400"; do
+		set -- $limit
+		n=$(lines "$1" | wc -l)
+		echo "${1##*/}: $n lines at 80 columns, at most $2" >"$TMP/why"
+		[ "$n" -gt 0 ] && [ "$n" -le "$2" ] && ok ||
+		    no "${1##*/} longer than $2 lines"
+	done
+	# every option of --help has its entry (a tag line) in OPTIONS
+	lines "$MAN" | sed -n '/^OPTIONS/,/^[A-Z]/p' >"$TMP/options"
+	"$RP" --help | sed -n 's/^ *\(-[A-Za-z], \)\{0,1\}\(--[a-z-]*\).*/\2/p' >"$TMP/longs"
+	: >"$TMP/why"
+	[ "$(wc -l <"$TMP/longs")" -gt 20 ] || echo "only $(wc -l <"$TMP/longs") options read from --help" >>"$TMP/why"
+	while IFS= read -r o; do
+		grep -Eq "^       (-[A-Za-z], )?$o( |\[|\$)" "$TMP/options" ||
+		    echo "$o has no entry in OPTIONS" >>"$TMP/why"
+	done <"$TMP/longs"
+	[ ! -s "$TMP/why" ] && ok || no "every option of --help in readprofile.8"
 else
-	skipped "mandoc -Tlint: mandoc is not installed"
+	skipped "mandoc checks: mandoc is not installed"
 fi
 if command -v groff >/dev/null 2>&1; then
-	groff -ww -z -man "$MAN" >"$TMP/why" 2>&1 && [ ! -s "$TMP/why" ] &&
-	    ok || no "groff -ww -z -man"
-	groff -man -Tutf8 -rLL=2000n -rHY=0 -P-cbou "$MAN" 2>/dev/null | tr -s ' \n' '  ' >"$TMP/r"
+	for page in "$MAN" "$FMT"; do
+		groff -ww -z -man "$page" >"$TMP/why" 2>&1 && [ ! -s "$TMP/why" ] &&
+		    ok || no "groff -ww -z -man ${page##*/}"
+	done
+	groff -man -Tutf8 -rLL=2000n -rHY=0 -P-cbou "$FMT" 2>/dev/null | tr -s ' \n' '  ' >"$TMP/r"
 	grep -Fq '"interval":{"number":n,"time":text,"seconds":s,"reset":false}' "$TMP/r" &&
 	    grep -Fq '{"address":n,"address_hex":hex,"count":n}' "$TMP/r" &&
 	    ok || { : >"$TMP/why"; no "groff renders the JSON keys whole"; }
 else
 	skipped "groff checks: groff is not installed"
+fi
+
+# The jq example of readprofile.8 names the busiest function: the first
+# of the classic report sorted, on the bundled capture.
+if command -v jq >/dev/null 2>&1; then
+	filter=$(sed -n "s/^jq \\\\-r \\\\(aq\\(.*\\)\\\\(aq profile.jsonl\$/\\1/p" "$MAN")
+	got=$("$RP" -J -p "$TOP/fixtures/real/profile.gz" -m "$TOP/fixtures/real/kallsyms.gz" |
+	    jq -r "$filter" 2>&1)
+	want=$("$RP" -p "$TOP/fixtures/real/profile.gz" -m "$TOP/fixtures/real/kallsyms.gz" |
+	    grep -v ' total ' | sort -rn | awk 'NR == 1 { print $2 }')
+	echo "filter '$filter': '$got', the busiest: '$want'" >"$TMP/why"
+	[ -n "$filter" ] && [ -n "$want" ] && [ "$got" = "$want" ] && ok ||
+	    no "the man page's jq example names the busiest function"
+else
+	skipped "the man page's jq example: jq is not installed"
+fi
+
+# README's install line, run into a scratch directory with the binary
+# under test: it must install one program, in a directory that comes
+# before util-linux's /usr/sbin in root's PATH and is in a user's (Debian's
+# defaults, /etc/login.defs), under the name every command of README's
+# indented blocks uses; and that program must accept each command's
+# options (run with --help after them: a parse, nothing else).
+if command -v "$PYTHON" >/dev/null 2>&1; then
+	"$PYTHON" - "$TOP/README.md" "$TMP/inst" "$RP" >"$TMP/why" 2>&1 <<'PY'
+import os, re, shlex, subprocess, sys
+readme, dest, rp = sys.argv[1:4]
+code, prev = [], ""
+for ln in open(readme, encoding="utf-8").read().split("\n"):
+    if not re.match(r"^    \S|^     ", ln):
+        prev = ""
+        continue
+    ln = prev + ln.strip()
+    if ln.startswith("$ "):
+        ln = ln[2:]
+    if ln.endswith("\\"):
+        prev = ln[:-1] + " "
+        continue
+    prev = ""
+    code.append(ln)
+inst = [c for c in code if re.match(r"make install\b", c)]
+if not inst:
+    sys.exit("README has no indented 'make install' line")
+line = inst[0].split("#")[0].split()
+env = dict(os.environ)
+env.pop("MAKEFLAGS", None); env.pop("MFLAGS", None)
+r = subprocess.run(line + ["--no-print-directory", "DESTDIR=" + dest, "BIN=" + rp],
+                   cwd=os.path.dirname(readme), env=env,
+                   stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+if r.returncode:
+    sys.exit("%s failed:\n%s" % (" ".join(line), r.stdout.decode()))
+progs = []
+for d, _, files in os.walk(dest):
+    if os.path.basename(d) in ("bin", "sbin"):
+        progs += [os.path.join(d, f) for f in files]
+if len(progs) != 1:
+    sys.exit("%s installed %d programs: %s" % (" ".join(line), len(progs), progs))
+prog = progs[0]
+name, bindir = os.path.basename(prog), os.path.dirname(prog)[len(dest):]
+root_path = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin".split(":")
+user_path = "/usr/local/bin:/usr/bin:/bin".split(":")
+bad = 0
+if bindir not in root_path or root_path.index(bindir) > root_path.index("/usr/sbin"):
+    print("%s: %s is not before /usr/sbin in root's PATH" % (name, bindir)); bad += 1
+if bindir not in user_path:
+    print("%s: %s is not in a user's PATH" % (name, bindir)); bad += 1
+ops = {"|", "||", "&&", ";", "(", ")", "&", "$("}
+redir = re.compile(r"^[0-9]*[<>]+&?$")
+n = 0
+for c in code:
+    lex = shlex.shlex(c, posix=True, punctuation_chars=True)
+    lex.whitespace_split = True
+    try:
+        toks = list(lex)
+    except ValueError as e:
+        print("cannot split %r: %s" % (c, e)); bad += 1
+        continue
+    i, at_cmd = 0, True
+    while i < len(toks):
+        t = toks[i]
+        i += 1
+        if t in ops:
+            at_cmd = True
+            continue
+        if not (at_cmd and re.match(r"^(\./)?readprofile[\w.+-]*$", t)):
+            at_cmd = False
+            continue
+        at_cmd = False
+        n += 1
+        if t != name:
+            print("README runs %r, the install line installs %r: %s" % (t, name, c))
+            bad += 1
+        args = []
+        while i < len(toks) and toks[i] not in ops and toks[i] != "<(":
+            if redir.match(toks[i]):
+                i += 2
+                continue
+            args.append(toks[i]); i += 1
+        if i < len(toks) and toks[i] == "<(":
+            depth = 1; i += 1
+            while i < len(toks) and depth:
+                depth += toks[i] in ("(", "<(", "$(") 
+                depth -= toks[i] == ")"
+                i += 1
+            args.append("x")
+            while i < len(toks) and toks[i] not in ops and toks[i] != "<(":
+                args.append(toks[i]); i += 1
+        r = subprocess.run([prog] + args + ["--help"], stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT)
+        if r.returncode or not r.stdout.startswith(b"\nUsage:"):
+            print("%s %s: not accepted:\n%s" % (name, " ".join(args),
+                  r.stdout.decode(errors="replace")[:300]))
+            bad += 1
+print("%d README commands of %s (%s)" % (n, name, bindir))
+sys.exit(1 if bad or n < 10 else 0)
+PY
+	if [ $? = 0 ]; then ok; else no "README's commands run as written after its install line"; fi
+else
+	skipped "README's commands against its install line need python3"
 fi
 
 v=$(sed -n '1s/^readprofile (\([^)]*\)) .*/\1/p' "$TOP/packaging/debian/changelog")
@@ -104,7 +260,8 @@ for f in "$TMP"/fig.*; do
 	esac
 done
 
-# The man page's figures: each .EX block whose first line is "$ COMMAND",
+# The man pages' figures: each .EX block whose lines "$ COMMAND" are each
+# followed by the command's output,
 # run where profile and kallsyms are the bundled kernel capture
 # (fixtures/real) and gmon.out and prog the bundled program
 # (fixtures/gmon/hot); "..." in the figure stands for any text, and then
@@ -116,22 +273,24 @@ if command -v "$PYTHON" >/dev/null 2>&1; then
 	gzip -dc "$TOP/fixtures/real/kallsyms.gz" >"$W/kallsyms"
 	cp "$TOP/fixtures/gmon/hot.gmon" "$W/gmon.out"
 	cp "$TOP/fixtures/gmon/hot" "$W/prog"
-	"$PYTHON" - "$MAN" "$W" "$TMP/bin" >"$TMP/why" 2>&1 <<'PY'
+	"$PYTHON" - "$W" "$TMP/bin" "$MAN" "$FMT" >"$TMP/why" 2>&1 <<'PY'
 import os, re, subprocess, sys
-man, work, bindir = sys.argv[1:4]
+work, bindir = sys.argv[1:3]
 def plain(t):
     return (t.replace("\\-", "-").replace("\\e", "\\")
             .replace("\\(aq", "'").replace("\\&", ""))
 blocks, cur = [], None
-for ln in open(man, encoding="utf-8").read().split("\n"):
-    if ln == ".EX":
-        cur = []
-    elif ln == ".EE":
-        if cur and cur[0].startswith("$ "):
+for man in sys.argv[3:]:
+    for ln in open(man, encoding="utf-8").read().split("\n"):
+        if ln == ".EX":
+            cur = []
+        elif ln == ".EE":
+            cur = None
+        elif cur is not None and ln.startswith("$ "):
+            cur = [plain(ln)]
             blocks.append(cur)
-        cur = None
-    elif cur is not None:
-        cur.append(plain(ln))
+        elif cur:
+            cur.append(plain(ln))
 env = dict(os.environ, PATH=bindir + ":" + os.environ["PATH"])
 bad = 0
 for b in blocks:
@@ -158,7 +317,7 @@ sys.exit(1 if bad or len(blocks) < 4 else 0)
 PY
 	if [ $? = 0 ]; then ok; else no "man page figures"; fi
 else
-	skipped "the man page's figures need python3"
+	skipped "the man pages' figures need python3"
 fi
 
 summary docs "$pass" "$fail"

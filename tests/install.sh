@@ -6,9 +6,12 @@
 # (a) a hardened build (stack protector, _FORTIFY_SOURCE, PIE, full RELRO),
 #     then `make install` with no flags installs that very binary (same
 #     checksum) and compiles nothing, nor touches the build's flags;
-# (b) PROGRAM=readprofile-ng installs binary, man page (NAME, SYNOPSIS,
-#     version) and bash completion under that name; uninstall removes them;
-# (c) without a built binary, make install stops and says to run make.
+# (b) PROGRAM=readprofile-ng installs binary, both man pages (NAME,
+#     SYNOPSIS, version, the formats page as readprofile-ng-formats.5) and
+#     bash completion under that name; uninstall removes them;
+# (c) without a built binary, make install stops and says to run make;
+# (d) uninstall removes the directories install created, once empty, and
+#     only those: others' files and directories that were there are kept.
 # Builds in a scratch directory (B=, BIN=); prints `N passed, N failed`.
 set -u
 TOP=$(cd "$(dirname "$0")/.." && pwd)
@@ -59,6 +62,7 @@ grep -q -e ' -c ' -e ' -o ' "$T/log" && bad="$bad it compiled;"
 [ "$(sum "$T/obj/flags")" = "$flags" ] || bad="$bad build flags rewritten;"
 f=$T/d/usr/local/sbin/readprofile
 [ -f "$f" ] && [ "$(sum "$f")" = "$built" ] || bad="$bad installed binary differs;"
+[ "$("$f" -V)" = "readprofile $VERSION" ] || bad="$bad -V says '$("$f" -V)';"
 if command -v readelf >/dev/null 2>&1; then
 	readelf -d "$f" 2>/dev/null | grep -q 'BIND_NOW' || bad="$bad no BIND_NOW;"
 	readelf -h "$f" 2>/dev/null | grep -q 'DYN' || bad="$bad not PIE;"
@@ -71,18 +75,24 @@ mk CFLAGS="$HCFLAGS" LDFLAGS="$HLDFLAGS" > "$T/log" 2>&1 || bad="$bad make faile
 grep -q -e ' -c ' "$T/log" && bad="$bad rebuilt after install;"
 verdict "(a) make after install rebuilds nothing"
 
-# Default name: three files, uninstall leaves nothing.
+# Default name: four files, uninstall leaves nothing.
 bad=
 for p in usr/local/sbin/readprofile usr/local/share/man/man8/readprofile.8 \
+    usr/local/share/man/man5/readprofile-formats.5 \
     usr/local/share/bash-completion/completions/readprofile; do
 	[ -f "$T/d/$p" ] || bad="$bad no $p;"
 done
-grep -q '@VERSION@' "$T/d/usr/local/share/man/man8/readprofile.8" &&
-	bad="$bad @VERSION@ left in the man page;"
+grep -q '@VERSION@' "$T/d/usr/local/share/man/man8/readprofile.8" \
+    "$T/d/usr/local/share/man/man5/readprofile-formats.5" &&
+	bad="$bad @VERSION@ left in a man page;"
 grep -q "^\.TH READPROFILE 8 .*\"readprofile $VERSION\"" \
     "$T/d/usr/local/share/man/man8/readprofile.8" || bad="$bad man page lacks the version;"
+grep -q "^\.TH READPROFILE-FORMATS 5 .*\"readprofile $VERSION\"" \
+    "$T/d/usr/local/share/man/man5/readprofile-formats.5" ||
+	bad="$bad formats page lacks the version;"
 mk uninstall DESTDIR="$T/d" > "$T/log" 2>&1 || bad="$bad uninstall failed;"
-[ -z "$(find "$T/d" -type f)" ] || bad="$bad left: $(find "$T/d" -type f);"
+[ -z "$(find "$T/d" -type f 2>/dev/null)" ] || bad="$bad left: $(find "$T/d" -type f);"
+[ ! -e "$T/d" ] || bad="$bad left directories: $(find "$T/d" | tr '\n' ' ');"
 verdict "default name: installed and uninstalled"
 
 # (b) another name.
@@ -92,8 +102,9 @@ mk install DESTDIR="$T/n" PREFIX=/usr PROGRAM=$N > "$T/log" 2>&1 ||
 	{ bad="$bad make install failed;"; cat "$T/log"; }
 b=$T/n/usr/sbin/$N m=$T/n/usr/share/man/man8/$N.8
 c=$T/n/usr/share/bash-completion/completions/$N
-[ "$(find "$T/n" -type f | wc -l)" -eq 3 ] || bad="$bad not exactly 3 files;"
-[ -x "$b" ] && [ "$("$b" -V)" = "readprofile from readprofile $VERSION" ] ||
+f5=$T/n/usr/share/man/man5/$N-formats.5
+[ "$(find "$T/n" -type f | wc -l)" -eq 4 ] || bad="$bad not exactly 4 files;"
+[ -x "$b" ] && [ "$("$b" -V)" = "$N (readprofile) $VERSION" ] ||
 	bad="$bad binary missing or wrong -V;"
 sed -n '/^\.SH NAME/{n;p;}' "$m" | grep -q "^$N \\\\- " || bad="$bad NAME;"
 # every synopsis line of the source page, under the new name
@@ -105,13 +116,18 @@ syn=$(sed -n '/^\.SH SYNOPSIS/,/^\.SH DESC/p' "$TOP/man/readprofile.8" |
 sed -n '/^\.SH SYNOPSIS/,/^\.SH DESC/p' "$m" | grep -q -e '^\.B readprofile$' -e '^\.B readprofile ' &&
 	bad="$bad SYNOPSIS keeps the old name;"
 grep -q '^\.TH READPROFILE-NG 8 ' "$m" || bad="$bad .TH;"
+# the formats page: its title, its name, the pages naming each other
+grep -q '^\.TH READPROFILE-NG-FORMATS 5 ' "$f5" || bad="$bad formats .TH;"
+sed -n '/^\.SH NAME/{n;p;}' "$f5" | grep -q "^$N\\\\-formats \\\\- " ||
+	bad="$bad formats NAME;"
+grep -q "^\.BR $N\\\\-formats (5)" "$m" || bad="$bad SEE ALSO of the formats page;"
+grep -q "^\.BR $N (8)" "$f5" || bad="$bad the formats page's SEE ALSO;"
 # every example under the new name, none under the old
 ex=$(sed -n '/^\.SH EXAMPLES/,/^\.SH /p' "$TOP/man/readprofile.8" |
 	grep -c '^readprofile ')
 [ "$ex" -gt 5 ] &&
 [ "$(sed -n '/^\.SH EXAMPLES/,/^\.SH /p' "$m" | grep -c "^$N ")" -eq "$ex" ] ||
 	bad="$bad EXAMPLES;"
-grep -q "Try '$N \\\\-\\\\-help'" "$m" || bad="$bad the Try line in the page;"
 # the binary's usage line and hint, by the name it runs as
 [ "$("$b" --help | sed -n 3p)" = " $N [options]" ] || bad="$bad usage line;"
 [ "$("$b" --bogus 2>&1 | tail -n 1)" = "Try '$N --help' for more information." ] ||
@@ -124,8 +140,37 @@ if command -v bash >/dev/null 2>&1; then
 fi
 mk uninstall DESTDIR="$T/n" PREFIX=/usr PROGRAM=$N > "$T/log" 2>&1 ||
 	bad="$bad uninstall failed;"
-[ -z "$(find "$T/n" -type f)" ] || bad="$bad left: $(find "$T/n" -type f);"
-verdict "(b) PROGRAM=$N: binary, man page, completion, uninstall"
+[ -z "$(find "$T/n" -type f 2>/dev/null)" ] || bad="$bad left: $(find "$T/n" -type f);"
+[ ! -e "$T/n" ] || bad="$bad left directories: $(find "$T/n" | tr '\n' ' ');"
+verdict "(b) PROGRAM=$N: binary, man pages, completion, uninstall"
+
+# (d) a tree that has others' files, and empty directories of its own.
+bad=
+K=$T/k/usr/local
+mkdir -p "$K/sbin" "$K/share/man/man1" "$K/share/man/man8" "$K/bin"
+echo other > "$K/share/man/man8/other.8"
+mk install DESTDIR="$T/k" > "$T/log" 2>&1 || { bad="$bad make install failed;"; cat "$T/log"; }
+[ -d "$K/share/bash-completion/completions" ] || bad="$bad no completions directory;"
+# the same install twice: nothing it made is forgotten
+mk install DESTDIR="$T/k" > "$T/log" 2>&1 || { bad="$bad make install again failed;"; cat "$T/log"; }
+mk uninstall DESTDIR="$T/k" > "$T/log" 2>&1 || bad="$bad uninstall failed;"
+left=$(cd "$T/k" && find . | LC_ALL=C sort | tr '\n' ' ')
+[ "$left" = ". ./usr ./usr/local ./usr/local/bin ./usr/local/sbin ./usr/local/share ./usr/local/share/man ./usr/local/share/man/man1 ./usr/local/share/man/man8 ./usr/local/share/man/man8/other.8 " ] ||
+	bad="$bad left: $left;"
+[ "$(cat "$K/share/man/man8/other.8")" = other ] || bad="$bad other.8 changed;"
+verdict "(d) uninstall removes what install made, keeps the rest"
+
+# (d) the same, with the directories that hold the files installed into
+# a tree that held nothing but another file in share
+bad=
+mkdir -p "$T/j/usr/local/share"
+echo x > "$T/j/usr/local/share/keep"
+mk install DESTDIR="$T/j" > "$T/log" 2>&1 || { bad="$bad make install failed;"; cat "$T/log"; }
+mk uninstall DESTDIR="$T/j" > "$T/log" 2>&1 || bad="$bad uninstall failed;"
+left=$(cd "$T/j" && find . | LC_ALL=C sort | tr '\n' ' ')
+[ "$left" = ". ./usr ./usr/local ./usr/local/share ./usr/local/share/keep " ] ||
+	bad="$bad left: $left;"
+verdict "(d) uninstall stops at a directory that holds another file"
 
 bad=
 mk install DESTDIR="$T/x" PROGRAM='a b' > "$T/log" 2>&1 && bad="$bad accepted;"

@@ -36,10 +36,10 @@ MAXLEN=80
 MAXPARAMS=5
 # The only variables outside a run: the hook a fatal error runs before it
 # exits (main's drops the held output and --pprof's file), the flag the
-# signal handler of --interval sets, and the program's name as getopt's
-# messages need it (a char * it never writes).
+# signal handler of --interval sets, and the name the program runs by,
+# which every message starts with (getopt's too: a char * it never writes).
 STATE_OK="base/util.c:hook base/util.c:hook_ctx cli/interval.c:stop
-    cli/options.c:progname"
+    base/util.c:progname"
 
 TMP=$(mktemp -d) || exit 1
 trap 'rm -rf "$TMP"' EXIT

@@ -62,7 +62,7 @@ printf '%s\n' "$V" > "$S/VERSION"
 # tests/docs.sh checks its version against VERSION.
 rfc=$(date -u -d "@$SOURCE_DATE_EPOCH" '+%a, %d %b %Y %H:%M:%S +0000')
 rpmd=$(date -u -d "@$SOURCE_DATE_EPOCH" '+%a %b %d %Y')
-for f in man/readprofile.8 packaging/readprofile.spec; do
+for f in man/readprofile.8 man/readprofile-formats.5 packaging/readprofile.spec; do
 	[ -f "$S/$f" ] || continue
 	sed -e "s/@VERSION@/$V/g" -e "s/@DATE_RFC2822@/$rfc/g" \
 	    -e "s/@DATE_RPM@/$rpmd/g" "$TOP/$f" > "$S/$f"

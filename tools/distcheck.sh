@@ -5,7 +5,7 @@
 #
 # Unpacks TARBALL in a temporary directory and there: builds, runs make
 # check, make install DESTDIR=..., make uninstall, and checks that nothing
-# is left installed, that make clean leaves exactly the tarball's files,
+# is left installed, not even the directories install made, that make clean leaves exactly the tarball's files,
 # and that make dist refuses to run outside a git checkout.
 # MAKEFLAGS from the caller (CC, CFLAGS...) are passed on.
 set -eu
@@ -34,13 +34,12 @@ echo "== distcheck: install and uninstall"
 D=$T/dest
 $MAKE -C "$S" --no-print-directory install DESTDIR="$D" PREFIX=/usr
 n=$(find "$D" -type f | wc -l)
-[ "$n" -eq 3 ] || die "make install installed $n files, expected 3"
+[ "$n" -eq 4 ] || die "make install installed $n files, expected 4"
 v=$(cat "$S/VERSION")
-[ "$("$D/usr/sbin/readprofile" -V)" = "readprofile from readprofile $v" ] ||
+[ "$("$D/usr/sbin/readprofile" -V)" = "readprofile $v" ] ||
 	die "the installed binary does not say version $v"
 $MAKE -C "$S" --no-print-directory uninstall DESTDIR="$D" PREFIX=/usr
-left=$(find "$D" ! -type d)
-[ -z "$left" ] || die "make uninstall left: $left"
+[ ! -e "$D" ] || die "make uninstall left: $(find "$D")"
 
 echo "== distcheck: make clean leaves the tarball's files"
 $MAKE -C "$S" --no-print-directory clean

@@ -1,8 +1,7 @@
-/* outfile.c - a file replaced whole or not at all (outfile.h).  The
- * O_TMPFILE inode is linked by its descriptor (linkat AT_EMPTY_PATH, or
- * /proc/self/fd/N without the capability that needs); over an existing
- * target, as a temporary name renamed over it, all signals blocked between
- * the two calls, so that no name but the target's outlives the run. */
+/* outfile.c - --pprof's file (outfile.h).  The unnamed file is linked at
+ * commit as a free temporary name beside the target, renamed over it, all
+ * signals blocked between the two calls, so that no name but the
+ * target's outlives the run. */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -18,6 +17,27 @@
 
 #define LINKS_MAX 40	/* symlinks followed, as the kernel's limit */
 
+/* The descriptor NAME stands for ("-", /dev/stdout, /dev/fd/N...), or -1. */
+static int
+fd_named(const char *name)
+{
+	static const char *const dirs[] = { "/dev/fd/", "/proc/self/fd/" };
+
+	if (strcmp(name, "-") == 0 || strcmp(name, "/dev/stdout") == 0)
+		return STDOUT_FILENO;
+	if (strcmp(name, "/dev/stderr") == 0)
+		return STDERR_FILENO;
+	for (int i = 0; i < 2; i++) {
+		const char *n = name + strlen(dirs[i]);
+		size_t digits = strspn(n, "0123456789");
+
+		if (strncmp(name, dirs[i], strlen(dirs[i])) == 0 &&
+		    digits > 0 && digits < 10 && n[digits] == '\0')
+			return atoi(n);
+	}
+	return -1;
+}
+
 /* The length of PATH's directory part, with its slash ("a/b": 2). */
 static size_t
 dir_len(const char *path)
@@ -28,32 +48,29 @@ dir_len(const char *path)
 }
 
 /* NAME with its symlinks followed (malloc'd), or NULL with errno set; a
- * link to what is not a regular file (/dev/stdout) is kept, to be opened
- * by its name.  The kernel keeps no link text of PATH_MAX bytes or more. */
+ * link to what is not a regular file is kept, to be opened by its name.
+ * The kernel keeps no link text of PATH_MAX bytes or more. */
 static char *
 resolve(const char *name)
 {
 	char *p = xasprintf("%s", name), *q, t[PATH_MAX + 1];
+	struct stat sb;
+	ssize_t n;
 
 	for (int i = 0; i < LINKS_MAX; i++) {
-		struct stat sb;
-		ssize_t n;
-
 		if (lstat(p, &sb) < 0 || !S_ISLNK(sb.st_mode) ||
 		    (stat(p, &sb) == 0 && !S_ISREG(sb.st_mode)))
 			return p;
 		if ((n = readlink(p, t, PATH_MAX)) < 0 || n == PATH_MAX) {
-			if (n == PATH_MAX)
-				errno = ENAMETOOLONG;
-			free(p);
-			return NULL;
+			errno = n < 0 ? errno : ENAMETOOLONG;
+			break;
 		}
 		t[n] = '\0';
 		q = xasprintf("%.*s%s", t[0] == '/' ? 0 : (int)dir_len(p), p, t);
 		free(p);
 		p = q;
+		errno = ELOOP;
 	}
-	errno = ELOOP;
 	free(p);
 	return NULL;
 }
@@ -78,98 +95,88 @@ tmp_name(const char *path)
 	    base > 7 ? (int)(base - 7) : 0, path + d);
 }
 
-/* Link the unnamed file FD as PATH. */
+/* An unnamed file in PATH's directory that /proc can link later, else a
+ * named temporary beside PATH (OF->tmp); -1 on failure. */
 static int
-link_fd(int fd, const char *path)
+open_temp(struct outfile *of)
 {
-	char proc[64];
-
-	if (linkat(fd, "", AT_FDCWD, path, AT_EMPTY_PATH) == 0)
-		return 0;
-	if (errno != ENOENT && errno != EPERM)
-		return -1;
-	snprintf(proc, sizeof proc, "/proc/self/fd/%d", fd);
-	return linkat(AT_FDCWD, proc, AT_FDCWD, path, AT_SYMLINK_FOLLOW);
-}
-
-/* The unnamed file in PATH's directory, or -1 when that cannot be made
- * or linked later (errno EOPNOTSUPP: try a named one). */
-static int
-open_unnamed(const char *path)
-{
-	char *dir = dir_of(path), proc[64];
+	char *dir = dir_of(of->path), proc[64];
 	int fd = open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
 
 	free(dir);
-	if (fd < 0) {
-		if (errno == EISDIR || errno == EINVAL)	/* an old kernel */
-			errno = EOPNOTSUPP;
-		return -1;
-	}
 	snprintf(proc, sizeof proc, "/proc/self/fd/%d", fd);
-	if (access(proc, F_OK) == 0)
+	if (fd >= 0 && access(proc, F_OK) == 0)
 		return fd;
-	close(fd);	/* no /proc: it could not be linked without privilege */
-	errno = EOPNOTSUPP;
-	return -1;
+	if (fd >= 0)
+		close(fd);
+	of->tmp = tmp_name(of->path);
+	if ((fd = mkostemp(of->tmp, O_CLOEXEC)) < 0) {
+		free(of->tmp);
+		of->tmp = NULL;
+	}
+	return fd;
 }
 
-/* Whether PATH (status SB) is another's in a sticky directory that is
- * not ours either, where only its owner may replace it (errno EPERM). */
+/* Whether PATH (status SB) may be replaced by us: writable, and in a
+ * sticky directory ours or the directory's (else errno EPERM). */
 static int
-sticky_other(const char *path, const struct stat *sb)
+replaceable(const char *path, const struct stat *sb)
 {
 	char *dir = dir_of(path);
-	struct stat d;
+	struct stat ds;
 	uid_t me = geteuid();
-	int no = stat(dir, &d) == 0 && (d.st_mode & S_ISVTX) && me != 0 &&
-	    sb->st_uid != me && d.st_uid != me;
+	int no = stat(dir, &ds) == 0 && (ds.st_mode & S_ISVTX) && me != 0 &&
+	    sb->st_uid != me && ds.st_uid != me;
 
 	free(dir);
 	if (no)
 		errno = EPERM;
-	return no;
+	return !no && access(path, W_OK) == 0;
+}
+
+/* The file of OF->name, not a descriptor's name: a FIFO or a device
+ * opened to write as it is; else a temporary beside the regular file
+ * (which may be new) to replace it at commit.  -1 with errno on failure. */
+static int
+open_path(struct outfile *of)
+{
+	struct stat sb;
+	int st, fd;
+
+	if ((of->path = resolve(of->name)) == NULL)
+		return -1;
+	st = stat(of->path, &sb);
+	if (st < 0 && errno != ENOENT)	/* too long a name, a path via a file */
+		return -1;
+	if ((st == 0 && S_ISDIR(sb.st_mode)) ||
+	    of->path[dir_len(of->path)] == '\0') {
+		errno = EISDIR;
+		return -1;
+	}
+	if (st == 0 && !S_ISREG(sb.st_mode)) {
+		fd = open(of->path, O_WRONLY | O_CLOEXEC | O_NOCTTY);
+		free(of->path);
+		of->path = NULL;	/* written directly */
+		return fd;
+	}
+	of->exists = st == 0;
+	if (of->exists && !replaceable(of->path, &sb))
+		return -1;	/* not ours to replace */
+	of->old = sb;
+	return open_temp(of);
 }
 
 void
 outfile_open(struct outfile *of, const char *name)
 {
-	struct stat sb;
-	int fd, st;
+	int fd = fd_named(name);
 
 	*of = (struct outfile){ .name = xasprintf("%s", name) };
-	if ((of->path = resolve(name)) == NULL)
-		fatal("%s", of->name);
-	st = stat(of->path, &sb);
-	if (st < 0 && errno != ENOENT)	/* too long a name, a path via a file */
-		fatal("%s", of->name);
-	if ((st == 0 && S_ISDIR(sb.st_mode)) ||
-	    of->path[dir_len(of->path)] == '\0') {
-		errno = EISDIR;
-		fatal("%s", of->name);
-	}
-	if (st == 0 && !S_ISREG(sb.st_mode)) {
-		/* not a regular file: opened to write as it is */
-		of->direct = 1;
-		fd = open(of->path, O_WRONLY | O_CLOEXEC | O_NOCTTY);
-	} else {
-		of->exists = st == 0;
-		if (of->exists && (access(of->path, W_OK) < 0 ||
-		    sticky_other(of->path, &sb)))
-			fatal("%s", of->name);	/* not ours to replace */
-		if (of->exists)
-			of->old = sb;
-		fd = open_unnamed(of->path);
-		if (fd < 0 && errno == EOPNOTSUPP) {	/* a named temporary */
-			of->tmp = tmp_name(of->path);
-			if ((fd = mkostemp(of->tmp, O_CLOEXEC)) < 0) {
-				free(of->tmp);
-				of->tmp = NULL;
-			}
-		}
-	}
+	if (fd == STDOUT_FILENO)
+		return;		/* the report's own stream */
+	fd = fd >= 0 ? fcntl(fd, F_DUPFD_CLOEXEC, 3) : open_path(of);
 	if (fd < 0 || (of->f = fdopen(fd, "w")) == NULL)
-		fatal("%s", of->name);
+		fatal("%s", name);
 }
 
 /* The new file's mode and owner, from the old file's or the umask. */
@@ -177,13 +184,11 @@ static void
 set_owner(const struct outfile *of, int fd)
 {
 	const struct stat *o = &of->old;
-	mode_t mode;
+	mode_t mode = umask(0);
 
-	if (!of->exists) {
-		mode = umask(0);
-		umask(mode);
-		mode = 0666 & ~mode;
-	} else {
+	umask(mode);
+	mode = 0666 & ~mode;
+	if (of->exists) {
 		mode = o->st_mode & 07777;
 		if (fchown(fd, o->st_uid, o->st_gid) < 0) {
 			mode &= ~(mode_t)(S_ISUID | S_ISGID);
@@ -195,14 +200,16 @@ set_owner(const struct outfile *of, int fd)
 		fatal("%s", of->name);
 }
 
-/* Link the unnamed file FD over the existing OF->path: as a name that
- * was free (made by mkostemp, then removed), renamed over it. */
+/* Link the unnamed file FD beside OF->path as a name that was free (made
+ * by mkostemp, then removed), and rename it over OF->path. */
 static void
-replace_unnamed(struct outfile *of, int fd)
+link_over(struct outfile *of, int fd)
 {
+	char proc[64];
 	sigset_t all, old;
 	int rc = -1;
 
+	snprintf(proc, sizeof proc, "/proc/self/fd/%d", fd);
 	sigfillset(&all);
 	sigprocmask(SIG_BLOCK, &all, &old);
 	for (int tries = 0; tries < 100 && rc < 0; tries++) {
@@ -212,8 +219,8 @@ replace_unnamed(struct outfile *of, int fd)
 		if (free_fd >= 0) {
 			close(free_fd);
 			unlink(t);
-			if ((rc = link_fd(fd, t)) == 0 &&
-			    (rc = rename(t, of->path)) < 0)
+			if ((rc = linkat(AT_FDCWD, proc, AT_FDCWD, t,
+			    AT_SYMLINK_FOLLOW)) == 0 && (rc = rename(t, of->path)) < 0)
 				unlink(t);
 		}
 		free(t);
@@ -228,24 +235,21 @@ replace_unnamed(struct outfile *of, int fd)
 void
 outfile_commit(struct outfile *of)
 {
-	int fd = fileno(of->f), rc;
+	int rc = 0;
 
-	if (fflush(of->f) != 0 || ferror(of->f))
+	if (of->f != NULL && (fflush(of->f) != 0 || ferror(of->f)))
 		fatal("%s: write error", of->name);
-	if (!of->direct) {
-		set_owner(of, fd);
-		if (of->tmp) {
-			if (rename(of->tmp, of->path) < 0)
-				fatal("%s", of->name);
-			free(of->tmp);
-			of->tmp = NULL;
-		} else if (of->exists || link_fd(fd, of->path) < 0) {
-			if (!of->exists && errno != EEXIST)
-				fatal("%s", of->name);
-			replace_unnamed(of, fd);
-		}
+	if (of->f != NULL && of->path != NULL) {
+		set_owner(of, fileno(of->f));
+		if (of->tmp == NULL)
+			link_over(of, fileno(of->f));
+		else if (rename(of->tmp, of->path) < 0)
+			fatal("%s", of->name);
+		free(of->tmp);
+		of->tmp = NULL;
 	}
-	rc = fclose(of->f);
+	if (of->f != NULL)	/* NULL: standard output, the report's stream */
+		rc = fclose(of->f);
 	of->f = NULL;
 	if (rc != 0)
 		fatal("%s: write error", of->name);

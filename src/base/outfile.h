@@ -1,23 +1,21 @@
 /*
- * outfile.h - a file replaced whole or not at all.  outfile_open comes
- * before any work, so that an unwritable place is an error at once; the
- * caller writes through the stream and calls outfile_commit last, after
- * every check of its inputs: only then is the file put in place, the old
- * one, if any, as it was until then.
- *   - NAME's symlinks are followed (at most 40) to the file replaced,
- *     which may be new.
- *   - A NAME that is not a regular file (/dev/null, a FIFO, a terminal,
- *     /dev/stdout on a pipe) is written directly, as the bytes come.
- *   - A regular file is written unnamed (O_TMPFILE) in its directory and
- *     linked in at commit: nothing can be left behind, whatever ends the
- *     run.  Without that, a temporary ".NAMEXXXXXX" beside it (no longer
- *     than NAME, so NAME's own length limit holds) is renamed at commit
- *     and removed on a fatal error; a signal that kills the run leaves it.
- *   - An existing file is replaced by a new inode with its mode, owner and
- *     group; when the group (or owner) cannot be kept, the group's bits,
- *     set-user-ID and set-group-ID are dropped, so that no one gains
- *     access.  Other hard links keep the old contents.  A new file gets
- *     0666 & ~umask.
+ * outfile.h - --pprof's file.  outfile_open comes before any work, so
+ * that an unwritable place is an error at once; the caller writes through
+ * the stream and calls outfile_commit last, after every check of its
+ * inputs.
+ *   - "-", /dev/stdout, /dev/stderr, /dev/fd/N and /proc/self/fd/N are
+ *     the descriptor the shell opened, written through it (descriptor 1:
+ *     F is NULL, the caller writes into the report's stream).
+ *   - A regular file, or a new one (NAME's symlinks followed), is written
+ *     beside it and renamed over it at commit, so that the old file stays
+ *     as it was unless the run succeeds: written unnamed (O_TMPFILE), so
+ *     that nothing is left whatever ends the run, or where the file system
+ *     cannot, as a temporary ".NAMEXXXXXX" (no longer than NAME) removed
+ *     on a fatal error.  It gets the old file's mode, owner and group; when
+ *     the group (or owner) cannot be kept, the group's bits, set-user-ID
+ *     and set-group-ID are dropped: never wider.  A new file gets 0666 &
+ *     ~umask.
+ *   - Anything else (a FIFO, a device, a terminal) is written directly.
  */
 #ifndef RP_OUTFILE_H
 #define RP_OUTFILE_H
@@ -27,19 +25,19 @@
 
 struct outfile {
 	char *name;		/* as given, for messages */
-	char *path;		/* the file replaced: NAME's links followed */
+	char *path;		/* the file replaced, or NULL: written directly */
 	char *tmp;		/* the named temporary, or NULL */
-	FILE *f;		/* where the caller writes */
-	int direct;		/* not a regular file: written as it comes */
+	FILE *f;		/* where the caller writes; NULL: standard output */
 	int exists;		/* PATH was a regular file: OLD is its status */
 	struct stat old;
 };
 
-/* Create OF's file for NAME (the name itself is not touched); fatal,
+/* Open OF's file for NAME (a regular file itself is not touched); fatal,
  * naming NAME, when it cannot be. */
 void outfile_open(struct outfile *of, const char *name);
 
-/* Put the complete file in place; fatal, naming NAME, on any error. */
+/* Put the complete file in place (flush a descriptor's) and free OF's
+ * names; fatal, naming NAME, on any error. */
 void outfile_commit(struct outfile *of);
 
 /* Leave the old file as it was and nothing else (a fatal error's hook):

@@ -1,11 +1,10 @@
 /*
- * output.h - the report, held back until it is complete: printed with
- * stdio into an unlinked temporary file ($TMPDIR or /tmp), copied to the
- * descriptor by out_finish, so that an error found late leaves none of
- * its bytes on standard output (nothing is cut back: bytes after ours may
- * be another writer's).  Only /dev/null gets it as it comes, and anything
- * when no temporary file can be made: an error then leaves what was
- * written, and out_discard says on standard error that it is incomplete.
+ * output.h - the report, written with stdio as it is made, as util-linux
+ * writes it: no file holds it.  What can be checked before the first line
+ * is checked then; an error found later leaves the report so far where
+ * it went, and out_discard (a fatal error's hook) says on standard error
+ * that the report above is incomplete.  A reader that stops reading
+ * (EPIPE) ends the run quietly, with status 0.
  */
 #ifndef RP_OUTPUT_H
 #define RP_OUTPUT_H
@@ -14,10 +13,7 @@
 #include <stdio.h>
 
 struct out {
-	int fd;
-	FILE *f;		/* the temporary file, or the descriptor's stream */
-	int held;		/* F is the temporary file */
-	int unheld;		/* no temporary file could be made */
+	FILE *f;		/* stdout for descriptor 1, else a stream of a dup */
 	int partial;		/* part of an unfinished report is out */
 	char *note;		/* for standard error after the report, or NULL */
 };
@@ -35,12 +31,12 @@ void out_printf(struct out *o, const char *fmt, ...)
  * first) once the report is out; "" is none; the last one set counts. */
 void out_note(struct out *o, const char *msg);
 
-/* Write everything held to the descriptor: 0, or -1 with errno set
- * (EPIPE, the reader's choice, is not reported by callers). */
+/* Flush the report: 0, or -1 with errno set (EPIPE, the reader's
+ * choice, is not reported by callers). */
 int out_finish(struct out *o);
 
-/* Drop what is held (on a fatal error); when part of the report was
- * written already, say so on standard error. */
+/* On a fatal error, after its message: when part of the report is out,
+ * say on standard error that the report above is incomplete. */
 void out_discard(struct out *o);
 
 #endif

@@ -11,11 +11,11 @@ static const struct {
 	size_t len;
 	struct sniff kind;
 } magics[] = {
-	{ { 0x7f, 'E', 'L', 'F' }, 4, { "an ELF file", NULL, NULL } },
-	{ { 0x1f, 0x8b }, 2, { "gzip-compressed data", "gzip", ".gz" } },
-	{ { 0xfd, '7', 'z', 'X', 'Z', 0 }, 6, { "xz-compressed data", "xz", ".xz" } },
-	{ { 0x28, 0xb5, 0x2f, 0xfd }, 4, { "zstd-compressed data", "zstd", ".zst" } },
-	{ { 'B', 'Z', 'h' }, 3, { "bzip2-compressed data", "bzip2", ".bz2" } },
+	{ { 0x7f, 'E', 'L', 'F' }, 4, { "an ELF file", NULL, NULL, 0 } },
+	{ { 0x1f, 0x8b }, 2, { "gzip-compressed data", "gzip", ".gz", 0 } },
+	{ { 0xfd, '7', 'z', 'X', 'Z', 0 }, 6, { "xz-compressed data", "xz", ".xz", 0 } },
+	{ { 0x28, 0xb5, 0x2f, 0xfd }, 4, { "zstd-compressed data", "zstd", ".zst", 0 } },
+	{ { 'B', 'Z', 'h' }, 3, { "bzip2-compressed data", "bzip2", ".bz2", 0 } },
 };
 
 const struct sniff *
@@ -43,6 +43,17 @@ sniff_suffix(const char *name)
 	return NULL;
 }
 
+const struct sniff *
+sniff_text(int nul, int nl, size_t n)
+{
+	static const struct sniff nuls = { "NUL bytes", NULL, NULL, 1 };
+	static const struct sniff lines = { "no line end", NULL, NULL, 1 };
+
+	if (nul)
+		return &nuls;
+	return !nl && n >= SNIFF_TEXT ? &lines : NULL;
+}
+
 /* Printable ASCII and white space only, with at least one newline. */
 static int
 is_text(const unsigned char *buf, size_t n)
@@ -61,7 +72,7 @@ is_text(const unsigned char *buf, size_t n)
 const struct sniff *
 sniff(const unsigned char *buf, size_t n)
 {
-	static const struct sniff text = { "text", NULL, NULL };
+	static const struct sniff text = { "text", NULL, NULL, 0 };
 	const struct sniff *k = sniff_binary(buf, n);
 
 	return k == NULL && is_text(buf, n) ? &text : k;
@@ -114,6 +125,7 @@ void
 sniff_map_fatal(const char *name, const struct sniff *k, const char *fmt, ...)
 {
 	char msg[8192];
+	const char *shown;
 	va_list ap;
 
 	va_start(ap, fmt);
@@ -122,6 +134,10 @@ sniff_map_fatal(const char *name, const struct sniff *k, const char *fmt, ...)
 	if (k == NULL)
 		fatalx("%s", msg);
 	warnx_("%s", msg);
-	fatalx("%s is %s, not a symbol map%s", strcmp(name, "-") == 0 ?
-	    "standard input" : name, k->what, advice(name, k));
+	shown = strcmp(name, "-") == 0 ? "standard input" : name;
+	if (k->not_text)
+		fatalx("%s is not a symbol map: it is neither text (%s in its "
+		    "first %zu KiB) nor an ELF file", shown, k->what,
+		    SNIFF_TEXT >> 10);
+	fatalx("%s is %s, not a symbol map%s", shown, k->what, advice(name, k));
 }

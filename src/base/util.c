@@ -9,6 +9,25 @@
 
 static void (*hook)(void *);
 static void *hook_ctx;
+/* The name every message starts with: the one the program runs by. */
+static char progname[65] = PROGNAME;
+
+char *
+prog_name_set(const char *name)
+{
+	size_t n = name ? strlen(name) : 0;
+
+	if (n == 0 || n >= sizeof progname)
+		name = PROGNAME, n = strlen(PROGNAME);
+	memcpy(progname, name, n + 1);
+	return progname;
+}
+
+const char *
+prog_name(void)
+{
+	return progname;
+}
 
 void
 fatal_hook_set(void (*fn)(void *), void *ctx)
@@ -20,20 +39,22 @@ fatal_hook_set(void (*fn)(void *), void *ctx)
 static void
 vmsg(const char *fmt, va_list ap, int errnum)
 {
-	fputs(PROGNAME ": ", stderr);
+	fprintf(stderr, "%s: ", progname);
 	vfprintf(stderr, fmt, ap);
 	if (errnum)
 		fprintf(stderr, ": %s", strerror(errnum));
 	fputc('\n', stderr);
 }
 
-/* The hook, "readprofile: MSG" (with ERRNUM's text, when not 0), exit. */
+/* The report so far out, "NAME: MSG" (with ERRNUM's text, when not 0)
+ * below it, the hook, exit. */
 static _Noreturn void
 vfatal(const char *fmt, va_list ap, int errnum)
 {
+	fflush(stdout);
+	vmsg(fmt, ap, errnum);
 	if (hook)
 		hook(hook_ctx);
-	vmsg(fmt, ap, errnum);
 	exit(1);
 }
 
@@ -73,12 +94,12 @@ say_wrapped(const char *head, const char *indent, const char *text,
 {
 	const char *lead = head;
 
-	if (fatal_ && hook)
-		hook(hook_ctx);
+	if (fatal_)
+		fflush(stdout);
 	while (*text == ' ')
 		text++;
 	while (*text != '\0') {
-		size_t width = WRAP_COLUMNS - strlen(PROGNAME ": ") -
+		size_t width = WRAP_COLUMNS - strlen(progname) - 2 -
 		    strlen(lead), n = strlen(text);
 
 		if (n > width) {
@@ -88,12 +109,14 @@ say_wrapped(const char *head, const char *indent, const char *text,
 			if (n == 0)
 				n = strcspn(text, " ");
 		}
-		fprintf(stderr, PROGNAME ": %s%.*s\n", lead, (int)n, text);
+		fprintf(stderr, "%s: %s%.*s\n", progname, lead, (int)n, text);
 		text += n;
 		while (*text == ' ')
 			text++;
 		lead = indent;
 	}
+	if (fatal_ && hook)
+		hook(hook_ctx);
 	if (fatal_)
 		exit(1);
 }

@@ -1,5 +1,6 @@
-/* util.h - err(3)-style errors and warnings, on stderr after "readprofile: ",
- * and checked allocation. */
+/* util.h - err(3)-style errors and warnings, on stderr after "NAME: " (the
+ * name the program runs by, "readprofile" by default), and checked
+ * allocation. */
 #ifndef RP_UTIL_H
 #define RP_UTIL_H
 
@@ -9,26 +10,35 @@
 
 #define PROGNAME "readprofile"
 
-/* Print "readprofile: MSG" and exit(1). */
+/* NAME (at most 64 bytes; else, or when NULL or empty, PROGNAME) becomes
+ * the name messages start with; returns where it is held, for getopt's
+ * argv[0]. */
+char *prog_name_set(const char *name);
+/* The name messages start with: "readprofile" until prog_name_set. */
+const char *prog_name(void);
+
+/* Print "NAME: MSG" and exit(1). */
 _Noreturn void fatalx(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* Print "readprofile: MSG: strerror(errno)" and exit(1). */
+/* Print "NAME: MSG: strerror(errno)" and exit(1). */
 _Noreturn void fatal(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* Print "readprofile: MSG" and go on. */
+/* Print "NAME: MSG" and go on. */
 void warnx_(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/* Print "readprofile: " HEAD and TEXT on stderr, cut at spaces into lines
- * of at most 80 columns (a longer word has one of its own), each further
- * line "readprofile: " INDENT; with FATAL_, exit(1) after the hook. */
+/* Print "NAME: " HEAD and TEXT on stderr, cut at spaces into lines of at
+ * most 80 columns (a longer word has one of its own), each further line
+ * "NAME: " INDENT; with FATAL_, standard output flushed first, and the
+ * hook run after, then exit(1). */
 void say_wrapped(const char *head, const char *indent, const char *text,
     int fatal_);
 
-/* Print "readprofile: hint: MSG" wrapped as say_wrapped, the further lines
+/* Print "NAME: hint: MSG" wrapped as say_wrapped, the further lines
  * aligned under the first's text, and exit(1). */
 _Noreturn void fatalx_hint(const char *fmt, ...)
     __attribute__((format(printf, 1, 2)));
 
-/* FN(CTX) is run by fatal()/fatalx() before exiting: main's drops the
- * held-back output and --pprof's file.  The one hook of the process. */
+/* FN(CTX) is run by fatal()/fatalx() after the message (standard output
+ * flushed before it), before exiting: main's says that a report cut short
+ * is incomplete and drops --pprof's file.  The one hook of the process. */
 void fatal_hook_set(void (*fn)(void *), void *ctx);
 
 void *xmalloc(size_t n);

@@ -9,8 +9,9 @@
 
 #include "base/outfile.h"
 #include "base/util.h"
-#include "cli/kroot.h"
 #include "cli/export.h"
+#include "cli/kernel.h"
+#include "cli/kroot.h"
 #include "sym/elfsym.h"
 
 /* The command line of O as one string, words with other than
@@ -47,11 +48,13 @@ command_line(const struct options *o)
 void
 export_prepare(const struct options *o, struct outfile *f)
 {
-	if (o->pprof && strcmp(o->pprof, "-") != 0)
+	if (o->pprof)
 		outfile_open(f, o->pprof);
 }
 
-/* Standard output's report holder as a stream's writer, for --pprof -. */
+/* The report's stream on standard output as a stream's writer, for
+ * --pprof - (or /dev/stdout, /dev/fd/1): a profile cut short by an error
+ * is said to be incomplete, as a report is. */
 static ssize_t
 to_out(void *cookie, const char *p, size_t n)
 {
@@ -59,29 +62,36 @@ to_out(void *cookie, const char *p, size_t n)
 	return (ssize_t)n;
 }
 
+/* The running kernel's build-id when R's profile is its live one; or NULL. */
+static const struct build_id *
+live_id(const struct run *r)
+{
+	return r->live && r->gmon == NULL ? &r->k->id : NULL;
+}
+
 /* IN's Mapping: the text's range and an ELF map's build-id (and for a
  * program, the text's file offset); else for the live profile the running
  * kernel's build-id, and then 1 is returned. */
 static int
-mapping_of(const struct report_result *res, const struct counters *c,
-    const struct export_src *s, struct pprof_info *in)
+mapping_of(const struct export_stream *x, const struct report_result *res,
+    struct pprof_meta *in)
 {
+	const struct run *r = x->r;
 	struct elf_peek pk;
 
-	in->map = s->map;
 	in->start = res->origin;
-	in->limit = res->have_etext || !s->kernel ? res->etext :
-	    res->origin + (c->n - 1) * (uint64_t)s->step;
-	if (elf_peek(s->map, &pk) == 0) {
+	in->limit = res->have_etext || r->gmon != NULL ? res->etext :
+	    res->origin + (x->c->n - 1) * (uint64_t)r->step;
+	if (elf_peek(r->map, &pk) == 0) {
 		in->build_id = pk.bid;
 		/* a program: where its text lies in the file, so that pprof
 		 * finds it (a kernel image: at 0, pprof's rule for kernels) */
-		if (!s->kernel)
+		if (r->gmon != NULL)
 			elf_peek_offset(&pk, in->start, &in->file_offset);
 	}
-	if (in->build_id.n > 0 || s->live == NULL)
+	if (in->build_id.n > 0 || live_id(r) == NULL)
 		return 0;
-	in->build_id = *s->live;
+	in->build_id = *live_id(r);
 	return in->build_id.n > 0;
 }
 
@@ -89,8 +99,9 @@ mapping_of(const struct report_result *res, const struct counters *c,
 static size_t
 comments_of(const struct export_stream *x, int from_kernel, char **com)
 {
-	const struct options *o = x->o;
-	const struct export_src *s = x->s;
+	const struct run *r = x->r;
+	const struct options *o = r->o;
+	const struct gmon *g = r->gmon;
 	const struct report_result *res = x->res;
 	char hex[BUILD_ID_HEX];
 	char *cmd = command_line(o);
@@ -99,25 +110,27 @@ comments_of(const struct export_stream *x, int from_kernel, char **com)
 	*c++ = xasprintf("readprofile %s", RP_VERSION);
 	*c++ = xasprintf("command: %s", cmd);
 	free(cmd);
-	*c++ = xasprintf("profile: %s%s", s->profile, s->live ?
+	*c++ = xasprintf("profile: %s%s", r->profile, live_id(r) ?
 	    " (the running kernel's)" : "");
-	*c++ = xasprintf("map: %s", s->map);
+	*c++ = xasprintf("map: %s", r->map);
 	if (x->in.build_id.n > 0)
 		*c++ = xasprintf("build-id: %s (%s)", build_id_hex(
 		    &x->in.build_id, hex), from_kernel ? "the running kernel's, "
 		    SYS_NOTES : "the map's");
-	if (s->baseline)
-		*c++ = xasprintf("baseline: %s (subtracted)", s->baseline);
-	if (s->kernel)
+	if (o->baseline)
+		*c++ = xasprintf("baseline: %s (subtracted)", o->baseline);
+	if (g == NULL)
 		*c++ = xasprintf("format: kernel, step %u, %s attribution",
-		    s->step, x->ro->mode == ATTRIB_EXACT ? "exact" : "classic");
+		    r->step, run_mode(r) == ATTRIB_EXACT ? "exact" : "classic");
 	else
-		*c++ = xasprintf("format: %s", s->format);
-	if (s->rate)
-		*c++ = xasprintf("tick rate: %u Hz (%s)", s->rate, s->rate_from);
+		*c++ = xasprintf("format: %s", g->format == GMON_GNU ?
+		    "gmon.out (GNU)" : "gmon.out (BSD)");
+	if (x->in.rate)
+		*c++ = xasprintf("tick rate: %u Hz (%s)", x->in.rate,
+		    x->rate_from);
 	else
 		*c++ = xasprintf("tick rate: unknown (give it with --hz)");
-	if (x->in.buckets)
+	if (o->counters || o->bins)
 		*c++ = xasprintf("locations: one per non-zero %s",
 		    o->bins ? "histogram bin (-b)" : "counter (-s)");
 	*c++ = xasprintf("unknown: %llu ticks in no function (the samples "
@@ -131,26 +144,23 @@ pprof_sink_begin(void *ctx, const struct report_result *res)
 {
 	static const cookie_io_functions_t io = { .write = to_out };
 	struct export_stream *x = ctx;
-	const struct export_src *s = x->s;
+	const struct run *r = x->r;
 	struct stat sb;
 	struct timespec t;
 
 	/* the snapshot's time: the file's mtime; now for the live profile */
-	if (s->live == NULL && strcmp(s->profile, "-") != 0 &&
-	    stat(s->profile, &sb) == 0)
+	if (live_id(r) == NULL && strcmp(r->profile, "-") != 0 &&
+	    stat(r->profile, &sb) == 0)
 		t = sb.st_mtim;
 	else
 		clock_gettime(CLOCK_REALTIME, &t);
 	x->res = res;
-	x->in = (struct pprof_info){ .rate = s->rate,
-	    .time_nanos = (int64_t)t.tv_sec * 1000000000 + t.tv_nsec,
-	    .rename = x->ro->rename, .rename_ctx = x->ro->rename_ctx,
-	    .buckets = x->o->counters || x->o->bins };
-	x->f = x->file->f != NULL ? x->file->f : fopencookie(x->out, "w", io);
+	x->in.time_nanos = (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
+	x->f = r->pprof->f != NULL ? r->pprof->f : fopencookie(r->out, "w", io);
 	if (x->f == NULL)
-		fatal("--pprof -");
+		fatal("%s", r->o->pprof);
 	setvbuf(x->f, NULL, _IONBF, 0);	/* the encoder's blocks are the buffer */
-	pprof_begin(&x->e, x->f, &x->in);
+	pprof_begin(&x->e, x->f, r, &x->in);
 }
 
 static void
@@ -158,7 +168,7 @@ pprof_sink_func(void *ctx, const struct func_rec *f)
 {
 	struct export_stream *x = ctx;
 
-	if (report_shown(x->ro, f))
+	if (report_shown(x->r->o, f))
 		pprof_func(&x->e, f, x->c, &x->res->a);
 }
 
@@ -169,7 +179,7 @@ pprof_sink_end(void *ctx, const struct report_result *res)
 	struct export_stream *x = ctx;
 	char *com[12];		/* as many as comments_of may make */
 	/* the comments say where the Mapping's build-id comes from */
-	size_t ncom = comments_of(x, mapping_of(res, x->c, x->s, &x->in), com);
+	size_t ncom = comments_of(x, mapping_of(x, res, &x->in), com);
 
 	x->in.comments = (const char *const *)com;
 	x->in.ncomments = ncom;
@@ -177,18 +187,37 @@ pprof_sink_end(void *ctx, const struct report_result *res)
 	pprof_unplaced(&x->e, "*unknown*", report_unknown(res));
 	pprof_unplaced(&x->e, "[no symbol]", res->nosym);
 	if (pprof_end(&x->e) < 0)
-		fatal("%s: write error", x->o->pprof);
-	if (x->f != x->file->f && fclose(x->f) != 0)
-		fatal("--pprof -: write error");
+		fatal("%s: write error", x->r->o->pprof);
+	if (x->f != x->r->pprof->f && fclose(x->f) != 0)
+		fatal("%s: write error", x->r->o->pprof);
 	while (ncom)
 		free(com[--ncom]);
+}
+
+/* X's tick rate, and where it comes from. */
+static void
+rate_of(struct export_stream *x)
+{
+	const struct run *r = x->r;
+
+	if (r->gmon != NULL) {	/* its rate its own */
+		x->in.rate = r->gmon->rate;
+		x->rate_from = "gmon.out";
+	} else if (r->o->hz) {
+		x->in.rate = (uint32_t)r->o->hz;
+		x->rate_from = "--hz";
+	} else if (live_id(r)) {	/* CONFIG_HZ of the running kernel's */
+		x->in.rate = (uint32_t)kernel_config_hz(r->k);
+		x->rate_from = r->k->config;
+	}
 }
 
 struct report_sink
 export_sink(struct export_stream *x)
 {
-	if (x->o->pprof == NULL)
-		return view_folded_sink(&x->fs, x->out, x->ro);
+	rate_of(x);
+	if (x->r->o->pprof == NULL)
+		return view_folded_sink(&x->fs, x->r);
 	return (struct report_sink){ pprof_sink_begin, pprof_sink_func,
 	    pprof_sink_end, x };
 }

@@ -207,7 +207,7 @@ gmonrun_run(struct run *r, struct profile *p)
 		gmon_index_arcs(&g, p->data);	/* no longer a gmon.out */
 	}
 	c = gmon_counters(&g);
-	debugfile_resolve(&d, opt->mapfile, r->k.debug);
+	debugfile_resolve(&d, opt->mapfile, r->k->debug);
 	run_open_map(&m, d.use);
 	m.map.skip_undefined = 1;	/* plain `nm -n PROGRAM` output */
 	r->map = m.name;

@@ -11,8 +11,8 @@
 static void
 print_kernel(const struct run *r, const struct build_id *map)
 {
-	const struct build_id *k = r->live && r->k.id.n ? &r->k.id : NULL;
-	int text = kroot_last_counter_is_text(&r->k, r->live);
+	const struct build_id *k = r->live && r->k->id.n ? &r->k->id : NULL;
+	int text = kroot_last_counter_is_text(r->k, r->live);
 	char hex[BUILD_ID_HEX];
 
 	if (r->counting != NULL)
@@ -23,7 +23,7 @@ print_kernel(const struct run *r, const struct build_id *map)
 		    "the text, from 6.11 it is text only; *unknown*)\n");
 	else
 		out_printf(r->out, "Last_counter: text%s (kernel %s: %s)\n",
-		    text ? "" : " and every tick outside it", r->k.release,
+		    text ? "" : " and every tick outside it", r->k->release,
 		    text ? "from 6.11 ticks outside the text are dropped; "
 		    "--exact credits it to its function" : "up to 6.10 they are "
 		    "clamped into it; *unknown*");
@@ -52,7 +52,7 @@ info_print(const struct run *r, const struct profile *p)
 	int have_map = 0;
 
 	if (step == 0 && mapname == NULL && r->live)
-		mapname = kernel_default_map(&r->k, r->profile, 1, 1);
+		mapname = kernel_default_map(r->k, r->profile, 1, 1);
 	if (mapname != NULL && (step == 0 || o->verbose)) {
 		run_open_map(&m, mapname);
 		if (step == 0)
@@ -68,7 +68,7 @@ info_print(const struct run *r, const struct profile *p)
 		warnx_("this kernel does not report its sampling step: the "
 		    "profile's step word is 0, as 64-bit big-endian kernels "
 		    "write it; to infer the step from the kernel's map, run "
-		    "readprofile -i -m MAP");
+		    "%s -i -m MAP", prog_name());
 	if (o->verbose && step != p->step)
 		out_printf(r->out, "Sampling_step: %u (inferred from %s)\n",
 		    step, mapname);
@@ -78,7 +78,7 @@ info_print(const struct run *r, const struct profile *p)
 		out_printf(r->out, "Counters: %llu\nText_bytes: %llu\n"
 		    "Byte_order: %s (%s)\n", (unsigned long long)counters,
 		    (unsigned long long)(counters * step),
-		    run_byte_order(r->swapped), o->noauto ? "native, -n" :
+		    run_byte_order(r), o->noauto ? "native, -n" :
 		    r->swapped ? "reversed" : "native");
 		if (have_map)
 			fit_describe(r->out, &(struct step_text){ mapname,

@@ -68,7 +68,7 @@ elapsed(const struct timespec *a, const struct timespec *b)
 static void
 report_read(struct run *r, const struct watch *w, struct stat *map_st)
 {
-	const struct view_read *rd = r->read;
+	const struct run_read *rd = r->read;
 	struct report_result res;
 	struct counters c = watch_counters(w);
 	struct symsrc m;
@@ -106,7 +106,7 @@ interval_run(struct run *r, struct profile *p)
 {
 	const struct options *o = r->o;
 	char when[64];
-	struct view_read rd = { .time = when };
+	struct run_read rd = { .time = when };
 	struct report_result res;
 	struct sigaction sa = { .sa_handler = on_stop, .sa_flags = SA_RESTART };
 	struct timespec due, last, now;

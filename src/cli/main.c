@@ -7,6 +7,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "base/outfile.h"
@@ -24,8 +25,9 @@
 #include "hist/profile.h"
 #include "sym/symsrc.h"
 
-/* Where the run writes, for a fatal error to drop: the report held for
- * standard output, and --pprof's file (no partial file, an old one kept). */
+/* Where the run writes, for a fatal error's hook: the report on standard
+ * output (said to be incomplete when cut short), and --pprof's file (no
+ * partial file, an old one kept). */
 struct dest {
 	struct out out;
 	struct outfile pprof;
@@ -57,12 +59,12 @@ report_kernel(struct run *r, struct profile *p)
 	run_report(r, &m, &c, &res);
 	bid = *symsrc_build_id(&m);
 	symsrc_close(&m);
-	profile_close(p);	/* a file that changed size is an error */
+	profile_close(p);
 	run_finish(r->out, r->pprof);
 	fit_warn(&(struct step_text){ r->map, res.origin, res.etext,
 	    res.have_etext, p->nwords - 1 }, r->profile, r->step);
 	if (r->o->mapfile)	/* the default map's notice said it already */
-		kernel_build_id_warn(&bid, r->map, r->live ? &r->k.id : NULL);
+		kernel_build_id_warn(&bid, r->map, r->live ? &r->k->id : NULL);
 }
 
 /* R's profile, a gmon.out or a kernel profile, read once: -i, the report,
@@ -80,7 +82,7 @@ report_profile(struct run *r)
 			    "profile; a program writes its gmon.out once, when "
 			    "it exits", prof.name);
 		gmonrun_run(r, &prof);
-		profile_close(&prof);	/* a file that changed size is an error */
+		profile_close(&prof);
 		run_finish(r->out, r->pprof);
 		return;
 	}
@@ -164,6 +166,7 @@ main(int argc, char **argv)
 	struct options o;
 	struct run r;
 	struct rights rt;
+	struct kfiles k;
 	struct dest d = { 0 };
 
 	/* descriptors 0-2 closed by the caller would be taken by the next
@@ -183,8 +186,9 @@ main(int argc, char **argv)
 	case OPT_HELP:
 		usage(&d.out, o.name);
 	case OPT_VERSION:
-		out_printf(&d.out, "%s from readprofile %s\n", PROGNAME,
-		    RP_VERSION);
+		/* "readprofile 1.0"; "NAME (readprofile) 1.0" run as NAME */
+		out_printf(&d.out, strcmp(o.name, PROGNAME) ? "%s (" PROGNAME
+		    ") %s\n" : "%s %s\n", o.name, RP_VERSION);
 		run_finish(&d.out, NULL);
 		return 0;
 	case OPT_USAGE_ERROR:
@@ -194,19 +198,20 @@ main(int argc, char **argv)
 	default:
 		return 1;
 	}
-	run_init(&r, &o, &d.out, &d.pprof, &rt);
+	kroot_files(&k, &rt);
+	run_init(&r, &o, &k, &d.out, &d.pprof);
 	if (o.reset || o.multiplier_set)
-		kernel_write_profile(&r.k, o.multiplier_set ? &o.multiplier :
+		kernel_write_profile(&k, o.multiplier_set ? &o.multiplier :
 		    NULL);
 	kroot_drop_privileges_for_good(&rt);
 	if (o.enable) {		/* start the kernel's profiling, and say how */
-		profiling_enable(&r.k, o.enable, &d.out);
+		profiling_enable(&k, o.enable, &d.out);
 		run_finish(&d.out, NULL);
 		return 0;
 	}
 	export_prepare(&o, &d.pprof);
 	if (r.live)
-		kernel_profile_check(&r.k);
+		kernel_profile_check(&k);
 	report_profile(&r);
 	return 0;
 }

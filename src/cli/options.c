@@ -15,8 +15,6 @@
 enum { OPT_EXACT = 256, OPT_BASELINE, OPT_TOP, OPT_INTERVAL, OPT_ITERATIONS,
     OPT_PPROF, OPT_FOLDED, OPT_NO_DEMANGLE, OPT_HZ, OPT_ENABLE };
 
-static char progname[] = PROGNAME;
-
 static const char shortopts[] = "m:p:M:ivabsrnJVh";
 
 /* Ours, then util-linux 2.38's.  One of ours could make an abbreviation of
@@ -91,7 +89,7 @@ table_for(int argc, char **argv)
 
 	while (i < argc && (argv[i][0] != '-' || argv[i][1] == '\0'))
 		i++;
-	if (i == argc || strncmp(argv[i], "--", 2) != 0 || argv[i][2] == '\0')
+	if (i >= argc || strncmp(argv[i], "--", 2) != 0 || argv[i][2] == '\0')
 		return longopts;
 	name = argv[i] + 2;
 	len = strcspn(name, "=");
@@ -173,12 +171,14 @@ enum opt_result
 options_parse(struct options *o, int argc, char **argv)
 {
 	unsigned long long v;
+	char *name;
 	int c;
 
 	*o = (struct options){ .profile = "/proc/profile", .argc = argc,
 	    .argv = argv, .name = options_name(argc > 0 ? argv[0] : NULL) };
+	name = prog_name_set(o->name);	/* every message's, getopt's too */
 	if (argc > 0)
-		argv[0] = progname;	/* getopt's messages name the program */
+		argv[0] = name;
 	optind = 0;		/* glibc and musl: start afresh (no old cluster) */
 	opterr = 1;
 	while ((c = getopt_long(argc, argv, shortopts,

@@ -1,27 +1,12 @@
 /*
- * options.h - the command line.
+ * options.h - the command line, parsed into struct options (core/run.h).
  */
 #ifndef RP_OPTIONS_H
 #define RP_OPTIONS_H
 
 #include <stddef.h>
 
-struct options {
-	const char *mapfile;	/* NULL: the default search */
-	const char *profile;
-	const char *baseline;	/* NULL: none */
-	int info, verbose, all, bins, counters, reset, noauto, exact, json;
-	int folded, no_demangle, multiplier_set, multiplier;
-	size_t top;		/* --top N; 0: none */
-	const char *enable;	/* --enable[=ARG]; NULL: none */
-	double interval;	/* --interval SECONDS; 0: none */
-	unsigned long iterations; /* --iterations N; 0: until stopped */
-	const char *name;	/* the name it was run by: usage lines */
-	const char *pprof;	/* --pprof FILE ("-": stdout); NULL: none */
-	unsigned long hz;	/* --hz N: ticks per second; 0: unknown */
-	int argc;		/* the command line, for --pprof's comment */
-	char *const *argv;
-};
+#include "core/run.h"
 
 enum opt_result {
 	OPT_RUN,		/* go on */

@@ -91,9 +91,9 @@ already_on(int mode)
 {
 	fatalx("profiling is already on (%s reads %d: counting %s): the "
 	    "kernel starts it once per boot, so its mode cannot change until "
-	    "the next boot; readprofile reads it as it is", SYS_PROFILING,
-	    mode, profiling_counts(mode, "something this readprofile does not "
-	    "know"));
+	    "the next boot; %s reads it as it is", SYS_PROFILING, mode,
+	    profiling_counts(mode, xasprintf("something this %s does not know",
+	    prog_name())), prog_name());
 }
 
 void
@@ -116,11 +116,11 @@ profiling_enable(const struct kfiles *k, const char *arg, struct out *out)
 	if (k->rights.setuid)
 		fatalx("--enable is refused by a set-user-ID install: starting "
 		    "profiling takes kernel memory until the next boot, so "
-		    "only root may do it, running readprofile as root");
+		    "only root may do it, running %s as root", prog_name());
 	if (getuid() != 0)
 		fatalx("--enable needs root: starting profiling takes kernel "
-		    "memory until the next boot (as root: readprofile "
-		    "--enable=%s, or echo %s > %s)", arg, arg, SYS_PROFILING);
+		    "memory until the next boot (as root: %s --enable=%s, or "
+		    "echo %s > %s)", prog_name(), arg, arg, SYS_PROFILING);
 	mode = profiling_mode(k);
 	if (mode < 0 && errno == ENOENT)
 		fatalx("%s: %s: this kernel was built without CONFIG_PROFILING "
@@ -166,12 +166,12 @@ profiling_hint(const struct kfiles *k)
 		return;	/* no such file: kernel.c's hints */
 	if (mode == PROF_OFF)
 		fatalx_hint("profiling is off (%s reads 0); start it now, as "
-		    "root, with readprofile --enable (or: echo 2 > %s): no "
+		    "root, with %s --enable (or: echo 2 > %s): no "
 		    "reboot is needed; it works once per boot, and its counters "
 		    "take 4 bytes of kernel memory for every 2^N bytes of "
 		    "kernel text (profile=N; with 2, as much memory as the "
 		    "kernel's text), until the next boot", SYS_PROFILING,
-		    SYS_PROFILING);
+		    prog_name(), SYS_PROFILING);
 	fatalx_hint("%s reads %d (profiling is on%s%s), yet %s is missing: "
 	    "is /proc mounted?", SYS_PROFILING, mode, what ? ", counting " : "",
 	    what ? what : "", k->profile);

@@ -17,10 +17,10 @@ struct pending {
 };
 
 /* The state of one report: its totals grow in RES as symbols close. */
-struct run {
+struct walk {
 	struct symsrc *m;
 	const struct counters *c;
-	const struct report_opts *opt;
+	const struct run *run;
 	const struct report_sink *sink;
 	struct report_result *res;
 	struct pending p;
@@ -79,7 +79,7 @@ report_text_bounds(struct symsrc *m, struct report_result *res)
  * map is read on for _etext), and without -m, that a copy needs its map. */
 #define OUT_OF_RANGE "profile address out of range. Wrong map file?"
 static _Noreturn void
-out_of_range(struct run *r, const struct sym *at)
+out_of_range(struct walk *r, const struct sym *at)
 {
 	const struct attrib *a = &r->res->a;
 	struct sym s = *at;
@@ -118,7 +118,7 @@ out_of_range(struct run *r, const struct sym *at)
 	}
 	/* a short profile is the cause: said first, then util-linux's line */
 	warnx_("%s", short_profile ? detail : OUT_OF_RANGE);
-	if (!r->opt->default_map)
+	if (r->run->o->mapfile != NULL)
 		fatalx("%s", short_profile ? OUT_OF_RANGE : detail);
 	warnx_("%s", short_profile ? OUT_OF_RANGE : detail);
 	fatalx("no -m: %s belongs to the running kernel; a profile copied "
@@ -133,20 +133,20 @@ report_unknown(const struct report_result *res)
 }
 
 int
-report_shown(const struct report_opts *opt, const struct func_rec *f)
+report_shown(const struct options *o, const struct func_rec *f)
 {
-	if (opt->bins)
-		return f->ticks || (opt->all && f->sp.end > f->sp.first);
-	return f->len && (f->ticks || opt->all);
+	if (o->bins)
+		return f->ticks || (o->all && f->sp.end > f->sp.first);
+	return f->len && (f->ticks || o->all);
 }
 
 /* The line S closes the pending symbol; print or collect it. */
 static void
-close_pending(struct run *r, const struct sym *s)
+close_pending(struct walk *r, const struct sym *s)
 {
 	struct attrib_span sp;
-	const struct report_opts *opt = r->opt;
-	const struct report_hist *h = opt->hist;
+	const struct options *o = r->run->o;
+	const struct report_hist *h = r->run->hist;
 	struct pending *p = &r->p;
 	struct func_rec f;
 
@@ -165,7 +165,7 @@ close_pending(struct run *r, const struct sym *s)
 	/* a histogram's calls into [start, next), added to the total's; with
 	 * -b, every symbol's count in the total, as -b -v lists */
 	if (h != NULL && h->calls != NULL &&
-	    (opt->bins || report_shown(opt, &f))) {
+	    (o->bins || report_shown(o, &f))) {
 		f.calls = h->calls(h->calls_ctx, p->addr, s->addr);
 		r->res->calls += f.calls;
 	}
@@ -175,7 +175,7 @@ close_pending(struct run *r, const struct sym *s)
 
 /* The text rules for the line S: 0 when it ends the report. */
 static int
-take_line(struct run *r, const struct sym *s)
+take_line(struct walk *r, const struct sym *s)
 {
 	if (sym_is_etext(s)) {
 		close_pending(r, s);
@@ -196,7 +196,7 @@ take_line(struct run *r, const struct sym *s)
 /* Histogram: close the pending symbol at S (at its end, when its bytes
  * end before: the bins from there to S are no symbol's); S is pending. */
 static void
-close_hist(struct run *r, const struct sym *s)
+close_hist(struct walk *r, const struct sym *s)
 {
 	struct sym e = *s;
 
@@ -208,7 +208,7 @@ close_hist(struct run *r, const struct sym *s)
 
 /* Histogram: the bounds of a text map's program text, from its line S. */
 static void
-text_bound(struct run *r, const struct sym *s)
+text_bound(struct walk *r, const struct sym *s)
 {
 	struct report_result *res = r->res;
 
@@ -225,9 +225,9 @@ text_bound(struct run *r, const struct sym *s)
 
 /* The histogram's rules for the line S: 0 when it ends the report. */
 static int
-take_hist(struct run *r, const struct sym *s)
+take_hist(struct walk *r, const struct sym *s)
 {
-	const struct report_hist *h = r->opt->hist;
+	const struct report_hist *h = r->run->hist;
 
 	text_bound(r, s);
 	if (s->kind != SYM_TEXT)
@@ -247,15 +247,15 @@ take_hist(struct run *r, const struct sym *s)
 
 void
 report_run(struct symsrc *m, const struct counters *c,
-    const struct report_opts *opt, const struct report_sink *sink,
+    const struct run *rn, const struct report_sink *sink,
     struct report_result *res)
 {
-	const struct report_hist *h = opt->hist;
-	int (*take)(struct run *, const struct sym *) = h ? take_hist :
+	const struct report_hist *h = rn->hist;
+	int (*take)(struct walk *, const struct sym *) = h ? take_hist :
 	    take_line;
-	int more, last_is_text = opt->last_is_text &&
-	    opt->mode == ATTRIB_EXACT;
-	struct run r = { .m = m, .c = c, .opt = opt, .sink = sink,
+	int more, last_is_text = rn->last_is_text &&
+	    run_mode(rn) == ATTRIB_EXACT;
+	struct walk r = { .m = m, .c = c, .run = rn, .sink = sink,
 	    .res = res };
 	struct sym s;
 
@@ -269,7 +269,7 @@ report_run(struct symsrc *m, const struct counters *c,
 		res->origin = need_stext(m, &s);
 		pending_set(&r.p, &s);
 		res->unknown = last_is_text ? 0 : counters_get(c, c->n - 1);
-		attrib_init(&res->a, res->origin, opt->step, c->n, opt->mode);
+		attrib_init(&res->a, res->origin, rn->step, c->n, run_mode(rn));
 		res->a.last_is_text = last_is_text;
 	}
 	/* a profile of its step word alone: that word is util-linux's

@@ -16,6 +16,7 @@
 
 #include "core/attrib.h"
 #include "core/collect.h"
+#include "core/run.h"
 #include "sym/symsrc.h"
 
 /* A process histogram (gmon.out): its ranges, from low to high, bins in
@@ -27,20 +28,6 @@ struct report_hist {
 	uint32_t rate;
 	uint64_t (*calls)(void *ctx, uint64_t start, uint64_t next);
 	void *calls_ctx;
-};
-
-struct report_opts {
-	int verbose, all, bins, counters;
-	enum attrib_mode mode;
-	struct collect *collect;	/* views: --top/--json collect here */
-	int default_map;	/* the map was not given with -m */
-	/* NULL, or the name to print (demangled), valid to the next call */
-	const char *(*rename)(void *ctx, const char *name, size_t len,
-	    size_t *outlen);
-	void *rename_ctx;
-	int last_is_text;	/* exact: the last counter is a text bucket */
-	uint32_t step;		/* a kernel profile's */
-	const struct report_hist *hist;	/* a histogram's, else NULL */
 };
 
 struct report_result {
@@ -78,24 +65,25 @@ struct report_sink {
 /* The ticks of *unknown* no function holds: the views' *unknown*. */
 uint64_t report_unknown(const struct report_result *res);
 
-/* Whether a view lists F: as the classic text, one with a length and
- * ticks (any with -a); with -b, one that has a bin to list. */
-int report_shown(const struct report_opts *opt, const struct func_rec *f);
+/* Whether a view lists F under the options O: as the classic text, one
+ * with a length and ticks (any with -a); with -b, one that has a bin to
+ * list. */
+int report_shown(const struct options *o, const struct func_rec *f);
 
 /* Find _stext and _etext without reporting (for -i -v). */
 void report_text_bounds(struct symsrc *m, struct report_result *res);
 
 /* The whole report of counters C against map M into SINK: a kernel
- * profile at OPT's step, its ticks in no symbol a warning in RES->note (a
+ * profile at R's step, its ticks in no symbol a warning in RES->note (a
  * wrong or truncated map; the views write it on stderr after the report),
- * or the histogram OPT->hist, over the text symbols (T, t, W, w) in
+ * or the histogram R->hist, over the text symbols (T, t, W, w) in
  * [low, high), each extending to the next or to high, and the last one
  * before low, which reaches in when no symbol starts at low.  A symbol of
  * a stripped program's .dynsym (struct sym's dynamic) gets only its own
  * bytes, its ELF size; bins no symbol gets are *unknown*.  -v adds each
  * symbol's seconds, and its calls when the histogram has them. */
 void report_run(struct symsrc *m, const struct counters *c,
-    const struct report_opts *opt, const struct report_sink *sink,
+    const struct run *r, const struct report_sink *sink,
     struct report_result *res);
 
 #endif

@@ -150,8 +150,10 @@ profile_setup(struct profile *p, int noauto)
 }
 
 /* Subtract the N words in BASE's buffer, the baseline's [k, k + n) as
- * read, from P's; those past P's last are left for the size check. */
-static void
+ * read, from P's; those past P's last are left for the size check.
+ * Returns 0, or the word (from 1) of the first counter above P's, where
+ * it stops. */
+static uint64_t
 subtract_words(struct profile *p, const struct profile *base, uint64_t k,
     size_t n)
 {
@@ -163,12 +165,11 @@ subtract_words(struct profile *p, const struct profile *base, uint64_t k,
 		if (k == 0)	/* the step: checked with the size */
 			continue;
 		if (a[k] < b)
-			fatalx("%s: counter %llu is lower than in %s "
-			    "(were the counters reset?)", p->name,
-			    (unsigned long long)(k - 1), base->name);
+			return k;
 		a[k] -= b;
 		p->blk[k / COUNTERS_BLOCK] -= b;
 	}
+	return 0;
 }
 
 /* BYTES long: checked as profile_open checks, then against P. */
@@ -192,11 +193,13 @@ size_base(const struct profile *p, struct profile *base, uint64_t bytes)
 }
 
 /* A regular file, or a pipe that ends in the first piece, is sized and its
- * step checked before any counter is compared; a longer pipe at its end. */
+ * step checked before any counter is compared; a longer pipe at its end,
+ * before a counter above P's is reported (another kernel's snapshot is
+ * one of another size, not one whose counters were reset). */
 void
 profile_subtract(struct profile *p, struct profile *base, const char *name)
 {
-	uint64_t k = 0;
+	uint64_t k = 0, above = 0;
 	size_t have = 0, got, n;
 
 	*base = (struct profile){ .name = name };
@@ -218,13 +221,18 @@ profile_subtract(struct profile *p, struct profile *base, const char *name)
 			check_bounds(base);
 		}
 		n = got / 4;
-		subtract_words(p, base, k, n);
+		if (above == 0)
+			above = subtract_words(p, base, k, n);
 		k += n;
 		have = got - n * 4;
 		memmove(base->data, base->data + n * 4, have);
 	} while (got == CHUNK);
 	if (!base->in.seekable && base->in.off >= CHUNK)	/* a longer pipe */
 		size_base(p, base, base->in.off);
+	if (above != 0)
+		fatalx("%s: counter %llu is lower than in %s (were the counters "
+		    "reset?)", p->name, (unsigned long long)(above - 1),
+		    base->name);
 }
 
 struct counters
@@ -245,7 +253,6 @@ profile_take(struct profile *p)
 void
 profile_close(struct profile *p)
 {
-	input_check_size(&p->in);
 	input_close(&p->in);
 	free(p->data);
 	free(p->blk);

@@ -64,8 +64,8 @@ struct counters profile_counters(const struct profile *p);
 /* The words, set up, for the caller to keep and free; P holds none then. */
 uint32_t *profile_take(struct profile *p);
 
-/* Close P: a regular file whose size changed since it was opened is an
- * error naming it. */
+/* Close P.  (Its size was checked once it was read, before any report:
+ * a change after that leaves the copy read, which is what is reported.) */
 void profile_close(struct profile *p);
 
 #endif

@@ -24,7 +24,7 @@ struct demangler {
 	char *buf;		/* the answer: the name made last */
 };
 
-/* For struct report_opts's rename hook, CTX a struct demangler: NAME (LEN
+/* For struct run's rename hook, CTX a struct demangler: NAME (LEN
  * bytes) demangled, or NAME itself when not a mangled C++ name ("_Z..."),
  * when the demangler refuses it, when demangling it went past a limit
  * (counted), or when no demangler can be had; its length in *OUTLEN.

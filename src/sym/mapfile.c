@@ -7,6 +7,21 @@
 
 #define READ_CHUNK ((size_t)1 << 17)
 
+/* The N bytes at P come next: while M is not known to be something else,
+ * its first SNIFF_TEXT bytes, as they come, tell whether it is text. */
+static void
+look_at(struct map *m, const char *p, size_t n)
+{
+	if (m->kind != NULL || m->head >= SNIFF_TEXT)
+		return;
+	if (n > SNIFF_TEXT - m->head)
+		n = SNIFF_TEXT - m->head;
+	m->head += n;
+	m->head_nul |= memchr(p, '\0', n) != NULL;
+	m->head_nl |= memchr(p, '\n', n) != NULL;
+	m->kind = sniff_text(m->head_nul, m->head_nl, m->head);
+}
+
 void
 map_open_input(struct map *m, const char *name, const struct input *in,
     const void *head, size_t n)
@@ -16,6 +31,7 @@ map_open_input(struct map *m, const char *name, const struct input *in,
 	m->buf = xmalloc(m->cap);
 	memcpy(m->buf, head, n);
 	m->len = n;
+	look_at(m, head, n);
 }
 
 void
@@ -26,6 +42,7 @@ map_open_mem(struct map *m, const char *name, const char *text, size_t n)
 	m->buf = xmalloc(m->cap);
 	memcpy(m->buf, text, n);
 	m->len = n;
+	look_at(m, text, n);
 	if (n > 0 && text[n - 1] != '\n')
 		m->buf[m->len++] = '\n';
 	m->lines = m->len;
@@ -147,6 +164,7 @@ fill(struct map *m)
 			m->eof = 1;
 			continue;
 		}
+		look_at(m, m->buf + m->len, got);
 		nl = memrchr(m->buf + m->len, '\n', got);
 		m->len += got;
 		if (nl != NULL) {

@@ -23,6 +23,8 @@ struct map {
 	uint64_t lineno;
 	int crlf;		/* "_stext\r" seen: DOS line endings */
 	const struct sniff *kind;	/* recognisably not a map, or NULL */
+	size_t head;		/* bytes of the first SNIFF_TEXT looked at */
+	int head_nul, head_nl;	/* a NUL byte, a line end among them */
 	int hold;		/* keep every line read, for map_rewind() */
 	int skip_undefined;	/* pass over nm's address-less U/w/v lines */
 };

@@ -62,8 +62,8 @@ const char *
 symsrc_hint(const struct symsrc *s)
 {
 	if (s->map.crlf)
-		return "\n" PROGNAME ": (its lines end in CR LF: convert it "
-		    "with dos2unix or sed 's/\\r$//')";
+		return xasprintf("\n%s: (its lines end in CR LF: convert it "
+		    "with dos2unix or sed 's/\\r$//')", prog_name());
 	return "";
 }
 

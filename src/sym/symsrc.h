@@ -31,7 +31,8 @@ int symsrc_next(struct symsrc *s, struct sym *sym);
  * (an address of 0 is for the caller to refuse). */
 int symsrc_find_stext(struct symsrc *s, struct sym *sym);
 
-/* A hint for the "no _stext" error ("" when none), e.g. CR LF endings. */
+/* A hint for the "no _stext" error ("" when none), e.g. CR LF endings;
+ * for a message before exit: a hint is not freed. */
 const char *symsrc_hint(const struct symsrc *s);
 
 /* An ELF file's GNU build-id; n 0 when none (always, for a text map). */

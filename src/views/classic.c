@@ -47,9 +47,32 @@ put_u64(char *p, uint64_t v, int width)
 	return p;
 }
 
+/* " %8.4f" of LOAD (not negative) at P, as printf rounds it: its digits
+ * from LOAD * 10^4, whose error is below 2^-19 for a load under 2^20, so
+ * that it rounds as the exact value does unless it lies within 10^-5 of
+ * a tie; then, and for a larger load, by snprintf. */
+static char *
+put_load(char *p, double load)
+{
+	double t = load * 10000.0, f;
+	uint64_t q;
+
+	if (!(load < 1048576.0) ||
+	    ((f = t - (double)(uint64_t)t) > 0.49999 && f < 0.50001))
+		return p + snprintf(p, 64, " %8.4f", load);
+	q = (uint64_t)(t + 0.5);
+	*p++ = ' ';
+	p = put_u64(p, q / 10000, 3);
+	*p++ = '.';
+	for (uint64_t d = 1000; d > 0; d /= 10)
+		*p++ = (char)('0' + q / d % 10);
+	return p;
+}
+
 /* "%6llu %-40.*s %8.4f" and END.  -a writes tens of thousands of lines,
- * most with no tick: printf would take twice the whole report's time
- * (bench/run.sh, real-a), so it formats only a load other than 0.0000. */
+ * most with no tick, and the dense report 151,591 with a load: printf
+ * would take twice the whole report's time (bench/run.sh, real-a), and a
+ * tenth of the dense one's, so it is written by hand. */
 static void
 out_plain(struct out *o, const struct line *l)
 {
@@ -61,10 +84,8 @@ out_plain(struct out *o, const struct line *l)
 	out_str(o, l->name, l->nlen);
 	if (l->nlen < 40)
 		out_str(o, blanks, 40 - l->nlen);
-	if (l->load == 0.0)
-		out_str(o, "   0.0000", 9);
-	else
-		out_printf(o, " %8.4f", l->load);
+	p = put_load(b, l->load);
+	out_str(o, b, (size_t)(p - b));
 	out_str(o, l->end, strlen(l->end));
 }
 
@@ -104,7 +125,7 @@ static void
 out_bins(const struct classic *cl, const struct func_rec *f,
     const struct line *l)
 {
-	struct out *o = cl->o;
+	struct out *o = cl->r->out;
 	int header = 0;
 
 	for (uint64_t k = f->sp.first; k < f->sp.end;) {
@@ -112,7 +133,7 @@ out_bins(const struct classic *cl, const struct func_rec *f,
 		const uint32_t *w = cl->c->span(cl->c->ctx, k, f->sp.end, &got);
 
 		for (size_t i = 0; i < got; i++) {
-			if (w[i] == 0 && !cl->opt->all)
+			if (w[i] == 0 && !cl->r->o->all)
 				continue;
 			if (!header)
 				out_printf(o, "%.*s:\n", (int)l->nlen, l->name);
@@ -188,7 +209,7 @@ out_counters(const struct classic *cl, const struct func_rec *f,
 		for (size_t i = 0; i < got; i++) {
 			if (a->mode == ATTRIB_HIST)
 				addr = attrib_word_addr(a, k + i);
-			out_counter(cl->o, l, addr, w[i]);
+			out_counter(cl->r->out, l, addr, w[i]);
 			addr += a->step;
 		}
 		k += got;
@@ -199,24 +220,25 @@ void
 classic_out(const struct classic *k, const struct func_rec *f,
     const char *end)
 {
-	const struct report_opts *opt = k->opt;
+	const struct options *opt = k->r->o;
+	const struct run *r = k->r;
 	const struct report_result *res = k->res;
 	struct line l = { .addr = f->addr, .ticks = f->ticks, .name = f->name,
 	    .nlen = f->namelen, .load = attrib_load(f->ticks, f->len),
 	    .verbose = opt->verbose, .h = res->h, .calls = f->calls,
 	    .end = end ? end : "\n" };
 
-	if (opt->rename && (f->ticks || opt->all || opt->verbose))
-		l.name = opt->rename(opt->rename_ctx, f->name, f->namelen,
+	if (r->rename && (f->ticks || opt->all || opt->verbose))
+		l.name = r->rename(r->rename_ctx, f->name, f->namelen,
 		    &l.nlen);
 	if (opt->bins) {
 		out_bins(k, f, &l);
 		if (f->ticks || opt->verbose || end)
-			out_printf(k->o, "  total\t\t\t\t%llu%s",
+			out_printf(k->r->out, "  total\t\t\t\t%llu%s",
 			    (ull)f->ticks, l.end);
 		return;
 	}
-	out_line(k->o, &l);
+	out_line(k->r->out, &l);
 	if (opt->counters && (res->a.step || res->h))
 		out_counters(k, f, &l);
 }
@@ -227,10 +249,10 @@ classic_func(void *ctx, const struct func_rec *f)
 {
 	struct classic *k = ctx;
 
-	if (k->opt->collect != NULL) {
-		if (report_shown(k->opt, f))
-			collect_add(k->opt->collect, f);
-	} else if (k->opt->bins || report_shown(k->opt, f)) {
+	if (k->r->collect != NULL) {
+		if (report_shown(k->r->o, f))
+			collect_add(k->r->collect, f);
+	} else if (k->r->o->bins || report_shown(k->r->o, f)) {
 		classic_out(k, f, NULL);
 	}
 }
@@ -241,19 +263,19 @@ classic_end(void *ctx, const struct report_result *res)
 {
 	struct classic *k = ctx;
 
-	if (k->opt->collect == NULL) {
-		out_printf(k->o, "%6llu *unknown*\n", (ull)res->unknown);
-		out_total(k->o, res, res->total, k->opt->verbose);
+	if (k->r->collect == NULL) {
+		out_printf(k->r->out, "%6llu *unknown*\n", (ull)res->unknown);
+		out_total(k->r->out, res, res->total, k->r->o->verbose);
 	}
-	out_note(k->o, res->note);
+	out_note(k->r->out, res->note);
 }
 
 void
 classic_run(struct symsrc *m, const struct counters *c,
-    const struct report_opts *opt, struct out *o, struct report_result *res)
+    const struct run *r, struct report_result *res)
 {
-	struct classic cl = { o, c, opt, res };	/* RES filled as it goes */
+	struct classic cl = { r, c, res };	/* RES filled as it goes */
 	struct report_sink s = { NULL, classic_func, classic_end, &cl };
 
-	report_run(m, c, opt, &s, res);
+	report_run(m, c, r, &s, res);
 }

@@ -10,10 +10,10 @@
 #include "base/output.h"
 #include "core/report.h"
 
-/* The report of C against M: the classic text, or, when OPT carries a
- * collection (--top), into it. */
+/* The report of C against M: the classic text on R->out, or, when R
+ * carries a collection (--top, --json), into it. */
 void classic_run(struct symsrc *m, const struct counters *c,
-    const struct report_opts *opt, struct out *o, struct report_result *res);
+    const struct run *r, struct report_result *res);
 
 /*
  * One function's line (or the total's, at address 0), then END:
@@ -42,9 +42,8 @@ void out_total(struct out *o, const struct report_result *res,
 
 /* The classic text's writer, --top's too. */
 struct classic {
-	struct out *o;
+	const struct run *r;	/* its options, its output */
 	const struct counters *c;
-	const struct report_opts *opt;
 	const struct report_result *res;
 };
 

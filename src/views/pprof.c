@@ -272,15 +272,15 @@ pprof_func(struct pprof_enc *e, const struct func_rec *f,
 		return;
 	e->fid++;
 	sys = str_n(e, f->name, f->namelen);
-	if (e->in->rename)
-		name = e->in->rename(e->in->rename_ctx, f->name, f->namelen,
+	if (e->r->rename)
+		name = e->r->rename(e->r->rename_ctx, f->name, f->namelen,
 		    &nlen);
 	/* its Function, then its Location(s) and Sample(s) */
 	pb_int(&e->m, F_ID, e->fid);
 	pb_int(&e->m, F_NAME, name == f->name ? sys : str_n(e, name, nlen));
 	pb_int(&e->m, F_SYSTEM_NAME, sys);
 	top_msg(e, P_FUNCTION, &e->m);
-	if (!e->in->buckets || c == NULL) {
+	if (!(e->r->o->counters || e->r->o->bins) || c == NULL) {
 		sample(e, f->addr, f->ticks);
 		return;
 	}
@@ -306,11 +306,13 @@ pprof_unplaced(struct pprof_enc *e, const char *name, uint64_t ticks)
 }
 
 void
-pprof_begin(struct pprof_enc *e, FILE *f, const struct pprof_info *in)
+pprof_begin(struct pprof_enc *e, FILE *f, const struct run *r,
+    const struct pprof_meta *in)
 {
 	uint64_t none = 0;
 
 	memset(e, 0, sizeof *e);
+	e->r = r;
 	e->in = in;
 	gz_begin(&e->gz, f);
 	str_c(e, "");	/* string 0 is always "" */
@@ -329,11 +331,11 @@ pprof_begin(struct pprof_enc *e, FILE *f, const struct pprof_info *in)
 int
 pprof_end(struct pprof_enc *e)
 {
-	const struct pprof_info *in = e->in;
+	const struct pprof_meta *in = e->in;
 	char b[160], id[BUILD_ID_HEX];
 	int rc;
 	/* the Mapping: the text's bounds are known at the end */
-	uint64_t file = str_c(e, in->map), bid = 0;
+	uint64_t file = str_c(e, e->r->map), bid = 0;
 
 	if (in->build_id.n > 0)
 		bid = str_c(e, build_id_hex(&in->build_id, id));

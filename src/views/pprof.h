@@ -19,20 +19,20 @@
 #include <stdio.h>
 
 #include "core/collect.h"
+#include "core/run.h"
 #include "sym/notes.h"
 
-struct pprof_info {
-	const char *map;		/* the Mapping's file name */
+/* What the caller alone knows of the profile: its rate and time, read at
+ * pprof_begin; the Mapping's bounds, build-id and comments, read from
+ * pprof_unplaced on.  The rest is the run's: the Mapping's file (R->map),
+ * the names (R->rename), a Location per bucket (-s, -b). */
+struct pprof_meta {
 	uint64_t start, limit, file_offset;
 	struct build_id build_id;	/* written as hex; n 0: none */
 	uint32_t rate;			/* ticks per second; 0: unknown */
 	int64_t time_nanos;		/* when the profile was taken */
 	const char *const *comments;	/* written at pprof_end */
 	size_t ncomments;
-	int buckets;			/* -s, -b: a Location per bucket */
-	const char *(*rename)(void *ctx, const char *name, size_t len,
-	    size_t *outlen);
-	void *rename_ctx;
 };
 
 /* A gzip member of stored blocks, one (64 KiB) per fwrite to F, unbuffered. */
@@ -57,14 +57,16 @@ struct pb {
 /* The encoder's state: sizes that do not grow with the profile. */
 struct pprof_enc {
 	struct gz gz;
-	const struct pprof_info *in;
+	const struct run *r;
+	const struct pprof_meta *in;
 	struct pb m, sub;	/* a message; what is made meanwhile */
 	uint64_t nstr, fid, loc;
 	uint64_t clamped;	/* cpu values past int64 */
 };
 
-/* Start the profile on F: its header, sample types and period. */
-void pprof_begin(struct pprof_enc *e, FILE *f, const struct pprof_info *in);
+/* Start the profile of R on F: its header, sample types and period. */
+void pprof_begin(struct pprof_enc *e, FILE *f, const struct run *r,
+    const struct pprof_meta *in);
 
 /* Function F, if it has ticks; with buckets and C, a Location per
  * non-zero bucket of C, placed by A. */

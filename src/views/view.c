@@ -21,9 +21,11 @@ view_percent(uint64_t ticks, uint64_t total)
 /* A row of ticks in no function (*unknown*, no symbol): where a
  * function's row has its address, load, seconds and calls: blank. */
 static void
-top_nofunc(struct out *o, const struct report_result *res,
-    const struct report_opts *opt, const char *name, uint64_t u)
+top_nofunc(const struct run *r, const struct report_result *res,
+    const char *name, uint64_t u)
 {
+	const struct options *opt = r->o;
+	struct out *o = r->out;
 	char t[32];
 
 	if (opt->bins)		/* as the classic *unknown* line */
@@ -40,11 +42,14 @@ top_nofunc(struct out *o, const struct report_result *res,
 }
 
 void
-view_top(struct out *o, const struct report_result *res,
-    const struct counters *c, const struct report_opts *opt,
-    const char *counting)
+view_top(const struct run *r, const struct report_result *res,
+    const struct counters *c)
 {
-	const struct collect *k = opt->collect;
+	const struct options *opt = r->o;
+	struct out *o = r->out;
+	const struct collect *k = r->collect;
+	/* what a gmon.out counts is not the kernel's */
+	const char *counting = r->hist ? NULL : r->counting;
 	/* the rows of no function, ranked with the functions (after a tie) */
 	struct {
 		const char *name;
@@ -52,7 +57,7 @@ view_top(struct out *o, const struct report_result *res,
 	} nf[2] = { { "*unknown*", report_unknown(res) },
 	    { "[no symbol]", res->nosym } };
 	size_t rows = 0, j = 0;
-	struct classic cl = { o, c, opt, res };
+	struct classic cl = { r, c, res };
 	char b[32];
 
 	if (nf[1].n > nf[0].n)	/* the larger first */
@@ -72,7 +77,7 @@ view_top(struct out *o, const struct report_result *res,
 		while (j < 2 && (nf[j].n == 0 || i == k->n ||
 		    nf[j].n > k->v[i].ticks)) {
 			if (nf[j].n > 0 && rows++ < k->limit)
-				top_nofunc(o, res, opt, nf[j].name, nf[j].n);
+				top_nofunc(r, res, nf[j].name, nf[j].n);
 			j++;
 		}
 		if (i == k->n || rows >= k->limit)
@@ -201,12 +206,12 @@ folded_func(void *ctx, const struct func_rec *f)
 	const char *name = f->name;
 	size_t n = f->namelen;
 
-	if (f->ticks == 0 || !report_shown(fs->opt, f))
+	if (f->ticks == 0 || !report_shown(fs->r->o, f))
 		return;
-	if (fs->opt->rename)
-		name = fs->opt->rename(fs->opt->rename_ctx, f->name, n, &n);
-	folded_name(fs->o, name, n);
-	out_printf(fs->o, " %llu\n", (ull)f->ticks);
+	if (fs->r->rename)
+		name = fs->r->rename(fs->r->rename_ctx, f->name, n, &n);
+	folded_name(fs->r->out, name, n);
+	out_printf(fs->r->out, " %llu\n", (ull)f->ticks);
 }
 
 /* The frames of no function. */
@@ -214,21 +219,19 @@ static void
 folded_end(void *ctx, const struct report_result *res)
 {
 	struct folded_stream *fs = ctx;
+	struct out *o = fs->r->out;
 
 	if (report_unknown(res))
-		out_printf(fs->o, "[unknown] %llu\n",
-		    (ull)report_unknown(res));
+		out_printf(o, "[unknown] %llu\n", (ull)report_unknown(res));
 	if (res->nosym)
-		out_printf(fs->o, "[no symbol] %llu\n", (ull)res->nosym);
-	out_note(fs->o, res->note);
+		out_printf(o, "[no symbol] %llu\n", (ull)res->nosym);
+	out_note(o, res->note);
 }
 
 struct report_sink
-view_folded_sink(struct folded_stream *fs, struct out *o,
-    const struct report_opts *opt)
+view_folded_sink(struct folded_stream *fs, const struct run *r)
 {
-	fs->o = o;
-	fs->opt = opt;
+	fs->r = r;
 	return (struct report_sink){ NULL, folded_func, folded_end, fs };
 }
 
@@ -261,7 +264,7 @@ put_addr(struct out *o, const char *sep, const char *key, uint64_t v)
 static void
 put_buckets(struct out *o, const struct func_rec *f,
     const struct report_result *res, const struct counters *c,
-    const struct report_opts *opt)
+    const struct options *opt)
 {
 	uint64_t from = opt->bins ? f->sp.first : f->sp.list_first;
 	uint64_t to = opt->bins ? f->sp.end : f->sp.list_end;
@@ -313,14 +316,16 @@ view_width(struct out *o, const struct hist_range *r)
 }
 
 static void
-put_inputs(struct out *o, const struct view_inputs *in,
-    const struct report_opts *opt, const struct report_hist *h)
+put_inputs(const struct json_stream *j, const struct report_hist *h)
 {
-	const struct gmon *g = in->gmon;
+	const struct run *r = j->r;
+	const struct options *opt = r->o;
+	const struct gmon *g = r->gmon;
+	struct out *o = r->out;
 
-	put_str(o, "\"inputs\":{\"profile\":", in->profile);
-	put_str(o, ",\"map\":", in->map);
-	put_str(o, ",\"baseline\":", in->baseline);
+	put_str(o, "\"inputs\":{\"profile\":", r->profile);
+	put_str(o, ",\"map\":", r->map);
+	put_str(o, ",\"baseline\":", opt->baseline);
 	if (h) {	/* the width of the first range's bins as "step" */
 		out_printf(o, ",\"format\":\"gmon.out\",\"gmon_format\":\"%s\","
 		    "\"version\":%llu,\"pointer_size\":%llu,\"rate\":%llu",
@@ -340,16 +345,16 @@ put_inputs(struct out *o, const struct view_inputs *in,
 		put(o, "]");
 	} else {
 		out_printf(o, ",\"format\":\"kernel\",\"step\":%llu,"
-		    "\"counters\":%llu", (ull)in->step, (ull)in->counters);
-		put_str(o, ",\"counting\":", in->counting);
+		    "\"counters\":%llu", (ull)r->step, (ull)(j->c->n - 1));
+		put_str(o, ",\"counting\":", r->counting);
 	}
 	out_printf(o, ",\"byte_order\":\"%s\",\"mode\":\"%s\",\"all\":%s,"
-	    "\"buckets\":\"%s\",\"top\":", in->byte_order,
-	    h ? "histogram" : opt->mode == ATTRIB_EXACT ? "exact" : "classic",
+	    "\"buckets\":\"%s\",\"top\":", run_byte_order(r),
+	    h ? "histogram" : run_mode(r) == ATTRIB_EXACT ? "exact" : "classic",
 	    opt->all ? "true" : "false",
 	    opt->bins ? "histbin" : opt->counters ? "counters" : "none");
-	if (in->top)
-		out_printf(o, "%llu}", (ull)in->top);
+	if (opt->top)
+		out_printf(o, "%llu}", (ull)opt->top);
 	else
 		put(o, "null}");
 }
@@ -359,19 +364,20 @@ static void
 json_begin(void *ctx, const struct report_result *res)
 {
 	struct json_stream *j = ctx;
-	const struct view_read *rd = j->in->read;
+	const struct run_read *rd = j->r->read;
+	struct out *o = j->r->out;
 
 	j->res = res;
-	put(j->o, "{");
+	put(o, "{");
 	if (rd != NULL) {
-		out_printf(j->o, "\"interval\":{\"number\":%llu",
+		out_printf(o, "\"interval\":{\"number\":%llu",
 		    (ull)rd->number);
-		put_str(j->o, ",\"time\":", rd->time);
-		out_printf(j->o, ",\"seconds\":%.3f,\"reset\":%s},",
+		put_str(o, ",\"time\":", rd->time);
+		out_printf(o, ",\"seconds\":%.3f,\"reset\":%s},",
 		    rd->seconds, rd->reset ? "true" : "false");
 	}
-	put_inputs(j->o, j->in, j->opt, res->h);
-	put(j->o, ",\"functions\":[");
+	put_inputs(j, res->h);
+	put(o, ",\"functions\":[");
 }
 
 static void
@@ -380,16 +386,17 @@ json_func(void *ctx, const struct func_rec *f)
 	struct json_stream *j = ctx;
 
 	const struct report_result *res = j->res;
-	struct out *o = j->o;
+	const struct run *r = j->r;
+	struct out *o = r->out;
 	const char *name = f->name;
 	size_t nlen = f->namelen;
 
-	if (!report_shown(j->opt, f))
+	if (!report_shown(r->o, f))
 		return;
 	if (j->n++)
 		put(o, ",");
-	if (j->opt->rename)
-		name = j->opt->rename(j->opt->rename_ctx, f->name,
+	if (r->rename)
+		name = r->rename(r->rename_ctx, f->name,
 		    f->namelen, &nlen);
 	put(o, "{\"name\":");
 	json_str(o, name, nlen);
@@ -403,8 +410,8 @@ json_func(void *ctx, const struct func_rec *f)
 	    attrib_load(f->ticks, f->len), view_percent(f->ticks, res->all));
 	if (res->h)
 		put_hist_extra(o, "", res->h, f->ticks, f->calls);
-	if (j->opt->bins || j->opt->counters)
-		put_buckets(o, f, res, j->c, j->opt);
+	if (r->o->bins || r->o->counters)
+		put_buckets(o, f, res, j->c, r->o);
 	put(o, "}");
 }
 
@@ -413,34 +420,34 @@ static void
 json_end(void *ctx, const struct report_result *res)
 {
 	struct json_stream *j = ctx;
+	struct out *o = j->r->out;
 
-	out_printf(j->o, "],\"unknown\":%llu,\"no_symbol\":%llu,"
+	out_printf(o, "],\"unknown\":%llu,\"no_symbol\":%llu,"
 	    "\"in_functions\":%llu,\"total\":%llu,\"total_load\":%.4f",
 	    (ull)report_unknown(res), (ull)res->nosym, (ull)res->total,
 	    (ull)res->all, res->load);
 	if (res->h)
-		put_hist_extra(j->o, "total_", res->h, res->total, res->calls);
-	put(j->o, "}\n");
-	out_note(j->o, res->note);
+		put_hist_extra(o, "total_", res->h, res->total, res->calls);
+	put(o, "}\n");
+	out_note(o, res->note);
 }
 
 struct report_sink
-view_json_sink(struct json_stream *j, struct out *o, const struct counters *c,
-    const struct report_opts *opt, const struct view_inputs *in)
+view_json_sink(struct json_stream *j, const struct run *r,
+    const struct counters *c)
 {
-	*j = (struct json_stream){ o, c, opt, in, NULL, 0 };
+	*j = (struct json_stream){ r, c, NULL, 0 };
 	return (struct report_sink){ json_begin, json_func, json_end, j };
 }
 
 void
-view_json(struct out *o, const struct report_result *res,
-    const struct counters *c, const struct report_opts *opt,
-    const struct view_inputs *in)
+view_json(const struct run *r, const struct report_result *res,
+    const struct counters *c)
 {
-	const struct collect *k = opt->collect;
+	const struct collect *k = r->collect;
 	struct json_stream j;
 
-	view_json_sink(&j, o, c, opt, in);
+	view_json_sink(&j, r, c);
 	json_begin(&j, res);
 	for (size_t i = 0; i < k->n; i++)	/* each shown, as collected */
 		json_func(&j, &k->v[i]);

@@ -12,37 +12,17 @@
 #include "core/collect.h"
 #include "base/output.h"
 #include "core/report.h"
+#include "core/run.h"
 #include "hist/gmon.h"
 
-/* --interval: the read a report is of. */
-struct view_read {
-	uint64_t number;	/* 1, 2, ... */
-	const char *time;	/* when it was read */
-	double seconds;		/* since the previous read */
-	int reset;		/* a counter went down */
-};
+/* The --top report of R->collect on R->out, after "Counting: " what a
+ * kernel profile's counters count, when known. */
+void view_top(const struct run *r, const struct report_result *res,
+    const struct counters *c);
 
-/* What --json says of its inputs, and of the interval with --interval. */
-struct view_inputs {
-	const char *profile, *map, *baseline;	/* baseline may be NULL */
-	uint32_t step;
-	uint64_t counters;
-	const char *byte_order;
-	const struct gmon *gmon;	/* a gmon.out read; else NULL */
-	size_t top;		/* 0: no --top */
-	const struct view_read *read;	/* --interval's; else NULL */
-	const char *counting;	/* what the counters count; NULL: unknown */
-};
-
-/* The --top report of OPT->collect, after "Counting: COUNTING" if not NULL. */
-void view_top(struct out *o, const struct report_result *res,
-    const struct counters *c, const struct report_opts *opt,
-    const char *counting);
-
-/* The --json document, on one line, of the functions in OPT->collect. */
-void view_json(struct out *o, const struct report_result *res,
-    const struct counters *c, const struct report_opts *opt,
-    const struct view_inputs *in);
+/* The --json document, on one line, of the functions in R->collect. */
+void view_json(const struct run *r, const struct report_result *res,
+    const struct counters *c);
 
 /* The width of R's bins: an integer, or rounded to six decimals. */
 void view_width(struct out *o, const struct hist_range *r);
@@ -52,16 +32,13 @@ size_t utf8_len(const unsigned char *s, size_t n);
 
 /* The --json document as a sink. */
 struct json_stream {
-	struct out *o;
+	const struct run *r;	/* its inputs and options, its output */
 	const struct counters *c;
-	const struct report_opts *opt;
-	const struct view_inputs *in;
 	const struct report_result *res;
 	uint64_t n;		/* functions printed */
 };
-struct report_sink view_json_sink(struct json_stream *j, struct out *o,
-    const struct counters *c, const struct report_opts *opt,
-    const struct view_inputs *in);
+struct report_sink view_json_sink(struct json_stream *j, const struct run *r,
+    const struct counters *c);
 
 /*
  * A JSON string, quoted, for any bytes: '"' and controls escaped, valid
@@ -73,18 +50,17 @@ void json_str(struct out *o, const char *s, size_t n);
 
 /*
  * --folded: "NAME TICKS" per function with ticks, in address order, NAME
- * through OPT's rename hook; then "[unknown] N" and "[no symbol] N" when
+ * through R's rename hook; then "[unknown] N" and "[no symbol] N" when
  * N > 0.  In NAME, '\\', ';', controls and bytes not of valid UTF-8 are
  * written \xNN (lower-case hex), and so are a leading '[' and a ' ' before
  * what reads as a count (digits and dots to the end): every line is one
  * frame and a count, and no name reads as a frame of no function.
  */
 struct folded_stream {
-	struct out *o;
-	const struct report_opts *opt;
+	const struct run *r;
 };
-struct report_sink view_folded_sink(struct folded_stream *f, struct out *o,
-    const struct report_opts *opt);
+struct report_sink view_folded_sink(struct folded_stream *f,
+    const struct run *r);
 
 /* One folded frame: NAME escaped as above. */
 void folded_name(struct out *o, const char *name, size_t n);

@@ -79,11 +79,18 @@ same() {
 	fi
 }
 
+# INCOMPLETE: the last line of stderr after an error found once the report
+# began (it is written as it is made)
+INCOMPLETE="readprofile: the report above is incomplete"
 # fails NAME PREFIX EXPECTED-STDERR-LINE: exit 1, empty stdout, and stderr
-# exactly the line.
+# exactly the line; with LATE=1, the report begun on stdout and stderr
+# the line and INCOMPLETE.
 fails() {
 	printf '%s\n' "$3" >"$TMP/fails.exp"
-	if [ "$RC" = 1 ] && [ ! -s "$2.out" ] && cmp -s "$TMP/fails.exp" "$2.err"
+	[ "${LATE:-0}" = 1 ] && echo "$INCOMPLETE" >>"$TMP/fails.exp"
+	if [ "$RC" = 1 ] && { [ -s "$2.out" ] || [ "${LATE:-0}" = 0 ]; } &&
+	    { [ ! -s "$2.out" ] || [ "${LATE:-0}" = 1 ]; } &&
+	    cmp -s "$TMP/fails.exp" "$2.err"
 	then
 		ok "$1"
 	else
@@ -183,7 +190,8 @@ vs_model() {
 		KIND=error
 		[ $_mrc = 4 ] && _msg='profile address out of range' ||
 		    _msg='address goes backwards'
-		[ "$RC" = 1 ] && [ ! -s "$TMP/r.out" ] &&
+		[ "$RC" = 1 ] && { [ ! -s "$TMP/r.out" ] ||
+		    [ "$(tail -n 1 "$TMP/r.err")" = "$INCOMPLETE" ]; } &&
 		    grep -q "$_msg" "$TMP/r.err" ||
 		    WHY="expected '$_msg', got exit $RC"
 		;;
@@ -531,9 +539,9 @@ fi
 # The figures the README and the man page give, from the command they
 # print beside them.
 sh "$TOP/tests/extensions/exact-moved.sh" "$RP" "$PT" >"$TMP/moved" 2>&1
-sed 's/^/      /' "$TMP/moved" >"$TMP/moved.readme"
+sed 's/^/    /' "$TMP/moved" >"$TMP/moved.readme"
 if [ "$(wc -l <"$TMP/moved")" = 8 ] &&
-    grep -Fqx "      \$ make readprofile build/tests/proftool && sh tests/extensions/exact-moved.sh" "$TOP/README.md" &&
+    grep -Fqx "    \$ make readprofile build/tests/proftool && sh tests/extensions/exact-moved.sh" "$TOP/README.md" &&
     awk 'NR == FNR { want[FNR] = $0; n = FNR; next }
 	i < n && $0 == want[i + 1] { i++ } END { exit i == n ? 0 : 1 }' \
     "$TMP/moved.readme" "$TOP/README.md"; then
@@ -542,16 +550,16 @@ else
 	no "README: exact-moved.sh output as printed there" "$TMP/moved"
 fi
 s16=$(sed -n 's/^step 16: \([0-9]*\) of [0-9]* ticks (\([0-9.]*%\)).*/\1 ticks (\2)/p' "$TMP/moved")
-if [ -n "$s16" ] && grep -Fq "$s16" "$TOP/man/readprofile.8" &&
+if [ -n "$s16" ] && grep -Fq "$s16" "$TOP/man/readprofile-formats.5" &&
     grep -Fq "$s16 land" "$TOP/README.md" &&
     grep -Fq "(step 4) one tick of 10,262 moves" "$TOP/README.md" &&
     grep -Fq "printed with 0" "$TOP/README.md" &&
     grep -Fq "ticks instead of 211:" "$TOP/README.md" &&
-    grep -Fq "moves; merged to step 16" "$TOP/man/readprofile.8" &&
+    grep -Fq "moves; merged to step 16" "$TOP/man/readprofile-formats.5" &&
     grep -q "^step 4: 1 of 10262 ticks" "$TMP/moved" &&
-    grep -Fq "one tick of 10262" "$TOP/man/readprofile.8" &&
+    grep -Fq "one tick of 10262" "$TOP/man/readprofile-formats.5" &&
     grep -qx "  clear_page_erms 0 -> 211" "$TMP/moved" &&
-    grep -Fq "with none instead of 211" "$TOP/man/readprofile.8"; then
+    grep -Fq "with none instead of 211" "$TOP/man/readprofile-formats.5"; then
 	ok "README and man page: the --exact figures of exact-moved.sh in the text"
 else
 	no "README and man page: the --exact figures of exact-moved.sh in the text ($s16)" "$TMP/moved"
@@ -830,9 +838,10 @@ done
 for o in --exact "--exact -a"; do
 	warned "map with more text than the profile" wide 48 12 "$o"
 done
-# The classic rule needs the counters up to _etext: an error, no warning.
+# The classic rule needs the counters up to _etext: an error, no warning,
+# once the map's text is read (after the lines before it).
 run "$TMP/r" -p p8 -m wide
-fails "map with more text than the profile (classic): the short profile first, then out of range" "$TMP/r" \
+LATE=1 fails "map with more text than the profile (classic): the short profile first, then out of range" "$TMP/r" \
     "readprofile: the profile is shorter than the map's text: its 8 counters at step 4 cover 32 bytes, but _etext - _stext in wide is 48 bytes (a cut copy of the profile, or the map of another kernel)
 readprofile: profile address out of range. Wrong map file?"
 # The real capture cut short, against its full map: the short profile is
@@ -840,7 +849,8 @@ readprofile: profile address out of range. Wrong map file?"
 # status is util-linux's.
 head -c 4000000 "$R/profile" >"$S/cut"
 run "$TMP/r" -p "$S/cut" -m "$R/map"
-if [ "$RC" = 1 ] && [ ! -s "$TMP/r.out" ] && [ "$(wc -l <"$TMP/r.err")" = 2 ] &&
+if [ "$RC" = 1 ] && [ -s "$TMP/r.out" ] && [ "$(wc -l <"$TMP/r.err")" = 3 ] &&
+    [ "$(tail -n 1 "$TMP/r.err")" = "$INCOMPLETE" ] &&
     head -n 1 "$TMP/r.err" | grep -q "^readprofile: the profile is shorter than the map's text: its 999999 counters at step 4 cover 3999996 bytes, but _etext - _stext in $R/map is 14687538 bytes (a cut copy of the profile, or the map of another kernel)\$"; then
 	ok "a cut real profile: named first"
 else
@@ -912,54 +922,66 @@ else
 	no "$nwarn of 100 random matching maps warned"
 fi
 
-echo "== no partial report on errors"
+echo "== a late error: the report so far, said incomplete"
 
 # The real map with an address going down just before _etext: the error
-# comes after more than 2 MB of -a report.
+# comes after more than 2 MB of -a report, written as it was made: every
+# kind of stdout gets that part whole, and stderr the error, then the line
+# that says the report above is incomplete.
 awk '$3 == "_etext" { print "ffffffffb4000010 T back" } { print }' \
     "$R/map" >"$R/backmap"
 BACKLINE=$(grep -n ' back$' "$R/backmap" | cut -d: -f1)
 BACKMSG="readprofile: $R/backmap($BACKLINE): address goes backwards"
-# backerr FILE: FILE is the one error line (and no NUL bytes before it)
+# backerr FILE: FILE ends with the error line and INCOMPLETE (and has no
+# NUL bytes)
 backerr() {
-	[ "$(wc -l <"$1")" = 1 ] && grep -q "^$BACKMSG (0x" "$1" &&
+	[ "$(tail -n 2 "$1" | head -n 1 | grep -c "^$BACKMSG (0x")" = 1 ] &&
+	    [ "$(tail -n 1 "$1")" = "$INCOMPLETE" ] &&
 	    [ "$(tr -d '\000' <"$1" | wc -c)" = "$(wc -c <"$1")" ]
 }
-run "$TMP/r" -a -p "$R/profile" -m "$R/backmap"
-if [ "$RC" = 1 ] && [ ! -s "$TMP/r.out" ] && backerr "$TMP/r.err"; then
-	ok "error after 2 MB of report, stdout a file: the file stays empty"
+# the part made before the error: the -a report up to the function before
+# "back", as the report of the map cut there ends it
+run "$TMP/ref-a" -a -p "$R/profile" -m "$R/map"
+run "$TMP/part" -a -p "$R/profile" -m "$R/backmap"
+if [ "$RC" = 1 ] && [ "$(wc -c <"$TMP/part.out")" -gt 2000000 ] &&
+    [ "$(wc -l <"$TMP/part.err")" = 2 ] && backerr "$TMP/part.err" &&
+    head -n "$(wc -l <"$TMP/part.out")" "$TMP/ref-a.out" | cmp -s - "$TMP/part.out"
+then
+	ok "error after 2 MB of report, stdout a file: the report so far, the error, incomplete"
 else
-	no "error after 2 MB of report, stdout a file: exit $RC, $(wc -c <"$TMP/r.out") bytes" "$TMP/r.err"
+	no "error after 2 MB of report, stdout a file: exit $RC, $(wc -c <"$TMP/part.out") bytes" "$TMP/part.err"
 fi
 { $RP_WRAP "$RP" -a -p "$R/profile" -m "$R/backmap" 2>/dev/null
     echo "rc=$?" >"$TMP/rc"; } | cat >"$TMP/r.out"
-if [ "$(cat "$TMP/rc")" = rc=1 ] && [ ! -s "$TMP/r.out" ]; then
-	ok "error after 2 MB of report, stdout a pipe: nothing comes out"
+if [ "$(cat "$TMP/rc")" = rc=1 ] && cmp -s "$TMP/part.out" "$TMP/r.out"; then
+	ok "error after 2 MB of report, stdout a pipe: the report so far"
 else
 	no "error after 2 MB of report, stdout a pipe: $(cat "$TMP/rc"), $(wc -c <"$TMP/r.out") bytes"
 fi
 echo keep >"$TMP/f"
 $RP_WRAP "$RP" -a -p "$R/profile" -m "$R/backmap" >>"$TMP/f" 2>/dev/null
-if [ "$(cat "$TMP/f")" = keep ]; then
-	ok "error after 2 MB of report, appending to a file: the file is as before"
+{ echo keep; cat "$TMP/part.out"; } >"$TMP/exp"
+if cmp -s "$TMP/exp" "$TMP/f"; then
+	ok "error after 2 MB of report, appending to a file: after what it held"
 else
 	no "error after 2 MB of report, appending to a file: $(wc -c <"$TMP/f") bytes"
 fi
 # The shell's file description is shared: what comes next must follow
-# what came before, with no hole where the report was.
+# what came before, with no hole and nothing cut.
 { echo before; $RP_WRAP "$RP" -a -p "$R/profile" -m "$R/backmap"; echo after; } \
     >"$TMP/f" 2>/dev/null
-printf 'before\nafter\n' >"$TMP/exp"
+{ echo before; cat "$TMP/part.out"; echo after; } >"$TMP/exp"
 if cmp -s "$TMP/exp" "$TMP/f"; then
-	ok "error after 2 MB of report in { before; readprofile; after; } >FILE: FILE is before, after"
+	ok "error after 2 MB of report in { before; readprofile; after; } >FILE: before, the report so far, after"
 else
 	echo "reproduce: { echo before; readprofile -a -p PROFILE -m MAP-GOING-BACK; echo after; } >f; FILE has $(wc -c <"$TMP/f") bytes:" >"$TMP/why"
 	od -c "$TMP/f" | sed -n '1p;$p' >>"$TMP/why"
 	no "error after 2 MB of report in { before; readprofile; after; } >FILE" "$TMP/why"
 fi
 $RP_WRAP "$RP" -a -p "$R/profile" -m "$R/backmap" >"$TMP/f" 2>&1
-if backerr "$TMP/f"; then
-	ok "error after 2 MB of report, >FILE 2>&1: FILE is the error line"
+if backerr "$TMP/f" && [ "$(($(wc -l <"$TMP/f") - 2))" = "$(wc -l <"$TMP/part.out")" ] &&
+    head -n "$(wc -l <"$TMP/part.out")" "$TMP/f" | cmp -s - "$TMP/part.out"; then
+	ok "error after 2 MB of report, >FILE 2>&1: the report so far, then the error and incomplete"
 else
 	echo "reproduce: readprofile -a -p PROFILE -m MAP-GOING-BACK >f 2>&1; f has $(wc -c <"$TMP/f") bytes" >"$TMP/why"
 	no "error after 2 MB of report, >FILE 2>&1" "$TMP/why"

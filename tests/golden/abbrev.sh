@@ -6,8 +6,8 @@
 # /usr/sbin/readprofile); skipped without it.  -r and -M write
 # /proc/profile and are left to the unit test (tests/unit/test_options.c),
 # as are --help and --version, whose texts differ on purpose: here only
-# their exit status and what their first two lines say before " from "
-# are compared.  -n on a swapped profile: ours adds a warning that the
+# their exit status and the first word of their first two lines (the
+# program's name, for --version) are compared.  -n on a swapped profile: ours adds a warning that the
 # map does not fit (README, differences), left out of the comparison.
 # Not under RP_WRAP (valgrind): the parse is the unit test's, and the
 # 140 runs would add minutes there.
@@ -32,7 +32,7 @@ else
 		sed 's/^[^ :]*readprofile: /readprofile: /' "$_o.err.raw" >"$_o.err"
 	}
 	# ab_case LABEL HOW ARGS...: ours and util-linux's alike; HOW 1: the
-	# first two lines up to " from ", 2: without our map-fit warning
+	# first word of the first two lines, 2: without our map-fit warning
 	ab_case() {
 		_l=$1 _first=$2
 		shift 2
@@ -57,7 +57,7 @@ else
 			for f in out err; do
 				for w in ul rp; do
 					head -n 2 "$TMP/ab-$w.$f" |
-					    sed 's/ from .*//' >"$TMP/ab-$w.2"
+					    sed 's/ .*//' >"$TMP/ab-$w.2"
 					mv "$TMP/ab-$w.2" "$TMP/ab-$w.$f"
 				done
 			done

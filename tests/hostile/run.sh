@@ -5,7 +5,9 @@
 #       sh tests/hostile/run.sh
 #
 # Every run must end either with exit 0 and a correct report, or with exit
-# 1, a message on stderr starting "readprofile: " and nothing on stdout;
+# 1, a message on stderr starting "readprofile: " and nothing on stdout,
+# or, after the part of the report that was made (it is written as it is
+# made), the message and last the line saying the report is incomplete;
 # never a signal, never a hang, never a sanitizer report.  Cases with a
 # known answer check it byte for byte (hand-computed), and every report
 # run with -a must add up: its symbol lines sum to its total.
@@ -53,6 +55,7 @@ cleanup() {
 }
 trap cleanup EXIT
 trap 'exit 1' HUP INT TERM
+INCOMPLETE="readprofile: the report above is incomplete"
 pass=0
 fail=0
 
@@ -76,8 +79,9 @@ sane() {
 	case $rc in
 	0) ;;
 	1)
-		if [ "${OUT:-$TMP/out}" = "$TMP/out" ] && [ -s "$TMP/out" ]; then
-			bad="$bad exit 1 but stdout not empty;"
+		if [ "${OUT:-$TMP/out}" = "$TMP/out" ] && [ -s "$TMP/out" ] &&
+		    [ "$(tail -n 1 "$TMP/err")" != "$INCOMPLETE" ]; then
+			bad="$bad exit 1, stdout not empty, and no line saying the report is incomplete;"
 		fi
 		[ -s "$TMP/err" ] || bad="$bad exit 1 without a message;"
 		;;
@@ -207,6 +211,17 @@ err() {
 	sane
 	[ "$rc" -eq 1 ] || bad="$bad exit $rc, expected 1;"
 	grep -F -q -e "$_m" "$TMP/err" || bad="$bad message lacks '$_m';"
+	verdict "$_n"
+}
+
+# err_is NAME STDERR ARGS...: exit 1, and stderr is STDERR, whole
+err_is() {
+	_n=$1 _m=$2
+	shift 2
+	run "$@"
+	sane
+	[ "$rc" -eq 1 ] || bad="$bad exit $rc, expected 1;"
+	[ "$(cat "$TMP/err")" = "$_m" ] || bad="$bad stderr is not '$_m';"
 	verdict "$_n"
 }
 
@@ -523,6 +538,44 @@ printf '\000\000\000\n%s T _stext\n' "${O}1000" > "$W/nul-first.map"
 err "NUL line first" "nul-first.map(1): wrong map line" -p n8 -m nul-first.map
 printf '%s T _stext\n\000%s T f\n' "${O}1000" "${O}1008" > "$W/nul-start.map"
 err "line starting with NUL" "nul-start.map(2): wrong map line" -p n8 -m nul-start.map
+
+# A map that is neither text nor an ELF file (NUL bytes, or no line end,
+# in its first 64 KiB) is named as such, after the line that failed.
+NOTTEXT="is not a symbol map: it is neither text"
+err_is "/dev/zero as -m: not text" "readprofile: /dev/zero(1): line longer than 1048576 bytes
+readprofile: /dev/zero $NOTTEXT (NUL bytes in its first 64 KiB) nor an ELF file" \
+    -p rich.profile -m /dev/zero
+err_is "2 MB first line, no newline: not text" "readprofile: 2mb-first.map(1): line longer than 1048576 bytes
+readprofile: 2mb-first.map $NOTTEXT (no line end in its first 64 KiB) nor an ELF file" \
+    -p n8 -m 2mb-first.map
+err_is "2 MB map line after a good one: text" \
+    "readprofile: 2mb.map(2): line longer than 1048576 bytes" -p n8 -m 2mb.map
+err_is "NUL line first: not text" "readprofile: nul-first.map(1): wrong map line
+readprofile: nul-first.map $NOTTEXT (NUL bytes in its first 64 KiB) nor an ELF file" \
+    -p n8 -m nul-first.map
+# a zip archive's header, no line end: the whole file one line
+printf 'PK\003\004\024\000\000\000\010\000zip' > "$W/zip.map"
+err_is "a zip archive as -m" "readprofile: zip.map(1): wrong map line
+readprofile: zip.map $NOTTEXT (NUL bytes in its first 64 KiB) nor an ELF file" \
+    -p n8 -m zip.map
+IN=$W/zip.map err_is "a zip archive on stdin as -m" "readprofile: -(1): wrong map line
+readprofile: standard input $NOTTEXT (NUL bytes in its first 64 KiB) nor an ELF file" \
+    -p n8 -m -
+# NUL bytes past 64 KiB of good lines: text, by its start
+awk -v o="$O" 'BEGIN { print o "1000 T _stext"
+	for (i = 0; i < 3000; i++) printf "%s1008 t filler_%05d\n", o, i }' > "$W/late-nul.map"
+printf '\000\001\n' >> "$W/late-nul.map"
+err_is "NUL bytes past 64 KiB: text" "readprofile: late-nul.map(3002): wrong map line" \
+    -p n8 -m late-nul.map
+# every line parses (a NUL ends a name, as in the classic tool), but no _stext
+printf '%s T a\000\001\002\n%s T b\n' "${O}1000" "${O}1008" > "$W/nul-nostext.map"
+err_is "NUL bytes, no _stext: not text" "readprofile: can't find \"_stext\" in nul-nostext.map
+readprofile: nul-nostext.map $NOTTEXT (NUL bytes in its first 64 KiB) nor an ELF file" \
+    -p n8 -m nul-nostext.map
+# a text map with a wrong line: only that line
+printf '%s T _stext\nnot a map line\n' "${O}1000" > "$W/wrong.map"
+err_is "a wrong line in a text map" "readprofile: wrong.map(2): wrong map line" \
+    -p n8 -m wrong.map
 for o in "" -a -b -s; do
 	# shellcheck disable=SC2086
 	any "profile as map $o" $o -p n8 -m n8
@@ -861,6 +914,40 @@ err "baseline of another step" "readprofile: b-step: sampling step 4 differs fro
     -p rich.profile --baseline b-step -m rich.map
 err "baseline truncated" "readprofile: t3: truncated profile: 3 bytes" \
     -p rich.profile --baseline t3 -m rich.map
+# A baseline through a pipe (compressed, stdin) longer than a piece read
+# at a time: its step and size are known only at its end, and are what is
+# reported when they differ, before any counter found above the profile's.
+prof w-one 8 1
+prof w-16 16 1
+tail -c 4 "$W/w-one" > "$W/ones"
+for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17; do
+	cat "$W/ones" "$W/ones" > "$W/ones.2" && mv "$W/ones.2" "$W/ones"
+done
+{ head -c 4 "$W/w-one"; cat "$W/ones"; } > "$W/b-big"
+{ head -c 4 "$W/w-16"; cat "$W/ones"; } > "$W/b-step16"
+{ head -c 4 "$W/w-one"; head -c 400000 /dev/zero; } > "$W/p-big"
+{ head -c 4 "$W/w-one"; head -c 800000 /dev/zero; } > "$W/p-bigger"
+{ head -c 4 "$W/w-one"; head -c 524288 /dev/zero; } > "$W/p-same"
+gzip -c "$W/b-big" > "$W/b-big.gz"
+gzip -c "$W/b-step16" > "$W/b-step16.gz"
+err_is "baseline of another size, a file" \
+    "readprofile: b-big: 131072 counters, but p-big has 100000" \
+    -p p-big --baseline b-big -m rich.map
+err_is "baseline of another size, gzip'd" \
+    "readprofile: b-big.gz: 131072 counters, but p-big has 100000" \
+    -p p-big --baseline b-big.gz -m rich.map
+IN=$W/b-big err_is "baseline of another size, on stdin" \
+    "readprofile: -: 131072 counters, but p-big has 100000" \
+    -p p-big --baseline - -m rich.map
+err_is "baseline shorter than the profile, gzip'd" \
+    "readprofile: b-big.gz: 131072 counters, but p-bigger has 200000" \
+    -p p-bigger --baseline b-big.gz -m rich.map
+err_is "baseline of another step, gzip'd" \
+    "readprofile: b-step16.gz: sampling step 16 differs from p-big's 8" \
+    -p p-big --baseline b-step16.gz -m rich.map
+err_is "baseline higher, gzip'd, of the same size" \
+    "readprofile: p-same: counter 0 is lower than in b-big.gz (were the counters reset?)" \
+    -p p-same --baseline b-big.gz -m rich.map
 { unk 0; tot 0 0.0000; } > "$TMP/e-zero"
 ok "baseline = profile" "$TMP/e-zero" -p rich.profile --baseline rich.profile -m rich.map
 TRAIL=rich+3 trailing "baseline with 3 trailing bytes" 3 "$TMP/e-zero" \

@@ -76,7 +76,8 @@ unwrap() {
 		printf " line %d is %d columns;", NR, length($0) }' \
 	    "$TMP/err.raw" > "$TMP/wide"
 	[ -s "$TMP/wide" ] && bad="$bad$(cat "$TMP/wide")"
-	awk '/^readprofile:       [^ ]/ { sub(/^readprofile:       /, "")
+	awk -v p="${NAME:-readprofile}:       " 'index($0, p) == 1 &&
+	    substr($0, length(p) + 1, 1) != " " { $0 = substr($0, length(p) + 1)
 		line = line " " $0; next }
 	     { if (NR > 1) print line; line = $0 }
 	     END { if (NR) print line }' "$TMP/err" > "$TMP/err.joined"
@@ -235,9 +236,10 @@ nobody_runs() {
 }
 RP_SAVED=$RP
 if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1 &&
-    ! nobody_runs "$RP" && cp "$RP" "$TMP/readprofile-copy"; then
-	chmod 755 "$TMP/readprofile-copy"
-	RP=$TMP/readprofile-copy
+    ! nobody_runs "$RP" && mkdir -p "$TMP/copy" &&
+    cp "$RP" "$TMP/copy/readprofile"; then
+	chmod 755 "$TMP/copy" "$TMP/copy/readprofile"
+	RP=$TMP/copy/readprofile	# messages start with the name it runs by
 fi
 if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1 &&
     nobody_runs "$RP"; then
@@ -372,14 +374,19 @@ printf '\004\000\000\000\001\000\000\000\002\000\000\000\003\000\000\000\004\000
 printf '%s\n' '0000000000001000 T _stext' '0000000000001000 T f' \
     '0000000000001008 T g' '0000000000001010 t h' '0000000000001030 T _etext' \
     > "$ROOT$M1"
-expect "out of range with the default map: sizes and -m" 1 - <<EOF
+# The report as it was made up to h (util-linux's lines too), then the
+# error, the sizes and the line that says the report is incomplete.
+printf '%6d %-40s %8.4f\n' 1 f 0.125 5 g 0.625 > "$TMP/wide.out"
+expect "out of range with the default map: sizes and -m" 1 "$TMP/wide.out" <<EOF
 readprofile: the profile is shorter than the map's text: its 8 counters at step 4 cover 32 bytes, but _etext - _stext in $M1 is 48 bytes (a cut copy of the profile, or the map of another kernel)
 readprofile: profile address out of range. Wrong map file?
 readprofile: no -m: $M1 belongs to the running kernel; a profile copied from another machine or boot needs the map of the kernel it came from, given with -m
+readprofile: the report above is incomplete
 EOF
-expect "out of range with -m: only the sizes" 1 - -m "$ROOT$M1" <<EOF
+expect "out of range with -m: only the sizes" 1 "$TMP/wide.out" -m "$ROOT$M1" <<EOF
 readprofile: the profile is shorter than the map's text: its 8 counters at step 4 cover 32 bytes, but _etext - _stext in $M1 is 48 bytes (a cut copy of the profile, or the map of another kernel)
 readprofile: profile address out of range. Wrong map file?
+readprofile: the report above is incomplete
 EOF
 
 # --- no /proc/profile: util-linux's line, then a hint -----------------
@@ -595,7 +602,9 @@ EOF
 # The default map is the real capture's kallsyms with an address going
 # down just before _etext: a notice (the /proc/kallsyms fallback) comes
 # first, the error after 2 MB of -a report.  Every way of sending stdout
-# and stderr must keep both lines and none of the report.
+# and stderr must keep the notice first, the report as far as it was made
+# (where stdout goes there too), the error and the line that says the
+# report above is incomplete last.
 root lost
 gzip -dc "$TOP/fixtures/real/profile.gz" > "$TMP/profile" &&
     gzip -dc "$TOP/fixtures/real/kallsyms.gz" |
@@ -603,13 +612,18 @@ gzip -dc "$TOP/fixtures/real/profile.gz" > "$TMP/profile" &&
     > "$ROOT/proc/kallsyms" || { echo "cannot decompress fixtures/real"; exit 1; }
 BACKLINE=$(grep -n ' back$' "$ROOT/proc/kallsyms" | cut -d: -f1)
 RUN="READPROFILE_TEST_ROOT=$ROOT $RP_WRAP $RP -a -p $TMP/profile"
+eval "$RUN" > "$TMP/part" 2> /dev/null
+[ "$(wc -c < "$TMP/part")" -gt 1048576 ] ||
+	echo "FAIL no notice lost: the report before the error is only $(wc -c < "$TMP/part") bytes"
 # lost NAME REDIRECTIONS [BEFORE AFTER]: run $RUN with them (eval'd, in a
 # { echo BEFORE; ...; echo AFTER; } group when given); $TMP/f must hold
-# BEFORE, the notice, the error, AFTER, and nothing else.
+# BEFORE, the notice (unless NONOTICE=1), the report so far ($TMP/part,
+# unless NOREPORT=1), the error, the line that says it is incomplete,
+# AFTER, nothing else.
 lost() {
 	{
 		[ $# -lt 3 ] || echo "$3"
-		sed "s|@ROOT@|$ROOT|g" <<EOF
+		[ "${NONOTICE:-0}" = 1 ] || sed "s|@ROOT@|$ROOT|g" <<EOF
 readprofile: using @ROOT@/proc/kallsyms; no System.map was usable:
 readprofile:   @ROOT@/boot/System.map: missing
 readprofile:   @ROOT@/boot/System.map-$REL: missing
@@ -617,7 +631,11 @@ readprofile:   @ROOT@/usr/lib/debug/boot/System.map-$REL: missing
 readprofile:   @ROOT@/lib/modules/$REL/System.map: missing
 readprofile:   @ROOT@/usr/lib/debug/boot/vmlinux-$REL: missing
 readprofile:   @ROOT@/usr/lib/debug/lib/modules/$REL/vmlinux: missing
+EOF
+		[ "${NOREPORT:-0}" = 1 ] || cat "$TMP/part"
+		sed "s|@ROOT@|$ROOT|g" <<EOF
 readprofile: @ROOT@/proc/kallsyms($BACKLINE): address goes backwards (0xffffffffb4000010 after 0xffffffffb4e01d30)
+readprofile: the report above is incomplete
 EOF
 		[ $# -lt 4 ] || echo "$4"
 	} > "$TMP/lost.exp"
@@ -639,15 +657,63 @@ EOF
 lost "same file, shared offset" '>"$TMP/f" 2>&1'
 lost "same file, appending" '>>"$TMP/f" 2>&1'
 lost "same file opened twice, appending" '>>"$TMP/f" 2>>"$TMP/f"'
-lost "same file opened twice, stderr appending" '>"$TMP/f" 2>>"$TMP/f"'
+# (stdout from the file's start, not appending: the report, longer, is
+# written over the notice appended before it, as that redirection asks)
+NONOTICE=1 lost "same file opened twice, stderr appending" '>"$TMP/f" 2>>"$TMP/f"'
 lost "same file, in a group" '>"$TMP/f" 2>&1' before after
 lost "same pipe" '2>&1 </dev/null | cat >"$TMP/f"'
-lost "stdout /dev/null" '>/dev/null 2>"$TMP/f"'
+NOREPORT=1 lost "stdout /dev/null" '>/dev/null 2>"$TMP/f"'
 if command -v script >/dev/null 2>&1; then
 	lost "a terminal" '>/dev/null 2>&1; script -qec "$RUN" /dev/null </dev/null >"$TMP/f"'
 else
 	skipped "no notice lost, a terminal: no script(1)"
 fi
+
+# --- the name it runs by: each message's prefix, the commands hints give --
+# Installed as readprofile-ng (make install PROGRAM=...), a hint copied
+# from a message runs this program, not util-linux's readprofile.
+mkdir -p "$TMP/bin"
+ln -sf "$RP" "$TMP/bin/readprofile-ng"
+RP_SAVED=$RP NAME=readprofile-ng
+RP=$TMP/bin/readprofile-ng
+root named
+mkdir -p "$ROOT/sys/kernel"
+echo 0 > "$ROOT$SYS"
+UNWRAP=1 expect "as readprofile-ng: no /proc/profile, $SYS reads 0" 1 - <<EOF
+readprofile-ng: /proc/profile: $(strerror ENOENT)
+readprofile-ng: hint: $(echo "$START" | sed 's/with readprofile --enable/with readprofile-ng --enable/')
+EOF
+expect "as readprofile-ng: -i on a profile whose step word is 0" 0 \
+    "$TOP/fixtures/cases-ours/zstep-i-nomap/expected.out" -i -p "$IN/zstep" <<EOF
+readprofile-ng: Assuming reversed byte order. Use -n to force native byte order.
+readprofile-ng: this kernel does not report its sampling step: the profile's step word is 0, as 64-bit big-endian kernels write it; to infer the step from the kernel's map, run readprofile-ng -i -m MAP
+EOF
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1 &&
+    setpriv --reuid=65534 --regid=65534 --clear-groups -- "$RP" -V >/dev/null 2>&1; then
+	chmod -R a+rX "$ROOT"
+	RP_WRAP_SAVED=$RP_WRAP
+	RP_WRAP="setpriv --reuid=65534 --regid=65534 --clear-groups -- $RP_WRAP"
+	expect "as readprofile-ng: --enable as a user" 1 - --enable <<EOF
+readprofile-ng: --enable needs root: starting profiling takes kernel memory until the next boot (as root: readprofile-ng --enable=2, or echo 2 > $SYS)
+EOF
+	RP_WRAP=$RP_WRAP_SAVED
+else
+	echo "SKIP as readprofile-ng: --enable as a user: needs root and setpriv"
+fi
+if [ "$(id -u)" = 0 ]; then
+	for m in 1:"CPU ticks" 9:"something this readprofile-ng does not know"; do
+		echo "${m%%:*}" > "$ROOT$SYS"
+		expect "as readprofile-ng: --enable, already on (${m%%:*})" 1 - --enable <<EOF
+readprofile-ng: profiling is already on ($SYS reads ${m%%:*}: counting ${m#*:}): the kernel starts it once per boot, so its mode cannot change until the next boot; readprofile-ng reads it as it is
+EOF
+	done
+else
+	echo "SKIP as readprofile-ng: --enable, already on: not root"
+fi
+# -V: the program by its name, then this package (not util-linux) by its
+[ "$("$RP" -V)" = "readprofile-ng (readprofile) ${RP_VERSION:-$(cat "$TOP/VERSION")}" ]
+verdict "as readprofile-ng: -V says '$("$RP" -V)'"
+RP=$RP_SAVED NAME=
 
 # --- the help text's lines of ours ------------------------------------------
 "$RP" --help > "$TMP/help"

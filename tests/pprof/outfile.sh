@@ -1,7 +1,9 @@
 # outfile.sh - sourced by run.sh (in $TMP/small, with profile and map
 # there): the file --pprof writes.  An old file stays byte for byte unless
-# the run succeeds (the profile grows while the map streams from a FIFO:
-# the check at the profile's close fails after the output is made);
+# the run succeeds (an address going backwards at the map's end: an error
+# after the output began); "-", /dev/stdout, /dev/fd/N and /proc/self/fd/N
+# are written through the descriptor (appended to a log opened with >>,
+# the file behind it kept, also when deleted);
 # /dev/null, a FIFO and a terminal-like target are written directly; a
 # symlink is written through (also a dangling one and a chain); a
 # 250-byte name works, a 256-byte one is refused before any work; mode
@@ -21,24 +23,16 @@ listing() { ls -A "$1"; }
 # --- a failed run leaves the old file as it was ------------------------------
 printf 'old contents\0\377\n' > "$O/keep.pb.gz"
 cp "$O/keep.pb.gz" "$O/keep.orig"
-cp profile "$O/grow.prof"
-mkfifo "$O/map.fifo"
-# the writer opens the FIFO as readprofile does (after the profile), then
-# makes the profile grow by one word, then gives the map
-# (for 10 s at most: a readprofile that never opens it must not hang this)
-timeout 10 sh -c 'exec > "$1"; printf "\0\0\0\0" >> "$2"; cat map' sh \
-    "$O/map.fifo" "$O/grow.prof" &
-wpid=$!
-rp --pprof "$O/keep.pb.gz" -p "$O/grow.prof" -m "$O/map.fifo" \
+sed '$i 0000000000001004 t back' map > "$O/late.map"
+rp --pprof "$O/keep.pb.gz" -s -p profile -m "$O/late.map" \
     > "$TMP/out" 2> "$TMP/err"
 rc=$?
-wait "$wpid"
-if [ $rc = 1 ] && grep -q 'grew' "$TMP/err" &&
+if [ $rc = 1 ] && grep -q 'address goes backwards' "$TMP/err" &&
     cmp -s "$O/keep.pb.gz" "$O/keep.orig" &&
-    [ "$(listing "$O")" = "$(printf 'grow.prof\nkeep.orig\nkeep.pb.gz\nmap.fifo')" ]
+    [ "$(listing "$O")" = "$(printf 'keep.orig\nkeep.pb.gz\nlate.map')" ]
 then ok; else
 	{ echo "rc $rc"; cat "$TMP/err"; listing "$O"; } > "$TMP/why"
-	bad "a failed run (the profile grew) changed the old --pprof file"
+	bad "a failed run (a late map error) changed the old --pprof file"
 fi
 rm -f "$O"/*
 
@@ -58,6 +52,42 @@ rp --pprof /dev/stdout -p profile -m map 2> "$TMP/why" | cat > "$O/piped"
 if gzip -t "$O/piped" 2>> "$TMP/why" &&
     gunzip -c "$O/piped" | grep -aq 'map: map'; then ok
 else bad "--pprof /dev/stdout on a pipe"; fi
+rm -f "$O"/*
+
+# --- descriptors: written through them, the file behind them never replaced --
+# --pprof /dev/stdout >> log: appended after what the log held (the log is
+# the same file, not a new one); /dev/fd/1 and /proc/self/fd/1 the same
+for name in /dev/stdout /dev/fd/1 /proc/self/fd/1 -; do
+	printf 'earlier line\n' > "$O/app.log"
+	ino=$(stat -c %i "$O/app.log")
+	rp --pprof "$name" -p profile -m map >> "$O/app.log" 2> "$TMP/why"
+	rc=$?
+	if [ $rc = 0 ] && [ "$(head -n 1 "$O/app.log")" = "earlier line" ] &&
+	    [ "$(stat -c %i "$O/app.log")" = "$ino" ] &&
+	    tail -c +14 "$O/app.log" | gzip -t 2>> "$TMP/why" &&
+	    [ "$(listing "$O")" = app.log ]; then ok
+	else listing "$O" >> "$TMP/why"; bad "--pprof $name >> log (rc $rc)"; fi
+	rm -f "$O"/*
+done
+# /dev/fd/3 on a file opened for appending: the same
+printf 'earlier line\n' > "$O/three.log"
+rp --pprof /dev/fd/3 -p profile -m map 3>> "$O/three.log" 2> "$TMP/why"
+if [ $? = 0 ] && [ "$(head -n 1 "$O/three.log")" = "earlier line" ] &&
+    tail -c +14 "$O/three.log" | gzip -t 2>> "$TMP/why" &&
+    [ "$(listing "$O")" = three.log ]; then ok
+else listing "$O" >> "$TMP/why"; bad "--pprof /dev/fd/3 3>> log"; fi
+rm -f "$O"/*
+# the file behind descriptor 1 deleted: written to it, no other file made
+(exec > "$O/gone.pb.gz" && rm "$O/gone.pb.gz" &&
+    exec $RP_WRAP "$RP" --pprof /dev/stdout -p profile -m map) 2> "$TMP/why"
+rc=$?
+if [ $rc = 0 ] && [ -z "$(listing "$O")" ]; then ok
+else listing "$O" >> "$TMP/why"; bad "--pprof /dev/stdout, its file deleted (rc $rc)"; fi
+# a descriptor that is not open: said at once
+rp --pprof /dev/fd/9 -p "$TMP/missing" -m map 9>&- 2> "$TMP/err"
+if [ $? = 1 ] && grep -q '^readprofile: /dev/fd/9: ' "$TMP/err" &&
+    [ "$(wc -l < "$TMP/err")" = 1 ]; then ok
+else cp "$TMP/err" "$TMP/why"; bad "--pprof /dev/fd/9 closed"; fi
 rm -f "$O"/*
 
 # --- symlinks: written through ----------------------------------------------

@@ -14,6 +14,10 @@
 #     (--json, --pprof's comments) or the time it was taken (--pprof), that
 #     name and time are taken out of both before the comparison (--pprof:
 #     decoded with protoc --decode_raw; skipped by name without it);
+#   - the default report, -a, -s, --top and --json make no file (strace:
+#     no open with O_CREAT or O_TMPFILE, no creat), and a small TMPDIR (a
+#     file size limit below the report, as root a 64 KiB tmpfs) or an
+#     unwritable one does not fail -a: the report goes to stdout as made;
 #   - with a baseline, from a file or a pipe, the peak resident set of a
 #     64 MiB profile is at most its size + 16 MiB (or, under a sanitizer,
 #     that of the same run without the baseline + 16 MiB).
@@ -253,6 +257,57 @@ echo "$VIEWS" | {
 	done
 }
 [ "$have_protoc" = 1 ] || skipped "protoc not found: --pprof from a pipe"
+
+# ---- no file made: the report goes to standard output as it is made -------
+# creates LOG: the calls of strace LOG that make a file (open or openat
+# with O_CREAT or O_TMPFILE, creat), one a line
+creates() {
+	grep -E 'O_CREAT|O_TMPFILE|creat\(' "$1"
+}
+if command -v strace >/dev/null 2>&1; then
+	for v in "" -a -s "--top 5" --json; do
+		# shellcheck disable=SC2086
+		ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
+		strace -f -qq -s 256 -e trace=open,openat,creat -o "$TMP/log" \
+		    "$RP" -p "$P" -m "$M" $v > "$TMP/out" 2> "$TMP/err"
+		rc=$?
+		if [ $rc = 0 ] && [ -s "$TMP/out" ] && ! creates "$TMP/log" > "$TMP/made"
+		then ok; else
+			bad "'${v:-default}': status $rc, a file made: $(head -n 2 "$TMP/made")"
+		fi
+	done
+else
+	skipped "strace not found: no file made by the report"
+fi
+
+# A small TMPDIR does not fail the report: a file size limit that the
+# report to a pipe is not bound by (ulimit -f: 64 KiB), and as root a
+# 64 KiB tmpfs as TMPDIR; the whole report, as with room.
+"$RP" -a -p "$P" -m "$M" > "$TMP/want" 2> /dev/null
+(ulimit -f 128 && exec "$RP" -a -p "$P" -m "$M" 2> "$TMP/err") |
+    cat > "$TMP/out"
+if cmp -s "$TMP/want" "$TMP/out" && [ ! -s "$TMP/err" ] &&
+    [ "$(wc -c < "$TMP/want")" -gt 131072 ]; then ok
+else bad "-a under ulimit -f 128 (a small TMPDIR): not the report: $(head -n 2 "$TMP/err")"; fi
+mkdir "$TMP/tiny"
+if [ "$(id -u)" = 0 ] && command -v unshare > /dev/null 2>&1 &&
+    unshare -m sh -c 'mount -t tmpfs -o size=64k tmpfs "$1"' sh "$TMP/tiny" \
+    2> /dev/null; then
+	unshare -m sh -c 'mount -t tmpfs -o size=64k tmpfs "$1" &&
+	    TMPDIR=$1 exec "$2" -a -p "$3" -m "$4"' sh "$TMP/tiny" "$RP" "$P" \
+	    "$M" > "$TMP/out" 2> "$TMP/err"
+	rc=$?
+	if [ $rc = 0 ] && cmp -s "$TMP/want" "$TMP/out" && [ ! -s "$TMP/err" ]
+	then ok; else
+		bad "-a with TMPDIR a full 64 KiB tmpfs: status $rc: $(head -n 2 "$TMP/err")"
+	fi
+else
+	skipped "a tiny tmpfs as TMPDIR(not root, or no mount namespace)"
+fi
+chmod 0500 "$TMP/tiny"
+TMPDIR=$TMP/tiny "$RP" -a -p "$P" -m "$M" > "$TMP/out" 2> "$TMP/err"
+if [ $? = 0 ] && cmp -s "$TMP/want" "$TMP/out" && [ ! -s "$TMP/err" ]; then ok
+else bad "-a with TMPDIR unwritable: not the report"; fi
 
 # Held once: with a baseline, from a file or a pipe, the peak resident set
 # is at most the profile's size + 16 MiB, or the run's without the

@@ -107,8 +107,8 @@ verdict() {
 }
 
 # The fake /proc/profile, root-only, in a directory anyone may traverse.
-mkdir "$D/proc" "$D/obj" "$D/bin" "$D/tmp" || exit 1
-chmod 755 "$D/proc" "$D/bin"
+mkdir "$D/proc" "$D/obj" "$D/bin" "$D/plain" "$D/tmp" || exit 1
+chmod 755 "$D/proc" "$D/bin" "$D/plain"
 chmod 1777 "$D/tmp"
 FAKE=$D/proc/profile
 printf 'ABCDEFGH' > "$FAKE"
@@ -123,10 +123,11 @@ if ! make -C "$TOP" --no-print-directory B="$D/obj" BIN="$D/obj/readprofile" \
 	exit 1
 fi
 cp "$D/obj/readprofile" "$D/bin/readprofile" || exit 1
-cp "$D/obj/readprofile" "$D/bin/readprofile-plain" || exit 1
-chown 0:0 "$D/bin/readprofile" "$D/bin/readprofile-plain"
+# the plain copy by the same name: messages start with the name it runs by
+cp "$D/obj/readprofile" "$D/plain/readprofile" || exit 1
+chown 0:0 "$D/bin/readprofile" "$D/plain/readprofile"
 chmod 4755 "$D/bin/readprofile"
-chmod 755 "$D/bin/readprofile-plain"
+chmod 755 "$D/plain/readprofile"
 RP=$D/bin/readprofile
 
 # Inputs: readable ones and root-only ones.
@@ -185,7 +186,7 @@ verdict "(a) -M 5 as nobody writes the root-only profile"
 
 # Control: without the set-user-ID bit, nobody cannot.
 printf 'ABCDEFGH' > "$FAKE"
-nobody "$D/bin/readprofile-plain" -r
+nobody "$D/plain/readprofile" -r
 bad=
 [ "$rc" -eq 1 ] || bad="$bad exit $rc, expected 1;"
 grep -F -q "readprofile: $FAKE: $DENIED" "$D/err" ||
@@ -218,7 +219,7 @@ refused "(g) --enable through the set-user-ID bit" \
     "readprofile: --enable is refused by a set-user-ID install" --enable
 refused "(g) --enable=schedule through the set-user-ID bit" \
     "readprofile: --enable is refused by a set-user-ID install" --enable=schedule
-nobody "$D/bin/readprofile-plain" --enable
+nobody "$D/plain/readprofile" --enable
 bad=
 [ "$rc" -eq 1 ] || bad="$bad exit $rc, expected 1;"
 grep -F -q "readprofile: --enable needs root" "$D/err" || bad="$bad no 'needs root';"
@@ -313,7 +314,7 @@ if command -v g++ >/dev/null 2>&1 &&
     gcc -shared -fPIC -o "$D/evil/libstdc++.so.6" "$D/evil/evil.c" 2>/dev/null
 then
 	chmod -R a+rX "$D/evil" "$D/names" "$D/names.gmon"
-	plain="$D/bin/readprofile-plain"
+	plain="$D/plain/readprofile"
 	# A sanitizer's runtime is itself linked with libstdc++.so.6: a
 	# plain copy cannot start with another one first in its path.
 	if readelf -d "$plain" 2>/dev/null | grep -q 'lib[at]san\|libubsan'

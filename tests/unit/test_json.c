@@ -14,7 +14,7 @@ quoted(const char *s, size_t n)
 {
 	char *r = NULL;
 	size_t len = 0;
-	struct out o = { .fd = -1, .f = open_memstream(&r, &len) };
+	struct out o = { .f = open_memstream(&r, &len) };
 
 	assert_non_null(o.f);
 	json_str(&o, s, n);
@@ -198,7 +198,7 @@ folded(const char *s)
 {
 	char *r = NULL;
 	size_t len = 0;
-	struct out o = { .fd = -1, .f = open_memstream(&r, &len) };
+	struct out o = { .f = open_memstream(&r, &len) };
 
 	assert_non_null(o.f);
 	folded_name(&o, s, strlen(s));

@@ -239,6 +239,44 @@ long_names_are_kept_whole(void **state)
 	free(text);
 }
 
+/* What a map of N bytes, all 'a' but a NUL at NUL (when below N), is
+ * taken for: not text, by a NUL byte or no line end in its first 64 KiB. */
+static const struct sniff *
+kind_of(size_t n, size_t nul)
+{
+	char *text = malloc(n);
+	const struct sniff *k;
+	struct map m;
+
+	assert_non_null(text);
+	memset(text, 'a', n);
+	if (nul < n)
+		text[nul] = '\0';
+	map_open_mem(&m, "mem", text, n);
+	k = m.kind;
+	map_close(&m);
+	free(text);
+	return k;
+}
+
+static void
+not_text_by_its_first_64_kib(void **state)
+{
+	(void)state;
+	assert_null(kind_of(SNIFF_TEXT - 1, SIZE_MAX));
+	assert_non_null(kind_of(SNIFF_TEXT, SIZE_MAX));
+	assert_string_equal(kind_of(SNIFF_TEXT, SIZE_MAX)->what, "no line end");
+	assert_string_equal(kind_of(10, 9)->what, "NUL bytes");
+	assert_string_equal(kind_of(SNIFF_TEXT + 1, SNIFF_TEXT - 1)->what,
+	    "NUL bytes");
+	/* past the first 64 KiB a NUL is not looked for: text, for the
+	 * line end at its start */
+	assert_null(sniff_text(0, 1, SNIFF_TEXT));
+	assert_int_equal(kind_of(SNIFF_TEXT + 1, SNIFF_TEXT)->not_text, 1);
+	assert_string_equal(kind_of(SNIFF_TEXT + 1, SNIFF_TEXT)->what,
+	    "no line end");
+}
+
 static void
 read_blank_line(void *arg)
 {
@@ -402,6 +440,7 @@ main(void)
 		cmocka_unit_test(reader_counts_lines_and_takes_last_line_without_newline),
 		cmocka_unit_test(long_names_are_kept_whole),
 		cmocka_unit_test(blank_line_is_a_wrong_map_line),
+		cmocka_unit_test(not_text_by_its_first_64_kib),
 		cmocka_unit_test(streams_files_across_buffer_edges),
 		cmocka_unit_test(rewinds_to_the_first_line),
 	};

@@ -2,6 +2,7 @@
  * test_options.c - the command line, short and long, as util-linux spells it.
  */
 #include "unit.h"
+#include "base/util.h"
 #include "cli/options.h"
 
 static void
@@ -59,7 +60,8 @@ help_version_and_errors(void **state)
 {
 	struct options o;
 	char *h[] = { "x", "-h", NULL }, *v[] = { "x", "--version", NULL };
-	char *bad[] = { "x", "-x", NULL }, *miss[] = { "x", "-m", NULL };
+	char *bad[] = { "/usr/sbin/rp-x", "-x", NULL };
+	char *miss[] = { "x", "-m", NULL };
 	char *longbad[] = { "x", "--bogus", NULL };
 	char *amb[] = { "x", "--m", "y", NULL };
 	char *arg[] = { "x", "--all=3", NULL };
@@ -69,12 +71,12 @@ help_version_and_errors(void **state)
 	assert_int_equal(options_parse(&o, 2, v), OPT_VERSION);
 	fprintf(stderr, "(getopt messages expected below)\n");
 	assert_int_equal(options_parse(&o, 2, bad), OPT_USAGE_ERROR);
+	/* getopt names the program by argv[0]'s last part, as every message */
+	assert_string_equal(bad[0], "rp-x");
 	assert_int_equal(options_parse(&o, 2, miss), OPT_USAGE_ERROR);
 	assert_int_equal(options_parse(&o, 2, longbad), OPT_USAGE_ERROR);
 	assert_int_equal(options_parse(&o, 3, amb), OPT_USAGE_ERROR);
 	assert_int_equal(options_parse(&o, 2, arg), OPT_USAGE_ERROR);
-	/* getopt names the program whatever argv[0] was */
-	assert_string_equal(bad[0], "readprofile");
 }
 
 /* Parse ARGV (NULL-terminated) with stderr caught in MSG; with ARGV NULL,
@@ -111,7 +113,7 @@ conflicts(void **state)
 		const char *profile, *baseline, *mapfile;
 		int info;
 		enum opt_result r;
-		const char *msg;	/* after "readprofile: " */
+		const char *msg;	/* after "rp: " */
 	} cases[] = {
 		{ "-", "-", NULL, 0, OPT_CONFLICT,
 		    "standard input used twice (-p - and --baseline -)\n" },
@@ -128,6 +130,7 @@ conflicts(void **state)
 	char msg[256], want[256];
 
 	(void)state;
+	prog_name_set("rp");	/* every message starts with the name */
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		memset(&o, 0, sizeof o);
 		o.profile = cases[i].profile;
@@ -137,7 +140,7 @@ conflicts(void **state)
 		assert_int_equal(parse_msg(&o, NULL, msg, sizeof msg),
 		    cases[i].r);
 		snprintf(want, sizeof want, "%s%s", cases[i].msg ?
-		    "readprofile: " : "", cases[i].msg ? cases[i].msg : "");
+		    "rp: " : "", cases[i].msg ? cases[i].msg : "");
 		assert_string_equal(msg, want);
 	}
 }
@@ -322,6 +325,8 @@ our_abbreviations(void **state)
 static void
 names(void **state)
 {
+	char name[66] = "";
+
 	(void)state;
 	assert_string_equal(options_name("/usr/sbin/readprofile-ng"),
 	    "readprofile-ng");
@@ -330,6 +335,25 @@ names(void **state)
 	assert_string_equal(options_name("/bin/"), "readprofile");
 	assert_string_equal(options_name("a\033[2Jb"), "readprofile");
 	assert_string_equal(options_name("x y"), "readprofile");
+	/* the name messages start with: 64 bytes at most, else ours */
+	assert_string_equal(prog_name_set("rp-ng"), "rp-ng");
+	assert_string_equal(prog_name(), "rp-ng");
+	assert_string_equal(prog_name_set(NULL), "readprofile");
+	assert_string_equal(prog_name_set(""), "readprofile");
+	/* no argv[0] (argc 0): ours, and the list's end left alone */
+	{
+		struct options o;
+		char *none[] = { NULL };
+
+		assert_int_equal(options_parse(&o, 0, none), OPT_RUN);
+		assert_null(none[0]);
+		assert_string_equal(prog_name(), "readprofile");
+	}
+	memset(name, 'n', 64);
+	name[64] = '\0';
+	assert_string_equal(prog_name_set(name), name);
+	name[64] = 'n';
+	assert_string_equal(prog_name_set(name), "readprofile");
 }
 
 static void

@@ -105,13 +105,15 @@ encode(const char *const *names, size_t n, const char *map, uint32_t rate,
     size_t *len)
 {
 	static const char *const com[] = { "command: x '\377'" };
-	struct pprof_info in = { .map = map, .start = 0x1000, .limit = 0x2000,
+	struct pprof_meta in = { .start = 0x1000, .limit = 0x2000,
 	    .rate = rate, .comments = com, .ncomments = 1 };
+	struct options o = { 0 };
+	struct run rn = { .o = &o, .map = map };
 	struct pprof_enc e;
 	char *g = NULL;
 	FILE *f = open_memstream(&g, len);
 
-	pprof_begin(&e, f, &in);
+	pprof_begin(&e, f, &rn, &in);
 	for (size_t i = 0; i < n; i++) {
 		struct func_rec r = { .addr = 0x1000 + 16 * i, .len = 16,
 		    .ticks = i + 1, .name = (char *)names[i],

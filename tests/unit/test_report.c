@@ -15,28 +15,31 @@ static const char MAP1[] =
     "0000000000001010 T c\n"
     "0000000000001020 T _etext\n";
 
-struct run {
+struct tcase {
 	const char *map;
 	const uint32_t *w;
 	size_t n;
-	struct report_opts opt;
+	struct options opt;
 	struct report_result res;
 };
 
 /* The report's text. */
 static char *
-report(struct run *r)
+report(struct tcase *r)
 {
 	FILE *f = tmpfile();
 	struct out o;
+	struct options opt = r->opt;
+	/* the map as given with -m */
+	struct run rn = { .o = &opt, .out = &o, .step = r->w[0] };
 	struct symsrc m;
 	struct counters c = counters_array(r->w, r->n, NULL);
 	char *s;
 
 	out_init(&o, fileno(f));
 	symsrc_open_mem(&m, "map", r->map, strlen(r->map));
-	r->opt.step = r->w[0];
-	classic_run(&m, &c, &r->opt, &o, &r->res);
+	opt.mapfile = "map";
+	classic_run(&m, &c, &rn, &r->res);
 	symsrc_close(&m);
 	assert_int_equal(out_finish(&o), 0);
 	s = slurp_fd(fileno(f));
@@ -46,16 +49,16 @@ report(struct run *r)
 }
 
 static void
-expect(const char *map, struct report_opts opt, const char *want)
+expect(const char *map, struct options opt, const char *want)
 {
-	struct run r = { map, W, sizeof W / 4, opt, { 0 } };
+	struct tcase r = { map, W, sizeof W / 4, opt, { 0 } };
 	char *got = report(&r);
 
 	assert_string_equal(got, want);
 	free(got);
 }
 
-static const struct report_opts PLAIN = { 0 };
+static const struct options PLAIN = { 0 };
 
 static void
 default_format(void **state)
@@ -72,7 +75,7 @@ default_format(void **state)
 static void
 all_and_verbose(void **state)
 {
-	struct report_opts o = { .all = 1, .verbose = 1 };
+	struct options o = { .all = 1, .verbose = 1 };
 
 	(void)state;
 	expect(MAP1, o,
@@ -87,7 +90,7 @@ all_and_verbose(void **state)
 static void
 histbin(void **state)
 {
-	struct report_opts o = { .bins = 1, .verbose = 1 };
+	struct options o = { .bins = 1, .verbose = 1 };
 
 	(void)state;
 	expect(MAP1, o,
@@ -102,7 +105,7 @@ histbin(void **state)
 static void
 counters_format(void **state)
 {
-	struct report_opts o = { .counters = 1 };
+	struct options o = { .counters = 1 };
 
 	(void)state;
 	expect(MAP1, o,
@@ -157,7 +160,7 @@ absolute_symbols_and_data_end(void **state)
 static void
 zero_length_and_no_etext(void **state)
 {
-	struct report_opts o = { .all = 1 };
+	struct options o = { .all = 1 };
 
 	(void)state;
 	/* never printed at length 0, even with -a */
@@ -175,7 +178,7 @@ static void
 step_zero(void **state)
 {
 	static const uint32_t w0[] = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 };
-	struct run r = { MAP1, w0, 11, { .counters = 1, .all = 1 }, { 0 } };
+	struct tcase r = { MAP1, w0, 11, { .counters = 1, .all = 1 }, { 0 } };
 	char *got = report(&r);
 
 	(void)state;
@@ -192,7 +195,7 @@ step_zero(void **state)
 static void
 exact_mode(void **state)
 {
-	struct report_opts o = { .mode = ATTRIB_EXACT, .all = 1 };
+	struct options o = { .exact = 1, .all = 1 };
 
 	(void)state;
 	/* _stext 0x1000 owns the bucket at 0x1000: word 1 */
@@ -210,7 +213,7 @@ total_is_64_bit(void **state)
 {
 	static const uint32_t w[] = { 4, 0xffffffffu, 0xffffffffu, 0xffffffffu,
 	    0, 0 };
-	struct run r = { "1000 T _stext\n1010 T _etext\n", w, 6, { 0 }, { 0 } };
+	struct tcase r = { "1000 T _stext\n1010 T _etext\n", w, 6, { 0 }, { 0 } };
 	char *got = report(&r);
 
 	(void)state;
@@ -225,7 +228,7 @@ total_is_64_bit(void **state)
 static void
 run_no_stext(void *arg)
 {
-	struct run r = { arg, W, 11, { 0 }, { 0 } };
+	struct tcase r = { arg, W, 11, { 0 }, { 0 } };
 
 	report(&r);
 }
@@ -233,7 +236,7 @@ run_no_stext(void *arg)
 static void
 run_beyond(void *arg)
 {
-	struct run r = { arg, W, 11, { 0 }, { 0 } };
+	struct tcase r = { arg, W, 11, { 0 }, { 0 } };
 
 	report(&r);
 }
@@ -296,7 +299,7 @@ fake_calls(void *ctx, uint64_t start, uint64_t next)
 /* A histogram of 8 bins of 4 bytes over [0x1000, 0x1020), bin j holding
  * j + 1, against a, b, c: run with OPT, the text into *TEXT. */
 static void
-hist(struct report_opts *opt, struct report_result *res, char **text)
+hist(struct run *rn, struct report_result *res, char **text)
 {
 	static const char map[] =
 	    "0000000000001004 T a\n"
@@ -315,8 +318,9 @@ hist(struct report_opts *opt, struct report_result *res, char **text)
 	last = 0;
 	out_init(&o, fileno(f));
 	symsrc_open_mem(&m, "map", map, strlen(map));
-	opt->hist = &h;
-	classic_run(&m, &c, opt, &o, res);
+	rn->hist = &h;
+	rn->out = &o;
+	classic_run(&m, &c, rn, res);
 	symsrc_close(&m);
 	assert_int_equal(out_finish(&o), 0);
 	*text = slurp_fd(fileno(f));
@@ -330,13 +334,14 @@ static void
 hist_collect(void **state)
 {
 	struct collect k;
-	struct report_opts opt = { .mode = ATTRIB_HIST, .collect = &k };
+	struct options opt = { .mapfile = "map" };
+	struct run rn = { .o = &opt, .collect = &k };
 	struct report_result res;
 	char *text;
 
 	(void)state;
 	collect_init(&k, SIZE_MAX);
-	hist(&opt, &res, &text);
+	hist(&rn, &res, &text);
 	assert_string_equal(text, "");
 	free(text);
 	assert_int_equal(k.n, 3);
@@ -357,14 +362,14 @@ hist_collect(void **state)
 static void
 hist_bins_verbose_calls(void **state)
 {
-	struct report_opts opt = { .mode = ATTRIB_HIST, .bins = 1,
-	    .verbose = 1 };
+	struct options opt = { .mapfile = "map", .bins = 1, .verbose = 1 };
+	struct run rn = { .o = &opt };
 	struct report_result res;
 	char *text;
 	const char *tail;
 
 	(void)state;
-	hist(&opt, &res, &text);
+	hist(&rn, &res, &text);
 	tail = strrchr(text, '\n');
 	while (tail > text && tail[-1] != '\n')
 		tail--;

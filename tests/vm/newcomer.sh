@@ -64,9 +64,11 @@ fi
 note <"$W/hint.err"
 
 # --- --enable refused to a user -------------------------------------------
-cp "$OURS" /ours/readprofile-suid
-chmod 4755 /ours/readprofile-suid
-su -s /bin/sh nobody -c "/ours/readprofile-suid --enable" >"$W/suid.out" 2>"$W/suid.err"
+# by the same name: messages start with the name it runs by
+mkdir -p /ours/suid && chmod 755 /ours/suid
+cp "$OURS" /ours/suid/readprofile
+chmod 4755 /ours/suid/readprofile
+su -s /bin/sh nobody -c "/ours/suid/readprofile --enable" >"$W/suid.out" 2>"$W/suid.err"
 echo $? >"$W/suid.rc"
 if [ "$(rc suid)" = 1 ] && grep -q '^readprofile: --enable is refused by a set-user-ID install' "$W/suid.err" &&
 	[ "$(cat $SYS)" = 0 ]; then
