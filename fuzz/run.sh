@@ -78,6 +78,10 @@ done
 printf '\003\372/boot/map\377\000caf\351\000caf\303\251\000back\\slash\000\355\240\200\000\364\220\200\200' \
     >"$B/seeds/fuzz_pprof/names"
 printf '\000\000map\000alpha\000\000beta' >"$B/seeds/fuzz_pprof/plain"
+# with call arcs (flag bit 2), with and without a rate
+printf '\005\144map\000main\000mid\000leaf\000fib' >"$B/seeds/fuzz_pprof/arcs"
+printf '\004\000prog\000a\000b\000\001\002\003\004\005\006' \
+    >"$B/seeds/fuzz_pprof/arcs-norate"
 cp "$B/seeds/fuzz_json/"* "$B/seeds/fuzz_folded/"
 printf 'x 12' >"$B/seeds/fuzz_folded/count"
 printf 'f 1.5 2' >"$B/seeds/fuzz_folded/counts"

@@ -7,8 +7,9 @@
 #   @@RP BEGIN file ... base64 of gzip ... @@RP END file
 #   @@RP DONE
 # Binaries: /ours/readprofile (under test), /ul/readprofile (util-linux).
-# The kernel passes RP_STEP (expected sampling step) and RP_KEEP (1: always
-# send the snapshot out) from its command line as environment variables.
+# The kernel passes RP_STEP (expected sampling step), RP_KEEP (1: always
+# send the snapshot out), RP_MODE and RP_CONFIG from its command line as
+# environment variables.
 
 /bin/busybox mkdir -p /proc /sys /dev /tmp
 /bin/busybox mount -t proc proc /proc
@@ -68,13 +69,42 @@ send() { # send NAME FILE: gzip + base64 between markers
 	echo "@@RP END $1"
 }
 
+# snapshot_reports MAP [WHAT]: the default, -v, -a, -b, -s and -i reports of
+# the snapshot $S/profile with MAP: util-linux's stdout and exit status;
+# snapfail=1 when one differs
+snapshot_reports() {
+	for m in default -v -a -b -s -i; do
+		a=$m
+		[ "$m" = default ] && a=
+		run "snap-ul$m" "$UL" -p "$S/profile" -m "$1" $a
+		run "snap-ours$m" "$OURS" -p "$S/profile" -m "$1" $a
+		if cmp -s "$W/snap-ul$m.out" "$W/snap-ours$m.out" &&
+			[ "$(rc snap-ul$m)" = "$(rc snap-ours$m)" ]; then
+			pass "snapshot $m${2:-}: same stdout and exit status as util-linux"
+			continue
+		fi
+		fail "snapshot $m${2:-}: same stdout and exit status as util-linux"
+		snapfail=1
+		echo "exit status: util-linux $(rc snap-ul$m), ours $(rc snap-ours$m)" | note
+		sed 's/^/stderr ours: /' "$W/snap-ours$m.err" | head -n 5 | note
+		diff "$W/snap-ul$m.out" "$W/snap-ours$m.out" | head -n 20 | note
+	done
+}
+
 echo "@@RP NOTE kernel $(uname -r), cmdline: $(cat /proc/cmdline)"
 printf 'root:x:0:0:root:/:/bin/sh\nnobody:x:65534:65534:nobody:/:/bin/sh\n' >/etc/passwd
 printf 'root:x:0:\nnogroup:x:65534:\n' >/etc/group
 rm -rf /boot
 
-# A boot without profile= (RP_MODE none or schedule): the newcomer's path.
+# A boot without profile= (RP_MODE none or schedule): the newcomer's path;
+# a current kernel (current, current-schedule): tests/vm/current.sh.
 case ${RP_MODE:-} in
+current | current-schedule)
+	. /current.sh
+	echo "@@RP DONE"
+	sync
+	poweroff -f
+	;;
 none | schedule)
 	. /newcomer.sh
 	echo "@@RP DONE"
@@ -101,22 +131,7 @@ echo "@@RP NOTE snapshot: $(wc -c <"$S/profile") bytes, total ${t:-?} ticks"
 check "snapshot has ticks (util-linux total > 0)" test "${t:-0}" -gt 0
 
 snapfail=0
-for m in default -v -a -b -s -i; do
-	a=$m
-	[ "$m" = default ] && a=
-	run "snap-ul$m" "$UL" -p "$S/profile" -m "$S/kallsyms" $a
-	run "snap-ours$m" "$OURS" -p "$S/profile" -m "$S/kallsyms" $a
-	if cmp -s "$W/snap-ul$m.out" "$W/snap-ours$m.out" &&
-		[ "$(rc snap-ul$m)" = "$(rc snap-ours$m)" ]; then
-		pass "snapshot $m: same stdout and exit status as util-linux"
-	else
-		fail "snapshot $m: same stdout and exit status as util-linux"
-		snapfail=1
-		echo "exit status: util-linux $(rc snap-ul$m), ours $(rc snap-ours$m)" | note
-		sed 's/^/stderr ours: /' "$W/snap-ours$m.err" | head -n 5 | note
-		diff "$W/snap-ul$m.out" "$W/snap-ours$m.out" | head -n 20 | note
-	fi
-done
+snapshot_reports "$S/kallsyms"
 
 # --- live reports --------------------------------------------------------------
 run live-report "$OURS" -m /proc/kallsyms
@@ -152,10 +167,10 @@ ivrun iv 1 --iterations 3 --top 5
 workload
 workload
 ivwait iv
-t=$(awk '$2 == "total" { s += $1 } END { print s + 0 }' "$W/iv.out")
+t=$(awk '$NF == "total" { s += $1 } END { print s + 0 }' "$W/iv.out")
 echo "@@RP NOTE --interval 1 --iterations 3 --top 5: $t ticks in all"
 if [ "$(rc iv)" = 0 ] && [ "$(ivheads iv)" = 3 ] && [ ! -s "$W/iv.err" ] &&
-	[ "$(grep -c ' total  ' "$W/iv.out")" = 3 ] && [ "$t" -gt 0 ]; then
+	[ "$(grep -c ' total$' "$W/iv.out")" = 3 ] && [ "$t" -gt 0 ]; then
 	pass "ours: --interval --iterations 3 --top 5 on live file (3 reports, ticks)"
 else
 	fail "ours: --interval --iterations 3 --top 5 on live file (3 reports, ticks)"

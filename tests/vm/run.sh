@@ -7,6 +7,10 @@
 #          sends a snapshot of /proc/profile and /proc/kallsyms out over the
 #          console, and this script compares the reports on the host. The
 #          s390x guest also runs a readprofile cross-built for s390x.
+#   current  today's Debian kernels, amd64 (trixie's 6.12, sid's 7.x, from
+#          Debian's archive through a private apt sources list), each booted
+#          twice without profile=: --enable, then --enable=schedule
+#          (tests/vm/current.sh).
 # This script installs what it needs, builds the initramfs images, boots,
 # and collects the results from the serial consoles.
 #
@@ -14,7 +18,9 @@
 #   RP=PATH          test this binary instead of building a static one
 #   RP_S390X=PATH    the s390x binary for the s390x guest, instead of building
 #                    one with s390x-linux-gnu-gcc
-#   VM_ARCHS=LIST    architectures to boot (default "amd64 i386 arm64 s390x")
+#   VM_ARCHS=LIST    architectures to boot (default "amd64 i386 arm64 s390x
+#                    current"; current: today's kernels, amd64)
+#   VM_CURRENT=LIST  the Debian suites of "current" (default "trixie sid")
 #   VM_JOBS=N        guests running at once (default 2)
 #   VM_TIMEOUT=S     seconds allowed per boot (default 600)
 #   VM_KEEP=1        always save the amd64 boots' snapshots (the other
@@ -28,7 +34,8 @@ CACHE=$ROOT/build/vm-cache
 OUT=$ROOT/build/vm-out
 TIMEOUT=${VM_TIMEOUT:-600}
 KEEP=${VM_KEEP:-0}
-ARCHS=${VM_ARCHS:-amd64 i386 arm64 s390x}
+ARCHS=${VM_ARCHS:-amd64 i386 arm64 s390x current}
+CURRENT=${VM_CURRENT:-trixie sid}
 JOBS=${VM_JOBS:-2}
 UL=/usr/sbin/readprofile
 
@@ -42,7 +49,7 @@ has() { # has ARCH: ARCH is in $ARCHS
 	return 1
 }
 for a in $ARCHS; do
-	case $a in amd64 | i386 | arm64 | s390x) ;; *) die "VM_ARCHS: unknown architecture $a" ;; esac
+	case $a in amd64 | i386 | arm64 | s390x | current) ;; *) die "VM_ARCHS: unknown architecture $a" ;; esac
 done
 
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/rp-vm.XXXXXX") || die "cannot make a temporary directory"
@@ -58,7 +65,7 @@ apt_install() { # apt_install PACKAGE...
 		>"$TMP/apt.log" 2>&1 || { tail -n 20 "$TMP/apt.log" >&2; die "apt-get install $* failed"; }
 }
 need=
-if has amd64 || has i386; then
+if has amd64 || has i386 || has current; then
 	command -v qemu-system-x86_64 >/dev/null 2>&1 &&
 		command -v qemu-system-i386 >/dev/null 2>&1 || need="$need qemu-system-x86"
 fi
@@ -75,7 +82,7 @@ command -v cpio >/dev/null 2>&1 || need="$need cpio"
 # foreign architectures, for apt-get download of their kernels and busybox
 added=
 for a in $ARCHS; do
-	[ "$a" = "$(dpkg --print-architecture)" ] && continue
+	[ "$a" = "$(dpkg --print-architecture)" ] || [ "$a" = current ] && continue
 	dpkg --print-foreign-architectures | grep -qx "$a" && continue
 	dpkg --add-architecture "$a" || die "dpkg --add-architecture $a failed"
 	added=1
@@ -102,6 +109,7 @@ fetch() { # fetch PACKAGE ARCH: path of its .deb in the cache, downloading it if
 }
 updated=
 for a in $ARCHS; do
+	[ "$a" = current ] && continue	# below
 	kpkg=$(kernel_pkg "$a")
 	if [ -z "$kpkg" ] && [ -z "$updated" ]; then
 		apt-get update -q >"$TMP/apt.log" 2>&1
@@ -141,6 +149,61 @@ for a in $ARCHS; do
 	dpkg-deb -f "$kdeb" Package Version | tr '\n' ' ' | sed 's/Package: //; s/ Version: / /; s/ $//' \
 		>"$TMP/$a.kpkg"
 done
+
+# --- today's kernels: Debian's suites, through a private apt setup ---------
+# current_fetch SUITE: the suite's amd64 kernel (what linux-image-amd64
+# depends on; sid splits it into linux-binary-R, the image, and
+# linux-base-R, the config) into $TMP/current-SUITE.{kernel,config,kpkg},
+# and where its package installs the config into .cfgpath.  The host's own
+# sources and lists are never used nor changed.
+current_fetch() {
+	_s=$1
+	_a=$CACHE/apt-$_s
+	mkdir -p "$_a/lists/partial" "$_a/cache/archives/partial" || return 1
+	echo "deb http://deb.debian.org/debian $_s main" >"$_a/sources.list"
+	set -- -o Dir::Etc::sourcelist="$_a/sources.list" -o Dir::Etc::sourceparts=- \
+		-o Dir::State::Lists="$_a/lists" -o Dir::Cache="$_a/cache" \
+		-o APT::Architectures=amd64 -o APT::Sandbox::User=root
+	apt-get "$@" -q update >"$TMP/apt-$_s.log" 2>&1 ||
+		echo "check-vm: apt-get update of $_s failed; using what is cached"
+	_img=$(apt-cache "$@" depends linux-image-amd64 2>/dev/null |
+		sed -n 's/^ *Depends: \(linux-image-[0-9][^ ]*-amd64\)$/\1/p' | head -n 1)
+	[ -n "$_img" ] || { echo "check-vm: no linux-image-amd64 in $_s" >&2; return 1; }
+	_pkgs=$(apt-cache "$@" depends "$_img" 2>/dev/null |
+		sed -n 's/^ *Depends: \(linux-\(binary\|base\)-[0-9][^ ]*\)$/\1/p')
+	[ -n "$_pkgs" ] || _pkgs=$_img
+	_x=$CACHE/$_img.tree
+	for _p in $_pkgs; do
+		_d=$(ls "$CACHE/${_p}"_*_amd64.deb 2>/dev/null | tail -n 1)
+		if [ -z "$_d" ]; then
+			(cd "$CACHE" && apt-get "$@" -q download "$_p") >"$TMP/download.log" 2>&1 ||
+				{ cat "$TMP/download.log" >&2; return 1; }
+			_d=$(ls "$CACHE/${_p}"_*_amd64.deb 2>/dev/null | tail -n 1)
+		fi
+		[ -n "$_d" ] || return 1
+		[ -f "$_x.$_p.done" ] && continue
+		mkdir -p "$_x"
+		# only the image, the config and System.map: not the modules
+		dpkg-deb --fsys-tarfile "$_d" | tar -x -C "$_x" --wildcards \
+			'./boot/*' './usr/lib/modules/*/vmlinuz' './usr/lib/modules/*/config' \
+			'./usr/lib/modules/*/System.map' 2>/dev/null
+		echo "$_p $(dpkg-deb -f "$_d" Version)" >"$_x.$_p.done"
+	done
+	_k=$(ls "$_x"/boot/vmlinuz-* "$_x"/usr/lib/modules/*/vmlinuz 2>/dev/null | head -n 1)
+	_c=$(ls "$_x"/boot/config-* "$_x"/usr/lib/modules/*/config 2>/dev/null | head -n 1)
+	[ -n "$_k" ] && [ -n "$_c" ] || { echo "check-vm: no vmlinuz or config in $_pkgs" >&2; return 1; }
+	echo "$_k" >"$TMP/current-$_s.kernel"
+	echo "$_c" >"$TMP/current-$_s.config"
+	echo "${_c#"$_x"}" >"$TMP/current-$_s.cfgpath"
+	cat "$_x".*.done | tr '\n' ' ' | sed 's/ $//' >"$TMP/current-$_s.kpkg"
+}
+if has current; then
+	bdeb=$(fetch busybox-static amd64) || die "cannot download busybox-static:amd64"
+	echo "$bdeb" >"$TMP/amd64.busybox"
+	for s in $CURRENT; do
+		current_fetch "$s" || die "cannot fetch the kernel of Debian $s"
+	done
+fi
 
 # --- the binaries under test ---------------------------------------------------
 build() { # build WHAT MAKE-ARGS...: make, or report the failure and stop
@@ -182,15 +245,19 @@ fi
 initramfs() { # initramfs ARCH: $TMP/ARCH.initrd.gz
 	R=$TMP/root-$1
 	mkdir -p "$R/bin" "$R/dev" "$R/etc"
-	dpkg-deb --fsys-tarfile "$(cat "$TMP/$1.busybox")" | tar -x -O ./bin/busybox >"$R/bin/busybox" ||
-		die "cannot unpack $(cat "$TMP/$1.busybox")"
+	_bb=$TMP/$1.busybox
+	[ -f "$_bb" ] || _bb=$TMP/amd64.busybox	# today's kernels: the host's
+	dpkg-deb --fsys-tarfile "$(cat "$_bb")" | tar -x -O ./bin/busybox >"$R/bin/busybox" ||
+		die "cannot unpack $(cat "$_bb")"
 	chmod 755 "$R/bin/busybox"
-	if [ "$1" = amd64 ]; then
+	if [ "$1" = amd64 ] || [ "${1%%-*}" = current ]; then
 		mkdir -p "$R/ours" "$R/ul"
 		cp "$OURS" "$R/ours/readprofile"
 		cp "$UL" "$R/ul/readprofile"
 		cp "$ROOT/tests/vm/init.sh" "$R/init"
 		cp "$ROOT/tests/vm/newcomer.sh" "$R/newcomer.sh"
+		cp "$ROOT/tests/vm/current.sh" "$R/current.sh"
+		[ -f "$TMP/$1.config" ] && cp "$(cat "$TMP/$1.config")" "$R/kconfig"
 		chmod 755 "$R/ours/readprofile" "$R/ul/readprofile"
 		# shared libraries and the dynamic loader of the dynamic binaries
 		for f in "$UL" "$OURS"; do
@@ -213,7 +280,13 @@ initramfs() { # initramfs ARCH: $TMP/ARCH.initrd.gz
 		die "cannot build the initramfs for $1"
 }
 for a in $ARCHS; do
-	initramfs "$a"
+	if [ "$a" = current ]; then
+		for s in $CURRENT; do
+			initramfs "current-$s"
+		done
+	else
+		initramfs "$a"
+	fi
 done
 
 # --- boot, VM_JOBS at a time ---------------------------------------------------
@@ -223,15 +296,18 @@ running=
 trap 'for f in "$TMP"/*.pid; do [ -f "$f" ] && kill "$(cat "$f")" 2>/dev/null; done; exit 1' HUP INT TERM
 boot() { # boot LABEL ARCH SHIFT: profile=SHIFT; none or schedule: no profile=
 	set -- "$1" "$2" "$3" "$(cat "$TMP/$2.kernel")"
+	cfg=
+	[ -f "$TMP/$2.cfgpath" ] && cfg=$(cat "$TMP/$2.cfgpath")
 	case $3 in
 	none) prof= mode=none st=4 ;;
 	schedule) prof= mode=schedule st=1 ;;
+	current | current-schedule) prof= mode=$3 st=4 ;;
 	*) prof="profile=$3 " mode= st=$((1 << $3)) ;;
 	esac
 	bid=
 	[ -s "$4.buildid" ] && bid=$(cat "$4.buildid")
 	case $2 in
-	amd64) q="qemu-system-x86_64 -accel tcg -cpu max" c=ttyS0 ;;
+	amd64 | current-*) q="qemu-system-x86_64 -accel tcg -cpu max" c=ttyS0 ;;
 	i386) q="qemu-system-i386 -accel tcg -cpu max" c=ttyS0 ;;
 	arm64) q="qemu-system-aarch64 -M virt -cpu max" c=ttyAMA0 ;;
 	s390x) q="qemu-system-s390x -M s390-ccw-virtio" c=ttysclp0 ;;
@@ -242,7 +318,7 @@ boot() { # boot LABEL ARCH SHIFT: profile=SHIFT; none or schedule: no profile=
 		s=$(date +%s)
 		timeout "$TIMEOUT" $q -m 1024 -nographic -monitor none -nic none -no-reboot \
 			-kernel "$4" -initrd "$TMP/$2.initrd.gz" \
-			-append "console=$c ${prof}panic=-1 RP_STEP=$st RP_KEEP=$KEEP RP_MODE=$mode RP_BUILDID=$bid" \
+			-append "console=$c ${prof}panic=-1 RP_STEP=$st RP_KEEP=$KEEP RP_MODE=$mode RP_BUILDID=$bid RP_CONFIG=$cfg" \
 			-serial "file:$TMP/$1.log" </dev/null >"$TMP/$1.qemu" 2>&1 &
 		echo $! >"$TMP/$1.pid"
 		wait $!
@@ -273,6 +349,14 @@ for a in $ARCHS; do
 			throttle
 			boot "amd64-$s" amd64 "$s"
 			labels="$labels amd64-$s"
+		done
+	elif [ "$a" = current ]; then
+		for s in $CURRENT; do
+			for m in current current-schedule; do
+				throttle
+				boot "$m-$s" "current-$s" "$m"
+				labels="$labels $m-$s"
+			done
 		done
 	else
 		throttle
@@ -466,6 +550,28 @@ guest_checks() {
 	fi
 }
 
+# current_checks LABEL: the sample types of the --pprof the guest sent
+# (cpu.pprof after --enable, sched.pprof after --enable=schedule)
+current_checks() {
+	case $1 in
+	current-schedule-*) f=sched want="schedule/calls" ;;
+	*) f=cpu want="samples/count cpu/nanoseconds" ;;
+	esac
+	if ! command -v protoc >/dev/null 2>&1; then
+		echo "SKIP $label: the sample types of --pprof: no protoc here"
+		return
+	fi
+	got=$(gzip -dc "$G/$f.pprof" 2>/dev/null |
+		protoc -I"$ROOT/tests/pprof" --decode=perftools.profiles.Profile profile.proto 2>/dev/null |
+		awk '/^string_table:/ { s = substr($0, 15); gsub(/^"|"$/, "", s); st[n++] = s }
+		    /^sample_type {/ { t = 1; ty = 0; u = 0 }
+		    t && /^  type:/ { ty = $2 } t && /^  unit:/ { u = $2 }
+		    t && /^}/ { l[m++] = ty " " u; t = 0 }
+		    END { for (i = 0; i < m; i++) { split(l[i], a, " ")
+			printf "%s%s/%s", i ? " " : "", st[a[1]], st[a[2]] } }')
+	check "--pprof's sample types are $want (got: ${got:-none})" test "$got" = "$want"
+}
+
 for label in $labels; do
 	log=$TMP/$label.log
 	[ -f "$log" ] || : >"$log"
@@ -473,7 +579,11 @@ for label in $labels; do
 	rm -rf "$G"
 	mkdir -p "$G"
 	tr -d '\r' <"$log" >"$G/console.log"
-	case $label in amd64-*) a=amd64 ;; *) a=$label ;; esac
+	case $label in
+	amd64-*) a=amd64 ;;
+	current-schedule-*) a=current-${label#current-schedule-} ;;
+	*) a=$label ;;
+	esac
 	echo "$(cat "$TMP/$a.kpkg"): $(cat "$TMP/$label.cmd")" | note
 	# results and notes
 	sed -n 's/^@@RP //p' "$G/console.log" >"$TMP/$label.res"
@@ -506,7 +616,11 @@ for label in $labels; do
 			fi
 			;;
 		esac
-		[ "$a" = amd64 ] || cross_checks "$a"
+		case $a in
+		amd64) ;;
+		current-*) current_checks "$label" ;;
+		*) cross_checks "$a" ;;
+		esac
 	else
 		fail "guest finished (qemu exit status $(cat "$TMP/$label.rc" 2>/dev/null), 124 = timeout after ${TIMEOUT}s)"
 		echo "---- last 40 lines of the guest console ($label) ----"
