@@ -268,6 +268,8 @@ answer_in_pieces(void **state)
 	demangled_is("_ZN1AC2ERKS_", "A::A(A const&)");
 	assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
 	if ((pid = fork()) == 0) {
+		close(sv[0]);	/* so that the end is seen, should the test die */
+		close(dm.fd);
 		while (read(sv[1], &c, 1) == 1 && c != '\0')
 			;
 		for (size_t i = 0; i < 4; i++) {
