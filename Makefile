@@ -227,6 +227,7 @@ bench: $(BIN) $(B)/tests/antiqsort $(B)/tests/gmontool
 	@ANTIQSORT=$(abspath $(B)/tests/antiqsort) GMONTOOL=$(abspath $(B)/tests/gmontool) \
 	    sh bench/adversarial.sh
 	@sh bench/gmon.sh
+	@sh bench/cxx.sh
 
 check-vm:
 	@sh tests/vm/run.sh
