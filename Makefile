@@ -121,18 +121,20 @@ $(B)/tests/symdump: tests/elf/symdump.c $(B)/librp.a $(HDRS) | $(B)/tests
 check-deps:
 	@CC='$(CC)' sh tests/need-cmocka.sh
 
+# The check targets build quietly (-s: warnings and errors only) and show
+# a line per suite, and a failing suite's whole output (tests/check.sh).
 check:
 	@CC='$(CC)' sh tests/need-cmocka.sh; rc=$$?; \
 	if [ $$rc = 3 ]; then \
-	    $(MAKE) --no-print-directory check-run UNIT_SKIP="cmocka not usable with $(CC)"; \
-	elif [ $$rc = 0 ]; then $(MAKE) --no-print-directory check-run; else exit 1; fi
+	    $(MAKE) -s --no-print-directory check-run UNIT_SKIP="cmocka not usable with $(CC)"; \
+	elif [ $$rc = 0 ]; then $(MAKE) -s --no-print-directory check-run; else exit 1; fi
 
 TOOLS = GEN=$(abspath $(B)/tests/gen) MODEL=$(abspath $(B)/tests/model) \
 	PROFTOOL=$(abspath $(B)/tests/proftool) \
 	GMONTOOL=$(abspath $(B)/tests/gmontool)
 # Suites that tests/check.sh runs at once (CHECK_JOBS=1: one after the
-# other, each one's output as it comes).  The longest are listed first,
-# to start first.
+# other; CHECK_VERBOSE=1 shows each one's output, not only its line).  The
+# longest are listed first, to start first.
 CHECK_JOBS ?= 2
 export CHECK_JOBS
 # Expected texts that depend on the build: the version, the C library's.
@@ -172,7 +174,7 @@ check-run: $(BIN) $(if $(UNIT_SKIP),,$(UNIT_BINS)) $(B)/tests/gen $(B)/tests/mod
 	    setuid 'sh tests/setuid/run.sh'
 
 check-long: check-deps
-	@$(MAKE) --no-print-directory check-long-run
+	@$(MAKE) -s --no-print-directory check-long-run
 
 check-long-run: $(BIN) $(UNIT_BINS) $(B)/tests/gen $(B)/tests/model $(B)/tests/proftool \
 	    $(B)/tests/libctext
@@ -197,12 +199,14 @@ SAN = -fsanitize=address,undefined -fno-sanitize-recover=all
 # setuid may skip one control here: a sanitizer runtime cannot start with
 # a stand-in libstdc++.so.6 first in LD_LIBRARY_PATH (tests/setuid, (g)).
 check-sanitize: check-deps
-	@TIME_SCALE=10 READPROFILE_CHECK_MAY_SKIP="$${READPROFILE_CHECK_MAY_SKIP:-} setuid" $(MAKE) --no-print-directory B=build-san BIN=build-san/readprofile \
+	@TIME_SCALE=10 READPROFILE_CHECK_MAY_SKIP="$${READPROFILE_CHECK_MAY_SKIP:-} setuid" $(MAKE) -s --no-print-directory B=build-san BIN=build-san/readprofile \
 	    CFLAGS="-O1 -g -fno-omit-frame-pointer $(SAN)" LDFLAGS="$(SAN)" \
 	    check-run check-long-run
 
 VALGRIND = valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite
-check-valgrind: $(BIN) $(B)/tests/libctext $(B)/tests/model
+check-valgrind:
+	@$(MAKE) -s --no-print-directory check-valgrind-run
+check-valgrind-run: $(BIN) $(B)/tests/libctext $(B)/tests/model
 	@TIME_SCALE=10 sh tests/check.sh \
 	    golden-valgrind 'RP=$(abspath $(BIN)) MODEL=$(abspath $(B)/tests/model) RP_WRAP="$(VALGRIND)" sh tests/golden/run.sh' \
 	    hostile-valgrind 'RP=$(abspath $(BIN)) RP_WRAP="$(VALGRIND)" sh tests/hostile/run.sh' \
@@ -223,6 +227,7 @@ bench: $(BIN) $(B)/tests/antiqsort $(B)/tests/gmontool
 	@ANTIQSORT=$(abspath $(B)/tests/antiqsort) GMONTOOL=$(abspath $(B)/tests/gmontool) \
 	    sh bench/adversarial.sh
 	@sh bench/gmon.sh
+	@sh bench/cxx.sh
 
 check-vm:
 	@sh tests/vm/run.sh
@@ -300,6 +305,7 @@ clean:
 	rm -rf build build-san build-fuzz build-static build-o3 build-s390x build-m32 build-musl \
 	    readprofile readprofile-*.tar.gz
 
-.PHONY: all check check-deps check-run check-long check-long-run check-sanitize check-valgrind check-hostile check-gen \
+.PHONY: all check check-deps check-run check-long check-long-run check-sanitize check-valgrind \
+	check-valgrind-run check-hostile check-gen \
 	check-setuid check-elf-sweep check-vmlinux fuzz bench \
 	check-vm check-cross check-m32 demo install uninstall check-install dist distcheck check-repro clean

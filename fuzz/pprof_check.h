@@ -7,8 +7,13 @@
  * every field of the Profile and of its messages parses, string 0 is "",
  * every string is valid UTF-8 (RFC 3629: no overlong forms, no
  * surrogates, nothing past U+10FFFF) and every string index in a
- * Function, ValueType, Mapping or comment names a string; else what is
- * wrong.  STATS counts what was read.
+ * Function, ValueType, Mapping or comment names a string, the Functions
+ * and Locations are numbered 1, 2, ... in the order written, every
+ * Location names a Function and every Sample one or two (callee, caller)
+ * Locations, and has as many values as there are sample types; else what
+ * is wrong.  STATS counts what was read, and adds up the values by type
+ * (the first three), and the calls (the last value) of the samples of
+ * two Locations apart.
  */
 #ifndef PPROF_CHECK_H
 #define PPROF_CHECK_H
@@ -21,7 +26,12 @@
 struct pprof_stats {
 	uint64_t strings, functions, locations, samples, comments;
 	uint64_t max_index;	/* the largest string index used */
-	int64_t value_sum[2];	/* the samples' values, by type */
+	int64_t value_sum[3];	/* the samples' values, by type */
+	uint64_t types;		/* sample types */
+	uint64_t arcs;		/* samples of two Locations */
+	int64_t arc_calls;	/* their last values */
+	uint64_t max_loc, max_fid;	/* the largest ids named */
+	const char *why;	/* a message's own fault, or NULL */
 };
 
 /* CRC-32 of gzip, bit by bit: slow and obviously right. */
@@ -157,13 +167,42 @@ pc_next(const unsigned char **p, const unsigned char *end, struct pc_field *f)
 
 /* The string indexes of message M (N bytes) of Profile field FIELD, into
  * *MAX; and the sample values.  Returns 0 when it does not parse. */
+/* What a Sample's (FIELD 2) or Location's (4, its Line 0) field F says. */
+static void
+pc_ids(uint32_t field, const struct pc_field *f, struct pprof_stats *st,
+    uint64_t *nloc, int64_t *v)
+{
+	uint64_t *max = NULL;
+
+	if (field == 2 && f->num == 1 && f->wt == 0) {
+		max = &st->max_loc;			/* location_id */
+		++*nloc;
+	} else if (field == 2 && f->num == 2 && f->wt == 0) {
+		if (*nloc == 0)		/* ours: the locations first */
+			st->why = "a sample's value before its locations";
+		else if (v[1] < 3)
+			st->value_sum[v[1]] += (int64_t)f->v;
+		v[0] = (int64_t)f->v;
+		v[1]++;
+	} else if (field == 0 && f->num == 1 && f->wt == 0) {
+		max = &st->max_fid;			/* Line's function_id */
+		++*nloc;
+	} else if (field == 4 && f->num == 1 && f->wt == 0 &&
+	    f->v != st->locations) {
+		st->why = "the Locations are not numbered in order";
+	}
+	if (max != NULL && (f->v == 0 || f->v > *max))
+		*max = f->v ? f->v : UINT64_MAX;
+}
+
 static int
 pc_message(uint32_t field, const unsigned char *m, size_t n,
     struct pprof_stats *st)
 {
 	const unsigned char *p = m, *end = m + n;
 	struct pc_field f;
-	int value = 0;
+	uint64_t nloc = 0;
+	int64_t v[2] = { 0 };	/* the last value, and how many */
 
 	while (p < end) {
 		if (!pc_next(&p, end, &f))
@@ -173,14 +212,25 @@ pc_message(uint32_t field, const unsigned char *m, size_t n,
 		if (field == 5 && (f.num == 2 || f.num == 3 || f.num == 4) &&
 		    f.wt == 0 && f.v > st->max_index)
 			st->max_index = f.v;		/* Function */
+		if (field == 5 && f.num == 1 && f.wt == 0 &&
+		    f.v != st->functions)
+			st->why = "the Functions are not numbered in order";
 		if (field == 3 && (f.num == 5 || f.num == 6) && f.wt == 0 &&
 		    f.v > st->max_index)
 			st->max_index = f.v;		/* Mapping */
-		if (field == 2 && f.num == 2 && f.wt == 0 && value < 2)
-			st->value_sum[value++] += (int64_t)f.v;
+		pc_ids(field, &f, st, &nloc, v);
 		if (field == 4 && f.num == 4 && !(f.wt == 2 &&
 		    pc_message(0, f.b, f.n, st)))
 			return 0;		/* Location's Line */
+	}
+	if ((field == 2 && (nloc < 1 || nloc > 2 || (uint64_t)v[1] !=
+	    st->types)) || (field == 0 && nloc != 1))
+		st->why = field ? "a sample of other than one or two "
+		    "locations, or values but for every type" :
+		    "a line of other than one function";
+	if (field == 2 && nloc == 2) {
+		st->arcs++;
+		st->arc_calls += v[0];
 	}
 	return 1;
 }
@@ -215,8 +265,11 @@ pprof_check(const unsigned char *g, size_t len, struct pprof_stats *st)
 			st->functions += f.num == 5;
 			st->locations += f.num == 4;
 			st->samples += f.num == 2;
+			st->types += f.num == 1;
 			if (!pc_message(f.num, f.b, f.n, st))
 				why = "a message of the Profile does not parse";
+			else if (st->why != NULL)
+				why = st->why;
 		} else if (f.num == 11 && !(f.wt == 2 &&
 		    pc_message(f.num, f.b, f.n, st)))
 			why = "the period type does not parse";
@@ -225,6 +278,10 @@ pprof_check(const unsigned char *g, size_t len, struct pprof_stats *st)
 		why = "no string table";
 	if (why == NULL && st->max_index >= st->strings)
 		why = "a string index past the string table";
+	if (why == NULL && st->max_loc > st->locations)
+		why = "a sample names a Location that is not there";
+	if (why == NULL && st->max_fid > st->functions)
+		why = "a Location names a Function that is not there";
 	free(pb);
 	return why;
 }

@@ -4,7 +4,7 @@
 #   sh fuzz/run.sh [SECONDS]        (default 60 per harness; make fuzz)
 #
 # Harnesses: the map reader, the profile reader, the report, JSON strings,
-# ELF files, the bound on demangled names, --pprof's encoder and its strings,
+# ELF files, a report of any C++ name (bounded by the system), --pprof's encoder and its strings,
 # --folded frames.
 # Needs clang (with libFuzzer).  Builds into build-fuzz/ with
 # -fsanitize=fuzzer,address,undefined, writes seed corpora there from
@@ -68,7 +68,9 @@ for n in _ZN2ns6Widget4spinEl _ZNSt6vectorIiSaIiEE9push_backERKi \
     _ZN4llvm5nodesIPNS_10RegionInfoEEENS_14iterator_rangeINS_11GraphTraitsIT_E14nodes_iteratorEEERKS5_ \
     _ZNSt8_Rb_treeISsSt4pairIKSsiESt10_Select1stIS2_ESt4lessISsESaIS2_EE8_M_eraseEPSt13_Rb_tree_nodeIS2_E \
     _ZTVN10__cxxabiv117__class_type_infoE _ZThn8_N1B1fEv _ZGVZ1fvE1x \
-    _Z1fIJidEEvDpT_ _Z1fIiEDTplfp_fp_ET_ _Z1f10AAAAAAAAAA1BIS_S_ES0_IS1_S1_ES0_IS2_S2_E; do
+    _Z1fIJidEEvDpT_ _Z1fIiEDTplfp_fp_ET_ _Z1f10AAAAAAAAAA1BIS_S_ES0_IS1_S1_ES0_IS2_S2_E \
+    _Z1fIJiiiiiiiiiiiiiiiiEEDTspplT_spplT_spplT_spplT_spplT_spplT_spplT_spT_Ev \
+    _Z1fIJiEEDTspppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppfp_EDpT_; do
 	k=$((k + 1))
 	printf '%s' "$n" > "$B/seeds/fuzz_demangle/n$k"
 done
@@ -76,6 +78,10 @@ done
 printf '\003\372/boot/map\377\000caf\351\000caf\303\251\000back\\slash\000\355\240\200\000\364\220\200\200' \
     >"$B/seeds/fuzz_pprof/names"
 printf '\000\000map\000alpha\000\000beta' >"$B/seeds/fuzz_pprof/plain"
+# with call arcs (flag bit 2), with and without a rate
+printf '\005\144map\000main\000mid\000leaf\000fib' >"$B/seeds/fuzz_pprof/arcs"
+printf '\004\000prog\000a\000b\000\001\002\003\004\005\006' \
+    >"$B/seeds/fuzz_pprof/arcs-norate"
 cp "$B/seeds/fuzz_json/"* "$B/seeds/fuzz_folded/"
 printf 'x 12' >"$B/seeds/fuzz_folded/count"
 printf 'f 1.5 2' >"$B/seeds/fuzz_folded/counts"

@@ -2,13 +2,16 @@
 # check.sh - run test suites, each with a labelled summary line, then the
 # total.
 #
-#   [READPROFILE_CHECK_NO_SKIP=1] [CHECK_JOBS=J] sh tests/check.sh NAME 'COMMAND' [NAME 'COMMAND']...
+#   [READPROFILE_CHECK_NO_SKIP=1] [CHECK_JOBS=J] [CHECK_VERBOSE=1] \
+#       sh tests/check.sh NAME 'COMMAND' [NAME 'COMMAND']...
 #
+# Each COMMAND (run by sh, in the current directory) is a suite.  A suite
+# that passes shows one line, below; one that fails shows its whole
+# output first.  CHECK_VERBOSE=1 shows every suite's output.
 # CHECK_JOBS=J (default 1; the Makefile gives 2) runs up to J suites at
-# once; each suite's output is then shown whole, in the order given, once
-# it has ended.
-# Each COMMAND (run by sh, in the current directory) is a suite.  Its
-# output is shown as it comes; its last line must be one of
+# once; each suite is shown, in the order given, once it has ended (with
+# CHECK_JOBS=1 and CHECK_VERBOSE=1, its output as it comes).
+# A suite's last line must be one of
 #
 #   [LABEL: ]N passed, M failed[, K skipped][; skipped: REASONS]
 #       the suite ran: N checks passed, M failed, K could not run here
@@ -16,7 +19,7 @@
 #   [LABEL: ]skipped: REASON
 #       the suite could not run here at all (exit status 0).
 #
-# (tests/summary.sh prints both.)  That line is replaced by
+# (tests/lib.sh prints both.)  That line is replaced by
 # `NAME: N passed, M failed, K skipped (S s)`, or `NAME: skipped: REASON`,
 # with the suite's reasons kept.  A suite fails when its exit status is not
 # 0, when it counts a failure, when its last line is neither of the above,
@@ -41,6 +44,10 @@ case ${READPROFILE_CHECK_NO_SKIP:-0} in
 ""|0) NOSKIP=0 ;;
 *) NOSKIP=1 ;;
 esac
+case ${CHECK_VERBOSE:-0} in
+""|0) VERBOSE=0 ;;
+*) VERBOSE=1 ;;
+esac
 # The suites run python3 hundreds of times: resolve it once to the
 # interpreter itself, so that a version manager's shim (pyenv's is a shell
 # script that runs pyenv: about 0.2 s a call) runs once, not per check.
@@ -62,9 +69,9 @@ counted() {
 }
 : > "$TMP/skips"
 
-# summarize: a suite's output on stdin, shown but its last line, which is
-# parsed into $TMP/sum: "run P F K\tREASONS", "skip\tREASON" or
-# "none\tLAST LINE".
+# summarize: a suite's output on stdin, written on stdout but its last
+# line, which is parsed into $TMP/sum: "run P F K\tREASONS",
+# "skip\tREASON" or "none\tLAST LINE" (that line written too).
 summarize() {
 	awk -v sum="$TMP/sum" '
 		NR > 1 { print last; fflush() }
@@ -101,10 +108,10 @@ while [ $# -ge 2 ]; do
 done
 
 # CHECK_JOBS=J runs up to J suites at once (default 1: one after the
-# other, the output shown as it comes).  With J > 1 each suite writes to
-# $TMP/I.out, and is shown whole, in order, once it and those before it
-# have ended; $TMP/I.end holds its exit status and end time.  A suite's
-# time is from its start to its end.
+# other).  Each suite writes to $TMP/I.out (but with CHECK_JOBS=1 and
+# CHECK_VERBOSE=1: shown as it comes), and is shown, in order, once it
+# and those before it have ended; with J > 1 $TMP/I.end holds its exit
+# status and end time.  A suite's time is from its start to its end.
 JOBS=${CHECK_JOBS:-1}
 case $JOBS in
 ''|*[!0-9]*|0*) echo "check: CHECK_JOBS must be a number from 1: '$JOBS'" >&2; exit 2 ;;
@@ -137,15 +144,27 @@ fill() {
 	done
 }
 
+# show: the output of a suite that failed, whole (once; unless it was
+# shown already)
+show() {
+	[ "$VERBOSE" = 1 ] || cat "$TMP/body"
+}
+
 i=0
 while [ $i -lt $n ]; do
 	i=$((i + 1))
 	eval "name=\$name_$i cmd=\$cmd_$i"
 	nsuite=$((nsuite + 1))
-	if [ "$JOBS" = 1 ]; then
+	: > "$TMP/body"
+	if [ "$JOBS" = 1 ] && [ "$VERBOSE" = 1 ]; then
 		t0=$(now)
-		{ sh -c "$cmd" 2>&1; echo $? > "$TMP/rc"; } | summarize
+		{ sh -c "$cmd" 2>&1 < /dev/null; echo $? > "$TMP/rc"; } | summarize
 		rc=$(cat "$TMP/rc") t1=$(now)
+	elif [ "$JOBS" = 1 ]; then
+		t0=$(now)
+		sh -c "$cmd" > "$TMP/$i.out" 2>&1 < /dev/null
+		rc=$? t1=$(now)
+		summarize < "$TMP/$i.out" > "$TMP/body"
 	else
 		fill
 		while [ ! -f "$TMP/$i.end" ]; do
@@ -155,8 +174,10 @@ while [ $i -lt $n ]; do
 		eval "wait \$pid_$i"
 		read -r rc t1 < "$TMP/$i.end" || { rc=1 t1=$(now); }
 		t0=$(cat "$TMP/$i.t0")
-		summarize < "$TMP/$i.out"
+		summarize < "$TMP/$i.out" > "$TMP/body"
+		[ "$VERBOSE" = 0 ] || cat "$TMP/body"
 	fi
+	rm -f "$TMP/$i.out"
 	t=$((t1 - t0))
 	IFS='	' read -r head why < "$TMP/sum"
 	set -- $head
@@ -164,6 +185,7 @@ while [ $i -lt $n ]; do
 	shift
 	case $kind in
 	skip)
+		[ "$rc" = 0 ] || show
 		echo "$name: skipped: $why (${t}s)"
 		if [ "$rc" != 0 ]; then
 			echo "$name: but its exit status is $rc"
@@ -173,6 +195,7 @@ while [ $i -lt $n ]; do
 		counted "$name" 1
 		continue ;;
 	none)
+		show
 		echo "$name: FAILED: no summary line (exit status $rc) (${t}s)"
 		tfail=$((tfail + 1))
 		continue ;;
@@ -180,11 +203,15 @@ while [ $i -lt $n ]; do
 	p=$1 f=$2 k=$3
 	shift 3
 	if [ "$rc" != 0 ] && [ "$f" = 0 ]; then
+		show
 		echo "$name: exit status $rc with no failure counted: one failure"
 		f=1
 	elif [ $((p + f + k)) = 0 ]; then
+		show
 		echo "$name: ran no check: one failure"
 		f=1
+	elif [ "$f" != 0 ]; then
+		show
 	fi
 	echo "$name: $p passed, $f failed, $k skipped (${t}s)"
 	[ "$k" = 0 ] || printf '%s (%d): %s\n' "$name" "$k" "$why" >> "$TMP/skips"

@@ -3,16 +3,14 @@
 # Usage: sh tests/completion.sh        (needs bash; skipped without it)
 
 set -u
-here=$(cd "$(dirname "$0")" && pwd)
-file=$here/../completion/readprofile
+TOP=$(cd "$(dirname "$0")/.." && pwd)
+SUITE=completion
+. "$TOP/tests/lib.sh"
+file=$TOP/completion/readprofile
 
-if ! command -v bash >/dev/null 2>&1; then
-    echo "completion: skipped: bash not found"
-    exit 0
-fi
+have bash || suite_skipped "bash not found"
 
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT INT TERM
+tmp=$TMP
 mkdir "$tmp/boot dir"
 : >"$tmp/System.map-6.1.0"
 : >"$tmp/profile.gz"
@@ -22,8 +20,6 @@ KGLOBS="$tmp/debug/boot/vmlinux-*
 $tmp/nowhere/*/vmlinux"
 export KGLOBS
 
-pass=0
-fail=0
 
 # comp WORD... : complete the last WORD of "readprofile WORD...", print
 # COMPREPLY one entry per line.
@@ -46,10 +42,10 @@ expect() {
     got=$(comp "$@" | LC_ALL=C sort)
     want=$(printf '%s\n' "$want" | LC_ALL=C sort)
     if [ "$got" = "$want" ]; then
-        pass=$((pass + 1))
+        ok
     else
-        fail=$((fail + 1))
-        printf 'FAIL: %s\n  want: %s\n  got:  %s\n' "$desc" \
+        bad "$desc"
+        printf '  want: %s\n  got:  %s\n' \
             "$(printf '%s' "$want" | tr '\n' ' ')" \
             "$(printf '%s' "$got" | tr '\n' ' ')"
     fi
@@ -60,10 +56,9 @@ has() {
     desc=$1 want=$2
     shift 2
     if comp "$@" | grep -qxF -- "$want"; then
-        pass=$((pass + 1))
+        ok
     else
-        fail=$((fail + 1))
-        printf 'FAIL: %s: %s not offered\n' "$desc" "$want"
+        bad "$desc: $want not offered"
     fi
 }
 
@@ -72,10 +67,9 @@ hasnt() {
     desc=$1 unwanted=$2
     shift 2
     if comp "$@" | grep -qxF -- "$unwanted"; then
-        fail=$((fail + 1))
-        printf 'FAIL: %s: %s offered\n' "$desc" "$unwanted"
+        bad "$desc: $unwanted offered"
     else
-        pass=$((pass + 1))
+        ok
     fi
 }
 
@@ -159,5 +153,4 @@ has "--multiplier offers numbers" 4 --multiplier ''
 hasnt "-M offers no files" System.map-6.1.0 -M ''
 expect "-M filters numbers" "$(printf '1\n10\n16\n100')" -M 1
 
-echo "completion: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+summary

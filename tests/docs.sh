@@ -21,17 +21,11 @@
 #
 #   RP=/abs/readprofile sh tests/docs.sh
 set -u
-PYTHON=${PYTHON:-python3}	# tests/check.sh gives the interpreter itself
 TOP=$(cd "$(dirname "$0")/.." && pwd)
-. "$TOP/tests/summary.sh"
+SUITE=docs
+. "$TOP/tests/lib.sh"
 : "${RP:?set RP to the readprofile binary to test}"
-TMP=$(mktemp -d) || exit 1
-trap 'rm -rf "$TMP"' EXIT
-trap 'exit 1' HUP INT TERM
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-no() { fail=$((fail + 1)); echo "FAIL: $1"; [ -s "$TMP/why" ] && sed 's/^/    | /' "$TMP/why" | head -n 15; return 0; }
+WHY=$TMP/why
 MAN=$TOP/man/readprofile.8
 FMT=$TOP/man/readprofile-formats.5
 
@@ -46,14 +40,14 @@ lines() {
 if command -v mandoc >/dev/null 2>&1; then
 	for page in "$MAN" "$FMT"; do
 		mandoc -Tlint "$page" >"$TMP/why" 2>&1 && [ ! -s "$TMP/why" ] &&
-		    ok || no "mandoc -Tlint ${page##*/}"
+		    ok || bad "mandoc -Tlint ${page##*/}"
 	done
 	for limit in "$MAN 300" "$FMT 400"; do
 		set -- $limit
 		n=$(lines "$1" | wc -l)
 		echo "${1##*/}: $n lines at 80 columns, at most $2" >"$TMP/why"
 		[ "$n" -gt 0 ] && [ "$n" -le "$2" ] && ok ||
-		    no "${1##*/} longer than $2 lines"
+		    bad "${1##*/} longer than $2 lines"
 	done
 	# every option of --help has its entry (a tag line) in OPTIONS
 	lines "$MAN" | sed -n '/^OPTIONS/,/^[A-Z]/p' >"$TMP/options"
@@ -64,19 +58,19 @@ if command -v mandoc >/dev/null 2>&1; then
 		grep -Eq "^       (-[A-Za-z], )?$o( |\[|\$)" "$TMP/options" ||
 		    echo "$o has no entry in OPTIONS" >>"$TMP/why"
 	done <"$TMP/longs"
-	[ ! -s "$TMP/why" ] && ok || no "every option of --help in readprofile.8"
+	[ ! -s "$TMP/why" ] && ok || bad "every option of --help in readprofile.8"
 else
 	skipped "mandoc checks: mandoc is not installed"
 fi
 if command -v groff >/dev/null 2>&1; then
 	for page in "$MAN" "$FMT"; do
 		groff -ww -z -man "$page" >"$TMP/why" 2>&1 && [ ! -s "$TMP/why" ] &&
-		    ok || no "groff -ww -z -man ${page##*/}"
+		    ok || bad "groff -ww -z -man ${page##*/}"
 	done
 	groff -man -Tutf8 -rLL=2000n -rHY=0 -P-cbou "$FMT" 2>/dev/null | tr -s ' \n' '  ' >"$TMP/r"
 	grep -Fq '"interval":{"number":n,"time":text,"seconds":s,"reset":false}' "$TMP/r" &&
 	    grep -Fq '{"address":n,"address_hex":hex,"count":n}' "$TMP/r" &&
-	    ok || { : >"$TMP/why"; no "groff renders the JSON keys whole"; }
+	    ok || { : >"$TMP/why"; bad "groff renders the JSON keys whole"; }
 else
 	skipped "groff checks: groff is not installed"
 fi
@@ -91,7 +85,7 @@ if command -v jq >/dev/null 2>&1; then
 	    grep -v ' total ' | sort -rn | awk 'NR == 1 { print $2 }')
 	echo "filter '$filter': '$got', the busiest: '$want'" >"$TMP/why"
 	[ -n "$filter" ] && [ -n "$want" ] && [ "$got" = "$want" ] && ok ||
-	    no "the man page's jq example names the busiest function"
+	    bad "the man page's jq example names the busiest function"
 else
 	skipped "the man page's jq example: jq is not installed"
 fi
@@ -195,7 +189,7 @@ for c in code:
 print("%d README commands of %s (%s)" % (n, name, bindir))
 sys.exit(1 if bad or n < 10 else 0)
 PY
-	if [ $? = 0 ]; then ok; else no "README's commands run as written after its install line"; fi
+	if [ $? = 0 ]; then ok; else bad "README's commands run as written after its install line"; fi
 else
 	skipped "README's commands against its install line need python3"
 fi
@@ -203,7 +197,7 @@ fi
 v=$(sed -n '1s/^readprofile (\([^)]*\)) .*/\1/p' "$TOP/packaging/debian/changelog")
 if [ "$v" = "$(cat "$TOP/VERSION")-1" ]; then ok; else
 	echo "changelog $v, VERSION $(cat "$TOP/VERSION")" >"$TMP/why"
-	no "packaging/debian/changelog at VERSION-1"
+	bad "packaging/debian/changelog at VERSION-1"
 fi
 
 # The figures: $RP as `readprofile` (and ./readprofile) on PATH.
@@ -246,7 +240,7 @@ for f in "$TMP"/fig.*; do
 	(cd "$TOP" && PATH="$TMP/bin:$PATH" sh -c "$cmd") >"$TMP/got" 2>&1
 	if cmp -s "$TMP/want" "$TMP/got"; then ok; else
 		diff "$TMP/want" "$TMP/got" >"$TMP/why"
-		no "figure: \$ $cmd"
+		bad "figure: \$ $cmd"
 	fi
 	# merged snapshots: the last total is the sum of the others
 	case $cmd in
@@ -255,7 +249,7 @@ for f in "$TMP"/fig.*; do
 		    END { for (i = 1; i < n; i++) s += t[i]
 			exit !(n > 2 && s == t[n]) }' "$TMP/got"; then ok; else
 			cp "$TMP/got" "$TMP/why"
-			no "figure: \$ $cmd: the merged total is not the sum"
+			bad "figure: \$ $cmd: the merged total is not the sum"
 		fi ;;
 	esac
 done
@@ -315,10 +309,9 @@ for b in blocks:
 print("%d man page figures" % len(blocks))
 sys.exit(1 if bad or len(blocks) < 4 else 0)
 PY
-	if [ $? = 0 ]; then ok; else no "man page figures"; fi
+	if [ $? = 0 ]; then ok; else bad "man page figures"; fi
 else
 	skipped "the man pages' figures need python3"
 fi
 
-summary docs "$pass" "$fail"
-[ "$fail" -eq 0 ]
+summary

@@ -15,19 +15,17 @@
 # Builds in a scratch directory (B=, BIN=); prints `N passed, N failed`.
 set -u
 TOP=$(cd "$(dirname "$0")/.." && pwd)
+SUITE=check-install
+. "$TOP/tests/lib.sh"
 MAKE=${MAKE:-make}
 VERSION=${RP_VERSION:-$(cat "$TOP/VERSION")}
-T=$(mktemp -d) || exit 1
-trap '[ -n "${KEEP:-}" ] || rm -rf "$T"' EXIT
-trap 'exit 1' HUP INT TERM
-pass=0
-fail=0
+T=$TMP
+[ -z "${KEEP:-}" ] || trap - EXIT	# KEEP=1: the directory is kept
 verdict() {
 	if [ -z "$bad" ]; then
-		pass=$((pass + 1))
+		ok
 	else
-		fail=$((fail + 1))
-		echo "FAIL $1:$bad"
+		bad "$1:$bad"
 	fi
 }
 # mk ARGS...: make in the source tree with the scratch build directory
@@ -176,5 +174,4 @@ bad=
 mk install DESTDIR="$T/x" PROGRAM='a b' > "$T/log" 2>&1 && bad="$bad accepted;"
 verdict "(b) PROGRAM with a space is refused"
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+summary

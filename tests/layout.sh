@@ -29,9 +29,9 @@
 # tree.
 # Prints `N passed, M failed`.
 set -u
-LC_ALL=C
-export LC_ALL
 TOP=$(cd "$(dirname "$0")/.." && pwd)
+SUITE=layout
+. "$TOP/tests/lib.sh"
 MAXLEN=80
 MAXPARAMS=5
 # The only variables outside a run: the hook a fatal error runs before it
@@ -40,10 +40,6 @@ MAXPARAMS=5
 # which every message starts with (getopt's too: a char * it never writes).
 STATE_OK="base/util.c:hook base/util.c:hook_ctx cli/interval.c:stop
     base/util.c:progname"
-
-TMP=$(mktemp -d) || exit 1
-trap 'rm -rf "$TMP"' EXIT
-trap 'exit 1' HUP INT TERM
 
 # The .c and .h files under the tree DIR, as paths relative to it.
 files() {
@@ -213,17 +209,13 @@ check_state() {
 		}') || echo "the state check failed to run"
 }
 
-pass=0 fail=0
-
 # judge DESC FILE: a check passes when it found nothing.
 judge() {
 	if [ -s "$2" ]; then
-		fail=$((fail + 1))
-		echo "FAIL: $1"
+		bad "$1"
 		sed 's/^/  /' "$2"
 	else
-		pass=$((pass + 1))
-		echo "PASS: $1"
+		ok
 	fi
 }
 
@@ -287,11 +279,9 @@ selftest() {
 	done
 	check_all "$TMP/tree" "$TMP/found"
 	if grep -F -- "$want" "$TMP/found" > /dev/null; then
-		pass=$((pass + 1))
-		echo "PASS: self-test: $desc is found"
+		ok
 	else
-		fail=$((fail + 1))
-		echo "FAIL: self-test: $desc is not found (want \"$want\"); found:"
+		bad "self-test: $desc is not found (want \"$want\"); found:"
 		sed 's/^/  /' "$TMP/found"
 	fi
 }
@@ -375,5 +365,4 @@ judge "no function of src/ with more than $MAXPARAMS parameters" "$TMP/f"
 check_state "$SRC" > "$TMP/f"
 judge "no variable at file scope in src/ but those of STATE_OK" "$TMP/f"
 
-echo "$pass passed, $fail failed"
-[ "$fail" = 0 ]
+summary

@@ -4,9 +4,11 @@
 # Exit 0: cmocka works with $CC.  Exit 3: cmocka is installed but cannot
 # be used with $CC (e.g. musl-gcc, whose headers and libc are not the
 # system's): make check skips the unit suite and says so.  Exit 1: missing.
-# On Debian, as root, it is installed with apt-get, except inside a package
-# build (fakeroot, dpkg-buildpackage/sbuild, rpmbuild), which must change
-# nothing on the machine: there it stops with the command to run.
+# On Debian, as root, it is installed with apt-get, after one line that
+# says so, except inside a package build (fakeroot, dpkg-buildpackage/
+# sbuild, rpmbuild), which must change nothing on the machine.  Elsewhere
+# it stops with the one command to run as root (never sudo: a fresh
+# Debian has none).
 CC=${CC:-cc}
 have_cmocka() {
 	_t=$(mktemp -d) || return 1
@@ -27,6 +29,16 @@ usable() {
 		exit 3
 	fi
 }
+# how to install cmocka here, as root
+how() {
+	if command -v apt-get >/dev/null 2>&1; then
+		echo "as root, run: apt-get install libcmocka-dev"
+	elif command -v dnf >/dev/null 2>&1; then
+		echo "as root, run: dnf install libcmocka-devel"
+	else
+		echo "install it as root (Debian: libcmocka-dev, Fedora: libcmocka-devel)"
+	fi
+}
 package_build() {
 	[ -n "${FAKEROOTKEY:-}" ] || [ -n "${RPM_BUILD_ROOT:-}" ] ||
 	    env | grep -q '^DEB_BUILD_'
@@ -34,20 +46,16 @@ package_build() {
 
 usable
 if package_build; then
-	echo "make check needs cmocka, and a package build must not install it." >&2
-	echo "Add it to the build dependencies (Debian: libcmocka-dev," >&2
-	echo "RPM: libcmocka-devel), or install it first:" >&2
-	echo "    sudo apt-get install -y libcmocka-dev" >&2
+	echo "make check needs cmocka, which a package build must not install: add it to the build dependencies (Debian: libcmocka-dev, RPM: libcmocka-devel)" >&2
 	exit 1
 fi
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
-	echo "make check: installing libcmocka-dev with apt-get"
+	echo "make check: installing cmocka for the unit tests: apt-get install libcmocka-dev"
 	{ apt-get install -y libcmocka-dev ||
 	    { apt-get update && apt-get install -y libcmocka-dev; }; } >/dev/null 2>&1
 	usable
 	echo "make check: 'apt-get install -y libcmocka-dev' failed" >&2
 	exit 1
 fi
-echo "make check needs cmocka; install it with:" >&2
-echo "    sudo apt-get install -y libcmocka-dev" >&2
+echo "make check needs cmocka for the unit tests; $(how)" >&2
 exit 1

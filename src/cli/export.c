@@ -12,6 +12,7 @@
 #include "cli/export.h"
 #include "cli/kernel.h"
 #include "cli/kroot.h"
+#include "hist/profile.h"
 #include "sym/elfsym.h"
 
 /* The command line of O as one string, words with other than
@@ -102,6 +103,7 @@ comments_of(const struct export_stream *x, int from_kernel, char **com)
 	const struct run *r = x->r;
 	const struct options *o = r->o;
 	const struct gmon *g = r->gmon;
+	const struct counted *counted = g == NULL ? r->counting : NULL;
 	const struct report_result *res = x->res;
 	char hex[BUILD_ID_HEX];
 	char *cmd = command_line(o);
@@ -125,9 +127,14 @@ comments_of(const struct export_stream *x, int from_kernel, char **com)
 	else
 		*c++ = xasprintf("format: %s", g->format == GMON_GNU ?
 		    "gmon.out (GNU)" : "gmon.out (BSD)");
+	if (counted != NULL)
+		*c++ = xasprintf("counting: %s", counted->what);
 	if (x->in.rate)
 		*c++ = xasprintf("tick rate: %u Hz (%s)", x->in.rate,
 		    x->rate_from);
+	else if (counted != NULL && !counted->ticks)
+		*c++ = xasprintf("tick rate: none (the counters count %s, not "
+		    "time)", counted->what);
 	else
 		*c++ = xasprintf("tick rate: unknown (give it with --hz)");
 	if (o->counters || o->bins)
@@ -170,6 +177,7 @@ pprof_sink_func(void *ctx, const struct func_rec *f)
 
 	if (report_shown(x->r->o, f))
 		pprof_func(&x->e, f, x->c, &x->res->a);
+	pprof_calls(&x->e, f);	/* any function's, listed or not */
 }
 
 /* The Mapping, the ticks of no function and the comments, known now. */
@@ -183,6 +191,7 @@ pprof_sink_end(void *ctx, const struct report_result *res)
 
 	x->in.comments = (const char *const *)com;
 	x->in.ncomments = ncom;
+	pprof_calls_end(&x->e);	/* its *unknown* is the ticks' */
 	/* as in --top: a share of all ticks counted */
 	pprof_unplaced(&x->e, "*unknown*", report_unknown(res));
 	pprof_unplaced(&x->e, "[no symbol]", res->nosym);
@@ -194,21 +203,26 @@ pprof_sink_end(void *ctx, const struct report_result *res)
 		free(com[--ncom]);
 }
 
-/* X's tick rate, and where it comes from. */
+/* X's tick rate, and where it comes from; what a kernel's counters
+ * count names the sample type. */
 static void
 rate_of(struct export_stream *x)
 {
 	const struct run *r = x->r;
+	const struct counted *counted = r->gmon ? NULL : r->counting;
 
+	x->in.type = counted ? counted->type : NULL;
+	x->in.unit = counted ? counted->unit : NULL;
 	if (r->gmon != NULL) {	/* its rate its own */
 		x->in.rate = r->gmon->rate;
 		x->rate_from = "gmon.out";
+	} else if (counted != NULL && !counted->ticks) {
+		return;	/* schedule() calls, KVM exits: counts, not time */
 	} else if (r->o->hz) {
 		x->in.rate = (uint32_t)r->o->hz;
 		x->rate_from = "--hz";
 	} else if (live_id(r)) {	/* CONFIG_HZ of the running kernel's */
-		x->in.rate = (uint32_t)kernel_config_hz(r->k);
-		x->rate_from = r->k->config;
+		x->in.rate = (uint32_t)kernel_config_hz(r->k, &x->rate_from);
 	}
 }
 

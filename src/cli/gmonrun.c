@@ -160,12 +160,24 @@ tell_unattributed(const struct run *r, const struct report_result *res)
 	free(text);
 }
 
+/* The baseline PROFILE does not subtract from (ERR says why): two runs,
+ * or two programs, which --baseline cannot compare; pprof can. */
+static _Noreturn void
+two_runs(const char *profile, const char *err)
+{
+	warnx_("%s: %s", profile, err);
+	fatalx("--baseline subtracts an earlier snapshot of one run; two runs "
+	    "of a program are compared with --pprof of each, then go tool "
+	    "pprof -diff_base old.pb.gz new.pb.gz");
+}
+
 void
 gmonrun_run(struct run *r, struct profile *p)
 {
 	const struct options *opt = r->o;
 	struct gmon g, bg;
 	struct gmon_walk calls = { &g, 0 };
+	struct gmon_graph graph = { 0 };
 	struct report_hist h;
 	struct profile bp;
 	struct counters c;
@@ -190,7 +202,7 @@ gmonrun_run(struct run *r, struct profile *p)
 			    r->profile);
 		load(&bg, &bp);
 		if (gmon_subtract(&g, &bg, err, sizeof err) < 0)
-			fatalx("%s: %s", r->profile, err);
+			two_runs(r->profile, err);
 	}
 	if (opt->mapfile == NULL)
 		fatalx("%s is a gmon.out: name the program with -m (the "
@@ -201,8 +213,12 @@ gmonrun_run(struct run *r, struct profile *p)
 		    pk.load_lo : pk.exec_lo, pk.exec_hi);
 	h = (struct report_hist){ g.low, g.high, g.nbins, g.ranges,
 	    g.nranges, g.rate, NULL, &calls };
-	/* call counts when there are arcs; a difference has none */
-	if (g.narcs && !opt->baseline) {
+	/* call counts when there are arcs (a difference has none): --pprof's
+	 * call graph, or the calls of -v */
+	if (g.narcs && !opt->baseline && opt->pprof) {
+		gmon_graph_arcs(&g, p->data, &graph);	/* no longer a gmon.out */
+		r->arcs = &graph;
+	} else if (g.narcs && !opt->baseline) {
 		h.calls = gmon_calls;
 		gmon_index_arcs(&g, p->data);	/* no longer a gmon.out */
 	}
@@ -217,6 +233,8 @@ gmonrun_run(struct run *r, struct profile *p)
 	run_report(r, &m, &c, &res);
 	symsrc_close(&m);
 	debugfile_free(&d);
+	r->arcs = NULL;
+	gmon_graph_free(&graph);
 	gmon_free(&g);
 	if (opt->baseline) {
 		gmon_free(&bg);

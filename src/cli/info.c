@@ -16,7 +16,7 @@ print_kernel(const struct run *r, const struct build_id *map)
 	char hex[BUILD_ID_HEX];
 
 	if (r->counting != NULL)
-		out_printf(r->out, "Counting: %s\n", r->counting);
+		out_printf(r->out, "Counting: %s\n", r->counting->what);
 	if (text < 0)
 		out_printf(r->out, "Last_counter: unknown (not the running "
 		    "kernel's profile: up to 6.10 it also counts ticks outside "

@@ -15,18 +15,51 @@
 
 /* The ELF images with symbols that debug packages install (Debian's and
  * Ubuntu's linux-image-*-dbg, Fedora's kernel-debuginfo), tried after the
- * first DEBUG_PLACES places, the System.map files. */
-#define DEBUG_PLACES 4
+ * first KFILES_SYSTEM_MAPS places, the System.map files. */
+#define DEBUG_PLACES KFILES_SYSTEM_MAPS
+
+/* A word looked for in the kernel's config: KEY's value (kroot_word) in
+ * the first of K's configs that can be read, named by FROM; none: FROM
+ * lists them all, in NAMES. */
+struct cfgword {
+	const char *key;
+	char val[256];
+	const char *from;
+	char names[KFILES_CONFIGS * KPATH];
+};
+
+/* W's word in K's configs: 1, 0, or -1 when none can be read. */
+static int
+config_word(const struct kfiles *k, struct cfgword *w)
+{
+	int r = -1;
+	size_t len = 0;
+
+	for (size_t i = 0; i < KFILES_CONFIGS && r < 0; i++) {
+		w->from = k->config[i];
+		r = kroot_word(k->config[i], w->key, w->val, sizeof w->val);
+		if (len < sizeof w->names)
+			len += (size_t)snprintf(w->names + len,
+			    sizeof w->names - len, "%s%s", i ? ", " : "",
+			    k->config[i]);
+	}
+	if (r < 0)
+		w->from = w->names;
+	return r;
+}
 
 unsigned long
-kernel_config_hz(const struct kfiles *k)
+kernel_config_hz(const struct kfiles *k, const char **from)
 {
-	char v[256], *end;
+	struct cfgword w = { .key = "CONFIG_HZ=" };
+	int r = config_word(k, &w);
+	char *end;
 	unsigned long hz;
 
-	if (kroot_word(k->config, "CONFIG_HZ=", v, sizeof v) < 1)
+	*from = r < 0 ? NULL : w.from;	/* not W's names, gone on return */
+	if (r < 1)
 		return 0;
-	hz = strtoul(v, &end, 10);
+	hz = strtoul(w.val, &end, 10);
 	return *end != '\0' || hz > 100000 ? 0 : hz;
 }
 
@@ -35,19 +68,20 @@ kernel_config_hz(const struct kfiles *k)
 	"update-grub) and reboot"
 
 /* K->profile does not exist: util-linux's line, then what the kernel
- * lacks, as far as /proc/cmdline and /boot/config-R tell. */
+ * lacks, as far as /proc/cmdline and the kernel's config tell. */
 static _Noreturn void
 profile_missing(const struct kfiles *k)
 {
-	const char *cmdline = k->cmdline, *config = k->config;
-	char v[256];
+	const char *cmdline = k->cmdline, *config;
+	struct cfgword w = { .key = "CONFIG_PROFILING=" };
 	int cmd, cfg;
 
 	warnx_("%s: %s", k->profile, strerror(ENOENT));
 	profiling_hint(k);	/* /sys/kernel/profiling knows better */
-	cmd = kroot_word(cmdline, "profile=", v, sizeof v);
-	cfg = kroot_word(config, "CONFIG_PROFILING=", v, sizeof v);
-	cfg = cfg == 1 ? strcmp(v, "y") == 0 : cfg;
+	cmd = kroot_word(cmdline, "profile=", w.val, sizeof w.val);
+	cfg = config_word(k, &w);
+	config = w.from;
+	cfg = cfg == 1 ? strcmp(w.val, "y") == 0 : cfg;
 	if (cfg == 0)
 		fatalx_hint("this kernel was built without CONFIG_PROFILING "
 		    "(%s): /proc/profile needs a kernel built with it and booted "
@@ -58,7 +92,7 @@ profile_missing(const struct kfiles *k)
 		    ADD_PROFILE);
 	if (cmd == 0)
 		fatalx_hint("the kernel was booted without profile=N (%s), and "
-		    "must have CONFIG_PROFILING=y (%s cannot be read to check): "
+		    "must have CONFIG_PROFILING=y (none of %s can be read to check): "
 		    "%s", cmdline, config, ADD_PROFILE);
 	if (cmd == 1 && cfg == 1)
 		fatalx_hint("the kernel has CONFIG_PROFILING=y (%s) and profile= "
@@ -66,7 +100,7 @@ profile_missing(const struct kfiles *k)
 		    cmdline);
 	if (cmd == 1)
 		fatalx_hint("the kernel was booted with profile= (%s), so it "
-		    "lacks CONFIG_PROFILING (%s cannot be read to check)",
+		    "lacks CONFIG_PROFILING (none of %s can be read to check)",
 		    cmdline, config);
 	fatalx_hint("/proc/profile needs a kernel built with "
 	    "CONFIG_PROFILING=y and booted with profile=N (for example "
@@ -229,10 +263,7 @@ kernel_default_map(const struct kfiles *k, const char *profile, int live,
 		fatalx("%s is not this kernel's /proc/profile: pass the map of "
 		    "the kernel it came from with -m", profile);
 	if (pl[n - 1].hidden)
-		fatalx("%s: symbol addresses are hidden (all zero, "
-		    "kernel.kptr_restrict); run as root, or allow them with: "
-		    "sysctl kernel.kptr_restrict=0 kernel.perf_event_paranoid=1",
-		    pl[n - 1].path);
+		fatalx("%s: " SYMSRC_HIDDEN, pl[n - 1].path);
 	if (stub && stub[0])
 		fatalx("install %s for the real map, or pass one with -m", stub);
 	fatalx("pass a map with -m: the kernel's System.map, or a copy of "

@@ -31,7 +31,8 @@ void kernel_build_id_warn(const struct build_id *map, const char *mapname,
     const struct build_id *k);
 
 /* The running kernel's tick rate (each CPU's timer tick is a count of
- * /proc/profile): CONFIG_HZ of K->config; 0 when it cannot be read. */
-unsigned long kernel_config_hz(const struct kfiles *k);
+ * /proc/profile): CONFIG_HZ of the first of K's configs that can be read,
+ * named in *FROM; 0 when none can, or it has no CONFIG_HZ. */
+unsigned long kernel_config_hz(const struct kfiles *k, const char **from);
 
 #endif

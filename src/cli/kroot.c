@@ -10,6 +10,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "base/input.h"
 #include "base/util.h"
 #include "cli/kroot.h"
 
@@ -26,11 +27,33 @@ kroot_path(const struct kfiles *k, char *buf, const char *path)
 	return buf;
 }
 
+/* PATH opened for reading lines, through its decompressor if it is
+ * compressed (IN holds it, to close once F is); NULL with errno set. */
+static FILE *
+kroot_fopen(const char *path, struct input *in)
+{
+	FILE *f;
+
+	in->child = -1;
+	in->errfd = -1;
+	in->fd = -1;
+	if (input_tool(path) == NULL)
+		return fopen(path, "re");
+	if (input_open(in, path) < 0)
+		return NULL;
+	if ((f = fdopen(in->fd, "r")) != NULL)
+		in->fd = -1;	/* F's now */
+	else
+		input_close(in);
+	return f;
+}
+
 int
 kroot_word(const char *path, const char *key, char *val, size_t n)
 {
 	static const char blank[] = " \t\n";
-	FILE *f = fopen(path, "re");
+	struct input in;
+	FILE *f = kroot_fopen(path, &in);
 	char *line = NULL, *w = NULL;
 	size_t cap = 0, len = strlen(key);
 	int found = 0;
@@ -48,6 +71,7 @@ kroot_word(const char *path, const char *key, char *val, size_t n)
 	snprintf(val, n, "%.*s", (int)strcspn(w, blank), w);
 	free(line);
 	fclose(f);
+	input_close(&in);	/* a decompressor stopped, if not at its end */
 	return found;
 }
 
@@ -102,8 +126,13 @@ kroot_files(struct kfiles *k, const struct rights *rt)
 	const char *r = uname(&u) == 0 ? u.release : "unknown";
 	static const char *const maps[KFILES_MAPS] = { "/boot/System.map",
 	    "/boot/System.map-%s", "/usr/lib/debug/boot/System.map-%s",
-	    "/lib/modules/%s/System.map", "/usr/lib/debug/boot/vmlinux-%s",
+	    "/usr/lib/modules/%s/System.map", "/lib/modules/%s/System.map",
+	    "/usr/lib/debug/boot/vmlinux-%s",
+	    "/usr/lib/debug/usr/lib/modules/%s/vmlinux",
 	    "/usr/lib/debug/lib/modules/%s/vmlinux", "/proc/kallsyms" };
+	static const char *const configs[KFILES_CONFIGS] = {
+	    "/boot/config-%s", "/usr/lib/modules/%s/config",
+	    "/lib/modules/%s/config", "/proc/config.gz" };
 	char buf[KPATH];
 
 	k->rights = *rt;
@@ -111,16 +140,19 @@ kroot_files(struct kfiles *k, const struct rights *rt)
 	kroot_path(k, k->cmdline, "/proc/cmdline");
 	kroot_path(k, k->profiling, SYS_PROFILING);
 	kroot_path(k, k->debug, "/usr/lib/debug");
-	snprintf(buf, sizeof buf, "/boot/config-%s", r);
-	kroot_path(k, k->config, buf);
-	for (size_t i = 0; i < KFILES_MAPS; i++) {
-		snprintf(buf, sizeof buf, maps[i], r);
-		kroot_path(k, k->maps[i], buf);
-	}
-	/* the release the test root says, else the real one */
+	/* the release the test root says, else the real one: it names the
+	 * kernel's files */
 	if (secure_getenv(KERNEL_ROOT_ENV) == NULL || k->rights.setuid ||
 	    kroot_word(kroot_path(k, buf, "/proc/sys/kernel/osrelease"), "",
 	    k->release, sizeof k->release) < 1)
 		snprintf(k->release, sizeof k->release, "%s", r);
+	for (size_t i = 0; i < KFILES_CONFIGS; i++) {
+		snprintf(buf, sizeof buf, configs[i], k->release);
+		kroot_path(k, k->config[i], buf);
+	}
+	for (size_t i = 0; i < KFILES_MAPS; i++) {
+		snprintf(buf, sizeof buf, maps[i], k->release);
+		kroot_path(k, k->maps[i], buf);
+	}
 	notes_file_build_id(kroot_path(k, buf, SYS_NOTES), &k->id);
 }

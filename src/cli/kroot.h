@@ -26,9 +26,10 @@
 
 #define KPATH 4096
 
-/* Whether a line of the text file PATH has a word beginning with KEY (which
- * may hold blanks; "": the first word): 1, 0, or -1 with errno set when it
- * cannot be opened.  The rest of that word, or "", goes to VAL (N bytes). */
+/* Whether a line of the text file PATH (compressed: through its
+ * decompressor, base/input.h) has a word beginning with KEY (which may hold
+ * blanks; "": the first word): 1, 0, or -1 with errno set when it cannot
+ * be opened.  The rest of that word, or "", goes to VAL (N bytes). */
 int kroot_word(const char *path, const char *key, char *val, size_t n);
 
 /* The rights the program was started with. */
@@ -38,8 +39,13 @@ struct rights {
 				 * another: it ignores the test root */
 };
 
-/* The places of the default map chain (kernel.h), in order. */
-#define KFILES_MAPS 7
+/* The places of the default map chain (kernel.h), in order: the
+ * System.map files, then the ELF images of debug packages, then
+ * /proc/kallsyms; and of the kernel's config.  Where distributions keep
+ * a kernel's files: /boot, then /usr/lib/modules/R, then /lib/modules/R. */
+#define KFILES_MAPS 9
+#define KFILES_SYSTEM_MAPS 5
+#define KFILES_CONFIGS 4
 
 /* The running kernel's files, under the test root, and what it says of
  * itself: resolved once, at start (R is uname -r). */
@@ -47,7 +53,9 @@ struct kfiles {
 	char profile[KPATH];	/* /proc/profile */
 	char cmdline[KPATH];	/* /proc/cmdline */
 	char profiling[KPATH];	/* /sys/kernel/profiling */
-	char config[KPATH];	/* /boot/config-R */
+	/* /boot/config-R, /usr/lib/modules/R/config, /lib/modules/R/config,
+	 * /proc/config.gz (read through gzip) */
+	char config[KFILES_CONFIGS][KPATH];
 	char debug[KPATH];	/* /usr/lib/debug, of separate debug files */
 	char maps[KFILES_MAPS][KPATH];	/* /boot/System.map ... kallsyms */
 	/* uname -r; under the test root, its /proc/sys/kernel/osrelease */

@@ -13,6 +13,7 @@
 #include "cli/options.h"
 #include "cli/profiling.h"
 #include "base/input.h"
+#include "hist/profile.h"
 #include "base/util.h"
 
 /* The mode K->profiling reads, or -1 with errno set (ENOENT: no such
@@ -39,18 +40,15 @@ profiling_mode(const struct kfiles *k)
 static const char *
 profiling_counts(int mode, const char *dflt)
 {
-	static const char *const what[] = { [PROF_CPU] = "CPU ticks",
-	    [PROF_SCHED] = "schedule() calls",
-	    [PROF_SLEEP] = "milliseconds of uninterruptible sleep",
-	    [PROF_KVM] = "KVM exits" };
+	const struct counted *c = profile_counted(mode);
 
-	return mode > 0 && mode <= PROF_KVM ? what[mode] : dflt;
+	return c ? c->what : dflt;
 }
 
-const char *
+const struct counted *
 profiling_counting(const struct kfiles *k)
 {
-	return profiling_counts(profiling_mode(k), NULL);
+	return profile_counted(profiling_mode(k));
 }
 
 int
@@ -141,8 +139,9 @@ profiling_enable(const struct kfiles *k, const char *arg, struct out *out)
 		    arg, SYS_PROFILING, mode < 0 ? "cannot be read" : mode ?
 		    "reads non-zero" : "still reads 0", mode > 0 ?
 		    ", but there is no " PROC_PROFILE : "", want == PROF_SLEEP ?
-		    ": sleep needs a kernel with CONFIG_SCHEDSTATS, and recent "
-		    "kernels no longer have it" : "");
+		    ": profile=sleep was removed in Linux 6.11, and in the "
+		    "stable trees too, so recent kernels do not count sleep" :
+		    "");
 	/* its step word, and the bytes of its counters */
 	if (read_full(fd, &step, sizeof step, -1) != (ssize_t)sizeof step ||
 	    fstat(fd, &st) < 0)

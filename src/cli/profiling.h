@@ -11,6 +11,7 @@
 
 #include "base/output.h"
 #include "cli/kroot.h"
+#include "hist/profile.h"
 
 /* prof_on: what the counters count. */
 enum prof_mode {
@@ -22,7 +23,7 @@ enum prof_mode {
 };
 
 /* What K's /proc/profile counts, as K->profiling says; or NULL. */
-const char *profiling_counting(const struct kfiles *k);
+const struct counted *profiling_counting(const struct kfiles *k);
 
 /*
  * ARG as profile= takes it: N, schedule[,N], sleep[,N] or kvm[,N], N a

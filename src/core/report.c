@@ -49,11 +49,22 @@ pending_set(struct pending *p, const struct sym *s)
 	p->name = p->buf;
 }
 
-/* The origin; a map without _stext, or with _stext at 0, is fatal. */
+/* The origin; a map without _stext, or with _stext at 0, is fatal: at 0
+ * and the next symbol too, /proc/kallsyms read as a user
+ * (kernel.kptr_restrict), however it was given. */
 static uint64_t
 need_stext(struct symsrc *m, struct sym *s)
 {
-	if (!symsrc_find_stext(m, s) || s->addr == 0)
+	int found = symsrc_find_stext(m, s);
+
+	if (found && s->addr == 0) {	/* no origin, hidden or not */
+		if (symsrc_next(m, s) && s->addr == 0) {
+			warnx_("can't find \"_stext\" in %s", m->name);
+			fatalx_hint("%s: " SYMSRC_HIDDEN, m->name);
+		}
+		found = 0;
+	}
+	if (!found)
 		sniff_map_fatal(m->name, m->map.kind, "can't find \"_stext\" "
 		    "in %s%s", m->name, symsrc_hint(m));
 	return s->addr;
@@ -288,8 +299,8 @@ report_run(struct symsrc *m, const struct counters *c,
 		text_bound(&r, &s);
 	if (h != NULL)	/* a histogram's: the bins of no function */
 		res->unknown = res->all - res->total;
-	res->load = r.p.addr > res->origin ?
-	    attrib_load(res->total, r.p.addr - res->origin) : 0.0;
+	res->span = r.p.addr > res->origin ? r.p.addr - res->origin : 0;
+	res->load = attrib_load(res->total, res->span);
 	/* ticks no symbol holds, and the likely cause (stdout stays as
 	 * util-linux writes it); with _etext, a map of less text than the
 	 * profile: fit.c says so */

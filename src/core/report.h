@@ -42,6 +42,8 @@ struct report_result {
 	int last_in_func;	/* classic: a function reaches into the last
 				 * word (*unknown*): counted once by views */
 	double load;		/* of the total */
+	uint64_t span;		/* the bytes the loads of totals are over:
+				 * from the origin to the last symbol read */
 	struct attrib a;	/* where the buckets are, for collected ones */
 	uint64_t nsyms;		/* histogram: text symbols in its range */
 	const struct report_hist *h;	/* histogram, else NULL */

@@ -43,6 +43,7 @@ struct run_read {
 };
 
 struct kfiles;			/* cli/kroot.h: read by cli alone */
+struct counted;			/* hist/profile.h */
 struct report_hist;		/* core/report.h */
 struct report_result;
 
@@ -56,10 +57,12 @@ struct run {
 	const char *map;	/* the map, once chosen */
 	uint32_t step;		/* once read (or inferred from the map) */
 	int swapped;		/* the byte order was found reversed */
-	const char *counting;	/* what the live counters count; else NULL */
+	const struct counted *counting;	/* what the live counters count
+					 * (hist/profile.h); else NULL */
 	const struct run_read *read;	/* --interval's; else NULL */
 	const struct gmon *gmon;	/* a gmon.out read, else NULL */
 	const struct report_hist *hist;	/* its histogram, else NULL */
+	struct gmon_graph *arcs;	/* its call arcs for --pprof, or NULL */
 	/* a gmon.out's: told once the report is walked, before a collected
 	 * view is printed; else NULL */
 	void (*walked)(const struct run *r, const struct report_result *res);

@@ -285,6 +285,25 @@ add_hist(struct rd *r, struct gmon *g, const struct rec *e)
 	return 0;
 }
 
+/* Count the arc E, its calls added to G's: a sum past 2^64 - 1 is refused,
+ * as a bin that overflows is, never wrapped. */
+static int
+add_arc(struct rd *r, struct gmon *g, const struct rec *e)
+{
+	/* past any tag, from_pc and self_pc: 4 bytes in GNU, a pointer's in BSD */
+	uint64_t n = word_at(r->b + e->at + !r->bsd + 2 * (size_t)r->ptr,
+	    r->bsd ? r->ptr : 4, r->big);
+
+	g->narcs++;
+	if (n > UINT64_MAX - g->calls) {
+		r->pos = e->at;
+		return fail(r, "call counts add up past 2^64 - 1 (the call "
+		    "arc at offset %zu)", e->at);
+	}
+	g->calls += n;
+	return 0;
+}
+
 /* By low, then in file order. */
 static int
 low_cmp(const void *x, const void *y, void *ctx)
@@ -410,10 +429,12 @@ parse(struct rd *r, struct gmon *g)
 
 	while ((rc = next_rec(r, &e)) > 0) {
 		if (e.tag == TAG_ARC)
-			g->narcs++;	/* kept by gmon_index_arcs */
+			rc = add_arc(r, g, &e);	/* kept by gmon_index_arcs */
 		else if (e.tag == TAG_BB)
 			g->nblocks++;
-		else if ((rc = add_hist(r, g, &e)) < 0)
+		else
+			rc = add_hist(r, g, &e);
+		if (rc < 0)
 			break;
 	}
 	if ((n = (size_t)g->nhist) == 0)
@@ -560,10 +581,12 @@ gmon_counters(const struct gmon *g)
 }
 
 /* The call arcs are kept in the bytes parsed, taking no memory however
- * many: each a unit, callee (PTR bytes) and count (8), big-endian, no
- * wider than its record (GNU 13 or 21 bytes, BSD 12 or 24), gathered in
- * one pass from the first arc on, the bins met after it moved before them
- * (padded to whole units); then sorted, each callee's counts added up. */
+ * many: each a unit, callee (PTR bytes) and count (8), or for a call
+ * graph caller, callee and count (as wide as the record's), big-endian,
+ * no wider than its record (GNU 13 or 21 bytes, BSD 12 or 24), gathered
+ * in one pass from the first arc on, the bins met after it moved before
+ * them (padded to whole units); then sorted, and for -v's calls each
+ * callee's counts added up. */
 #define unit_pc(ptr, p) word_at(p, ptr, 1)
 #define unit_count(ptr, p) word_at((p) + (ptr), 8, 1)
 
@@ -579,7 +602,7 @@ store(unsigned char *p, int len, uint64_t v)
  * wb 0 before the first arc (which lies after the file's header). */
 struct gather {
 	unsigned char *b;	/* the bytes parsed */
-	size_t unit;		/* ptr + 8 */
+	size_t unit;		/* the bytes of a unit */
 	struct gmon_bins *v;
 	size_t wb, w;
 };
@@ -617,27 +640,50 @@ gather_bins(struct gather *x, const struct hrec *h)
 	x->w += pad;
 }
 
-/* By callee: the first PTR bytes of two units, big-endian. */
-static int
-unit_cmp(const void *x, const void *y, void *ptr)
+/* What a sort orders: elements of W bytes, each a unit whose key is its
+ * first PTR bytes (big-endian), or (UNITS not NULL) a 4-byte index of a
+ * unit of UW bytes at UNITS whose key is at KOFF. */
+struct rsort {
+	int ptr;
+	size_t w;
+	const unsigned char *units;
+	size_t uw, koff;
+};
+
+static const unsigned char *
+rkey(const struct rsort *s, const unsigned char *e)
 {
-	return memcmp(x, y, (size_t)*(const int *)ptr);
+	uint32_t i;
+
+	if (s->units == NULL)
+		return e;
+	memcpy(&i, e, sizeof i);
+	return s->units + i * s->uw + s->koff;
 }
 
-/* Sort the N units at V by callee from its byte AT on, in place: a
- * counting pass, the units into their buckets, each bucket sorted on the
- * next byte (at most 8 levels: linear); a small one by heap_sort. */
-static void
-radix_sort(int ptr, unsigned char *v, size_t n, int at)
+/* By key, big-endian. */
+static int
+key_cmp(const void *x, const void *y, void *ctx)
 {
-	size_t w = (size_t)ptr + 8, first[257] = { 0 }, next[256];
+	const struct rsort *s = ctx;
+
+	return memcmp(rkey(s, x), rkey(s, y), (size_t)s->ptr);
+}
+
+/* Sort the N elements at V by key from its byte AT on, in place: a
+ * counting pass, the elements into their buckets, each bucket sorted on
+ * the next byte (at most 8 levels: linear); a small one by heap_sort. */
+static void
+radix_sort(const struct rsort *s, unsigned char *v, size_t n, int at)
+{
+	size_t w = s->w, first[257] = { 0 }, next[256];
 
 	if (n <= 32) {
-		heap_sort(v, n, w, unit_cmp, &ptr);
+		heap_sort(v, n, w, key_cmp, (void *)s);
 		return;
 	}
 	for (size_t i = 0; i < n; i++)
-		first[v[i * w + (size_t)at] + 1]++;
+		first[rkey(s, v + i * w)[at] + 1]++;
 	for (int d = 0; d < 256; d++) {
 		first[d + 1] += first[d];
 		next[d] = first[d];
@@ -645,17 +691,17 @@ radix_sort(int ptr, unsigned char *v, size_t n, int at)
 	for (int d = 0; d < 256; d++)
 		while (next[d] < first[d + 1]) {	/* a cycle through d */
 			unsigned char *p = v + next[d] * w;
-			int e = p[at];
+			int e = rkey(s, p)[at];
 
 			if (e == d)
 				next[d]++;
 			else
 				swap_bytes(p, v + next[e]++ * w, w);
 		}
-	if (at + 1 < ptr)
+	if (at + 1 < s->ptr)
 		for (int d = 0; d < 256; d++)
 			if (first[d + 1] - first[d] > 1)
-				radix_sort(ptr, v + first[d] * w,
+				radix_sort(s, v + first[d] * w,
 				    first[d + 1] - first[d], at + 1);
 }
 
@@ -664,8 +710,9 @@ static size_t
 sort_units(int ptr, unsigned char *v, size_t n)
 {
 	size_t w = (size_t)ptr + 8, k = n > 0;
+	struct rsort s = { ptr, w, NULL, 0, 0 };
 
-	radix_sort(ptr, v, n, 0);
+	radix_sort(&s, v, n, 0);
 	for (size_t i = 1; i < n; i++) {
 		unsigned char *last = v + (k - 1) * w, *p = v + i * w;
 
@@ -678,33 +725,102 @@ sort_units(int ptr, unsigned char *v, size_t n)
 	return k;
 }
 
-void
-gmon_index_arcs(struct gmon *g, unsigned char *b)
+/* G's arcs gathered in B as units of UNIT bytes (callee, count of 8
+ * bytes; or with FULL, caller, callee, count of the record's width), in
+ * file order: where they start; *N units. */
+static unsigned char *
+gather_arcs(struct gmon *g, unsigned char *b, size_t unit, int full,
+    size_t *n)
 {
 	struct rd r = { .b = b, .n = g->bins->n, .big = g->big_endian,
 	    .ptr = g->ptrsize, .bsd = g->format == GMON_BSD };
-	struct gather x = { b, (size_t)r.ptr + 8, g->bins, 0, 0 };
+	struct gather x = { b, unit, g->bins, 0, 0 };
+	int cw = r.bsd ? r.ptr : 4;
 	struct rec e;
 
 	while (next_rec(&r, &e) > 0) {	/* read whole before: no error */
 		const unsigned char *a;
-		uint64_t pc, count;
+		uint64_t from, pc, count;
 
 		if (e.tag == TAG_HIST)
 			gather_bins(&x, &e.h);
 		if (e.tag != TAG_ARC)
 			continue;
-		a = b + e.at + !r.bsd + r.ptr;	/* past any tag, from_pc */
-		pc = word_at(a, r.ptr, r.big);	/* self_pc */
-		count = word_at(a + r.ptr, r.bsd ? r.ptr : 4, r.big);
+		a = b + e.at + !r.bsd;	/* past any tag */
+		from = word_at(a, r.ptr, r.big);
+		pc = word_at(a + r.ptr, r.ptr, r.big);	/* self_pc */
+		count = word_at(a + 2 * r.ptr, cw, r.big);
 		if (x.wb == 0)
 			x.wb = x.w = e.at;
-		store(b + x.w, r.ptr, pc);
-		store(b + x.w + r.ptr, 8, count);
+		if (full) {
+			store(b + x.w, r.ptr, from);
+			store(b + x.w + r.ptr, r.ptr, pc);
+			store(b + x.w + 2 * r.ptr, cw, count);
+		} else {
+			store(b + x.w, r.ptr, pc);
+			store(b + x.w + r.ptr, 8, count);
+		}
 		x.w += x.unit;
 	}
-	g->ncallees = sort_units(r.ptr, b + x.wb, (x.w - x.wb) / x.unit);
-	g->arcs = b + x.wb;
+	*n = (x.w - x.wb) / x.unit;
+	return b + x.wb;
+}
+
+void
+gmon_index_arcs(struct gmon *g, unsigned char *b)
+{
+	size_t n;
+	unsigned char *v = gather_arcs(g, b, (size_t)g->ptrsize + 8, 0, &n);
+
+	g->ncallees = sort_units(g->ptrsize, v, n);
+	g->arcs = v;
+}
+
+void
+gmon_graph_arcs(struct gmon *g, unsigned char *b, struct gmon_graph *x)
+{
+	int ptr = g->ptrsize, cw = g->format == GMON_BSD ? ptr : 4;
+	size_t w = 2 * (size_t)ptr + (size_t)cw;
+	struct rsort by_from = { ptr, w, NULL, 0, 0 };
+	struct rsort by_self = { ptr, sizeof *x->by_self, NULL, w,
+	    (size_t)ptr };
+
+	*x = (struct gmon_graph){ .ptr = ptr, .cw = cw, .w = w };
+	x->v = gather_arcs(g, b, w, 1, &x->n);
+	radix_sort(&by_from, x->v, x->n, 0);
+	/* n < 2^32: a unit takes at least 12 of at most 2^30 + 4 bytes */
+	x->by_self = xmalloc((x->n ? x->n : 1) * sizeof *x->by_self);
+	for (size_t i = 0; i < x->n; i++)
+		x->by_self[i] = (uint32_t)i;
+	by_self.units = x->v;
+	radix_sort(&by_self, (unsigned char *)x->by_self, x->n, 0);
+}
+
+uint64_t
+gmon_graph_pc(const struct gmon_graph *x, size_t i, int self)
+{
+	return word_at(x->v + i * x->w + (self ? (size_t)x->ptr : 0),
+	    (size_t)x->ptr, 1);
+}
+
+void
+gmon_graph_set(struct gmon_graph *x, size_t i, int self, uint64_t v)
+{
+	store(x->v + i * x->w + (self ? (size_t)x->ptr : 0), x->ptr, v);
+}
+
+uint64_t
+gmon_graph_count(const struct gmon_graph *x, size_t i)
+{
+	return word_at(x->v + i * x->w + 2 * (size_t)x->ptr, (size_t)x->cw,
+	    1);
+}
+
+void
+gmon_graph_free(struct gmon_graph *x)
+{
+	free(x->by_self);
+	x->by_self = NULL;
 }
 
 uint64_t

@@ -39,6 +39,8 @@ struct gmon {
 	size_t nranges;
 	uint32_t rate;		/* profiling ticks per second */
 	uint64_t nhist, narcs, nblocks;	/* records seen */
+	uint64_t calls;		/* the arcs' counts added up: at most 2^64 - 1
+				 * (a file whose sum passes it is refused) */
 	struct gmon_bins *bins;	/* the bins, from the bytes parsed */
 	/* after gmon_index_arcs: ncallees records of (callee, count), by
 	 * callee, each callee once, in the bytes parsed */
@@ -71,7 +73,8 @@ struct counters gmon_counters(const struct gmon *g);
 
 /* Keep G's call arcs for gmon_calls in B, the bytes G was parsed from,
  * rearranged in place (no longer a gmon.out; G serves the same bins),
- * each callee's counts added up modulo 2^64.  Takes no memory. */
+ * each callee's counts added up (G's calls bound every sum).  Takes no
+ * memory. */
 void gmon_index_arcs(struct gmon *g, unsigned char *b);
 
 /* A walk over G's call arcs: at 0 at first. */
@@ -83,6 +86,36 @@ struct gmon_walk {
 /* The calls into [start, next) on WALK (a struct gmon_walk): one pass
  * over the arcs for ascending ranges.  0 before gmon_index_arcs. */
 uint64_t gmon_calls(void *walk, uint64_t start, uint64_t next);
+
+/*
+ * G's call arcs for a call graph, by gmon_graph_arcs: each arc as it is
+ * in the file (arcs of one caller and callee are not merged), a unit of
+ * W bytes in the bytes parsed: from_pc, self_pc (PTR bytes each) and the
+ * count (CW: 4 in GNU, PTR in BSD), big-endian; the units sorted by
+ * from_pc, BY_SELF their indexes sorted by self_pc (4 bytes an arc,
+ * malloc'd: the only memory taken).
+ */
+struct gmon_graph {
+	unsigned char *v;
+	size_t n, w;
+	int ptr, cw;
+	uint32_t *by_self;
+};
+
+/* Rearrange B, the bytes G was parsed from, into G's call graph X, as
+ * gmon_index_arcs does (one of the two, once: then B is no gmon.out, and
+ * G serves the same bins). */
+void gmon_graph_arcs(struct gmon *g, unsigned char *b, struct gmon_graph *x);
+
+/* Arc I's from_pc, or its self_pc with SELF.  A walk in one order may
+ * replace what it has passed by values of its own (gmon_graph_set, at
+ * most PTR bytes wide): the other order never reads them. */
+uint64_t gmon_graph_pc(const struct gmon_graph *x, size_t i, int self);
+void gmon_graph_set(struct gmon_graph *x, size_t i, int self, uint64_t v);
+
+uint64_t gmon_graph_count(const struct gmon_graph *x, size_t i);
+
+void gmon_graph_free(struct gmon_graph *x);
 
 void gmon_free(struct gmon *g);
 

@@ -259,3 +259,16 @@ profile_close(struct profile *p)
 	p->data = NULL;
 	p->blk = NULL;
 }
+
+const struct counted *
+profile_counted(int mode)
+{
+	static const struct counted what[] = {
+		{ "CPU ticks", "ticks", "samples", "count", 1 },
+		{ "schedule() calls", "calls", "schedule", "calls", 0 },
+		{ "milliseconds of uninterruptible sleep", "ms", "sleep",
+		    "milliseconds", 0 },
+		{ "KVM exits", "exits", "kvm", "exits", 0 } };
+
+	return mode > 0 && mode <= 4 ? &what[mode - 1] : NULL;
+}

@@ -31,6 +31,20 @@ struct profile {
 	uint32_t step;
 };
 
+/* What a kernel profile's counters count, by the mode the kernel reads
+ * back in /sys/kernel/profiling (prof_on: 1 CPU ticks, 2 schedule() calls,
+ * 3 sleep, 4 KVM exits).  Every view names it: -i -v, --top's header,
+ * --json, --pprof's sample type. */
+struct counted {
+	const char *what;	/* "CPU ticks", "schedule() calls", ... */
+	const char *column;	/* --top's header: "ticks", "calls", ... */
+	const char *type, *unit;	/* --pprof's sample type */
+	int ticks;		/* CPU ticks: a time at the tick rate */
+};
+
+/* MODE's, or NULL for a mode this program does not know (0: off). */
+const struct counted *profile_counted(int mode);
+
 /* Open, read and size NAME ("-" for stdin); fatal on any error. */
 void profile_open(struct profile *p, const char *name);
 

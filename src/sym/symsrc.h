@@ -31,6 +31,12 @@ int symsrc_next(struct symsrc *s, struct sym *sym);
  * (an address of 0 is for the caller to refuse). */
 int symsrc_find_stext(struct symsrc *s, struct sym *sym);
 
+/* What a map whose _stext is at 0 is: /proc/kallsyms read by a user whom
+ * kernel.kptr_restrict shows every address as 0. */
+#define SYMSRC_HIDDEN "symbol addresses are hidden (all zero, " \
+	"kernel.kptr_restrict); run as root, or allow them with: sysctl " \
+	"kernel.kptr_restrict=0 kernel.perf_event_paranoid=1"
+
 /* A hint for the "no _stext" error ("" when none), e.g. CR LF endings;
  * for a message before exit: a hint is not freed. */
 const char *symsrc_hint(const struct symsrc *s);

@@ -108,23 +108,48 @@ out_plain(struct out *o, const struct line *l)
 	out_str(o, l->end, strlen(l->end));
 }
 
-void
-out_line(struct out *o, const struct line *l)
+/* A histogram's seconds (and calls) of L, -v. */
+static void
+out_seconds(struct out *o, const struct line *l)
 {
 	char secs[32];
 
-	if (!l->verbose) {
-		out_plain(o, l);
-		return;
-	}
-	out_printf(o, "%016llx %-40.*s %6llu %8.4f", (ull)l->addr,
-	    (int)l->nlen, l->name, (ull)l->ticks, l->load);
 	if (l->h != NULL && l->h->rate) {
 		fmt_seconds(secs, sizeof secs, l->ticks, l->h->rate);
 		out_printf(o, " %10s", secs);
 		if (l->h->calls)
 			out_printf(o, " %8llu", (ull)l->calls);
 	}
+}
+
+/* --top's row: the name last, after the columns of numbers. */
+static void
+out_top_row(struct out *o, const struct line *l)
+{
+	if (l->verbose)
+		out_printf(o, "%016llx ", (ull)l->addr);
+	out_printf(o, "%6llu %8.4f", (ull)l->ticks, l->load);
+	if (l->verbose)
+		out_seconds(o, l);
+	out_printf(o, " %7s ", l->share);
+	out_str(o, l->name, l->nlen);
+	out_str(o, "\n", 1);
+}
+
+void
+out_line(struct out *o, const struct line *l)
+{
+	if (l->share != NULL) {
+		out_top_row(o, l);
+		return;
+	}
+	if (!l->verbose) {
+		out_plain(o, l);
+		return;
+	}
+	out_printf(o, "%016llx %-40.*s %6llu %8.4f", (ull)l->addr,
+	    (int)l->nlen, l->name, (ull)l->ticks, l->load);
+	out_seconds(o, l);
 	out_str(o, l->end, strlen(l->end));
 }
 
@@ -135,6 +160,16 @@ out_total(struct out *o, const struct report_result *res, uint64_t total,
 	struct line l = { .ticks = total, .name = "total", .nlen = 5,
 	    .load = res->load, .verbose = verbose, .h = res->h,
 	    .calls = res->calls, .end = "\n" };
+
+	out_line(o, &l);
+}
+
+void
+out_top_total(struct out *o, const struct report_result *res, int verbose)
+{
+	struct line l = { .ticks = res->all, .name = "total", .nlen = 5,
+	    .load = attrib_load(res->all, res->span), .verbose = verbose,
+	    .h = res->h, .calls = res->calls, .end = "\n", .share = "" };
 
 	out_line(o, &l);
 }
@@ -230,7 +265,7 @@ out_counters(const struct classic *cl, const struct func_rec *f,
 
 void
 classic_out(const struct classic *k, const struct func_rec *f,
-    const char *end)
+    const char *share)
 {
 	const struct options *opt = k->r->o;
 	const struct run *r = k->r;
@@ -238,16 +273,16 @@ classic_out(const struct classic *k, const struct func_rec *f,
 	struct line l = { .addr = f->addr, .ticks = f->ticks, .name = f->name,
 	    .nlen = f->namelen, .load = attrib_load(f->ticks, f->len),
 	    .verbose = opt->verbose, .h = res->h, .calls = f->calls,
-	    .end = end ? end : "\n" };
+	    .end = "\n", .share = share };
 
 	if (r->rename && (f->ticks || opt->all || opt->verbose))
 		l.name = r->rename(r->rename_ctx, f->name, f->namelen,
 		    &l.nlen);
 	if (opt->bins) {
 		out_bins(k, f, &l);
-		if (f->ticks || opt->verbose || end)
-			out_printf(k->r->out, "  total\t\t\t\t%llu%s",
-			    (ull)f->ticks, l.end);
+		if (f->ticks || opt->verbose || share)
+			out_printf(k->r->out, "  total\t\t\t\t%llu%s%s\n",
+			    (ull)f->ticks, share ? " " : "", share ? share : "");
 		return;
 	}
 	out_line(k->r->out, &l);

@@ -31,7 +31,10 @@ struct line {
 	int verbose;
 	const struct report_hist *h;	/* a histogram's, or NULL */
 	uint64_t calls;		/* with H's calls: the calls */
-	const char *end;	/* "\n", or --top's share column */
+	const char *end;	/* "\n" */
+	/* --top's row instead: ticks, load, (seconds, calls), this share
+	 * column ("%6.2f%%"), then the name, last; "": a blank share */
+	const char *share;
 };
 void out_line(struct out *o, const struct line *l);
 /* Those seconds, unpadded, into DST of SIZE bytes (32 are enough). */
@@ -39,6 +42,9 @@ void fmt_seconds(char *dst, size_t size, uint64_t ticks, uint32_t rate);
 /* The total line of TOTAL ticks, plain or -v. */
 void out_total(struct out *o, const struct report_result *res,
     uint64_t total, int verbose);
+/* --top's total row: every tick of RES, and their load over the text. */
+void out_top_total(struct out *o, const struct report_result *res,
+    int verbose);
 
 /* The classic text's writer, --top's too. */
 struct classic {
@@ -48,10 +54,10 @@ struct classic {
 };
 
 /* Function F as a -b block (its bins, then its total), or as its line and,
- * with -s, its counters; the line and the total end with END (--top's
- * share: every block has its total), or with END NULL "\n" (a total only
- * with ticks or -v). */
+ * with -s, its counters.  SHARE NULL: the classic line (a block's total
+ * only with ticks or -v); else --top's: the row with that share column,
+ * the name last, and every block's total, the share after it. */
 void classic_out(const struct classic *k, const struct func_rec *f,
-    const char *end);
+    const char *share);
 
 #endif

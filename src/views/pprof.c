@@ -147,6 +147,7 @@ enum {	/* Profile */
 	P_SAMPLE_TYPE = 1, P_SAMPLE = 2, P_MAPPING = 3, P_LOCATION = 4,
 	P_FUNCTION = 5, P_STRING_TABLE = 6, P_TIME_NANOS = 9,
 	P_PERIOD_TYPE = 11, P_PERIOD = 12, P_COMMENT = 13,
+	P_DEFAULT_SAMPLE_TYPE = 14,
 };
 enum { VT_TYPE = 1, VT_UNIT = 2 };			/* ValueType */
 enum { S_LOCATION_ID = 1, S_VALUE = 2 };		/* Sample */
@@ -232,56 +233,104 @@ pprof_nanos(uint64_t ticks, uint32_t rate, uint64_t *clamped)
 	return (int64_t)(q * 1000000000u + frac);
 }
 
-/* A Location at ADDR naming the last Function, and its Sample of TICKS. */
-static void
-sample(struct pprof_enc *e, uint64_t addr, uint64_t ticks)
+/* The name of the ticks, and of the arc ends, of no function. */
+static const char unknown[] = "*unknown*";
+
+/* A Location at ADDR naming Function FID: its id. */
+static uint64_t
+location(struct pprof_enc *e, uint64_t addr, uint64_t fid)
 {
 	uint64_t id = ++e->loc;
 
-	pb_int(&e->sub, LN_FUNCTION_ID, e->fid);
+	pb_int(&e->sub, LN_FUNCTION_ID, fid);
 	pb_int(&e->m, L_ID, id);
 	pb_int(&e->m, L_MAPPING_ID, 1);
 	pb_int(&e->m, L_ADDRESS, addr);
 	pb_msg(&e->m, L_LINE, &e->sub);
 	top_msg(e, P_LOCATION, &e->m);
+	return id;
+}
 
-	/* repeated fields of one element, not packed: a byte less each */
-	pb_int(&e->m, S_LOCATION_ID, id);
-	if (ticks > INT64_MAX) {
-		ticks = INT64_MAX;
-		e->clamped++;
-	}
-	pb_int(&e->m, S_VALUE, ticks);	/* never 0 */
-	if (e->in->rate) {	/* a 0 too: a value's place is its type */
-		pb_varint(&e->m, S_VALUE << 3 | WT_VARINT);
-		pb_varint(&e->m, (uint64_t)pprof_nanos(ticks, e->in->rate,
+/* V, or past int64 that, counted. */
+static uint64_t
+clamp(struct pprof_enc *e, uint64_t v)
+{
+	if (v <= INT64_MAX)
+		return v;
+	e->clamped++;
+	return INT64_MAX;
+}
+
+/* One value of a Sample, 0 too: a value's place is its type.  Repeated
+ * fields of one element, not packed: a byte less each. */
+static void
+value(struct pprof_enc *e, uint64_t v)
+{
+	pb_varint(&e->m, S_VALUE << 3 | WT_VARINT);
+	pb_varint(&e->m, v);
+}
+
+/* A Sample of the Locations LOC (leaf first; the second 0: one), of
+ * TICKS and their time, and of CALLS when the profile counts calls. */
+static void
+sample(struct pprof_enc *e, const uint64_t loc[2], uint64_t ticks,
+    uint64_t calls)
+{
+	for (int i = 0; i < 2 && loc[i] != 0; i++)
+		pb_int(&e->m, S_LOCATION_ID, loc[i]);
+	ticks = clamp(e, ticks);
+	value(e, ticks);
+	if (e->in->rate)
+		value(e, (uint64_t)pprof_nanos(ticks, e->in->rate,
 		    &e->clamped));
-	}
+	if (e->r->arcs != NULL)
+		value(e, clamp(e, calls));
 	top_msg(e, P_SAMPLE, &e->m);
+}
+
+/* TICKS at a Location at ADDR naming Function FID. */
+static void
+ticks_at(struct pprof_enc *e, uint64_t addr, uint64_t fid, uint64_t ticks)
+{
+	uint64_t loc[2] = { location(e, addr, fid), 0 };
+
+	sample(e, loc, ticks, 0);
+}
+
+/* F's Function: its id. */
+static uint64_t
+function(struct pprof_enc *e, const struct func_rec *f)
+{
+	const char *name = f->name;
+	size_t nlen = f->namelen;
+	uint64_t sys;
+
+	e->fid++;
+	sys = str_n(e, f->name, f->namelen);
+	if (e->r->rename)
+		name = e->r->rename(e->r->rename_ctx, f->name, f->namelen,
+		    &nlen);
+	pb_int(&e->m, F_ID, e->fid);
+	pb_int(&e->m, F_NAME, name == f->name ? sys : str_n(e, name, nlen));
+	pb_int(&e->m, F_SYSTEM_NAME, sys);
+	top_msg(e, P_FUNCTION, &e->m);
+	return e->fid;
 }
 
 void
 pprof_func(struct pprof_enc *e, const struct func_rec *f,
     const struct counters *c, const struct attrib *a)
 {
-	const char *name = f->name;
-	size_t nlen = f->namelen;
-	uint64_t sys;
+	uint64_t fid;
 
 	if (f->ticks == 0)
 		return;
-	e->fid++;
-	sys = str_n(e, f->name, f->namelen);
-	if (e->r->rename)
-		name = e->r->rename(e->r->rename_ctx, f->name, f->namelen,
-		    &nlen);
 	/* its Function, then its Location(s) and Sample(s) */
-	pb_int(&e->m, F_ID, e->fid);
-	pb_int(&e->m, F_NAME, name == f->name ? sys : str_n(e, name, nlen));
-	pb_int(&e->m, F_SYSTEM_NAME, sys);
-	top_msg(e, P_FUNCTION, &e->m);
+	fid = function(e, f);
+	e->placed = (struct pprof_placed){ f->addr, fid, 0 };
 	if (!(e->r->o->counters || e->r->o->bins) || c == NULL) {
-		sample(e, f->addr, f->ticks);
+		e->placed.loc = location(e, f->addr, fid);
+		sample(e, (uint64_t[2]){ e->placed.loc, 0 }, f->ticks, 0);
 		return;
 	}
 	for (uint64_t k = f->sp.first; k < f->sp.end;) {
@@ -290,9 +339,22 @@ pprof_func(struct pprof_enc *e, const struct func_rec *f,
 
 		for (size_t i = 0; i < got; i++)
 			if (w[i])
-				sample(e, attrib_word_addr(a, k + i), w[i]);
+				ticks_at(e, attrib_word_addr(a, k + i), fid,
+				    w[i]);
 		k += got;
 	}
+}
+
+/* The Function *unknown*, made when first needed. */
+static uint64_t
+unknown_fid(struct pprof_enc *e)
+{
+	struct func_rec f = { .name = (char *)unknown,
+	    .namelen = sizeof unknown - 1 };
+
+	if (e->unknown_fid == 0)
+		e->unknown_fid = function(e, &f);
+	return e->unknown_fid;
 }
 
 void
@@ -302,7 +364,111 @@ pprof_unplaced(struct pprof_enc *e, const char *name, uint64_t ticks)
 	struct func_rec f = { .addr = e->in->limit, .ticks = ticks,
 	    .name = (char *)name, .namelen = strlen(name) };
 
-	pprof_func(e, &f, NULL, NULL);
+	if (ticks != 0 && e->unknown_fid != 0 && strcmp(name, unknown) == 0)
+		ticks_at(e, e->in->limit, e->unknown_fid, ticks);
+	else
+		pprof_func(e, &f, NULL, NULL);
+}
+
+/* The arc at place K of the order of the arcs' ends SELF (1: callees). */
+static size_t
+arc_at(const struct gmon_graph *x, int self, size_t k)
+{
+	return self ? x->by_self[k] : k;
+}
+
+/* Whether the next arc end of order SELF lies at LAST or below. */
+static int
+walk_below(const struct pprof_enc *e, int self, uint64_t last)
+{
+	const struct gmon_graph *x = e->r->arcs;
+	const struct pprof_walk *w = self ? &e->callees : &e->callers;
+
+	return w->at < x->n &&
+	    gmon_graph_pc(x, arc_at(x, self, w->at), self) <= last;
+}
+
+/* The arc ends of order SELF up to LAST each take the Location LOC, or
+ * (LOC 0) one at their address naming Function FID, one per address;
+ * written over their addresses, which the walk has passed. */
+static void
+walk_to(struct pprof_enc *e, int self, uint64_t last, uint64_t fid,
+    uint64_t loc)
+{
+	struct gmon_graph *x = e->r->arcs;
+	struct pprof_walk *w = self ? &e->callees : &e->callers;
+
+	while (walk_below(e, self, last)) {
+		size_t i = arc_at(x, self, w->at++);
+		uint64_t pc = gmon_graph_pc(x, i, self), l = loc;
+
+		if (l == 0) {
+			if (w->loc == 0 || w->pc != pc) {
+				w->pc = pc;
+				w->loc = location(e, pc, fid);
+			}
+			l = w->loc;
+		}
+		if (x->ptr < 8 && l > UINT32_MAX)
+			fatalx("--pprof: more than 2^32 - 1 locations in the "
+			    "profile of a 32-bit program");
+		gmon_graph_set(x, i, self, l);
+	}
+}
+
+/* The arc ends up to LAST that no function took: *unknown*'s. */
+static void
+unknown_to(struct pprof_enc *e, uint64_t last)
+{
+	for (int self = 0; self <= 1; self++)
+		if (walk_below(e, self, last))
+			walk_to(e, self, last, unknown_fid(e), 0);
+}
+
+void
+pprof_calls(struct pprof_enc *e, const struct func_rec *f)
+{
+	struct pprof_placed p = e->placed;
+	uint64_t last, fid;
+
+	e->placed = (struct pprof_placed){ 0, 0, 0 };
+	if (e->r->arcs == NULL || f->len == 0)
+		return;
+	if (f->addr > 0)
+		unknown_to(e, f->addr - 1);
+	last = f->addr + (f->len - 1);
+	if (!walk_below(e, 0, last) && !walk_below(e, 1, last))
+		return;
+	/* its Function: pprof_func's, or one of its own */
+	if (p.fid != 0 && p.addr == f->addr) {
+		fid = p.fid;
+	} else {
+		fid = function(e, f);
+		p.loc = 0;
+	}
+	walk_to(e, 0, last, fid, 0);	/* callers: at their call sites */
+	if (!walk_below(e, 1, last))
+		return;
+	if (p.loc == 0)	/* callees: at the function's address */
+		p.loc = location(e, f->addr, fid);
+	walk_to(e, 1, last, fid, p.loc);
+}
+
+void
+pprof_calls_end(struct pprof_enc *e)
+{
+	const struct gmon_graph *x = e->r->arcs;
+
+	if (x == NULL)
+		return;
+	unknown_to(e, UINT64_MAX);
+	for (size_t i = 0; i < x->n; i++) {
+		/* leaf first: the callee, then the caller */
+		uint64_t loc[2] = { gmon_graph_pc(x, i, 1),
+		    gmon_graph_pc(x, i, 0) };
+
+		sample(e, loc, 0, gmon_graph_count(x, i));
+	}
 }
 
 void
@@ -310,22 +476,29 @@ pprof_begin(struct pprof_enc *e, FILE *f, const struct run *r,
     const struct pprof_meta *in)
 {
 	uint64_t none = 0;
+	const char *type = in->type ? in->type : "samples";
+	const char *unit = in->unit ? in->unit : "count";
 
 	memset(e, 0, sizeof *e);
 	e->r = r;
 	e->in = in;
 	gz_begin(&e->gz, f);
 	str_c(e, "");	/* string 0 is always "" */
-	value_type(e, P_SAMPLE_TYPE, "samples", "count");
+	value_type(e, P_SAMPLE_TYPE, type, unit);
 	if (in->rate) {
 		value_type(e, P_SAMPLE_TYPE, "cpu", "nanoseconds");
 		value_type(e, P_PERIOD_TYPE, "cpu", "nanoseconds");
 		top_int(e, P_PERIOD, (uint64_t)pprof_nanos(1, in->rate, &none));
 	} else {
-		value_type(e, P_PERIOD_TYPE, "samples", "count");
+		value_type(e, P_PERIOD_TYPE, type, unit);
 		top_int(e, P_PERIOD, 1);
 	}
 	top_int(e, P_TIME_NANOS, (uint64_t)in->time_nanos);
+	if (r->arcs != NULL) {	/* calls last, the time still the default */
+		value_type(e, P_SAMPLE_TYPE, "calls", "count");
+		top_int(e, P_DEFAULT_SAMPLE_TYPE, str_c(e, in->rate ? "cpu" :
+		    "samples"));
+	}
 }
 
 int

@@ -6,6 +6,7 @@
 
 #include "base/util.h"
 #include "views/classic.h"
+#include "hist/profile.h"
 #include "views/view.h"
 
 typedef unsigned long long ull;
@@ -16,7 +17,7 @@ view_percent(uint64_t ticks, uint64_t total)
 	return total ? (double)ticks * 100.0 / (double)total : 0.0;
 }
 
-#define SHARE " %6.2f%%\n"	/* the column that ends a --top row */
+#define SHARE "%6.2f%%"	/* --top's share column, before the name */
 
 /* A row of ticks in no function (*unknown*, no symbol): where a
  * function's row has its address, load, seconds and calls: blank. */
@@ -26,19 +27,38 @@ top_nofunc(const struct run *r, const struct report_result *res,
 {
 	const struct options *opt = r->o;
 	struct out *o = r->out;
-	char t[32];
+	char t[32], s[16];
 
-	if (opt->bins)		/* as the classic *unknown* line */
-		out_printf(o, "%6llu %s", (ull)u, name);
-	else if (!opt->verbose)
-		out_printf(o, "%6llu %-40s %8s", (ull)u, name, "");
-	else
-		out_printf(o, "%16s %-40s %6llu %8s", "", name, (ull)u, "");
-	if (opt->verbose && !opt->bins && res->h) {
+	snprintf(s, sizeof s, SHARE, view_percent(u, res->all));
+	if (opt->bins) {	/* as the blocks' totals: the share, the name */
+		out_printf(o, "%6llu %7s %s\n", (ull)u, s, name);
+		return;
+	}
+	if (opt->verbose)
+		out_printf(o, "%16s ", "");
+	out_printf(o, "%6llu %8s", (ull)u, "");
+	if (opt->verbose && res->h) {
 		fmt_seconds(t, sizeof t, u, res->h->rate);
 		out_printf(o, " %10s%s", t, res->h->calls ? "         " : "");
 	}
-	out_printf(o, SHARE, view_percent(u, res->all));
+	out_printf(o, " %7s %s\n", s, name);
+}
+
+/* The header row: the names of the columns below (none for -b, whose
+ * blocks name their own parts), what is counted first. */
+static void
+top_header(const struct run *r, const struct report_result *res,
+    const char *counted)
+{
+	const struct options *opt = r->o;
+
+	if (opt->bins)
+		return;
+	if (opt->verbose)
+		out_printf(r->out, "%-16s ", "address");
+	out_printf(r->out, "%6s %8s%s %7s %s\n", counted, "load",
+	    !opt->verbose || !res->h ? "" : res->h->calls ?
+	    "    seconds    calls" : "    seconds", "share", "function");
 }
 
 void
@@ -49,7 +69,7 @@ view_top(const struct run *r, const struct report_result *res,
 	struct out *o = r->out;
 	const struct collect *k = r->collect;
 	/* what a gmon.out counts is not the kernel's */
-	const char *counting = r->hist ? NULL : r->counting;
+	const struct counted *counted = r->hist ? NULL : r->counting;
 	/* the rows of no function, ranked with the functions (after a tie) */
 	struct {
 		const char *name;
@@ -63,16 +83,9 @@ view_top(const struct run *r, const struct report_result *res,
 	if (nf[1].n > nf[0].n)	/* the larger first */
 		swap_bytes((unsigned char *)nf, (unsigned char *)(nf + 1),
 		    sizeof *nf);
-	if (counting != NULL)
-		out_printf(o, "Counting: %s\n", counting);
-	/* the header row (none for -b, whose blocks name their own parts) */
-	if (!opt->bins && !opt->verbose)
-		out_printf(o, "%6s %-40s %8s %7s\n", "ticks", "function",
-		    "load", "share");
-	else if (!opt->bins)	/* a histogram's seconds, and calls */
-		out_printf(o, "%-16s %-40s %6s %8s%s %7s\n", "address",
-		    "function", "ticks", "load", !res->h ? "" : res->h->calls ?
-		    "    seconds    calls" : "    seconds", "share");
+	if (counted != NULL)
+		out_printf(o, "Counting: %s\n", counted->what);
+	top_header(r, res, counted ? counted->column : "ticks");
 	for (size_t i = 0;; i++) {
 		while (j < 2 && (nf[j].n == 0 || i == k->n ||
 		    nf[j].n > k->v[i].ticks)) {
@@ -87,8 +100,9 @@ view_top(const struct run *r, const struct report_result *res,
 		    res->all));
 		classic_out(&cl, &k->v[i], b);
 	}
-	/* the total row: every tick, of which the shares are parts */
-	out_total(o, res, res->all, opt->verbose);
+	/* the total row: every tick, of which the shares are parts, and
+	 * their load over the text */
+	out_top_total(o, res, opt->verbose);
 }
 
 size_t
@@ -346,7 +360,8 @@ put_inputs(const struct json_stream *j, const struct report_hist *h)
 	} else {
 		out_printf(o, ",\"format\":\"kernel\",\"step\":%llu,"
 		    "\"counters\":%llu", (ull)r->step, (ull)(j->c->n - 1));
-		put_str(o, ",\"counting\":", r->counting);
+		put_str(o, ",\"counting\":", r->counting ? r->counting->what :
+		    NULL);
 	}
 	out_printf(o, ",\"byte_order\":\"%s\",\"mode\":\"%s\",\"all\":%s,"
 	    "\"buckets\":\"%s\",\"top\":", run_byte_order(r),

@@ -16,7 +16,8 @@
 #include "hist/gmon.h"
 
 /* The --top report of R->collect on R->out, after "Counting: " what a
- * kernel profile's counters count, when known. */
+ * kernel profile's counters count, when known (its column named for them:
+ * "calls" for schedule() calls), else ticks. */
 void view_top(const struct run *r, const struct report_result *res,
     const struct counters *c);
 

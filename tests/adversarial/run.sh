@@ -14,38 +14,27 @@
 #   same program linked with a 1 MiB cap, tests/adversarial/smallcap.c);
 # - a decompressor that writes much to stderr does not hang us;
 # - --interval checks the map on every report;
-# - a profile that changes during the run gives a report that adds up.
+# - a profile that changes during the run gives a report that adds up;
+# - crafted C++ names (gmontool) stay mangled, counted by one warning,
+#   and the run keeps under 2 GB of address space and 10 s.
 #
 # Profiles come through FIFOs where the order of events matters: a read of
 # the profile then happens exactly when the test writes it.
 set -u
-PYTHON=${PYTHON:-python3}	# tests/check.sh gives the interpreter itself
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
+SUITE=adversarial
+. "$TOP/tests/lib.sh"
 : "${RP:?set RP to the readprofile binary to test}"
-RP_WRAP=${RP_WRAP:-}
-LC_ALL=C
-export LC_ALL
 
-TMP=$(mktemp -d) || exit 1
 W=$TMP/w
 mkdir "$W" || exit 1
-BGPIDS=
-cleanup() {
-	for _p in $BGPIDS; do kill "$_p" 2>/dev/null; done
-	rm -rf "$TMP"
-}
-trap cleanup EXIT
-trap 'exit 1' HUP INT TERM
 
-pass=0
-fail=0
 # verdict NAME: pass when $bad is empty
 verdict() {
 	if [ -z "$bad" ]; then
-		pass=$((pass + 1))
+		ok
 	else
-		fail=$((fail + 1))
-		echo "FAIL $1:$bad"
+		bad "$1:$bad"
 		[ -s "$TMP/err" ] && sed -n '1,5s/^/    stderr: /p' "$TMP/err"
 	fi
 	bad=
@@ -330,7 +319,7 @@ EOF
 	chmod +x "$TMP/bin/gzip"
 	"$GZIP_REAL" -c "$W/rich" > "$W/rich.gz"
 	"$GZIP_REAL" -c "$W/rich.map" > "$W/rich.map.gz"
-	PATH=$TMP/bin:$PATH timeout -k 5 60 $RP_WRAP "$RP" -p "$W/rich.gz" \
+	PATH=$TMP/bin:$PATH timeout -k 5 $((60 * TS)) $RP_WRAP "$RP" -p "$W/rich.gz" \
 	    -m "$W/rich.map.gz" > "$TMP/out" 2>"$TMP/err"
 	rc=$?
 	[ $rc = 0 ] || bad="$bad exit $rc;"
@@ -338,7 +327,7 @@ EOF
 	verdict "a decompressor writing 150 KB on stderr"
 	# failing after its chatter: the message gives its first line
 	printf 'not gzip\n' > "$W/bad.gz"
-	PATH=$TMP/bin:$PATH timeout -k 5 60 $RP_WRAP "$RP" -p "$W/bad.gz" \
+	PATH=$TMP/bin:$PATH timeout -k 5 $((60 * TS)) $RP_WRAP "$RP" -p "$W/bad.gz" \
 	    -m "$W/rich.map" > "$TMP/out" 2>"$TMP/err"
 	rc=$?
 	[ $rc = 1 ] || bad="$bad exit $rc, expected 1;"
@@ -400,7 +389,7 @@ if [ -n "${RP_CAP:-}" ]; then
 	verdict "ELF map from a pipe: the cap"
 	if command -v gzip >/dev/null 2>&1; then
 		{ cat "$RP_CAP"; head -c 67108864 /dev/zero; } | gzip -1 -c > "$W/bomb.gz"
-		timeout -k 5 60 $RP_WRAP "$TMP/cap/readprofile" -m "$W/bomb.gz" -p "$W/rich" \
+		timed 60 $RP_WRAP "$TMP/cap/readprofile" -m "$W/bomb.gz" -p "$W/rich" \
 		    > "$TMP/out" 2>"$TMP/err"
 		rc=$?
 		[ $rc = 1 ] || bad="$bad exit $rc, expected 1;"
@@ -492,7 +481,7 @@ for v in ' -5' '5 ' ' ' '+ 5' '++5'; do
 		bad="$bad not the message;"
 	verdict "--top '$v' refused"
 done
-timeout -k 5 60 $RP_WRAP "$RP" --interval ' +0.01' --iterations ' 2' \
+timed 60 $RP_WRAP "$RP" --interval ' +0.01' --iterations ' 2' \
     -p "$W/rich" -m "$W/rich.map" > "$TMP/out" 2>"$TMP/err" || bad="$bad exit $?;"
 [ "$(grep -c '^--- ' "$TMP/out")" = 2 ] || bad="$bad not 2 reports;"
 verdict "--interval ' +0.01' --iterations ' 2'"
@@ -578,5 +567,82 @@ if [ -n "${GMONTOOL:-}" ]; then
 	done
 fi
 
-echo "adversarial: $pass passed, $fail failed"
-[ $fail = 0 ]
+# --- crafted C++ names: the demangler bounded by the system --------------------
+# An expression pack expansion (sp) over a pack of 16 prints its operand
+# once for each element: nested, each level multiplies the demangled name
+# by 16 (the review's name, 74 bytes, would be gigabytes); other operators,
+# packs and depths do the same; nested a++ under sp keep the demangler
+# busy with little memory.  Each stays as the map spells it, one warning
+# counts them, the other names are demangled, and the run keeps under
+# 2 GB and 10 s.  A build with no demangler (musl) says so and shows every
+# name as the map spells it, within the same bounds.
+# rep S N: S N times
+rep() {
+	_s= _i=0
+	while [ $_i -lt "$2" ]; do _s=$_s$1; _i=$((_i + 1)); done
+	printf '%s' "$_s"
+}
+# bounded ARGS...: readprofile ARGS under 2 GB of address space (but for
+# a sanitizer's build, whose shadow memory is larger) and 10 s, output in
+# $TMP/out and $TMP/err, status in $rc
+bounded() {
+	(
+		readelf -d "$RP" 2>/dev/null | grep -q 'lib[at]san' ||
+			ulimit -v 2097152
+		exec timeout $((10 * TS)) "$RP" "$@"
+	) > "$TMP/out" 2> "$TMP/err"
+	rc=$?
+}
+if [ -n "${GMONTOOL:-}" ]; then
+	p16=iiiiiiiiiiiiiiii
+	review="_Z1fIJ${p16}EEDT$(rep spplT_ 7)spT_Ev"
+	crafted="$review _Z1fIJ${p16}EEDT$(rep spmiT_ 7)spT_Ev
+	    _Z1fIJ${p16}${p16}EEDT$(rep spmlT_ 6)spT_Ev
+	    _Z1fIJ${p16}EEDT$(rep spanT_ 9)spT_Ev
+	    _Z1fIJiiiiEEDT$(rep speoT_ 14)spT_Ev
+	    _Z1fIJiEEDTsp$(rep pp 40)fp_EDpT_"
+	"$GMONTOOL" write gnu le 8 0x1000 0x2000 256 100 1 1 > "$W/cxx.gmon" ||
+		exit 2
+	{
+		echo "0000000000001000 T _ZN2ns6Widget4spinEl"
+		a=$((0x1100))
+		for n in $crafted; do
+			printf '%016x T %s\n' $a "$n"
+			a=$((a + 0x100))
+		done
+		printf '%016x T %s\n' $a _ZNSt6vectorIiSaIiEE9push_backERKi
+	} > "$W/cxx.map"
+	bounded -a -p "$W/cxx.gmon" -m "$W/cxx.map"
+	[ $rc = 0 ] || bad="$bad exit $rc (124: over 10 s);"
+	for n in $crafted; do
+		awk -v n="$n" '$2 == n { ok = 1 } END { exit !ok }' "$TMP/out" ||
+			bad="$bad not shown as mangled: $n;"
+	done
+	if grep -q 'notice: C++ names are shown mangled' "$TMP/err"; then
+		grep -q '^ *[0-9]* _ZN2ns6Widget4spinEl ' "$TMP/out" ||
+			bad="$bad no demangler, yet a name changed;"
+		[ "$(wc -l < "$TMP/err")" = 1 ] || bad="$bad more than the notice;"
+	else
+		grep -q ' ns::Widget::spin(long) ' "$TMP/out" &&
+		grep -q ' std::vector<int, std::allocator<int> >::push_back(int const&) ' "$TMP/out" ||
+			bad="$bad the other names not demangled;"
+		[ "$(grep -c 'C++ names' "$TMP/err")" = 1 ] &&
+		grep -q '^readprofile: warning: 6 C++ names are shown mangled: ' "$TMP/err" ||
+			bad="$bad not one warning counting 6 names;"
+	fi
+	verdict "crafted C++ names: mangled, counted once, the rest demangled, under 2 GB and 10 s"
+	# the review's name alone, in each view that demangles
+	printf '0000000000001000 T %s\n' "$review" > "$W/review.map"
+	for a in "" -J --folded --top=5; do
+		# shellcheck disable=SC2086
+		bounded $a -p "$W/cxx.gmon" -m "$W/review.map"
+		[ $rc = 0 ] || bad="$bad exit $rc (124: over 10 s);"
+		grep -q "$review" "$TMP/out" || bad="$bad not shown mangled;"
+		grep -q 'notice: C++ names are shown mangled' "$TMP/err" ||
+		grep -q '^readprofile: warning: 1 C++ name is shown mangled: ' "$TMP/err" ||
+			bad="$bad no warning;"
+		verdict "the review's crafted name ${a:-classic}: mangled, under 2 GB and 10 s"
+	done
+fi
+
+summary

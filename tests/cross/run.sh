@@ -49,7 +49,7 @@ done
 
 BUILD="B=$B BIN=$B/readprofile CC=$CC WERROR=-Werror"
 # shellcheck disable=SC2086
-$MAKE --no-print-directory $BUILD CFLAGS="$CFLAGS" LDFLAGS="$LDFLAGS" \
+$MAKE -s --no-print-directory $BUILD CFLAGS="$CFLAGS" LDFLAGS="$LDFLAGS" \
     CPPFLAGS="$CPPFLAGS" "$B/readprofile" || exit 1
 
 # The binary, run as plain "readprofile" (getopt quotes argv[0]).
@@ -59,7 +59,7 @@ printf '#!/bin/sh\nexec %s -0 readprofile %s "$@"\n' "$QEMU" \
 echo "$1: $("$RP" -V)"
 # The C library's texts (tests/libc.sh), from the target's libc.
 # shellcheck disable=SC2086
-$MAKE --no-print-directory $BUILD CFLAGS="$CFLAGS" LDFLAGS="$LDFLAGS" \
+$MAKE -s --no-print-directory $BUILD CFLAGS="$CFLAGS" LDFLAGS="$LDFLAGS" \
     CPPFLAGS="$CPPFLAGS" "$B/tests/libctext" || exit 1
 LIBCTEXT=$TOP/$B/libctext-qemu
 printf '#!/bin/sh\nexec %s %s "$@"\n' "$QEMU" "$TOP/$B/tests/libctext" \
@@ -77,7 +77,7 @@ if [ -f "$LIBDIR/libcmocka.so" ]; then
 		units="$units $B/tests/${t%.c}"
 	done
 	# shellcheck disable=SC2086
-	$MAKE --no-print-directory $BUILD CFLAGS="$CFLAGS" \
+	$MAKE -s --no-print-directory $BUILD CFLAGS="$CFLAGS" \
 	    LDFLAGS="$LDFLAGS" CPPFLAGS="$CPPFLAGS" \
 	    UNIT_LDFLAGS="${LDFLAGS%-static} -L$LIBDIR" $units || exit 1
 	UNIT="FMT_ITERATIONS=${FMT_ITERATIONS:-400000} UNIT_WRAP=$QEMU sh tests/unit/run.sh $units"

@@ -21,17 +21,9 @@
 # Prints FAIL lines and "debug: N passed, N failed".
 set -u
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
-. "$TOP/tests/summary.sh"
+SUITE=debug
+. "$TOP/tests/lib.sh"
 : "${RP:?set RP to the readprofile binary}"
-RP_WRAP=${RP_WRAP:-}
-TMP=$(mktemp -d) || exit 1
-trap 'rm -rf "$TMP"' EXIT
-trap 'exit 1' HUP INT TERM
-export LC_ALL=C
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL debug: $*"; }
 F=$TOP/fixtures/gmon
 ROOT=$TMP/root
 
@@ -184,7 +176,6 @@ check() {
 	run "--strip-debug" "$D/bin/nodebug" ""
 }
 
-have() { command -v "$1" >/dev/null 2>&1; }
 # another OBJCOPY PROG OUT: another build of PROG (one byte of its
 # build-id changed)
 another() {
@@ -210,5 +201,4 @@ else
 	echo "debug: note: no s390x-linux-gnu-objcopy: the big-endian program not tested"
 fi
 
-summary debug "$pass" "$fail"
-[ "$fail" -eq 0 ]
+summary

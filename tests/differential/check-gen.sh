@@ -7,16 +7,16 @@
 #   [GEN=/path/to/gen] [ORACLE=/usr/sbin/readprofile] sh tests/differential/check-gen.sh
 set -u
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
-. "$TOP/tests/summary.sh"
+SUITE=check-gen
+. "$TOP/tests/lib.sh"
 ORACLE=${ORACLE:-/usr/sbin/readprofile}
 CASES=${GEN_CASES:-100}
 SEED=${DIFF_SEED:-1}
-command -v valgrind >/dev/null 2>&1 || suite_skipped check-gen "no valgrind"
+have valgrind || suite_skipped "no valgrind"
 if [ ! -x "$ORACLE" ] || ! "$ORACLE" -V 2>/dev/null | grep -q util-linux; then
-	suite_skipped check-gen "util-linux readprofile not found"
+	suite_skipped "util-linux readprofile not found"
 fi
 . "$TOP/tests/differential/common.sh"
-pass=0 bad=0
 seed=$SEED
 while [ "$seed" -lt $((SEED + CASES)) ]; do
 	"$GEN" "$seed" "$TMP" || exit 1
@@ -25,15 +25,12 @@ while [ "$seed" -lt $((SEED + CASES)) ]; do
 			-m "$TMP/map" >/dev/null 2>"$TMP/err"
 		rc=$?
 		if [ "$rc" -ne 0 ] || grep -v '^readprofile: Assuming reversed' "$TMP/err" | grep -q .; then
-			echo "seed $seed, $o: exit $rc"
-			head -5 "$TMP/err"
-			bad=$((bad + 1))
+			bad "seed $seed, $o: exit $rc" "$TMP/err"
 		else
-			pass=$((pass + 1))
+			ok
 		fi
 	done
 	seed=$((seed + 1))
 done
-echo "$CASES cases, $bad bad runs"
-summary check-gen "$pass" "$bad"
-[ "$bad" -eq 0 ]
+echo "$CASES cases, $fail bad runs"
+summary

@@ -24,16 +24,16 @@
 # ALL.  Any other stderr difference fails.
 set -u
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
+SUITE=differential
+. "$TOP/tests/lib.sh"
 ORACLE=${ORACLE:-/usr/sbin/readprofile}
 if [ ! -x "$ORACLE" ] || ! "$ORACLE" -V 2>/dev/null | grep -q util-linux; then
-	echo "diff: skipped: util-linux readprofile not found"
-	exit 0
+	suite_skipped "util-linux readprofile not found"
 fi
 : "${RP:?set RP to the readprofile binary to test}"
 case $RP in /*) ;; *) RP=$(pwd)/$RP ;; esac
 CASES=${DIFF_CASES:-150}
 SEED=${DIFF_SEED:-1}
-RP_WRAP=${RP_WRAP:-}
 SHOW=${DIFF_SHOW:-3}	# failures shown with a diff, per job
 JOBS=${DIFF_JOBS:-2}
 
@@ -52,9 +52,9 @@ done; done; done
 OPTS="${OPTS}-i,-i -n"
 NOPTS=34
 
-# run DIR WHICH OPTIONS [WRAP]: run readprofile WHICH (o = util-linux,
+# both DIR WHICH OPTIONS [WRAP]: run readprofile WHICH (o = util-linux,
 # r = under test) in DIR/case; outputs in DIR/WHICH.{out,err,rc}
-run() {
+both() {
 	(
 		cd "$1/case" && PATH=$TMP/$2:$PATH &&
 			eval "exec ${4:-} readprofile $3 -p profile -m map" \
@@ -63,17 +63,15 @@ run() {
 	echo $? > "$1/$2.rc"
 }
 
-# worker J: the seeds S with (S - SEED) % JOBS == J; prints failures and
-# ends with a line `PASS FAIL`
+# worker J (in a subshell of its own): the seeds S with (S - SEED) %
+# JOBS == J; prints failures and ends with a line `PASS FAIL`
 worker() {
 	W=$TMP/w$1
 	mkdir "$W" "$W/case"
-	pass=0
-	fail=0
 	seed=$((SEED + $1))
 	while [ "$seed" -lt "$END" ]; do
 		rm -f "$W/case/profile" "$W/case/map"
-		"$GEN" "$seed" "$W/case" || { echo "gen $seed failed"; fail=$((fail + 1)); break; }
+		"$GEN" "$seed" "$W/case" || { bad "gen $seed failed"; break; }
 		reversed=
 		extra=$(($(wc -c < "$W/case/profile") % 4))
 		s=s
@@ -82,8 +80,8 @@ worker() {
 		for o in $OPTS; do
 			IFS=' '
 			o=$(echo $o)	# squeeze blanks
-			run "$W" o "$o"
-			run "$W" r "$o" "$RP_WRAP"
+			both "$W" o "$o"
+			both "$W" r "$o" "$RP_WRAP"
 			[ -z "$o" ] && grep -q 'Assuming reversed' "$W/o.err" && reversed=1
 			case "$reversed $o" in 1*-n*)
 				sed '/^readprofile: warning: .* does not match /d' "$W/r.err" > "$W/r.tmp"
@@ -113,11 +111,10 @@ worker() {
 			    "$extra" "$s" >> "$W/o.err"
 			if cmp -s "$W/o.out" "$W/r.out" && cmp -s "$W/o.err" "$W/r.err" &&
 				cmp -s "$W/o.rc" "$W/r.rc"; then
-				pass=$((pass + 1))
+				ok
 				continue
 			fi
-			fail=$((fail + 1))
-			echo "FAIL seed=$seed: readprofile ${o:+$o }-p profile -m map"
+			bad "seed=$seed: readprofile ${o:+$o }-p profile -m map"
 			[ "$fail" -le "$SHOW" ] || continue
 			for f in out err rc; do
 				diff -u "$W/o.$f" "$W/r.$f" | sed -n '3,30p'
@@ -140,18 +137,14 @@ while [ "$j" -lt "$JOBS" ]; do
 	j=$((j + 1))
 done
 wait
-pass=0
-fail=0
 j=0
 while [ "$j" -lt "$JOBS" ]; do
 	sed '$d' "$TMP/log$j"
 	set -- $(tail -n 1 "$TMP/log$j")
-	pass=$((pass + $1))
-	fail=$((fail + $2))
+	tally "$1" "$2"
 	j=$((j + 1))
 done
 echo "$CASES cases (seeds $SEED..$((END - 1))), $NOPTS option sets each"
 [ "$fail" -eq 0 ] ||
 	echo "reproduce: cc -o gen tests/differential/gen.c && ./gen SEED DIR && cd DIR && readprofile OPTIONS -p profile -m map"
-echo "differential: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+summary

@@ -16,18 +16,10 @@
 # Prints FAIL lines and "elf: N passed, N failed".  Takes a few seconds.
 set -u
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
+SUITE=elf
+. "$TOP/tests/lib.sh"
 : "${RP:?set RP to the readprofile binary}"
 : "${SYMDUMP:?set SYMDUMP to the symdump helper}"
-TMP=$(mktemp -d) || exit 1
-trap 'rm -rf "$TMP"' EXIT
-trap 'exit 1' HUP INT TERM
-export LC_ALL=C
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL elf: $*"; }
-have() { command -v "$1" >/dev/null 2>&1; }
-. "$TOP/tests/summary.sh"
 
 # ---- objects ---------------------------------------------------------------
 # build NAME AS ASFLAGS LD LDEMUL NM: NAME.o, NAME.exe, NAME.so (and kernel)
@@ -314,5 +306,4 @@ if [ -f "$TMP/x64.o" ]; then
 	fi
 fi
 
-summary elf "$pass" "$fail"
-[ "$fail" -eq 0 ]
+summary

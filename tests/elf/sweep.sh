@@ -9,33 +9,31 @@
 # and objects, and the s390x ones with s390x-linux-gnu-nm when installed.
 # Prints one FAIL line per file that differs, then a summary.
 set -u
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
+SUITE=elf-sweep
+. "$TOP/tests/lib.sh"
 : "${SYMDUMP:?set SYMDUMP to the symdump helper}"
-TMP=$(mktemp -d) || exit 1
-trap 'rm -rf "$TMP"' EXIT
-trap 'exit 1' HUP INT TERM
-export LC_ALL=C
-pass=0 fail=0 skip=0
+none=0	# files that are not ELF, or that nm lists no symbol of
 
 # one NM FILE
 one() {
 	[ -f "$2" ] && [ ! -L "$2" ] || return 0
 	[ "$(head -c 4 "$2" | od -An -c | tr -d ' ')" = '177ELF' ] ||
-		{ skip=$((skip + 1)); return 0; }
+		{ none=$((none + 1)); return 0; }
 	d=
 	readelf -S -W "$2" 2>/dev/null | grep -q ' \.symtab ' || d=-D
 	if ! "$1" $d -n --defined-only "$2" 2>/dev/null | grep -v '^ ' |
 	    grep -v '^[0-9a-f]* . *$' |
 	    sed -E 's/^([0-9a-f]{8}) /00000000\1 /' > "$TMP/want" ||
 	    [ ! -s "$TMP/want" ]; then
-		skip=$((skip + 1))	# nm has no symbols to list
+		none=$((none + 1))	# nm has no symbols to list
 		return 0
 	fi
 	if "$SYMDUMP" "$2" > "$TMP/got" 2> "$TMP/err" &&
 	    cmp -s "$TMP/want" "$TMP/got"; then
-		pass=$((pass + 1))
+		ok
 	else
-		fail=$((fail + 1))
-		echo "FAIL $2 ($1 $d):"
+		bad "$2 ($1 $d):"
 		diff "$TMP/want" "$TMP/got" | head -n 6
 		head -n 2 "$TMP/err"
 	fi
@@ -57,5 +55,5 @@ else
 		done
 	fi
 fi
-echo "elf-sweep: $pass passed, $fail failed, $skip skipped (not ELF, or no symbols)"
-[ "$fail" -eq 0 ]
+echo "elf-sweep: $none files not ELF, or without symbols"
+summary

@@ -15,48 +15,23 @@
 # `N passed, N failed` last.  Exit status 1 when a check failed.
 set -u
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
+SUITE=extensions
+. "$TOP/tests/lib.sh"
 : "${RP:?set RP to the readprofile binary to test}"
 : "${MODEL:?set MODEL to the compiled tests/differential/model.c}"
 : "${GEN:?set GEN to the compiled tests/differential/gen.c}"
-RP_WRAP=${RP_WRAP:-}
 ORACLE=${ORACLE:-/usr/sbin/readprofile}
 SEEDS=${EXT_SEEDS:-300}
 BSEEDS=${EXT_BASE_SEEDS:-40}
 CC=${CC:-cc}
 
-TMP=$(mktemp -d) || exit 1
-trap 'rm -rf "$TMP"' EXIT
-trap 'exit 1' HUP INT TERM
 . "$TOP/tests/libc.sh"
-. "$TOP/tests/summary.sh"
 libc_setup
 
-pass=0
-fail=0
-ok() {
-	pass=$((pass + 1))
-	echo "PASS: $1"
-}
-# no NAME [DETAILFILE...]: a failure, with the first lines of each file.
-no() {
-	fail=$((fail + 1))
-	echo "FAIL: $1"
-	shift
-	for _f; do
-		[ -s "$_f" ] && head -n 15 "$_f" | sed 's/^/    | /'
-	done
-	return 0
-}
-skip() {
-	skipped "$1"
-}
-have() {
-	command -v "$1" >/dev/null 2>&1
-}
 
-# run PREFIX ARGS...: readprofile ARGS, stdout in PREFIX.out, stderr in
+# rp PREFIX ARGS...: readprofile ARGS, stdout in PREFIX.out, stderr in
 # PREFIX.err, exit status in $RC.
-run() {
+rp() {
 	_p=$1
 	shift
 	$RP_WRAP "$RP" "$@" >"$_p.out" 2>"$_p.err" </dev/null
@@ -75,7 +50,7 @@ same() {
 	else
 		diff "$3" "$2.out" >"$TMP/same.diff" 2>&1
 		echo "${4:-}" >"$TMP/same.cmd"
-		no "$1:$_why" "$TMP/same.cmd" "$2.err" "$TMP/same.diff"
+		bad "$1:$_why" "$TMP/same.cmd" "$2.err" "$TMP/same.diff"
 	fi
 }
 
@@ -96,7 +71,7 @@ fails() {
 	else
 		echo "exit $RC, stdout $(wc -c <"$2.out") bytes; stderr:" \
 		    >"$TMP/fails.why"
-		no "$1" "$TMP/fails.why" "$2.err"
+		bad "$1" "$TMP/fails.why" "$2.err"
 	fi
 }
 
@@ -152,9 +127,9 @@ echo "== --exact against the model"
 exact_vs_model() {
 	"$MODEL" $4 "$2" "$3" >"$TMP/m.out" 2>"$TMP/m.err"
 	_mrc=$?
-	run "$TMP/r" --exact $4 -p "$2" -m "$3"
+	rp "$TMP/r" --exact $4 -p "$2" -m "$3"
 	if [ $_mrc != 0 ]; then
-		no "$1: the model failed (exit $_mrc)" "$TMP/m.err"
+		bad "$1: the model failed (exit $_mrc)" "$TMP/m.err"
 		return
 	fi
 	same "$1" "$TMP/r" "$TMP/m.out" "readprofile --exact $4 -p $2 -m $3"
@@ -175,7 +150,7 @@ done
 vs_model() {
 	"$MODEL" $3 "$1" "$2" >"$TMP/m.out" 2>"$TMP/m.err"
 	_mrc=$?
-	run "$TMP/r" --exact $3 -p "$1" -m "$2"
+	rp "$TMP/r" --exact $3 -p "$1" -m "$2"
 	WHY=
 	case $_mrc in
 	0)
@@ -245,7 +220,7 @@ for c in zero-len:same abs:same data-ends:same no-etext:same \
 				ok "edge case $m, profile $p, --exact ${o:-(default)}: $KIND as the model"
 			else
 				echo "$WHY ($KIND); reproduce: readprofile --exact $o -p $p -m $m" >"$TMP/why"
-				no "edge case $m, profile $p, --exact $o" "$TMP/why" "$TMP/vs.diff"
+				bad "edge case $m, profile $p, --exact $o" "$TMP/why" "$TMP/vs.diff"
 			fi
 		done
 	done
@@ -259,8 +234,8 @@ printf '%s\n' '0000000000001000 T _stext' '0000000000001004 T x' \
     '0000000000001008 T _etext' >"$E/step-map"
 note="readprofile: the profile's step word is 0, as 64-bit big-endian kernels write it; using step 4 from $E/step-map"
 for o in "" -a -s -b -v; do
-	run "$TMP/c" --exact $o -p "$E/step4" -m "$E/step-map"
-	run "$TMP/r" --exact $o -p "$E/step0" -m "$E/step-map"
+	rp "$TMP/c" --exact $o -p "$E/step4" -m "$E/step-map"
+	rp "$TMP/r" --exact $o -p "$E/step0" -m "$E/step-map"
 	printf '%s\n' "$note" >"$TMP/note"
 	if [ "$RC" = 0 ] && cmp -s "$TMP/c.out" "$TMP/r.out" &&
 	    cmp -s "$TMP/note" "$TMP/r.err"; then
@@ -269,10 +244,10 @@ for o in "" -a -s -b -v; do
 		echo "exit $RC; readprofile --exact $o -p step0 -m step-map" \
 		    >"$TMP/why"
 		diff "$TMP/c.out" "$TMP/r.out" >"$TMP/step.diff" 2>&1
-		no "step 0: --exact ${o:-(default)} == --exact at the inferred step" \
+		bad "step 0: --exact ${o:-(default)} == --exact at the inferred step" \
 		    "$TMP/why" "$TMP/r.err" "$TMP/step.diff"
 	fi
-	run "$TMP/r" --exact $o -p "$E/step0" -m "$E/no-etext"
+	rp "$TMP/r" --exact $o -p "$E/step0" -m "$E/no-etext"
 	fails "step 0, no _etext: --exact ${o:-(default)} is an error" "$TMP/r" \
 	    "readprofile: the profile's step word is 0 and $E/no-etext has no _etext: the sampling step is unknown (give the map of the profiled kernel with -m)"
 done
@@ -317,9 +292,9 @@ while [ "$seed" -le "$SEEDS" ]; do
 done
 label="--exact == model on $SEEDS random maps ($nrun compared, $nerr errors, $nskip declined)"
 if [ $nbad -gt 0 ]; then
-	no "$label: $nbad wrong" "$TMP/random.fail"
+	bad "$label: $nbad wrong" "$TMP/random.fail"
 elif [ $nrun -lt $((SEEDS * 3 / 2)) ]; then
-	no "$label: the model declined too many"
+	bad "$label: the model declined too many"
 else
 	ok "$label"
 fi
@@ -337,7 +312,7 @@ arch_exact() {
 	cd "$2" || exit 2
 	"$MODEL" $5 "$7" "$4" >"$TMP/m.out" 2>"$TMP/m.err"
 	_mrc=$?
-	run "$TMP/r" --exact $5 -p "$3" -m "$4"
+	rp "$TMP/r" --exact $5 -p "$3" -m "$4"
 	cd "$_d" || exit 2
 	_why=
 	[ $_mrc = 0 ] || _why="$_why the model failed (exit $_mrc);"
@@ -351,14 +326,14 @@ arch_exact() {
 	diff "$TMP/m.out" "$TMP/r.out" >"$TMP/same.diff" 2>&1
 	echo "(cd $2 && readprofile --exact $5 -p $3 -m $4)" >"$TMP/same.cmd"
 	diff "$6" "$TMP/r.err" >"$TMP/same.errdiff" 2>&1
-	no "$1:$_why" "$TMP/same.cmd" "$TMP/m.err" "$TMP/same.errdiff" "$TMP/same.diff"
+	bad "$1:$_why" "$TMP/same.cmd" "$TMP/m.err" "$TMP/same.errdiff" "$TMP/same.diff"
 }
 for a in "$TOP"/fixtures/arch/*/; do
 	a=${a%/}
 	n=${a##*/}
 	A=$TMP/arch-$n
 	if ! unpack_capture "$a" "$A"; then
-		no "$n: cannot decompress fixtures/arch/$n"
+		bad "$n: cannot decompress fixtures/arch/$n"
 		continue
 	fi
 	p=profile
@@ -384,7 +359,7 @@ echo "== --exact facts on the real capture"
 # map's symbols cover from _stext to _etext: none is left unattributed.
 for p in profile p16; do
 	set -- $("$PT" sum "$R/$p")
-	run "$TMP/r" --exact -a -p "$R/$p" -m "$R/map"
+	rp "$TMP/r" --exact -a -p "$R/$p" -m "$R/map"
 	got=$(awk -v S="$1" -v U="$2" '
 		$2 == "total" { t = $1 }
 		$2 == "*unknown*" { u = $1; next }
@@ -398,7 +373,7 @@ for p in profile p16; do
 		ok "real $p: --exact total == sum of symbol ticks == sum of the text counters"
 	else
 		echo "$got" >"$TMP/why"
-		no "real $p: --exact total vs counters" "$TMP/why" "$TMP/r.err"
+		bad "real $p: --exact total vs counters" "$TMP/why" "$TMP/r.err"
 	fi
 done
 
@@ -408,31 +383,31 @@ ticks() {
 }
 # At step 16 the classic rule gives clear_page_erms (16 bytes, 16-aligned)
 # nothing: its only bucket goes to clear_user_original.  Really 211.
-run "$TMP/c" -p "$R/p16" -m "$R/map"
-run "$TMP/e" --exact -p "$R/p16" -m "$R/map"
+rp "$TMP/c" -p "$R/p16" -m "$R/map"
+rp "$TMP/e" --exact -p "$R/p16" -m "$R/map"
 c=$(ticks clear_page_erms "$TMP/c.out") e=$(ticks clear_page_erms "$TMP/e.out")
 if [ "$c" = 0 ] && [ "$e" = 211 ]; then
 	ok "real step 16: clear_page_erms classic 0, --exact 211"
 else
 	echo "classic $c, exact $e" >"$TMP/why"
-	no "real step 16: clear_page_erms classic 0, --exact 211" "$TMP/why"
+	bad "real step 16: clear_page_erms classic 0, --exact 211" "$TMP/why"
 fi
 # Step 4: msg_get.cold's last bucket has 1 tick, the classic rule gives it
 # to register_key_type.cold.
-run "$TMP/c" -p "$R/profile" -m "$R/map"
-run "$TMP/e" --exact -p "$R/profile" -m "$R/map"
+rp "$TMP/c" -p "$R/profile" -m "$R/map"
+rp "$TMP/e" --exact -p "$R/profile" -m "$R/map"
 got="$(ticks msg_get.cold "$TMP/c.out") $(ticks register_key_type.cold "$TMP/c.out") $(ticks msg_get.cold "$TMP/e.out") $(ticks register_key_type.cold "$TMP/e.out")"
 if [ "$got" = "0 1 1 0" ]; then
 	ok "real step 4: msg_get.cold / register_key_type.cold classic 0/1, --exact 1/0"
 else
 	echo "classic, exact: $got" >"$TMP/why"
-	no "real step 4: msg_get.cold / register_key_type.cold" "$TMP/why"
+	bad "real step 4: msg_get.cold / register_key_type.cold" "$TMP/why"
 fi
 
 # Coarser steps only merge buckets: a symbol whose start and end are both
 # 16-aligned (from _stext) has the same exact ticks at step 4 and 16.
-run "$TMP/e4" --exact -v -a -p "$R/profile" -m "$R/map"
-run "$TMP/e16" --exact -v -a -p "$R/p16" -m "$R/map"
+rp "$TMP/e4" --exact -v -a -p "$R/profile" -m "$R/map"
+rp "$TMP/e16" --exact -v -a -p "$R/p16" -m "$R/map"
 paste -d ' ' "$TMP/e4.out" "$TMP/e16.out" | awk -v st="$STEXT" "$AWKHEX"'
 	NF == 8 && $2 != "total" {
 		if ($1 != $5 || $2 != $6) { bad++; next }
@@ -448,13 +423,13 @@ paste -d ' ' "$TMP/e4.out" "$TMP/e16.out" | awk -v st="$STEXT" "$AWKHEX"'
 if [ $? = 0 ]; then
 	ok "real: 16-aligned symbols have the same --exact ticks at step 4 and 16 ($(tail -n 1 "$TMP/why"))"
 else
-	no "real: 16-aligned symbols, --exact step 4 vs 16" "$TMP/why"
+	bad "real: 16-aligned symbols, --exact step 4 vs 16" "$TMP/why"
 fi
 
 # -s lists every bucket that starts in [start, next), all but the last
 # word, with address, name+offset and count; the counts add up.
 NW16=$(($(wc -c <"$R/p16") / 4))
-run "$TMP/r" --exact -v -a -s -p "$R/p16" -m "$R/map"
+rp "$TMP/r" --exact -v -a -s -p "$R/p16" -m "$R/map"
 awk -v st="$STEXT" -v et="$ETEXT" -v step=16 -v nw="$NW16" "$AWKHEX"'
 	function close_sym(next_a,   endb) {
 		if (cur == "") return
@@ -492,12 +467,12 @@ arc=$?
 if [ "$RC" = 0 ] && [ $arc = 0 ]; then
 	ok "real step 16: --exact -v -a -s lists every bucket of every symbol once"
 else
-	no "real step 16: --exact -v -a -s structure" "$TMP/why" "$TMP/r.err"
+	bad "real step 16: --exact -v -a -s structure" "$TMP/why" "$TMP/r.err"
 fi
 
 # -b -a: every text word once, in order, grouped under the symbols; each
 # symbol's total line is the sum of its bins; the bins add up to the total.
-run "$TMP/r" --exact -a -b -p "$R/p16" -m "$R/map"
+rp "$TMP/r" --exact -a -b -p "$R/p16" -m "$R/map"
 awk -v st="$STEXT" -v step=16 -v nw="$NW16" "$AWKHEX"'
 	function err(m) { if (++bad <= 10) print m }
 	BEGIN { S = hex(st) }
@@ -520,12 +495,12 @@ arc=$?
 if [ "$RC" = 0 ] && [ $arc = 0 ]; then
 	ok "real step 16: --exact -a -b bins cover the text once and add up"
 else
-	no "real step 16: --exact -a -b structure" "$TMP/why" "$TMP/r.err"
+	bad "real step 16: --exact -a -b structure" "$TMP/why" "$TMP/r.err"
 fi
 
 # -v: the same symbols, ticks and loads as the default report.
-run "$TMP/d" --exact -p "$R/p16" -m "$R/map"
-run "$TMP/v" --exact -v -p "$R/p16" -m "$R/map"
+rp "$TMP/d" --exact -p "$R/p16" -m "$R/map"
+rp "$TMP/v" --exact -v -p "$R/p16" -m "$R/map"
 awk 'NF == 3 { print $1, $2, $3 } NF == 2 { print }' "$TMP/d.out" >"$TMP/d.norm"
 awk 'NF == 4 { print $3, $2, $4 } NF == 2 { print }' "$TMP/v.out" >"$TMP/v.norm"
 if [ "$RC" = 0 ] && cmp -s "$TMP/d.norm" "$TMP/v.norm" &&
@@ -533,7 +508,7 @@ if [ "$RC" = 0 ] && cmp -s "$TMP/d.norm" "$TMP/v.norm" &&
 	ok "real step 16: --exact -v has the default report's symbols, ticks, loads"
 else
 	diff "$TMP/d.norm" "$TMP/v.norm" >"$TMP/why"
-	no "real step 16: --exact -v vs default" "$TMP/why"
+	bad "real step 16: --exact -v vs default" "$TMP/why"
 fi
 
 # The figures the README and the man page give, from the command they
@@ -547,7 +522,7 @@ if [ "$(wc -l <"$TMP/moved")" = 8 ] &&
     "$TMP/moved.readme" "$TOP/README.md"; then
 	ok "README: exact-moved.sh output as printed there"
 else
-	no "README: exact-moved.sh output as printed there" "$TMP/moved"
+	bad "README: exact-moved.sh output as printed there" "$TMP/moved"
 fi
 s16=$(sed -n 's/^step 16: \([0-9]*\) of [0-9]* ticks (\([0-9.]*%\)).*/\1 ticks (\2)/p' "$TMP/moved")
 if [ -n "$s16" ] && grep -Fq "$s16" "$TOP/man/readprofile-formats.5" &&
@@ -562,7 +537,7 @@ if [ -n "$s16" ] && grep -Fq "$s16" "$TOP/man/readprofile-formats.5" &&
     grep -Fq "with none instead of 211" "$TOP/man/readprofile-formats.5"; then
 	ok "README and man page: the --exact figures of exact-moved.sh in the text"
 else
-	no "README and man page: the --exact figures of exact-moved.sh in the text ($s16)" "$TMP/moved"
+	bad "README and man page: the --exact figures of exact-moved.sh in the text ($s16)" "$TMP/moved"
 fi
 
 echo "== --baseline against util-linux on the difference snapshot"
@@ -576,7 +551,7 @@ guess() {
 	"$ORACLE" -i -p "$1" 2>&1 >/dev/null | grep -c Assuming
 }
 if [ $HAVE_ORACLE = 0 ]; then
-	skip "--baseline comparisons: $ORACLE not found"
+	skipped "--baseline comparisons: $ORACLE not found"
 else
 	OPTS="- -v -a -av -b -bv -ab -abv -s -sv -as -asv -bs -bsv -abs -absv"
 	ncmp=0 nguess=0 nbad=0
@@ -606,7 +581,7 @@ else
 				[ "$o" = - ] && o=
 				"$ORACLE" $n $o -p "$dfile" -m "$G/map" >"$TMP/o.out" 2>/dev/null
 				orc=$?
-				run "$TMP/r" --baseline "$G/base$x" $o -p "$G/profile$x" -m "$G/map"
+				rp "$TMP/r" --baseline "$G/base$x" $o -p "$G/profile$x" -m "$G/map"
 				ncmp=$((ncmp + 1))
 				if [ "$RC" != "$orc" ] || ! cmp -s "$TMP/o.out" "$TMP/r.out"; then
 					nbad=$((nbad + 1))
@@ -619,7 +594,7 @@ else
 			# and --exact --baseline against the model on the difference
 			"$MODEL" "$dfile" "$G/map" >"$TMP/m.out" 2>/dev/null
 			if [ $? = 0 ]; then
-				run "$TMP/r" --exact --baseline "$G/base$x" -p "$G/profile$x" -m "$G/map"
+				rp "$TMP/r" --exact --baseline "$G/base$x" -p "$G/profile$x" -m "$G/map"
 				ncmp=$((ncmp + 1))
 				if [ "$RC" != 0 ] || ! cmp -s "$TMP/m.out" "$TMP/r.out"; then
 					nbad=$((nbad + 1))
@@ -634,7 +609,7 @@ else
 	if [ $nbad = 0 ] && [ $ncmp -gt 0 ]; then
 		ok "$label"
 	else
-		no "$label: $nbad wrong" "$TMP/base.fail"
+		bad "$label: $nbad wrong" "$TMP/base.fail"
 	fi
 
 	# The real capture.
@@ -642,7 +617,7 @@ else
 	"$PT" sub le "$R/base" "$R/profile" "$R/diff"
 	for o in "" -a; do
 		"$ORACLE" $o -p "$R/diff" -m "$R/map" >"$TMP/o.out" 2>/dev/null
-		run "$TMP/r" --baseline "$R/base" $o -p "$R/profile" -m "$R/map"
+		rp "$TMP/r" --baseline "$R/base" $o -p "$R/profile" -m "$R/map"
 		same "real: --baseline ${o:-(default)} == util-linux on the difference" \
 		    "$TMP/r" "$TMP/o.out" "readprofile --baseline BASE $o -p PROFILE -m MAP"
 	done
@@ -658,23 +633,23 @@ printf '\004\000\000\000\005\000\000\000\010\000\000\000\000\000\000\000\002\000
 printf '%s\n' '0000000000001000 T _stext' '0000000000001000 T f' \
     '0000000000001008 T g' '0000000000001010 T _etext' >"$S/map"
 cd "$S" || exit 2
-run "$TMP/r" --baseline step8 -p p -m map
+rp "$TMP/r" --baseline step8 -p p -m map
 fails "--baseline with another step" "$TMP/r" \
     "readprofile: step8: sampling step 8 differs from p's 4"
-run "$TMP/r" --baseline short -p p -m map
+rp "$TMP/r" --baseline short -p p -m map
 fails "--baseline with fewer counters" "$TMP/r" \
     "readprofile: short: 3 counters, but p has 4"
-run "$TMP/r" --baseline p -p short -m map
+rp "$TMP/r" --baseline p -p short -m map
 fails "--baseline with more counters" "$TMP/r" \
     "readprofile: p: 4 counters, but short has 3"
-run "$TMP/r" --baseline higher -p p -m map
+rp "$TMP/r" --baseline higher -p p -m map
 fails "--baseline with a counter above the profile's" "$TMP/r" \
     "readprofile: p: counter 1 is lower than in higher (were the counters reset?)"
 "$PT" swap p p.x && "$PT" swap higher higher.x
-run "$TMP/r" --baseline higher.x -p p.x -m map
+rp "$TMP/r" --baseline higher.x -p p.x -m map
 fails "--baseline with a counter above the profile's, byte-swapped files" "$TMP/r" \
     "readprofile: p.x: counter 1 is lower than in higher.x (were the counters reset?)"
-run "$TMP/r" --baseline p -p p -m map
+rp "$TMP/r" --baseline p -p p -m map
 printf '%s\n' '     0 *unknown*' \
     '     0 total                                      0.0000' >"$TMP/exp"
 same "--baseline of a profile against itself: all zero" "$TMP/r" "$TMP/exp"
@@ -682,8 +657,8 @@ cd "$TOP" || exit 2
 
 echo "== profile and map sources"
 
-run "$TMP/ref" -p "$R/profile" -m "$R/map"
-[ "$RC" = 0 ] || no "real: plain files (exit $RC)" "$TMP/ref.err"
+rp "$TMP/ref" -p "$R/profile" -m "$R/map"
+[ "$RC" = 0 ] || bad "real: plain files (exit $RC)" "$TMP/ref.err"
 REF=$TMP/ref.out
 
 $RP_WRAP "$RP" -p - -m "$R/map" <"$R/profile" >"$TMP/r.out" 2>"$TMP/r.err"
@@ -708,20 +683,20 @@ if have bash; then
 	RC=$?
 	same "-m <(process substitution)" "$TMP/r" "$REF"
 else
-	skip "process substitution: no bash"
+	skipped "process substitution: no bash"
 fi
 
 if mkfifo "$TMP/fifo" 2>/dev/null; then
 	cat "$R/profile" >"$TMP/fifo" &
-	run "$TMP/r" -p "$TMP/fifo" -m "$R/map"
+	rp "$TMP/r" -p "$TMP/fifo" -m "$R/map"
 	wait
 	same "-p FIFO" "$TMP/r" "$REF"
 	cat "$R/map" >"$TMP/fifo" &
-	run "$TMP/r" -p "$R/profile" -m "$TMP/fifo"
+	rp "$TMP/r" -p "$R/profile" -m "$TMP/fifo"
 	wait
 	same "-m FIFO" "$TMP/r" "$REF"
 else
-	skip "FIFOs: mkfifo failed"
+	skipped "FIFOs: mkfifo failed"
 fi
 
 C=$TMP/comp
@@ -729,28 +704,28 @@ mkdir "$C"
 for t in gzip:gz xz:xz zstd:zst bzip2:bz2; do
 	tool=${t%%:*} ext=${t#*:}
 	if ! have "$tool"; then
-		skip ".$ext inputs: $tool not installed"
+		skipped ".$ext inputs: $tool not installed"
 		continue
 	fi
 	"$tool" -c <"$R/profile" >"$C/profile.$ext"
 	"$tool" -c <"$R/map" >"$C/map.$ext"
-	run "$TMP/r" -p "$C/profile.$ext" -m "$R/map"
+	rp "$TMP/r" -p "$C/profile.$ext" -m "$R/map"
 	same "-p profile.$ext" "$TMP/r" "$REF"
-	run "$TMP/r" -p "$R/profile" -m "$C/map.$ext"
+	rp "$TMP/r" -p "$R/profile" -m "$C/map.$ext"
 	same "-m map.$ext" "$TMP/r" "$REF"
 done
 if [ $HAVE_ORACLE = 1 ]; then
 	# --baseline reads the same sources.
 	"$ORACLE" -p "$R/diff" -m "$R/map" >"$TMP/o.out" 2>/dev/null
 	gzip -c <"$R/base" >"$C/base.gz"
-	run "$TMP/r" --baseline "$C/base.gz" -p "$R/profile" -m "$R/map"
+	rp "$TMP/r" --baseline "$C/base.gz" -p "$R/profile" -m "$R/map"
 	same "--baseline base.gz" "$TMP/r" "$TMP/o.out"
 	$RP_WRAP "$RP" --baseline - -p "$R/profile" -m "$R/map" <"$R/base" \
 	    >"$TMP/r.out" 2>"$TMP/r.err"
 	RC=$?
 	same "--baseline - from stdin" "$TMP/r" "$TMP/o.out"
 else
-	skip "--baseline from base.gz and stdin: $ORACLE not found"
+	skipped "--baseline from base.gz and stdin: $ORACLE not found"
 fi
 
 # A missing decompressor (PATH without zstd; readprofile given by path).
@@ -779,12 +754,12 @@ fails "-m m.zst without zstd in PATH" "$TMP/r" \
     "readprofile: m.zst: cannot run zstd to decompress it: $(strerror ENOENT)"
 # A decompressor that fails.
 printf 'this is not gzip data\n' >"$C/bad.gz"
-run "$TMP/r" -p "$C/bad.gz" -m "$R/map"
+rp "$TMP/r" -p "$C/bad.gz" -m "$R/map"
 if [ "$RC" = 1 ] && [ ! -s "$TMP/r.out" ] &&
     grep -q '^readprofile: .*bad.gz: gzip failed (exit status 1)' "$TMP/r.err"; then
 	ok "-p bad.gz: gzip's failure is reported"
 else
-	no "-p bad.gz: expected 'gzip failed (exit status 1)', exit $RC" "$TMP/r.err"
+	bad "-p bad.gz: expected 'gzip failed (exit status 1)', exit $RC" "$TMP/r.err"
 fi
 
 echo "== the wrong-map warning"
@@ -800,7 +775,7 @@ cd "$S" || exit 2
 # warned NAME MAP BYTES COUNTERS OPTS: one warning line, and stdout that of
 # util-linux (the model's with --exact), which never warns.
 warned() {
-	run "$TMP/r" $5 -p p8 -m "$2"
+	rp "$TMP/r" $5 -p p8 -m "$2"
 	if [ "$4" -gt 8 ]; then	# the profile is short: named first
 		printf '%s\n' "readprofile: warning: p8 is shorter than the text of $2, which it does not match: its 8 counters at step 4 cover 32 bytes, but _etext - _stext is $3 bytes ($4 counters): a cut copy of the profile, or else pass the map of the kernel that wrote the profile with -m"
 	else
@@ -820,7 +795,7 @@ warned() {
 			"$ORACLE" $5 -p p8 -m "$2" >"$TMP/o.out" 2>"$TMP/o.err"
 			cmp -s "$TMP/o.out" "$TMP/r.out" || why="$why stdout differs from util-linux;"
 		elif [ -z "$why" ]; then
-			skip "stdout with the wrong-map warning: $ORACLE not found"
+			skipped "stdout with the wrong-map warning: $ORACLE not found"
 			return
 		fi
 		;;
@@ -829,7 +804,7 @@ warned() {
 		ok "$1 ${5:-(default)}: one warning naming both files and sizes"
 	else
 		echo "reproduce: readprofile $5 -p p8 -m $2" >"$TMP/why"
-		no "$1 ${5:-(default)}:$why" "$TMP/why" "$TMP/r.err"
+		bad "$1 ${5:-(default)}:$why" "$TMP/why" "$TMP/r.err"
 	fi
 }
 for o in "" -a -v -b -s -abv --exact "--exact -a"; do
@@ -840,7 +815,7 @@ for o in --exact "--exact -a"; do
 done
 # The classic rule needs the counters up to _etext: an error, no warning,
 # once the map's text is read (after the lines before it).
-run "$TMP/r" -p p8 -m wide
+rp "$TMP/r" -p p8 -m wide
 LATE=1 fails "map with more text than the profile (classic): the short profile first, then out of range" "$TMP/r" \
     "readprofile: the profile is shorter than the map's text: its 8 counters at step 4 cover 32 bytes, but _etext - _stext in wide is 48 bytes (a cut copy of the profile, or the map of another kernel)
 readprofile: profile address out of range. Wrong map file?"
@@ -848,13 +823,13 @@ readprofile: profile address out of range. Wrong map file?"
 # named first; util-linux's one line follows, word for word, and the exit
 # status is util-linux's.
 head -c 4000000 "$R/profile" >"$S/cut"
-run "$TMP/r" -p "$S/cut" -m "$R/map"
+rp "$TMP/r" -p "$S/cut" -m "$R/map"
 if [ "$RC" = 1 ] && [ -s "$TMP/r.out" ] && [ "$(wc -l <"$TMP/r.err")" = 3 ] &&
     [ "$(tail -n 1 "$TMP/r.err")" = "$INCOMPLETE" ] &&
     head -n 1 "$TMP/r.err" | grep -q "^readprofile: the profile is shorter than the map's text: its 999999 counters at step 4 cover 3999996 bytes, but _etext - _stext in $R/map is 14687538 bytes (a cut copy of the profile, or the map of another kernel)\$"; then
 	ok "a cut real profile: named first"
 else
-	no "a cut real profile: named first (exit $RC)" "$TMP/r.err"
+	bad "a cut real profile: named first (exit $RC)" "$TMP/r.err"
 fi
 if [ $HAVE_ORACLE = 1 ]; then
 	"$ORACLE" -p "$S/cut" -m "$R/map" >/dev/null 2>"$TMP/o.err"
@@ -863,23 +838,23 @@ if [ $HAVE_ORACLE = 1 ]; then
 		ok "a cut real profile: util-linux's line and exit status follow"
 	else
 		echo "util-linux: exit $orc, stderr: $(cat "$TMP/o.err")" >"$TMP/why"
-		no "a cut real profile: util-linux's line and exit status follow" "$TMP/why" "$TMP/r.err"
+		bad "a cut real profile: util-linux's line and exit status follow" "$TMP/why" "$TMP/r.err"
 	fi
 else
-	skip "a cut profile against util-linux: $ORACLE not found"
+	skipped "a cut profile against util-linux: $ORACLE not found"
 fi
 cd "$TOP" || exit 2
 
 # The real profile with 4 more counters than the map's text.
 cat "$R/profile" >"$R/p+4"
 printf '\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000' >>"$R/p+4"
-run "$TMP/r" -p "$R/p+4" -m "$R/map"
+rp "$TMP/r" -p "$R/p+4" -m "$R/map"
 if [ "$RC" = 0 ] && [ "$(wc -l <"$TMP/r.err")" = 1 ] &&
     grep -q "^readprofile: warning: $R/map does not match $R/p+4: _etext - _stext is 14687538 bytes, 3671884 counters at step 4, but the profile has 3671888 counters; pass the map of the kernel that wrote the profile with -m\$" "$TMP/r.err"
 then
 	ok "real profile with 4 extra counters: warning with both files and sizes"
 else
-	no "real profile with 4 extra counters: warning (exit $RC)" "$TMP/r.err"
+	bad "real profile with 4 extra counters: warning (exit $RC)" "$TMP/r.err"
 fi
 if [ $HAVE_ORACLE = 1 ]; then
 	"$ORACLE" -p "$R/p+4" -m "$R/map" >"$TMP/o.out" 2>/dev/null
@@ -887,39 +862,39 @@ if [ $HAVE_ORACLE = 1 ]; then
 		ok "real profile with 4 extra counters: stdout == util-linux"
 	else
 		diff "$TMP/o.out" "$TMP/r.out" >"$TMP/why"
-		no "real profile with 4 extra counters: stdout differs from util-linux" "$TMP/why"
+		bad "real profile with 4 extra counters: stdout differs from util-linux" "$TMP/why"
 	fi
 else
-	skip "real profile with 4 extra counters: stdout == util-linux: $ORACLE not found"
+	skipped "real profile with 4 extra counters: stdout == util-linux: $ORACLE not found"
 fi
 
 # No warning when the map matches.
 for o in "" --exact "-a -b" -v; do
-	run "$TMP/r" $o -p "$R/profile" -m "$R/map"
+	rp "$TMP/r" $o -p "$R/profile" -m "$R/map"
 	if [ "$RC" = 0 ] && [ ! -s "$TMP/r.err" ]; then
 		ok "real ${o:-(default)}: no warning"
 	else
-		no "real ${o:-(default)}: stderr not empty (exit $RC)" "$TMP/r.err"
+		bad "real ${o:-(default)}: stderr not empty (exit $RC)" "$TMP/r.err"
 	fi
 done
-run "$TMP/r" -p "$R/p16" -m "$R/map"
+rp "$TMP/r" -p "$R/p16" -m "$R/map"
 if [ "$RC" = 0 ] && [ ! -s "$TMP/r.err" ]; then
 	ok "real at step 16: no warning"
 else
-	no "real at step 16: stderr not empty (exit $RC)" "$TMP/r.err"
+	bad "real at step 16: stderr not empty (exit $RC)" "$TMP/r.err"
 fi
 nwarn=0
 seed=1
 while [ "$seed" -le 100 ]; do
 	"$GEN" "$seed" "$G"
-	run "$TMP/r" -p "$G/profile" -m "$G/map"
+	rp "$TMP/r" -p "$G/profile" -m "$G/map"
 	grep -q 'does not match' "$TMP/r.err" && nwarn=$((nwarn + 1))
 	seed=$((seed + 1))
 done
 if [ $nwarn = 0 ]; then
 	ok "no warning on 100 random matching maps"
 else
-	no "$nwarn of 100 random matching maps warned"
+	bad "$nwarn of 100 random matching maps warned"
 fi
 
 echo "== a late error: the report so far, said incomplete"
@@ -941,22 +916,22 @@ backerr() {
 }
 # the part made before the error: the -a report up to the function before
 # "back", as the report of the map cut there ends it
-run "$TMP/ref-a" -a -p "$R/profile" -m "$R/map"
-run "$TMP/part" -a -p "$R/profile" -m "$R/backmap"
+rp "$TMP/ref-a" -a -p "$R/profile" -m "$R/map"
+rp "$TMP/part" -a -p "$R/profile" -m "$R/backmap"
 if [ "$RC" = 1 ] && [ "$(wc -c <"$TMP/part.out")" -gt 2000000 ] &&
     [ "$(wc -l <"$TMP/part.err")" = 2 ] && backerr "$TMP/part.err" &&
     head -n "$(wc -l <"$TMP/part.out")" "$TMP/ref-a.out" | cmp -s - "$TMP/part.out"
 then
 	ok "error after 2 MB of report, stdout a file: the report so far, the error, incomplete"
 else
-	no "error after 2 MB of report, stdout a file: exit $RC, $(wc -c <"$TMP/part.out") bytes" "$TMP/part.err"
+	bad "error after 2 MB of report, stdout a file: exit $RC, $(wc -c <"$TMP/part.out") bytes" "$TMP/part.err"
 fi
 { $RP_WRAP "$RP" -a -p "$R/profile" -m "$R/backmap" 2>/dev/null
     echo "rc=$?" >"$TMP/rc"; } | cat >"$TMP/r.out"
 if [ "$(cat "$TMP/rc")" = rc=1 ] && cmp -s "$TMP/part.out" "$TMP/r.out"; then
 	ok "error after 2 MB of report, stdout a pipe: the report so far"
 else
-	no "error after 2 MB of report, stdout a pipe: $(cat "$TMP/rc"), $(wc -c <"$TMP/r.out") bytes"
+	bad "error after 2 MB of report, stdout a pipe: $(cat "$TMP/rc"), $(wc -c <"$TMP/r.out") bytes"
 fi
 echo keep >"$TMP/f"
 $RP_WRAP "$RP" -a -p "$R/profile" -m "$R/backmap" >>"$TMP/f" 2>/dev/null
@@ -964,7 +939,7 @@ $RP_WRAP "$RP" -a -p "$R/profile" -m "$R/backmap" >>"$TMP/f" 2>/dev/null
 if cmp -s "$TMP/exp" "$TMP/f"; then
 	ok "error after 2 MB of report, appending to a file: after what it held"
 else
-	no "error after 2 MB of report, appending to a file: $(wc -c <"$TMP/f") bytes"
+	bad "error after 2 MB of report, appending to a file: $(wc -c <"$TMP/f") bytes"
 fi
 # The shell's file description is shared: what comes next must follow
 # what came before, with no hole and nothing cut.
@@ -976,7 +951,7 @@ if cmp -s "$TMP/exp" "$TMP/f"; then
 else
 	echo "reproduce: { echo before; readprofile -a -p PROFILE -m MAP-GOING-BACK; echo after; } >f; FILE has $(wc -c <"$TMP/f") bytes:" >"$TMP/why"
 	od -c "$TMP/f" | sed -n '1p;$p' >>"$TMP/why"
-	no "error after 2 MB of report in { before; readprofile; after; } >FILE" "$TMP/why"
+	bad "error after 2 MB of report in { before; readprofile; after; } >FILE" "$TMP/why"
 fi
 $RP_WRAP "$RP" -a -p "$R/profile" -m "$R/backmap" >"$TMP/f" 2>&1
 if backerr "$TMP/f" && [ "$(($(wc -l <"$TMP/f") - 2))" = "$(wc -l <"$TMP/part.out")" ] &&
@@ -984,10 +959,10 @@ if backerr "$TMP/f" && [ "$(($(wc -l <"$TMP/f") - 2))" = "$(wc -l <"$TMP/part.ou
 	ok "error after 2 MB of report, >FILE 2>&1: the report so far, then the error and incomplete"
 else
 	echo "reproduce: readprofile -a -p PROFILE -m MAP-GOING-BACK >f 2>&1; f has $(wc -c <"$TMP/f") bytes" >"$TMP/why"
-	no "error after 2 MB of report, >FILE 2>&1" "$TMP/why"
+	bad "error after 2 MB of report, >FILE 2>&1" "$TMP/why"
 fi
 # And when all goes well, every kind of stdout gets the same report.
-run "$TMP/ref" -a -p "$R/profile" -m "$R/map"
+rp "$TMP/ref" -a -p "$R/profile" -m "$R/map"
 $RP_WRAP "$RP" -a -p "$R/profile" -m "$R/map" 2>"$TMP/r.err" | cat >"$TMP/r.out"
 RC=0
 same "-a report to a pipe == to a file" "$TMP/r" "$TMP/ref.out"
@@ -1013,41 +988,41 @@ expect() {
 	printf '%s\n' "$@" >"$TMP/exp"
 	same "$_n" "$_p" "$TMP/exp"
 }
-run "$TMP/r" -i -p "$R/profile"
+rp "$TMP/r" -i -p "$R/profile"
 expect "real -i: one line" "$TMP/r" "Sampling_step: 4"
-run "$TMP/r" -i -p "$R/profile" -m "$R/map"
+rp "$TMP/r" -i -p "$R/profile" -m "$R/map"
 expect "real -i -m: still one line" "$TMP/r" "Sampling_step: 4"
-run "$TMP/r" -i -v -p "$R/profile"
+rp "$TMP/r" -i -v -p "$R/profile"
 expect "real -i -v" "$TMP/r" "Sampling_step: 4" "Counters: 3671884" \
     "Text_bytes: 14687536" "Byte_order: $HOST (native)" "$LAST"
-run "$TMP/r" -i -v -p "$R/profile" -m "$R/map"
+rp "$TMP/r" -i -v -p "$R/profile" -m "$R/map"
 expect "real -i -v -m kallsyms: matches" "$TMP/r" "Sampling_step: 4" \
     "Counters: 3671884" "Text_bytes: 14687536" "Byte_order: $HOST (native)" \
     "Map: $R/map matches" "$LAST"
-run "$TMP/r" -i -v -p "$R/p16" -m "$R/map"
+rp "$TMP/r" -i -v -p "$R/p16" -m "$R/map"
 expect "real at step 16 -i -v -m kallsyms: matches" "$TMP/r" \
     "Sampling_step: 16" "Counters: 917971" "Text_bytes: 14687536" \
     "Byte_order: $HOST (native)" "Map: $R/map matches" "$LAST"
-run "$TMP/r" -i -v -p "$R/p+4" -m "$R/map"
+rp "$TMP/r" -i -v -p "$R/p+4" -m "$R/map"
 expect "real +4 counters -i -v -m kallsyms: does not match" "$TMP/r" \
     "Sampling_step: 4" "Counters: 3671888" "Text_bytes: 14687552" \
     "Byte_order: $HOST (native)" \
     "Map: $R/map does not match (_etext - _stext is 14687538 bytes, 3671884 counters; profile has 3671888)" "$LAST"
 cd "$S" || exit 2
-run "$TMP/r" -i -v -p p8 -m wide
+rp "$TMP/r" -i -v -p p8 -m wide
 expect "small -i -v -m: does not match" "$TMP/r" "Sampling_step: 4" \
     "Counters: 8" "Text_bytes: 32" "Byte_order: $HOST (native)" \
     "Map: wide does not match (_etext - _stext is 48 bytes, 12 counters; profile has 8)" "$LAST"
-run "$TMP/r" -i -v -p p8 -m narrow
+rp "$TMP/r" -i -v -p p8 -m narrow
 expect "small -i -v -m narrower map: does not match" "$TMP/r" "Sampling_step: 4" \
     "Counters: 8" "Text_bytes: 32" "Byte_order: $HOST (native)" \
     "Map: narrow does not match (_etext - _stext is 24 bytes, 6 counters; profile has 8)" "$LAST"
-run "$TMP/r" -i -v -p p8 -m "$TMP/no-such-map"
+rp "$TMP/r" -i -v -p p8 -m "$TMP/no-such-map"
 fails "-i -v with a missing map: no partial output" "$TMP/r" \
     "readprofile: $TMP/no-such-map: $(strerror ENOENT)"
 cd "$TOP" || exit 2
 "$PT" swap "$R/profile" "$R/swapped"
-run "$TMP/r" -i -v -p "$R/swapped"
+rp "$TMP/r" -i -v -p "$R/swapped"
 printf '%s\n' "Sampling_step: 4" "Counters: 3671884" "Text_bytes: 14687536" \
     "Byte_order: $OTHER (reversed)" "$LAST" >"$TMP/exp"
 if [ "$RC" = 0 ] && cmp -s "$TMP/exp" "$TMP/r.out" &&
@@ -1056,15 +1031,14 @@ then
 	ok "real byte-swapped -i -v: $OTHER (reversed)"
 else
 	diff "$TMP/exp" "$TMP/r.out" >"$TMP/why"
-	no "real byte-swapped -i -v (exit $RC)" "$TMP/why" "$TMP/r.err"
+	bad "real byte-swapped -i -v (exit $RC)" "$TMP/why" "$TMP/r.err"
 fi
-run "$TMP/r" -i -v -n -p "$R/swapped"
+rp "$TMP/r" -i -v -n -p "$R/swapped"
 if [ "$RC" = 0 ] && [ ! -s "$TMP/r.err" ] &&
     grep -qx "Byte_order: $HOST (native, -n)" "$TMP/r.out"; then
 	ok "real byte-swapped -i -v -n: native, -n"
 else
-	no "real byte-swapped -i -v -n (exit $RC)" "$TMP/r.out" "$TMP/r.err"
+	bad "real byte-swapped -i -v -n (exit $RC)" "$TMP/r.out" "$TMP/r.err"
 fi
 
-summary extensions "$pass" "$fail"
-[ "$fail" = 0 ]
+summary

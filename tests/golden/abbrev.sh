@@ -71,10 +71,9 @@ else
 		if cmp -s "$TMP/ab-ul.out" "$TMP/ab-rp.out" &&
 		    cmp -s "$TMP/ab-ul.err" "$TMP/ab-rp.err" &&
 		    cmp -s "$TMP/ab-ul.rc" "$TMP/ab-rp.rc"; then
-			pass=$((pass + 1))
+			ok
 		else
-			fail=$((fail + 1))
-			echo "FAIL abbreviation $_l (readprofile $*)"
+			bad "abbreviation $_l (readprofile $*)"
 			for f in out err rc; do
 				diff "$TMP/ab-ul.$f" "$TMP/ab-rp.$f" | head -n 6
 			done

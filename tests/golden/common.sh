@@ -58,3 +58,12 @@ unpack_capture() {
 		tail -c +5 "$2/profile"
 	} >"$2/profile.patched"
 }
+
+# cut_map IN OUT: the map IN with each line cut to util-linux's length,
+# 126 bytes (it reads a line into 128 bytes, the newline and NUL
+# included; a longer one is its "wrong map line"): the names of 7.x
+# kernels' Rust symbols shortened, every address and type kept.
+cut_map() {
+	LC_ALL=C awk 'length($0) > 126 { $0 = substr($0, 1, 126) } { print }' \
+	    "$1" >"$2"
+}

@@ -3,8 +3,9 @@
 # *.words files and re-record expected.{out,err,rc} with the reference
 # readprofile (util-linux, default /usr/sbin/readprofile; override with ORACLE).
 #
-#   sh tests/golden/regen.sh            all of fixtures/cases, fixtures/real/golden
-#                                    and fixtures/arch/*/golden
+#   sh tests/golden/regen.sh            all of fixtures/cases, fixtures/real/golden,
+#                                    fixtures/arch/*/golden and
+#                                    fixtures/real-7.2/golden
 #   sh tests/golden/regen.sh NAME...    only these cases of fixtures/cases
 #
 # fixtures/cases-ours is written by hand: only its profiles are rebuilt here.
@@ -83,4 +84,10 @@ for a in "$TOP"/fixtures/arch/*/; do
 		record "${d%/}" "$TMP/arch/${a##*/}"
 	done
 	rm -rf "$TMP/arch/${a##*/}"
+done
+# the current kernel: util-linux on the map with its lines cut to its length
+unpack_capture "$TOP/fixtures/real-7.2" "$TMP/real-7.2" &&
+	cut_map "$TMP/real-7.2/kallsyms" "$TMP/real-7.2/kallsyms.cut" || exit 1
+for d in "$TOP"/fixtures/real-7.2/golden/*/; do
+	record "${d%/}" "$TMP/real-7.2"
 done

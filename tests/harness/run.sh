@@ -13,16 +13,17 @@
 # a summary that is not the last line, a non-zero exit status with no
 # failure counted, no check run at all, each with CHECK_JOBS=1 and 2; two
 # suites that pass only when run side by side (CHECK_JOBS=2), shown in
-# order.  And tests/unit/run.sh's counts.
+# order.  A suite that passes shows one line, one that fails its whole
+# output.  And tests/unit/run.sh's counts, and tests/lib.sh: a check that
+# fails makes its suite fail, a skip under READPROFILE_CHECK_NO_SKIP=1
+# fails the run, the temporary directory is removed, the timed run is
+# stopped, the caller's variables are not taken.
 set -u
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
-. "$TOP/tests/summary.sh"
-TMP=$(mktemp -d) || exit 1
-trap 'rm -rf "$TMP"' EXIT
-trap 'exit 1' HUP INT TERM
-unset CHECK_JOBS	# each experiment says how many suites run at once
-pass=0
-fail=0
+SUITE=harness
+. "$TOP/tests/lib.sh"
+# each experiment says how many suites run at once, and how much is shown
+unset CHECK_JOBS CHECK_VERBOSE
 
 # expect NAME STATUS: check.sh's last run exited STATUS and printed
 # $TMP/want (lines that must appear, in order, but among others)
@@ -36,10 +37,9 @@ expect() {
 		_why="$_why $(cat "$TMP/why");"
 	fi
 	if [ -z "$_why" ]; then
-		pass=$((pass + 1))
+		ok
 	else
-		fail=$((fail + 1))
-		echo "FAIL $1:$_why"
+		bad "$1:$_why"
 		sed 's/^/    | /' "$TMP/out"
 	fi
 }
@@ -193,14 +193,6 @@ echo "unit: 1 passed, 2 failed, 1 skipped; skipped: fakeunit b (cmocka skip)" \
     > "$TMP/want"
 expect "tests/unit/run.sh: tests counted, a skip a skip, a crash a failure" 1
 
-# summary.sh, as the suites print it, reads back
-( SKIPS=0 SKIPWHY=
-  skipped "no gprof" >/dev/null; skipped "no gprof" >/dev/null
-  skipped "no qemu" >/dev/null; summary x 4 0 ) > "$TMP/line"
-if [ "$(cat "$TMP/line")" = "x: 4 passed, 0 failed, 3 skipped; skipped: no gprof; no qemu" ]
-then pass=$((pass + 1))
-else fail=$((fail + 1)); echo "FAIL summary.sh: $(cat "$TMP/line")"
-fi
+. "$TOP/tests/harness/lib.sh"
 
-summary harness "$pass" "$fail"
-[ "$fail" -eq 0 ]
+summary

@@ -21,57 +21,37 @@
 #   CRLF_SAME=1        a CRLF map must give the LF report (not an error)
 # Prints each failure, then `N passed, N failed`.
 set -u
-# names of this suite, never the caller's (build scripts export OUT, IN)
-unset IN OUT TRAIL
+# names of this suite, never the caller's (build scripts export OUT, IN):
+# tests/lib.sh unsets them
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
+SUITE=hostile
+. "$TOP/tests/lib.sh"
 : "${RP:?set RP to the readprofile binary to test}"
 case $RP in /*) ;; *) RP=$(pwd)/$RP ;; esac
 [ -x "$RP" ] || { echo "not executable: $RP" >&2; exit 2; }
-RP_WRAP=${RP_WRAP:-}
 # Limits in seconds, times TIME_SCALE (slower builds: sanitizers,
 # valgrind, emulators).
-TS=${TIME_SCALE:-1}
 TO=${HOSTILE_TIMEOUT:-$((20 * TS))}
 NMUT=${HOSTILE_MUTATIONS:-200}
 SEED=${HOSTILE_SEED:-1}
-LC_ALL=C
-export LC_ALL
 
-TMP=$(mktemp -d) || exit 1
 W=$TMP/w
 mkdir "$W" || exit 1
 . "$TOP/tests/libc.sh"
-. "$TOP/tests/summary.sh"
 libc_setup
 # A private copy: the binary under test may be rebuilt while this runs
 # (unless the temporary directory does not allow running programs).
 if cp "$RP" "$TMP/readprofile" && "$TMP/readprofile" -V >/dev/null 2>&1; then
 	RP=$TMP/readprofile
 fi
-BGPIDS=
-cleanup() {
-	for _p in $BGPIDS; do kill "$_p" 2>/dev/null; done
-	rm -rf "$TMP"
-}
-trap cleanup EXIT
-trap 'exit 1' HUP INT TERM
 INCOMPLETE="readprofile: the report above is incomplete"
-pass=0
-fail=0
 
 # --- running and judging ----------------------------------------------------
 
-# run ARGS...: run readprofile in $W with stdin $IN (default /dev/null) and
-# stdout $OUT (default $TMP/out); stderr to $TMP/err, status in $rc.
-run() {
-	(
-		cd "$W" || exit 2
-		# shellcheck disable=SC2086
-		exec timeout -k 5 "$TO" $RP_WRAP "$RP" "$@" \
-		    <"${IN:-/dev/null}" >"${OUT:-$TMP/out}" 2>"$TMP/err"
-	)
-	rc=$?
-}
+# run ARGS... (tests/lib.sh): readprofile in $W with stdin $IN (default
+# /dev/null) and stdout $OUT (default $TMP/out); stderr to $TMP/err,
+# status in $rc, stopped after $TO seconds.
+RUNDIR=$W RUN_TIMEOUT=$TO
 
 # sane: the invariants every run must keep; sets $bad.
 sane() {
@@ -154,17 +134,16 @@ verdict() {
 	[ $(((pass + fail + 1) % 100)) != 0 ] ||
 		echo "... $((pass + fail + 1)) checks so far"
 	if [ -z "$bad" ]; then
-		pass=$((pass + 1))
+		ok
 		return 0
 	fi
-	fail=$((fail + 1))
-	echo "FAIL $1:$bad"
+	bad "$1:$bad"
 	sed -n '1,5s/^/    stderr: /p' "$TMP/err" | cut -c1-300
 	return 1
 }
 
-# ok NAME EXPECTED ARGS...: exit 0, stdout == file EXPECTED, stderr empty
-ok() {
+# gives NAME EXPECTED ARGS...: exit 0, stdout == file EXPECTED, stderr empty
+gives() {
 	_n=$1 _e=$2
 	shift 2
 	run "$@"
@@ -179,7 +158,7 @@ ok() {
 	verdict "$_n"
 }
 
-# okwarn NAME EXPECTED WARNING ARGS...: as ok, with the one line WARNING
+# okwarn NAME EXPECTED WARNING ARGS...: as gives, with the one line WARNING
 # on stderr
 okwarn() {
 	_n=$1 _e=$2 _w=$3
@@ -196,7 +175,7 @@ okwarn() {
 	verdict "$_n"
 }
 
-# ok_note NAME EXPECTED NOTE ARGS...: as ok, but stderr is the line NOTE
+# ok_note NAME EXPECTED NOTE ARGS...: as gives, but stderr is the line NOTE
 ok_note() {
 	_a=$1 _b=$2 _c=$3
 	shift 3
@@ -442,11 +421,11 @@ printf '%s\n' ffff800000000000\ T\ _stext ffff800080000000\ T\ f \
 	sym 6 f 0.0000; printf '\t0x%s\tf+0\t6\n' "${O2}80000000"
 	unk 7; tot 11 0.0000
 } > "$TMP/e-s8xs"
-ok "step 0x80000000" "$TMP/e-s8" -p s8 -m s8.map
-ok "step 0x80000000 -s" "$TMP/e-s8" -s -p s8 -m s8.map
-ok "step 0x80000000 -b" "$TMP/e-s8b" -b -p s8 -m s8.map
-ok "step 0x80000000 --exact" "$TMP/e-s8x" --exact -p s8 -m s8.map
-ok "step 0x80000000 --exact -s" "$TMP/e-s8xs" --exact -s -p s8 -m s8.map
+gives "step 0x80000000" "$TMP/e-s8" -p s8 -m s8.map
+gives "step 0x80000000 -s" "$TMP/e-s8" -s -p s8 -m s8.map
+gives "step 0x80000000 -b" "$TMP/e-s8b" -b -p s8 -m s8.map
+gives "step 0x80000000 --exact" "$TMP/e-s8x" --exact -p s8 -m s8.map
+gives "step 0x80000000 --exact -s" "$TMP/e-s8xs" --exact -s -p s8 -m s8.map
 any "step 0x80000000 -abv" -abv -p s8 -m s8.map
 any "step 0x80000000 -asv" -asv -p s8 -m s8.map
 
@@ -488,10 +467,10 @@ printf '%s\n' "${O}1000 T _stext" "${O}1008 T $LONG" "${O}1020 T _etext" > "$W/l
 	printf '%s:\n\t%s\t1\n\t%s\t2\n\t%s\t3\n' "$LONG" "${O}1000" "${O}1008" "${O}1010"
 	bins_total 6; unk 4; tot 6 0.1875
 } > "$TMP/e-longb"
-ok "10000-byte name" "$TMP/e-long" -p n8 -m long.map
-ok "10000-byte name -v" "$TMP/e-longv" -v -p n8 -m long.map
-ok "10000-byte name -s" "$TMP/e-longs" -s -p n8 -m long.map
-ok "10000-byte name -b" "$TMP/e-longb" -b -p n8 -m long.map
+gives "10000-byte name" "$TMP/e-long" -p n8 -m long.map
+gives "10000-byte name -v" "$TMP/e-longv" -v -p n8 -m long.map
+gives "10000-byte name -s" "$TMP/e-longs" -s -p n8 -m long.map
+gives "10000-byte name -b" "$TMP/e-longb" -b -p n8 -m long.map
 
 # A name filling the longest line accepted (1 MiB), then one byte more.
 awk -v o="$O" -v w="$W" -v e="$TMP/e-max" 'BEGIN {
@@ -507,7 +486,7 @@ awk -v o="$O" -v w="$W" -v e="$TMP/e-max" 'BEGIN {
 	printf "%6s *unknown*\n", 4 > e
 	printf "%6s %-40s %8s\n", 6, "total", "0.1875" > e
 }'
-ok "line of exactly 1 MiB" "$TMP/e-max" -p n8 -m max-line.map
+gives "line of exactly 1 MiB" "$TMP/e-max" -p n8 -m max-line.map
 err "line of 1 MiB + 1" "readprofile: too-long.map(2): line longer than 1048576 bytes" \
     -p n8 -m too-long.map
 awk -v o="$O" 'BEGIN { s = "z"; while (length(s) < 2097152) s = s s
@@ -592,7 +571,7 @@ cat "$W/rich.map" "$W/garbage" > "$W/rich-garbage.map"
 { head -n 5 "$W/rich.map"; cat "$W/garbage"; } > "$W/garbage-in.map"
 any "garbage map" -p rich.profile -m garbage
 any "garbage after _etext" -p rich.profile -m rich-garbage.map
-ok "garbage after _etext: correct report" "$RICH/rich/expected.out" \
+gives "garbage after _etext: correct report" "$RICH/rich/expected.out" \
     -p rich.profile -m rich-garbage.map
 any "garbage inside the text" -a -p rich.profile -m garbage-in.map
 
@@ -701,20 +680,20 @@ bg_done() {
 	BGPIDS=
 }
 bg_write "$W/rich.profile" "$W/fifo"
-ok "FIFO as -p" "$RICH/rich/expected.out" -p fifo -m rich.map
+gives "FIFO as -p" "$RICH/rich/expected.out" -p fifo -m rich.map
 bg_done
 bg_write "$W/rich.map" "$W/fifo"
-ok "FIFO as -m" "$RICH/rich/expected.out" -p rich.profile -m fifo
+gives "FIFO as -m" "$RICH/rich/expected.out" -p rich.profile -m fifo
 bg_done
 bg_write "$W/rich.profile" "$W/fifo"
 bg_write "$W/rich.map" "$W/fifo2"
-ok "FIFOs as -p and -m" "$RICH/rich/expected.out" -p fifo -m fifo2
+gives "FIFOs as -p and -m" "$RICH/rich/expected.out" -p fifo -m fifo2
 bg_done
 bg_write "$W/rich.profile" "$W/fifo"
-ok "FIFO as -p -s" "$RICH/rich-s/expected.out" -s -p fifo -m rich.map
+gives "FIFO as -p -s" "$RICH/rich-s/expected.out" -s -p fifo -m rich.map
 bg_done
-IN=$W/rich.profile ok "stdin as -p" "$RICH/rich/expected.out" -p - -m rich.map
-IN=$W/rich.map ok "stdin as -m" "$RICH/rich/expected.out" -p rich.profile -m -
+IN=$W/rich.profile gives "stdin as -p" "$RICH/rich/expected.out" -p - -m rich.map
+IN=$W/rich.map gives "stdin as -m" "$RICH/rich/expected.out" -p rich.profile -m -
 bg_write "$W/rich+2" "$W/fifo"
 TRAIL=fifo trailing "trailing 2 bytes through a FIFO" 2 "$RICH/rich/expected.out" \
     -p fifo -m rich.map
@@ -725,7 +704,7 @@ IN=$W/t3 err "stdin: 3 bytes" "readprofile: -: truncated profile: 3 bytes" -p - 
 
 gzip -c "$W/rich.map" > "$W/rich.map.gz"
 gzip -c "$W/rich.profile" > "$W/rich.profile.gz"
-ok "gzip'd map and profile" "$RICH/rich/expected.out" -p rich.profile.gz -m rich.map.gz
+gives "gzip'd map and profile" "$RICH/rich/expected.out" -p rich.profile.gz -m rich.map.gz
 printf 'this is not gzip data\n' > "$W/bad.map.gz"
 cp "$W/bad.map.gz" "$W/bad.profile.gz"
 head -c 40 "$W/rich.map.gz" > "$W/cut.map.gz"
@@ -816,12 +795,12 @@ cp "$W/rich.map.gz" "$W/-v.gz"
 cp "$W/rich.map.gz" "$W/x;touch PWNED;.gz"
 cp "$W/rich.map.gz" "$W/\$(touch PWNED2).gz"
 cp "$W/rich.profile.gz" "$W/-n.gz"
-ok "map named -v.gz" "$RICH/rich/expected.out" -p rich.profile -m -v.gz
-ok "map named --mapfile=-v.gz" "$RICH/rich/expected.out" -p rich.profile --mapfile=-v.gz
-ok "profile named -n.gz" "$RICH/rich/expected.out" -p -n.gz -m rich.map
-ok "map named 'x;touch PWNED;.gz'" "$RICH/rich/expected.out" \
+gives "map named -v.gz" "$RICH/rich/expected.out" -p rich.profile -m -v.gz
+gives "map named --mapfile=-v.gz" "$RICH/rich/expected.out" -p rich.profile --mapfile=-v.gz
+gives "profile named -n.gz" "$RICH/rich/expected.out" -p -n.gz -m rich.map
+gives "map named 'x;touch PWNED;.gz'" "$RICH/rich/expected.out" \
     -p rich.profile -m "x;touch PWNED;.gz"
-ok "map named '\$(touch PWNED2).gz'" "$RICH/rich/expected.out" \
+gives "map named '\$(touch PWNED2).gz'" "$RICH/rich/expected.out" \
     -p rich.profile -m "\$(touch PWNED2).gz"
 bad=
 for f in PWNED PWNED2; do
@@ -854,9 +833,9 @@ printf '%s\n' "${O}1000 T _stext" "${O}1010 T f" "${O}1014 T _etext" > "$W/big.m
 	unk 0
 	tot 17179869180 858993459.0000
 } > "$TMP/e-bigb"
-ok "total beyond 2^32" "$TMP/e-big" -p big -m big.map
-ok "total beyond 2^32 -v" "$TMP/e-bigv" -v -p big -m big.map
-ok "total beyond 2^32 -b" "$TMP/e-bigb" -b -p big -m big.map
+gives "total beyond 2^32" "$TMP/e-big" -p big -m big.map
+gives "total beyond 2^32 -v" "$TMP/e-bigv" -v -p big -m big.map
+gives "total beyond 2^32 -b" "$TMP/e-bigb" -b -p big -m big.map
 any "total beyond 2^32 -abv" -abv -p big -m big.map
 any "total beyond 2^32 --exact -a" --exact -a -p big -m big.map
 
@@ -949,11 +928,11 @@ err_is "baseline higher, gzip'd, of the same size" \
     "readprofile: p-same: counter 0 is lower than in b-big.gz (were the counters reset?)" \
     -p p-same --baseline b-big.gz -m rich.map
 { unk 0; tot 0 0.0000; } > "$TMP/e-zero"
-ok "baseline = profile" "$TMP/e-zero" -p rich.profile --baseline rich.profile -m rich.map
+gives "baseline = profile" "$TMP/e-zero" -p rich.profile --baseline rich.profile -m rich.map
 TRAIL=rich+3 trailing "baseline with 3 trailing bytes" 3 "$TMP/e-zero" \
     -p rich.profile --baseline rich+3 -m rich.map
 bg_write "$W/rich.profile" "$W/fifo"
-ok "baseline = profile, through a FIFO" "$TMP/e-zero" \
+gives "baseline = profile, through a FIFO" "$TMP/e-zero" \
     -p rich.profile.gz --baseline fifo -m rich.map
 bg_done
 
@@ -1078,5 +1057,4 @@ while [ "$m" -le "$NMUT" ]; do
 	m=$((m + 1))
 done
 
-summary hostile "$pass" "$fail"
-[ "$fail" -eq 0 ]
+summary

@@ -19,16 +19,33 @@
   check.py list TEXT LINES LIST  pprof -list shows at each source line the
                                counts of TEXT's counters on it (LINES:
                                "ADDR FILE:LINE" from addr2line)
+  check.py calls KNOWN RAW TRACES [GPROF]
+                               the call arcs: KNOWN "CALLER CALLEE COUNT"
+                               lines (the program's own counts), RAW
+                               pprof -raw, TRACES pprof -sample_index=calls
+                               -traces, GPROF gprof -b -q: the same arcs
+                               and counts in each (added up by caller and
+                               callee); in RAW each arc a sample of two
+                               locations, callee first, time values 0, and
+                               each time sample one location, calls 0
+  check.py diffcalls OLD NEW TOP  pprof -top -sample_index=calls
+                               -diff_base: the calls into each function,
+                               NEW's arcs (as KNOWN) less OLD's
+  check.py peek KNOWN PEEK FUNC  pprof -peek FUNC -sample_index=calls lists
+                               FUNC's callers and callees with KNOWN's
+                               counts (but FUNC's calls of itself, which
+                               pprof's graph leaves out)
 Exit status 0 when it holds; else the differences on stdout, status 1.
 """
 import json
 import re
 import sys
 
-TOP_LINE = re.compile(rb'^ *(\d+) (.*?) +(\d+\.\d{4}) +(\d+\.\d\d)%$')
-TOTAL_LINE = re.compile(rb'^ *(\d+) total +\d+\.\d{4}$')
+# --top's rows: ticks, load, share, then the name, last
+TOP_LINE = re.compile(rb'^ *(\d+) +(\d+\.\d{4}) +(\d+\.\d\d)% (.*)$')
+TOTAL_LINE = re.compile(rb'^ *(\d+) +\d+\.\d{4} +total$')
 # *unknown* ranks with the functions in --top, with a share but no load
-UNKNOWN_LINE = re.compile(rb'^ *(\d+) (\*unknown\*) +(\d+\.\d\d)%$')
+UNKNOWN_LINE = re.compile(rb'^ *(\d+) +(\d+\.\d\d)% (\*unknown\*)$')
 
 
 def ours_top(path):
@@ -38,13 +55,13 @@ def ours_top(path):
         for line in f.read().split(b'\n'):
             m = TOP_LINE.match(line)
             if m:
-                t, p = funcs.get(m.group(2), (0, []))
-                funcs[m.group(2)] = (t + int(m.group(1)),
-                                     p + [float(m.group(4))])
+                t, p = funcs.get(m.group(4), (0, []))
+                funcs[m.group(4)] = (t + int(m.group(1)),
+                                     p + [float(m.group(3))])
                 continue
             m = UNKNOWN_LINE.match(line)
             if m:
-                funcs[m.group(2)] = (int(m.group(1)), [float(m.group(3))])
+                funcs[m.group(3)] = (int(m.group(1)), [float(m.group(2))])
                 continue
             m = TOTAL_LINE.match(line)
             if m:
@@ -257,6 +274,162 @@ def list_lines(text_path, lines_path, list_path):
             for n in sorted(shown) if want.get(n) != got.get(n)]
 
 
+def add_arc(arcs, caller, callee, count):
+    key = (caller, callee)
+    arcs[key] = arcs.get(key, 0) + count
+
+
+def known_arcs(path):
+    """{(caller, callee): count} of "CALLER CALLEE COUNT" lines."""
+    arcs = {}
+    with open(path) as f:
+        for line in f:
+            caller, callee, count = line.split()
+            add_arc(arcs, caller, callee, int(count))
+    return arcs
+
+
+RAW_LOC = re.compile(r'^ *(\d+): 0x[0-9a-f]+ M=\d+ (.*) :\d+ s=\d+')
+RAW_SAMPLE = re.compile(r'^ *(-?\d+(?: +-?\d+)*): ((?:\d+ *)+)$')
+
+
+def raw_arcs(path, bad):
+    """{(caller, callee): calls} of pprof -raw's samples of two locations;
+    the samples' shapes checked into BAD."""
+    names, samples, types, part = {}, [], None, None
+    with open(path) as f:
+        for line in f:
+            line = line.rstrip('\n')
+            if line in ('Samples:', 'Locations', 'Mappings'):
+                part = line
+                continue
+            if part == 'Samples:' and types is None:
+                types = [t.replace('[dflt]', '') for t in line.split()]
+            elif part == 'Samples:' and RAW_SAMPLE.match(line):
+                m = RAW_SAMPLE.match(line)
+                samples.append(([int(v) for v in m.group(1).split()],
+                                [int(x) for x in m.group(2).split()]))
+            elif part == 'Locations' and RAW_LOC.match(line):
+                m = RAW_LOC.match(line)
+                names[int(m.group(1))] = m.group(2)
+    if types is None or types[-1] != 'calls/count':
+        bad.append('raw: the last sample type is not calls/count: %s' % types)
+        return {}
+    arcs = {}
+    for values, locs in samples:
+        calls, time = values[-1], values[:-1]
+        if len(locs) == 2 and any(time):
+            bad.append('raw: an arc with time: %s' % values)
+        elif len(locs) == 1 and calls:
+            bad.append('raw: a time sample with calls: %s' % values)
+        elif len(locs) not in (1, 2):
+            bad.append('raw: a sample of %d locations' % len(locs))
+        if len(locs) == 2:
+            add_arc(arcs, names[locs[1]], names[locs[0]], calls)
+    return arcs
+
+
+def traces_arcs(path, bad):
+    """{(caller, callee): calls} of pprof -traces' traces of two frames."""
+    arcs, trace = {}, []
+    with open(path) as f:
+        lines = f.read().split('\n')
+    for line in lines:
+        if line.startswith('-----------+'):
+            if len(trace) == 2:
+                add_arc(arcs, trace[1][1], trace[0][1], trace[0][0])
+            elif len(trace) > 2:
+                bad.append('traces: a trace of %d frames' % len(trace))
+            trace = []
+            continue
+        m = re.match(r'^ +(\d+)?   (.*)$', line)
+        if m and (trace or m.group(1)):
+            trace.append((int(m.group(1) or 0), m.group(2)))
+    return arcs
+
+
+def gprof_arcs(path):
+    """{(caller, callee): count} of gprof -q: each entry's parents."""
+    arcs, parents = {}, []
+    with open(path) as f:
+        for line in f:
+            if line.startswith('-----'):
+                parents = []
+                continue
+            m = re.match(r'^\[\d+\].* (\S+) \[\d+\]$', line.rstrip())
+            if m:
+                for caller, count in parents:
+                    add_arc(arcs, caller, m.group(1), count)
+                continue
+            m = re.match(r'^ +(?:[\d.]+ +[\d.]+ +)?(\d+)(?:/\d+)? +(\S+) '
+                         r'\[\d+\]$', line.rstrip())
+            if m:
+                parents.append((m.group(2), int(m.group(1))))
+    return arcs
+
+
+def calls(known, raw, traces, gprof=None):
+    bad = []
+    want = known_arcs(known)
+    got = [('pprof -raw', raw_arcs(raw, bad)),
+           ('pprof -traces', traces_arcs(traces, bad))]
+    if gprof:
+        got.append(('gprof -q', gprof_arcs(gprof)))
+    if not want:
+        bad.append('the program made no calls')
+    for label, arcs in got:
+        for key in sorted(set(want) | set(arcs)):
+            if want.get(key) != arcs.get(key):
+                bad.append('%s: %s -> %s: %s calls, the program made %s' %
+                           (label, key[0], key[1], arcs.get(key),
+                            want.get(key)))
+    return bad
+
+
+def peek(known, path, func):
+    """pprof -peek FUNC -sample_index=calls: FUNC's callers above it and
+    callees below it, with the counts of KNOWN."""
+    arcs, bad = known_arcs(known), []
+    # pprof's graph shows no edge from a function to itself (recursion)
+    want_in = {a: n for (a, b), n in arcs.items() if b == func != a}
+    want_out = {b: n for (a, b), n in arcs.items() if a == func != b}
+    got_in, got_out, seen = {}, {}, False
+    with open(path) as f:
+        for line in f:
+            line = line.rstrip()
+            if re.match(r'^ +\d+ .*\| ' + re.escape(func) + '$', line):
+                seen = True
+                continue
+            m = re.match(r'^ +(\d+) +[\d.]+% \|   (\S+)$', line)
+            if m:
+                (got_out if seen else got_in)[m.group(2)] = int(m.group(1))
+    if not seen:
+        bad.append('peek: no line of %s' % func)
+    if got_in != want_in:
+        bad.append('peek: callers of %s %s, the program %s' %
+                   (func, got_in, want_in))
+    if got_out != want_out:
+        bad.append('peek: callees of %s %s, the program %s' %
+                   (func, got_out, want_out))
+    return bad
+
+
+def diffcalls(old, new, path):
+    """pprof -top -sample_index=calls -diff_base OLD.pb.gz NEW.pb.gz: each
+    function's calls into it, NEW's less OLD's (the programs' counts)."""
+    want = {}
+    for sign, known in ((-1, old), (1, new)):
+        for (caller, callee), n in known_arcs(known).items():
+            want[callee] = want.get(callee, 0) + sign * n
+    want = {f.encode(): n for f, n in want.items() if n}
+    rows, _ = pprof_top(path)
+    got = {name: flat for name, flat, _ in rows if flat}
+    if got != want:
+        return ['-diff_base: calls into each function %s, the programs %s'
+                % (got, want)]
+    return []
+
+
 def main():
     cmd, args = sys.argv[1], sys.argv[2:]
     if cmd == 'top':
@@ -271,6 +444,12 @@ def main():
         bad = disasm(args[0], args[1])
     elif cmd == 'list':
         bad = list_lines(args[0], args[1], args[2])
+    elif cmd == 'calls':
+        bad = calls(*args)
+    elif cmd == 'diffcalls':
+        bad = diffcalls(args[0], args[1], args[2])
+    elif cmd == 'peek':
+        bad = peek(args[0], args[1], args[2])
     else:
         sys.exit('usage: check.py top|folded|hostile ...')
     for b in bad[:20]:

@@ -26,28 +26,26 @@
 # c++filt turns into ours, and --json gives both.  Errors: an unwritable
 # --pprof file is an error naming it before any input is read, and a
 # failed run leaves no file behind; outfile.sh: what the file may be and
-# become.
+# become.  Calls: calls.c, which counts its own calls, built with -pg for
+# x86-64, i386 and s390x (under qemu): the arcs of pprof -raw and -traces
+# (-sample_index=calls) and gprof -q's are its counts, -peek shows each
+# function's callers and callees, the default view is the time; arcs
+# from no function are *unknown*'s; two runs compared by -diff_base (and
+# --baseline of them refused, pointing there); a kernel profile has no
+# calls.
 #
 # Without go, protoc, g++, gcc or python3 the checks that need them are
 # skipped, and said so.  go runs with HOME, GOCACHE and GOPATH in a
 # temporary directory, GOPROXY=off, GOTOOLCHAIN=local: no network.
 set -u
-PYTHON=${PYTHON:-python3}	# tests/check.sh gives the interpreter itself
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
+SUITE=pprof
+. "$TOP/tests/lib.sh"
 : "${RP:?set RP to the readprofile binary to test}"
 : "${PROFTOOL:?set PROFTOOL to the proftool binary}"
 : "${GEN:?set GEN to the gen binary}"
-RP_WRAP=${RP_WRAP:-}
-LC_ALL=C
-export LC_ALL
 
-if ! command -v "$PYTHON" >/dev/null 2>&1; then
-	echo "pprof: skipped: python3 not installed"
-	exit 0
-fi
-TMP=$(mktemp -d) || exit 1
-trap 'rm -rf "$TMP"' EXIT
-trap 'exit 1' HUP INT TERM
+have "$PYTHON" || suite_skipped "python3 not installed"
 CHECK="$PYTHON $TOP/tests/pprof/check.py"
 F=$TOP/fixtures
 HOME=$TMP/home GOCACHE=$TMP/gocache GOPATH=$TMP/gopath GOPROXY=off
@@ -55,17 +53,7 @@ GOTOOLCHAIN=local GOFLAGS= GOTELEMETRY=off
 export HOME GOCACHE GOPATH GOPROXY GOTOOLCHAIN GOFLAGS GOTELEMETRY
 mkdir "$HOME"
 
-pass=0
-fail=0
-. "$TOP/tests/summary.sh"
-ok() { pass=$((pass + 1)); }
-bad() {
-	fail=$((fail + 1))
-	echo "FAIL $1"
-	[ -s "$TMP/why" ] && head -n 12 "$TMP/why" | sed 's/^/    | /'
-	: > "$TMP/why"
-	return 0
-}
+WHY=$TMP/why
 rp() { $RP_WRAP "$RP" "$@"; }
 
 have_go=0
@@ -295,6 +283,91 @@ if [ $have_go = 1 ]; then
 		cp "$TMP/raw" "$TMP/why"; bad "CONFIG_HZ=300: period and cpu time"
 	fi
 fi
+# where today's distributions keep the kernel's config, in this order:
+# /boot/config-R, /usr/lib/modules/R/config (Debian from 13, Fedora,
+# Arch), /lib/modules/R/config, /proc/config.gz (read through gzip); each
+# alone, then each with the ones after it, a different CONFIG_HZ in each
+REL=$(uname -r)
+croot=$TMP/croot
+cfgs="/boot/config-$REL:300 /usr/lib/modules/$REL/config:250 /lib/modules/$REL/config:1000 /proc/config.gz:100"
+# cfg_put PLACE:HZ: that config under $croot
+cfg_put() {
+	mkdir -p "$croot$(dirname "${1%:*}")" &&
+	    case ${1%:*} in
+	    *.gz) printf '# CONFIG_HZ_1000 is not set\nCONFIG_HZ=%s\n' "${1#*:}" |
+		gzip -c > "$croot${1%:*}" ;;
+	    *) printf '# CONFIG_HZ_1000 is not set\nCONFIG_HZ=%s\n' "${1#*:}" \
+		> "$croot${1%:*}" ;;
+	    esac
+}
+# cfg_rate WHAT PLACE:HZ: the live profile's --pprof says that tick rate
+cfg_rate() {
+	READPROFILE_TEST_ROOT=$croot rp --pprof cfg.pb.gz -m map 2> "$TMP/why"
+	if gunzip -c cfg.pb.gz | grep -a -q "tick rate: ${2#*:} Hz ($croot${2%:*})"
+	then ok; else
+		gunzip -c cfg.pb.gz | tr -c '[:print:]' '\n' | grep rate >> "$TMP/why"
+		bad "the kernel's config, $1: CONFIG_HZ of ${2%:*}"
+	fi
+}
+for c in $cfgs; do
+	rm -rf "$croot" && mkdir -p "$croot/proc" && cp profile "$croot/proc/profile"
+	cfg_put "$c" && cfg_rate "alone" "$c"
+done
+rm -rf "$croot" && mkdir -p "$croot/proc" && cp profile "$croot/proc/profile"
+for c in $cfgs; do cfg_put "$c"; done
+for c in $cfgs; do
+	cfg_rate "first of those left" "$c"
+	rm -f "$croot${c%:*}"
+done
+READPROFILE_TEST_ROOT=$croot rp --pprof cfg.pb.gz -m map 2> /dev/null
+if gunzip -c cfg.pb.gz | grep -a -q "tick rate: unknown (give it with --hz)"
+then ok; else bad "no kernel config: the tick rate is unknown"; fi
+
+# what the live counters count names the sample type: CPU ticks are
+# samples and, at CONFIG_HZ, CPU time; schedule() calls and KVM exits are
+# counts, never time, whatever the config says
+# stypes PB.GZ: its sample types, TYPE/UNIT a line
+stypes() {
+	decode "$1" | awk '/^string_table:/ { s = substr($0, 15)
+		gsub(/^"|"$/, "", s); st[n++] = s }
+	    /^sample_type {/ { t = 1; ty = 0; u = 0 }
+	    t && /^  type:/ { ty = $2 } t && /^  unit:/ { u = $2 }
+	    t && /^}/ { l[m++] = ty " " u; t = 0 }
+	    END { for (i = 0; i < m; i++) { split(l[i], a, " ")
+		printf "%s/%s\n", st[a[1]], st[a[2]] } }'
+}
+rm -rf "$croot" && mkdir -p "$croot/proc" "$croot/sys/kernel" &&
+    cp profile "$croot/proc/profile" && cfg_put "/usr/lib/modules/$REL/config:250"
+for m in "1:samples/count cpu/nanoseconds:tick rate: 250 Hz" \
+    "2:schedule/calls:tick rate: none (the counters count schedule() calls, not time)" \
+    "4:kvm/exits:tick rate: none (the counters count KVM exits, not time)"; do
+	echo "${m%%:*}" > "$croot/sys/kernel/profiling"
+	want=${m#*:}
+	rate=${want#*:}
+	want=${want%%:*}
+	for hz in "" --hz=100; do
+		READPROFILE_TEST_ROOT=$croot rp --pprof cnt.pb.gz -m map $hz \
+		    2> "$TMP/why"
+		gunzip -c cnt.pb.gz > "$TMP/cnt.pb"
+		case ${m%%:*}$hz in
+		1--hz=100) r="tick rate: 100 Hz (--hz)" ;;
+		*) r=$rate ;;
+		esac
+		if grep -a -qF "$r" "$TMP/cnt.pb" && { [ "${m%%:*}" = 1 ] ||
+		    ! grep -a -q nanoseconds "$TMP/cnt.pb"; }; then ok; else
+			tr -c '[:print:]' '\n' < "$TMP/cnt.pb" | grep . >> "$TMP/why"
+			bad "mode ${m%%:*}$hz: --pprof's comments ($r), CPU time only for CPU ticks"
+		fi
+		if ! command -v protoc > /dev/null 2>&1; then
+			skipped "protoc(not installed)"
+		elif [ "$(stypes cnt.pb.gz | tr '\n' ' ')" = "$want " ]; then ok
+		else
+			stypes cnt.pb.gz > "$TMP/why"
+			bad "mode ${m%%:*}$hz: the sample types are $want"
+		fi
+	done
+done
+
 # the live profile with a text map: the Mapping carries the running
 # kernel's build-id (/sys/kernel/notes, a Xen note before the GNU one, in
 # this machine's byte order), said in a comment; a snapshot's does not
@@ -449,6 +522,139 @@ else
 	fi
 fi
 
+# --- call arcs: the calls sample type -------------------------------------------
+# calls.c counts its own calls; built with -pg for x86-64, i386 (under
+# qemu-i386-static) and s390x (big-endian, under qemu-s390x-static), as
+# the gmon suite does.  Its arcs in pprof -raw and -traces
+# (-sample_index=calls) and gprof -q's are the ones it made; -peek shows
+# each function's callers and callees; the default view is the time.
+cp "$TOP/tests/pprof/calls.c" . || exit 1
+INC32=$B/inc32
+mkdir "$INC32" && ln -s /usr/include/x86_64-linux-gnu/asm "$INC32/asm"
+# callgraph NAME EMULATOR WORK CC FLAGS...: build, run, check
+callgraph() {
+	name=$1 emu=$2 work=$3 cc=$4
+	shift 4
+	if ! command -v "$cc" > /dev/null 2>&1; then
+		skipped "calls $name(no $cc)"; return
+	elif ! "$cc" "$@" -O2 -fno-inline -fno-optimize-sibling-calls -pg \
+	    -o "$name" calls.c 2> "$TMP/why"; then
+		skipped "calls $name(cannot build with -pg)"; : > "$TMP/why"
+		return
+	elif [ "$emu" != - ] && ! command -v "$emu" > /dev/null 2>&1; then
+		skipped "calls $name(no $emu)"; return
+	fi
+	rm -f gmon.out
+	if [ "$emu" = - ]; then
+		./"$name" 3 "$work" > "$name.known"
+	else	# a foreign libc as a cross sysroot, or as multiarch packages
+		"$emu" ./"$name" 3 "$work" > "$name.known" 2> /dev/null ||
+		    { rm -f gmon.out
+		    "$emu" -L "/usr/${cc%-gcc}" ./"$name" 3 "$work" > "$name.known"; }
+	fi
+	mv gmon.out "$name.gmon" || { bad "calls $name: no gmon.out"; return; }
+	profile "calls $name" "$name.pb.gz" -p "$name.gmon" -m "$name" || return
+	[ $have_go = 1 ] || return 0
+	pprof -raw "$name.pb.gz" > "$name.raw" 2> "$TMP/why"
+	pprof -sample_index=calls -traces "$name.pb.gz" > "$name.traces" \
+	    2> "$TMP/why"
+	g=
+	if command -v gprof > /dev/null 2>&1; then
+		gprof -b -q "$name" "$name.gmon" > "$name.gprof" && g=$name.gprof
+	else
+		skipped "calls $name: gprof -q(not installed)"
+	fi
+	if $CHECK calls "$name.known" "$name.raw" "$name.traces" $g \
+	    > "$TMP/why" 2>&1; then ok; else
+		bad "calls $name: the arcs are not the program's"
+	fi
+	for fn in leaf mid fib top main; do
+		pprof -sample_index=calls -peek "^$fn\$" "$name.pb.gz" \
+		    > "$name.peek" 2> "$TMP/why"
+		if $CHECK peek "$name.known" "$name.peek" $fn > "$TMP/why" 2>&1
+		then ok; else bad "calls $name: pprof -peek $fn"; fi
+	done
+	# a Location per bucket (-s, -b) and every function (-a): the same
+	for o in -s -b -a; do
+		[ "$name" = x86-64 ] || break
+		rp --pprof "$name$o.pb.gz" $o -p "$name.gmon" -m "$name"
+		pprof -raw "$name$o.pb.gz" > "$name$o.raw" 2> "$TMP/why"
+		pprof -sample_index=calls -traces "$name$o.pb.gz" \
+		    > "$name$o.traces" 2> "$TMP/why"
+		if $CHECK calls "$name.known" "$name$o.raw" "$name$o.traces" \
+		    > "$TMP/why" 2>&1; then ok; else
+			bad "calls $name $o: the arcs are not the program's"
+		fi
+	done
+	# the default view is the time, as without arcs
+	pprof -top -nodecount=1000000 "$name.pb.gz" > "$TMP/dflt" 2> /dev/null
+	pprof -top -nodecount=1000000 -sample_index=cpu "$name.pb.gz" \
+	    > "$TMP/cpu" 2> /dev/null
+	if grep -q '^Type: cpu$' "$TMP/dflt" && cmp -s "$TMP/dflt" "$TMP/cpu"
+	then ok; else
+		diff "$TMP/cpu" "$TMP/dflt" > "$TMP/why"
+		bad "calls $name: the default view is not the time"
+	fi
+}
+callgraph x86-64 - 5000000 gcc
+callgraph i386 qemu-i386-static 2000000 gcc -m32 -I"$INC32"
+callgraph s390x qemu-s390x-static 2000000 s390x-linux-gnu-gcc
+if [ -f x86-64.gmon ] && [ $have_go = 1 ]; then
+	# main outside every function (the map begins at leaf, above main
+	# at -O2): the ends of the arcs out of it are *unknown*'s, one
+	# Function with its ticks; the calls still add up to the arcs'
+	lo=$(nm x86-64 | awk '$3 == "main" { print $1 }')
+	hi=$(nm x86-64 | awk '$3 == "leaf" { print $1 }')
+	nm -n x86-64 | awk -v m="$hi" 'NF == 3 && $1 >= m' > cut.map
+	sed 's/^main /*unknown* /' x86-64.known > cut.known
+	if [ "$lo" \< "$hi" ]; then
+		rp --pprof cut.pb.gz -p x86-64.gmon -m cut.map 2> /dev/null
+		pprof -raw cut.pb.gz > cut.raw 2> "$TMP/why"
+		pprof -sample_index=calls -traces cut.pb.gz > cut.traces 2> "$TMP/why"
+		# one Function *unknown*: its name once in the string table
+		if $CHECK calls cut.known cut.raw cut.traces > "$TMP/why" 2>&1 &&
+		    grep -q '^ *[1-9][0-9]* .*: [0-9]* $' cut.raw &&
+		    { ! command -v protoc > /dev/null 2>&1 ||
+		    [ "$(gunzip -c cut.pb.gz | protoc --decode_raw |
+		    grep -c '^6: "\*unknown\*"$')" = 1 ]; }
+		then ok; else bad "calls: *unknown*'s arcs"; fi
+	else
+		skipped "calls *unknown*(main does not lie below leaf)"
+	fi
+fi
+# two runs of a program: --baseline, which subtracts snapshots of one
+# run, refuses them (a bin lower) and points to pprof -diff_base, which
+# compares them: the calls into each function, the second run's less the
+# first's
+if [ -f x86-64.gmon ] && [ $have_go = 1 ]; then
+	rm -f gmon.out
+	./x86-64 2 1 > short.known && mv gmon.out short.gmon
+	rp --baseline x86-64.gmon -p short.gmon -m x86-64 > "$TMP/out" \
+	    2> "$TMP/err"
+	rc=$?
+	if [ $rc = 1 ] && [ ! -s "$TMP/out" ] &&
+	    grep -q '^readprofile: short.gmon: bin [0-9]* is lower' "$TMP/err" &&
+	    grep -qF 'go tool pprof -diff_base old.pb.gz new.pb.gz' "$TMP/err"
+	then ok; else
+		cp "$TMP/err" "$TMP/why"
+		bad "--baseline of two runs: exit $rc, no pointer to -diff_base"
+	fi
+	rp --pprof old.pb.gz -p x86-64.gmon -m x86-64 2> /dev/null
+	rp --pprof new.pb.gz -p short.gmon -m x86-64 2> /dev/null
+	pprof -top -sample_index=calls -nodecount=1000000 -diff_base old.pb.gz \
+	    new.pb.gz > "$TMP/dtop" 2> "$TMP/why"
+	if $CHECK diffcalls x86-64.known short.known "$TMP/dtop" > "$TMP/why" 2>&1
+	then ok; else bad "two runs: pprof -diff_base's calls"; fi
+fi
+# a kernel profile has no calls; nor has a gmon.out's difference
+rp --pprof "$TMP/k.pb.gz" -p "$TMP/real.prof" -m "$TMP/real.map"
+if [ -f x86-64.gmon ]; then
+	rp --pprof "$TMP/d.pb.gz" --baseline x86-64.gmon -p x86-64.gmon -m x86-64
+fi
+if ! gunzip -c "$TMP/k.pb.gz" | grep -aq calls &&
+    { [ ! -f "$TMP/d.pb.gz" ] || ! gunzip -c "$TMP/d.pb.gz" | grep -aq calls; }
+then ok; else bad "calls in a kernel profile, or in a difference"; fi
+
 # C++: names as gprof and c++filt print them
 if ! command -v g++ > /dev/null 2>&1; then
 	skipped "C++(no g++)"
@@ -515,5 +721,4 @@ fi
 fi
 cd "$TOP" || exit 1
 
-summary pprof "$pass" "$fail"
-[ "$fail" = 0 ]
+summary

@@ -24,17 +24,10 @@
 # Prints FAIL lines and "reads: N passed, N failed".
 set -u
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
-. "$TOP/tests/summary.sh"
+SUITE=reads
+. "$TOP/tests/lib.sh"
 : "${RP:?set RP to the readprofile binary}"
-TMP=$(mktemp -d) || exit 1
-trap 'rm -rf "$TMP"' EXIT
-trap 'exit 1' HUP INT TERM
-export LC_ALL=C
 PY=${PYTHON:-python3}
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL reads: $*"; }
 # lines FILE: its lines, 0 when there is none (the checks run in a
 # pipeline's subshell write a line a check)
 lines() { if [ -f "$1" ]; then wc -l < "$1"; else echo 0; fi; }
@@ -157,8 +150,7 @@ if command -v strace >/dev/null 2>&1; then
 			fi ;;
 		esac
 	done
-	pass=$((pass + $(lines "$TMP/passed")))
-	fail=$((fail + $(lines "$TMP/failed")))
+	tally "$(lines "$TMP/passed")" "$(lines "$TMP/failed")"
 	rm -f "$TMP/passed" "$TMP/failed"
 else
 	skipped "strace not found: the profile and baseline read once"
@@ -355,7 +347,5 @@ for how in file pipe; do
 		fi
 	done
 done
-pass=$((pass + $(lines "$TMP/passed")))
-fail=$((fail + $(lines "$TMP/failed")))
-summary reads "$pass" "$fail"
-[ "$fail" = 0 ]
+tally "$(lines "$TMP/passed")" "$(lines "$TMP/failed")"
+summary

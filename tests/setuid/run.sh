@@ -22,28 +22,22 @@
 # Needs setpriv, or runuser, or su.  Prints `N passed, N failed`.
 set -u
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
-. "$TOP/tests/summary.sh"
-LC_ALL=C
-export LC_ALL
+SUITE=setuid
+. "$TOP/tests/lib.sh"
 
-skip() {
-	echo "setuid: skipped: $*"
-	exit 0
-}
-
-[ -z "${SKIP_SETUID:-}" ] || skip "SKIP_SETUID is set"
-[ "$(id -u)" -eq 0 ] || skip "must run as root"
+[ -z "${SKIP_SETUID:-}" ] || suite_skipped "SKIP_SETUID is set"
+[ "$(id -u)" -eq 0 ] || suite_skipped "must run as root"
 # fakeroot says uid 0 but cannot make set-user-ID files; the kernel's view
 # of our effective user ID is in /proc.
-[ -z "${FAKEROOTKEY:-}" ] || skip "under fakeroot, not real root"
-case ${LD_PRELOAD:-} in *fakeroot*) skip "under fakeroot, not real root" ;; esac
+[ -z "${FAKEROOTKEY:-}" ] || suite_skipped "under fakeroot, not real root"
+case ${LD_PRELOAD:-} in *fakeroot*) suite_skipped "under fakeroot, not real root" ;; esac
 if [ -r /proc/self/status ]; then
 	[ "$(awk '/^Uid:/ { print $3 }' /proc/self/status)" = 0 ] ||
-		skip "not real root"
+		suite_skipped "not real root"
 fi
 # A package build must leave no set-user-ID root program behind, even briefly.
 if [ -n "${RPM_BUILD_ROOT:-}" ] || env | grep -q '^DEB_BUILD_'; then
-	skip "inside a package build"
+	suite_skipped "inside a package build"
 fi
 NOBODY=$(id -u nobody 2>/dev/null) || NOBODY=65534
 NOGROUP=$(id -g nobody 2>/dev/null) || NOGROUP=65534
@@ -62,7 +56,7 @@ elif command -v su >/dev/null 2>&1; then
 		su -s /bin/sh nobody -c "exec $_cmd"
 	}
 else
-	skip "no setpriv, runuser or su"
+	suite_skipped "no setpriv, runuser or su"
 fi
 
 # A scratch directory where the set-user-ID bit works (not nosuid) and that
@@ -71,11 +65,6 @@ fi
 # reach it (some systems let the program start though a directory above is
 # closed, mode 700): nobody must also be able to enter it.
 D=
-cleanup() {
-	[ -z "$D" ] || rm -rf "$D"
-}
-trap cleanup EXIT
-trap 'exit 1' HUP INT TERM
 for base in "$TOP" /var/tmp "${TMPDIR:-/tmp}"; do
 	cand=$(mktemp -d "$base/build-suid.XXXXXX" 2>/dev/null) || continue
 	chmod 755 "$cand"
@@ -88,21 +77,20 @@ for base in "$TOP" /var/tmp "${TMPDIR:-/tmp}"; do
 	fi
 	rm -rf "$cand"
 done
-[ -n "$D" ] || skip "no directory (in the checkout, /var/tmp or ${TMPDIR:-/tmp}) that user nobody can enter and run a set-user-ID program in"
+[ -n "$D" ] || suite_skipped "no directory (in the checkout, /var/tmp or ${TMPDIR:-/tmp}) that user nobody can enter and run a set-user-ID program in"
+# the directory tests/lib.sh removes at exit: $D
+rm -rf "$TMP"
 TMP=$D
 . "$TOP/tests/libc.sh"
 libc_setup
 DENIED=$(strerror EACCES)
 
-pass=0
-fail=0
 verdict() {
 	if [ -z "$bad" ]; then
-		pass=$((pass + 1))
+		ok
 		return
 	fi
-	fail=$((fail + 1))
-	echo "FAIL $1:$bad"
+	bad "$1:$bad"
 	sed -n '1,5s/^/    stderr: /p' "$D/err"
 }
 
@@ -264,7 +252,7 @@ mkfifo "$D/tmp/fifo" && chmod 666 "$D/tmp/fifo"
 (cd "$D" && as_nobody "$RP" -p tmp/fifo -m rich.map </dev/null >"$D/out" 2>"$D/err") &
 bg=$!
 pid= i=0 blocked=
-bound=$((600 * ${TIME_SCALE:-1}))
+bound=$((600 * TS))
 while [ -z "$blocked" ] && [ $i -lt $bound ]; do
 	sleep 0.1
 	i=$((i + 1))
@@ -349,5 +337,4 @@ else
 	skipped "(g) the system's demangler: no g++ -pg or gcc -shared"
 fi
 
-summary setuid "$pass" "$fail"
-[ "$fail" -eq 0 ]
+summary

@@ -26,34 +26,20 @@
 # (default 24).  Skipped where ptrace is not permitted (qemu-user, some
 # containers) or python3 is missing.
 set -u
-PYTHON=${PYTHON:-python3}	# tests/check.sh gives the interpreter itself
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
-. "$TOP/tests/summary.sh"
+SUITE=shrink
+. "$TOP/tests/lib.sh"
 : "${RP:?set RP to the readprofile binary}"
 : "${TRUNC_AT:?set TRUNC_AT to the trunc_at helper}"
-RP_WRAP=${RP_WRAP:-}
 POINTS=${SHRINK_POINTS:-24}
-TMP=$(mktemp -d) || exit 1
-trap 'rm -rf "$TMP"' EXIT
-trap 'exit 1' HUP INT TERM
-export LC_ALL=C
 # LeakSanitizer cannot run under ptrace: leaks are the other suites' to find
 ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
 export ASAN_OPTIONS
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL shrink: $*"; }
-have() { command -v "$1" >/dev/null 2>&1; }
 
 [ -x "$TRUNC_AT" ] || { echo "shrink: $TRUNC_AT: not built"; exit 1; }
-if ! "$TRUNC_AT" 0 0 /dev/null true 2>/dev/null; then
-	echo "shrink: skipped: ptrace is not permitted here"
-	exit 0
-fi
-if ! have "$PYTHON"; then
-	echo "shrink: skipped: no python3 to make the inputs"
-	exit 0
-fi
+"$TRUNC_AT" 0 0 /dev/null true 2>/dev/null ||
+	suite_skipped "ptrace is not permitted here"
+have "$PYTHON" || suite_skipped "no python3 to make the inputs"
 
 # ---- inputs ----------------------------------------------------------------
 # NSYM text symbols of 64 bytes from 0xffffffff81000000 (_stext), names of
@@ -200,5 +186,4 @@ if [ -n "$ELF" ]; then
 	done
 	rm -f "$ELF.orig"
 fi
-summary shrink "$pass" "$fail"
-[ "$fail" -eq 0 ]
+summary

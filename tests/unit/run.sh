@@ -9,14 +9,11 @@
 # Temporary files go to a directory of their own, removed at the end.
 set -u
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
-. "$TOP/tests/summary.sh"
+SUITE=${UNIT_LABEL:-unit}
+. "$TOP/tests/lib.sh"
 UNIT_WRAP=${UNIT_WRAP:-}
-TMP=$(mktemp -d) || exit 1
-trap 'rm -rf "$TMP"' EXIT
-trap 'exit 1' HUP INT TERM
 TMPDIR=$TMP
 export TMPDIR
-pass=0 fail=0
 for t in "$@"; do
 	# shellcheck disable=SC2086
 	$UNIT_WRAP "$t" > "$TMP/log" 2>&1
@@ -38,11 +35,8 @@ for t in "$@"; do
 	if [ "$done" = 0 ] || { [ "$rc" != 0 ] && [ "$f" = 0 ]; }; then
 		why=
 		[ "$done" = 1 ] || why=", before cmocka's summary"
-		echo "FAILED: $t: exit status $rc$why"
-		f=$((f + 1))
+		bad "$t: exit status $rc$why"
 	fi
-	pass=$((pass + p))
-	fail=$((fail + f))
+	tally "$p" "$f"
 done
-summary "${UNIT_LABEL:-unit}" "$pass" "$fail"
-[ "$fail" -eq 0 ]
+summary

@@ -349,6 +349,37 @@ calls(void **state)
 	gmon_free(&g);
 }
 
+/*
+ * Call counts never wrap: a BSD 64-bit file of two arcs of 2^63 calls
+ * adds up past 2^64 - 1 and is refused, as a bin that overflows is; one
+ * call less is read, its sum exact.
+ */
+static void
+calls_overflow(void **state)
+{
+	struct buf f;
+	struct gmon g;
+	struct gmon_walk cur = { &g, 0 };
+
+	(void)state;
+	for (int big = 0; big <= 1; big++) {
+		bsd_file(&f, big, 8, 0x400000, 0x400100, 64, 0);
+		put(&f, 0x400010, 8), put(&f, 0x400040, 8);
+		put(&f, (uint64_t)1 << 63, 8);
+		put(&f, 0x400020, 8), put(&f, 0x400040, 8);
+		put(&f, (uint64_t)1 << 63, 8);
+		parse_fails(&f, "call counts add up past 2^64 - 1");
+		f.n -= 8;
+		put(&f, ((uint64_t)1 << 63) - 1, 8);
+		parse_ok(&g, &f);
+		assert_int_equal(g.narcs, 2);
+		gmon_index_arcs(&g, f.b);
+		cur.at = 0;
+		assert_true(gmon_calls(&cur, 0x400040, 0x400050) == UINT64_MAX);
+		gmon_free(&g);
+	}
+}
+
 /* A GNU arc record: from_pc, self_pc, count. */
 static void
 gnu_arc(struct buf *f, int ptr, uint64_t from, uint64_t self, uint32_t count)
@@ -370,6 +401,29 @@ calls_by_function(const struct gmon *g, uint64_t *got)
 		    0x1010 + 16 * (uint64_t)i);
 }
 
+/* A GNU file of the N arcs ARC (from, self, count) with histogram
+ * records between them (after the first more bins than arcs before it,
+ * then fewer) and after, and basic blocks: 210 bins in all. */
+static void
+interleaved(struct buf *f, int big, int ptr, const uint64_t (*arc)[3],
+    int n)
+{
+	gnu_header(f, big);
+	for (int i = 0; i < n; i++) {
+		gnu_arc(f, ptr, arc[i][0], arc[i][1], (uint32_t)arc[i][2]);
+		if (i == 0)
+			gnu_hist(f, ptr, 0x3000, 0x3400, 200, 100, 7);
+		if (i % 9 == 4)
+			gnu_hist(f, ptr, 0x1000, 0x1100, 7, 100, (uint32_t)i);
+		if (i % 11 == 5) {
+			put(f, 2, 1);	/* one basic block */
+			put(f, 1, 4);
+			f->n += 2 * (size_t)ptr;
+		}
+	}
+	gnu_hist(f, ptr, 0x2000, 0x2020, 3, 100, 50);
+}
+
 /*
  * Arcs out of order with repeated callees, histogram records between
  * them (their bins are moved before the arcs) and after, basic blocks:
@@ -383,29 +437,18 @@ calls_interleaved(void **state)
 		for (int ptr = 4; ptr <= 8; ptr += 4) {
 			struct buf f;
 			struct gmon g;
-			uint64_t got[16], want[16] = { 0 }, sum = 0;
+			uint64_t got[16], want[16] = { 0 }, sum = 0, arc[40][3];
 			uint32_t w[210];
 
-			gnu_header(&f, big);
 			for (int i = 0; i < 40; i++) {
 				uint64_t self = 0x10f0 - 16 * (uint64_t)(i * 7 % 15);
-				uint32_t n = (uint32_t)i * 1000003u + 1;
 
-				gnu_arc(&f, ptr, 0x1000, self + (uint64_t)(i % 2), n);
-				want[(self - 0x1000) / 16] += n;
-				if (i == 0)	/* more bins than arcs before */
-					gnu_hist(&f, ptr, 0x3000, 0x3400, 200,
-					    100, 7);
-				if (i % 9 == 4)	/* fewer */
-					gnu_hist(&f, ptr, 0x1000, 0x1100, 7,
-					    100, (uint32_t)i);
-				if (i % 11 == 5) {
-					put(&f, 2, 1);	/* one basic block */
-					put(&f, 1, 4);
-					f.n += 2 * (size_t)ptr;
-				}
+				arc[i][0] = 0x1000;
+				arc[i][1] = self + (uint64_t)(i % 2);
+				arc[i][2] = (uint32_t)i * 1000003u + 1;
+				want[(self - 0x1000) / 16] += arc[i][2];
 			}
-			gnu_hist(&f, ptr, 0x2000, 0x2020, 3, 100, 50);
+			interleaved(&f, big, ptr, arc, 40);
 			parse_ok(&g, &f);
 			assert_int_equal(g.nbins, 210);
 			for (uint64_t k = 0; k < 210; k++)
@@ -422,6 +465,83 @@ calls_interleaved(void **state)
 				assert_int_equal(word(&g, k + 1), w[k]);
 			assert_int_equal(gmon_calls(&(struct gmon_walk){ &g, 0 },
 			    0, UINT64_MAX), sum);
+			gmon_free(&g);
+		}
+}
+
+/*
+ * The call graph's arcs (gmon_graph_arcs), each as it is in the file:
+ * histogram records and basic blocks between them (the bins moved before
+ * them read the same), in both formats, byte orders and address sizes;
+ * sorted by caller, the index by callee, the counts the file's.
+ */
+static void
+graph_check(const struct gmon_graph *x, const uint64_t (*arc)[3], size_t n)
+{
+	size_t seen = 0;
+
+	assert_int_equal(x->n, n);
+	for (size_t i = 0; i < n; i++) {
+		uint64_t from = gmon_graph_pc(x, i, 0);
+		uint64_t self = gmon_graph_pc(x, x->by_self[i], 1);
+
+		if (i > 0) {
+			assert_true(gmon_graph_pc(x, i - 1, 0) <= from);
+			assert_true(gmon_graph_pc(x, x->by_self[i - 1], 1) <=
+			    self);
+		}
+		for (size_t j = 0; j < n; j++)	/* each arc of the file once */
+			if (arc[j][0] == from && arc[j][1] ==
+			    gmon_graph_pc(x, i, 1) && arc[j][2] ==
+			    gmon_graph_count(x, i))
+				seen |= (size_t)1 << j;
+	}
+	assert_int_equal(seen, ((size_t)1 << n) - 1);
+}
+
+static void
+graph_arcs(void **state)
+{
+	enum { N = 40 };
+	uint64_t arc[N][3];
+
+	(void)state;
+	for (int big = 0; big <= 1; big++)
+		for (int ptr = 4; ptr <= 8; ptr += 4) {
+			struct buf f;
+			struct gmon g;
+			struct gmon_graph x;
+			uint32_t w[210];
+
+			for (int i = 0; i < N; i++) {
+				arc[i][0] = 0x10f0 - 16 * (uint64_t)(i * 7 % 15);
+				arc[i][1] = 0x1000 + (uint64_t)(i * 11 % 17) * 4;
+				arc[i][2] = (uint32_t)i * 1000003u + 1;
+			}
+			interleaved(&f, big, ptr, arc, N);
+			parse_ok(&g, &f);
+			for (uint64_t k = 0; k < 210; k++)
+				w[k] = word(&g, k + 1);
+			gmon_graph_arcs(&g, f.b, &x);
+			assert_int_equal(x.w, 2 * (size_t)ptr + 4);
+			graph_check(&x, arc, N);
+			for (uint64_t k = 0; k < 210; k++)
+				assert_int_equal(word(&g, k + 1), w[k]);
+			gmon_graph_free(&x);
+			gmon_free(&g);
+			/* BSD: counts as wide as a pointer */
+			bsd_file(&f, big, ptr, 0x1000, 0x1100, 16, 0);
+			for (int i = 0; i < N; i++) {
+				arc[i][2] = ((uint64_t)i << (ptr * 8 - 12)) + 1;
+				put(&f, arc[i][0], ptr);
+				put(&f, arc[i][1], ptr);
+				put(&f, arc[i][2], ptr);
+			}
+			parse_ok(&g, &f);
+			gmon_graph_arcs(&g, f.b, &x);
+			assert_int_equal(x.w, 3 * (size_t)ptr);
+			graph_check(&x, arc, N);
+			gmon_graph_free(&x);
 			gmon_free(&g);
 		}
 }
@@ -459,7 +579,9 @@ calls_many(void **state)
 				/* a third repeat an earlier callee */
 				pc[i] = i % 3 == 2 ? pc[x % (uint64_t)i] :
 				    (x >> (x % 60)) & mask;
-				cnt[i] = ptr == 8 && i % 5 == 0 ? x : x % 1000;
+				/* wide counts, their sum within 64 bits */
+				cnt[i] = ptr == 8 && i % 5 == 0 ? x >> 16 :
+				    x % 1000;
 				put_at(b, &n, big, 0x1000, ptr);
 				put_at(b, &n, big, pc[i], ptr);
 				put_at(b, &n, big, cnt[i], ptr);
@@ -657,8 +779,10 @@ main(void)
 		cmocka_unit_test(merge_overflow),
 		cmocka_unit_test(kernel_or_bsd),
 		cmocka_unit_test(calls),
+		cmocka_unit_test(calls_overflow),
 		cmocka_unit_test(calls_interleaved),
 		cmocka_unit_test(calls_many),
+		cmocka_unit_test(graph_arcs),
 		cmocka_unit_test(records_bounded),
 		cmocka_unit_test(disjoint_ranges),
 		cmocka_unit_test(subtract),

@@ -5,6 +5,16 @@
 #include "base/util.h"
 #include "cli/options.h"
 
+/* "NAME: REST": a message as the program, named as it runs, writes it. */
+static const char *
+msg_of(const char *rest)
+{
+	static char buf[256];
+
+	snprintf(buf, sizeof buf, "%s: %s", prog_name(), rest);
+	return buf;
+}
+
 static void
 defaults(void **state)
 {
@@ -44,8 +54,16 @@ long_options(void **state)
 	    "--no-auto", "--exact", "--baseline", "before", "--multiplier",
 	    "-7", NULL };
 
+	struct caught c;
+	char *err;
+
 	(void)state;
+	c = stderr_catch();
 	assert_int_equal(options_parse(&o, 16, argv), OPT_RUN);
+	err = stderr_caught(c);
+	assert_string_equal(err, msg_of("warning: -i prints the "
+	    "profile's step only: --baseline is not used\n"));
+	free(err);
 	assert_string_equal(o.mapfile, "map");
 	assert_string_equal(o.profile, "prof");
 	assert_string_equal(o.baseline, "before");
@@ -65,11 +83,15 @@ help_version_and_errors(void **state)
 	char *longbad[] = { "x", "--bogus", NULL };
 	char *amb[] = { "x", "--m", "y", NULL };
 	char *arg[] = { "x", "--all=3", NULL };
+	struct caught c;
+	char *err;
 
 	(void)state;
 	assert_int_equal(options_parse(&o, 2, h), OPT_HELP);
 	assert_int_equal(options_parse(&o, 2, v), OPT_VERSION);
-	fprintf(stderr, "(getopt messages expected below)\n");
+	/* getopt's messages, in the C library's words: one line each, the
+	 * first naming rp-x */
+	c = stderr_catch();
 	assert_int_equal(options_parse(&o, 2, bad), OPT_USAGE_ERROR);
 	/* getopt names the program by argv[0]'s last part, as every message */
 	assert_string_equal(bad[0], "rp-x");
@@ -77,6 +99,10 @@ help_version_and_errors(void **state)
 	assert_int_equal(options_parse(&o, 2, longbad), OPT_USAGE_ERROR);
 	assert_int_equal(options_parse(&o, 3, amb), OPT_USAGE_ERROR);
 	assert_int_equal(options_parse(&o, 2, arg), OPT_USAGE_ERROR);
+	err = stderr_caught(c);
+	assert_int_equal(lines_begin(err, ""), 5);
+	assert_int_equal(strncmp(err, "rp-x: ", 6), 0);
+	free(err);
 }
 
 /* Parse ARGV (NULL-terminated) with stderr caught in MSG; with ARGV NULL,
@@ -157,14 +183,25 @@ multipliers(void **state)
 	    { "99999999999999999999999", -1, 0 }, { "abc", -1, 0 },
 	    { "5x", -1, 0 }, { "0x10", -1, 0 }, { "", -1, 0 } };
 	int m;
+	char want[128], *err;
+	struct caught c;
 
 	(void)state;
-	fprintf(stderr, "(multiplier messages expected below)\n");
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		m = 0;
+		c = stderr_catch();
 		assert_int_equal(options_multiplier(cases[i].s, &m),
 		    cases[i].r);
+		err = stderr_caught(c);
 		assert_int_equal(m, cases[i].m);
+		/* a refused one named, and why when strtol says (ERANGE) */
+		snprintf(want, sizeof want, "%s: failed to parse "
+		    "multiplier: '%s'", prog_name(), cases[i].s);
+		if (cases[i].r == 0)
+			assert_string_equal(err, "");
+		else
+			assert_int_equal(strncmp(err, want, strlen(want)), 0);
+		free(err);
 	}
 }
 
@@ -367,17 +404,28 @@ export_options(void **state)
 	char *a4[] = { "x", "--hz", "0", NULL };
 	char *a5[] = { "x", "-p", "--p", "--pprof", "--p", NULL };
 	char *a6[] = { "x", "--no-d", "--no", NULL };
+	struct caught c;
+	char *err;
 
 	(void)state;
 	assert_int_equal(options_parse(&o, 6, a1), OPT_RUN);
 	assert_string_equal(o.pprof, "out.pb.gz");
 	assert_int_equal(o.hz, 250);
 	assert_true(o.no_demangle && !o.folded);
-	fprintf(stderr, "(messages expected below)\n");
 	/* both */
+	c = stderr_catch();
 	assert_int_equal(options_parse(&o, 4, a2), OPT_BAD_VALUE);
 	assert_int_equal(options_parse(&o, 4, a3), OPT_BAD_VALUE);
 	assert_int_equal(options_parse(&o, 3, a4), OPT_BAD_VALUE);
+	err = stderr_caught(c);
+	assert_int_equal(lines_begin(err, msg_of("")), 3);
+	assert_non_null(strstr(err, ": --pprof replaces the report: it "
+	    "cannot be used with --folded\n"));
+	assert_non_null(strstr(err, ": --folded replaces the report: it "
+	    "cannot be used with --top\n"));
+	assert_non_null(strstr(err, ": --hz: not a whole number from 1 to "
+	    "1000000000: '0'\n"));
+	free(err);
 	/* an option's value is never respelled */
 	assert_int_equal(options_parse(&o, 5, a5), OPT_RUN);
 	assert_string_equal(o.profile, "--p");
@@ -409,6 +457,8 @@ numbers(void **state)
 	    "\xef\xbc\x95" };
 	struct options o;
 	int m = 0;
+	struct caught c;
+	char *err;
 
 	(void)state;
 	for (size_t i = 0; i < sizeof whole / sizeof whole[0]; i++) {
@@ -424,25 +474,39 @@ numbers(void **state)
 			assert_int_equal(o.hz, 10);
 		else
 			assert_int_equal(o.iterations, 10);
-		fprintf(stderr, "(%s messages expected below)\n", opt);
+		c = stderr_catch();
 		for (size_t j = 0; j < sizeof bad / sizeof bad[0]; j++)
 			assert_int_equal(parse_args(&o, opt, bad[j]),
 			    OPT_BAD_VALUE);
+		err = stderr_caught(c);
+		assert_int_equal(lines_begin(err, msg_of("")),
+		    (int)(sizeof bad / sizeof bad[0]));
+		assert_non_null(strstr(err, ": not a whole number from 1 to "));
+		free(err);
 	}
 	assert_int_equal(parse_args(&o, "--top", " +7"), OPT_RUN);
 	assert_int_equal(o.top, 7);
 	assert_int_equal(parse_args(&o, "--hz", "1000000000"), OPT_RUN);
+	c = stderr_catch();
 	assert_int_equal(parse_args(&o, "--hz", "1000000001"), OPT_BAD_VALUE);
+	err = stderr_caught(c);
+	assert_string_equal(err, msg_of("--hz: not a whole number from "
+	    "1 to 1000000000: '1000000001'\n"));
+	free(err);
 	/* -M: the same rule, with a minus sign */
 	assert_int_equal(options_multiplier("010", &m), 0);
 	assert_int_equal(m, 10);
 	assert_int_equal(options_multiplier(" +3", &m), 0);
 	assert_int_equal(m, 3);
-	fprintf(stderr, "(-M messages expected below)\n");
+	c = stderr_catch();
 	for (size_t j = 0; j < sizeof bad / sizeof bad[0]; j++)
 		if (strcmp(bad[j], "-5") != 0)
 			assert_int_equal(options_multiplier(bad[j], &m), -1);
 	assert_int_equal(parse_args(&o, "-M", "0x10"), OPT_BAD_MULTIPLIER);
+	err = stderr_caught(c);
+	assert_int_equal(lines_begin(err, msg_of("failed to parse "
+	    "multiplier: '")), (int)(sizeof bad / sizeof bad[0]));
+	free(err);
 }
 
 /* --interval: decimal seconds, a fraction allowed, 0.001 to 86400. */
@@ -459,6 +523,8 @@ intervals(void **state)
 	    "1E1", ".5", "5.", "1..2", "1.2.3", "inf", "nan", " nan", "-1",
 	    "0", "0.0009", "86400.001", "", "2 ", "2s", "1,5" };
 	struct options o;
+	struct caught c;
+	char *err;
 
 	(void)state;
 	for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
@@ -466,10 +532,14 @@ intervals(void **state)
 		    OPT_RUN);
 		assert_true(o.interval == good[i].v);
 	}
-	fprintf(stderr, "(--interval messages expected below)\n");
+	c = stderr_catch();
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
 		assert_int_equal(parse_args(&o, "--interval", bad[i]),
 		    OPT_BAD_VALUE);
+	err = stderr_caught(c);
+	assert_int_equal(lines_begin(err, msg_of("--interval: ")),
+	    (int)(sizeof bad / sizeof bad[0]));
+	free(err);
 }
 
 int

@@ -208,6 +208,81 @@ checker(void **state)
 	free(g);
 }
 
+/* A unit of the call graph (hist/gmon.h, 8-byte addresses and counts). */
+static void
+unit(unsigned char *u, uint64_t from, uint64_t self, uint64_t count)
+{
+	uint64_t v[3] = { from, self, count };
+
+	for (int k = 0; k < 3; k++)
+		for (int i = 0; i < 8; i++)
+			u[8 * k + i] = (unsigned char)(v[k] >> (56 - 8 * i));
+}
+
+/*
+ * Call arcs: functions at 0x1000 (3 ticks), 0x1010 (none: not listed,
+ * yet its Function made for its arcs) and 0x1030 (4 ticks), no function
+ * in [0x1020, 0x1030) nor past 0x1040.  Each arc a sample of two
+ * Locations with its count as calls; the time samples' calls 0; one
+ * Function *unknown* for the arcs' ends and the ticks of no function.
+ */
+static void
+calls(void **state)
+{
+	unsigned char u[6 * 24];
+	uint32_t by_self[6] = { 1, 0, 3, 2, 4, 5 };	/* by self, below */
+	struct gmon_graph x = { u, 6, 24, 8, 8, by_self };
+	struct pprof_meta in = { .start = 0x1000, .limit = 0x1040,
+	    .rate = 100 };
+	struct options o = { 0 };
+	struct run rn = { .o = &o, .map = "prog", .arcs = &x };
+	struct func_rec f[3] = {
+		{ .addr = 0x1000, .len = 16, .ticks = 3, .name = "a", .namelen = 1 },
+		{ .addr = 0x1010, .len = 16, .name = "b", .namelen = 1 },
+		{ .addr = 0x1030, .len = 16, .ticks = 4, .name = "c", .namelen = 1 },
+	};
+	struct pprof_enc e;
+	struct pprof_stats st;
+	char *g = NULL;
+	size_t len;
+	FILE *fp = open_memstream(&g, &len);
+
+	(void)state;
+	unit(u, 0x1004, 0x1010, 5);		/* a -> b */
+	unit(u + 24, 0x1014, 0x1000, 7);	/* b -> a */
+	unit(u + 48, 0x1024, 0x1030, 2);	/* *unknown* -> c */
+	unit(u + 72, 0x1034, 0x1028, 3);	/* c -> *unknown* */
+	unit(u + 96, 0x1036, 0x1030, 1);	/* c -> c */
+	unit(u + 120, 0x1050, 0x1050, 6);	/* *unknown* -> *unknown* */
+	pprof_begin(&e, fp, &rn, &in);
+	for (int i = 0; i < 3; i++) {
+		if (f[i].ticks)
+			pprof_func(&e, &f[i], NULL, NULL);
+		pprof_calls(&e, &f[i]);
+	}
+	pprof_calls_end(&e);
+	pprof_unplaced(&e, "*unknown*", 9);
+	assert_int_equal(pprof_end(&e), 0);
+	assert_int_equal(fclose(fp), 0);
+	if (pprof_check((unsigned char *)g, len, &st) != NULL)
+		fail_msg("%s", pprof_check((unsigned char *)g, len, &st));
+	assert_int_equal(st.types, 3);
+	assert_int_equal(st.functions, 4);
+	assert_int_equal(st.samples, 3 + 6);
+	assert_int_equal(st.arcs, 6);
+	assert_int_equal(st.arc_calls, 24);
+	assert_int_equal(st.value_sum[0], 16);
+	assert_int_equal(st.value_sum[1], 160000000);
+	assert_int_equal(st.value_sum[2], 24);
+	/* locations: a's address (its ticks', and its callees') and call
+	 * site; b's call site and address; c's address and two call
+	 * sites; *unknown*'s two call sites and two callee addresses, and
+	 * its ticks' */
+	assert_int_equal(st.locations, 2 + 2 + 3 + 4 + 1);
+	assert_true(has_string(g, len, "calls"));
+	free(g);
+}
+
 int
 main(void)
 {
@@ -217,6 +292,7 @@ main(void)
 		cmocka_unit_test(nanos),
 		cmocka_unit_test(strings),
 		cmocka_unit_test(checker),
+		cmocka_unit_test(calls),
 	};
 
 	return cmocka_run_group_tests_name("pprof", tests, NULL, NULL);

@@ -52,9 +52,18 @@ static void
 expect(const char *map, struct options opt, const char *want)
 {
 	struct tcase r = { map, W, sizeof W / 4, opt, { 0 } };
-	char *got = report(&r);
+	struct caught c = stderr_catch();
+	char *got = report(&r), *err = stderr_caught(c);
 
 	assert_string_equal(got, want);
+	/* the one message these maps draw: the ticks past the last symbol
+	 * of a map without _etext */
+	if (*err != '\0') {
+		assert_int_equal(lines_begin(err, "readprofile: "), 1);
+		assert_non_null(strstr(err, " ticks lie past the last symbol "
+		    "of map ("));
+	}
+	free(err);
 	free(got);
 }
 

@@ -35,6 +35,60 @@ slurp_fd(int fd)
 }
 
 /*
+ * Standard error caught: between stderr_catch() and stderr_caught(), what
+ * is written to fd 2 goes to a temporary file; stderr_caught() puts fd 2
+ * back and returns the text (malloc'd).  The messages a test provokes are
+ * checked there, never shown as if something had failed.
+ */
+struct caught {
+	FILE *f;
+	int saved;
+};
+
+static inline struct caught
+stderr_catch(void)
+{
+	struct caught c;
+
+	fflush(stderr);
+	c.f = tmpfile();
+	assert_non_null(c.f);
+	c.saved = dup(2);
+	assert_true(c.saved >= 0);
+	assert_int_equal(dup2(fileno(c.f), 2), 2);
+	return c;
+}
+
+static inline char *
+stderr_caught(struct caught c)
+{
+	char *s;
+
+	fflush(stderr);
+	dup2(c.saved, 2);
+	close(c.saved);
+	s = slurp_fd(fileno(c.f));
+	fclose(c.f);
+	return s;
+}
+
+/* How many lines of S begin with PREFIX, and whether all of them do. */
+static inline int
+lines_begin(const char *s, const char *prefix)
+{
+	int n = 0;
+
+	for (; *s != '\0'; n++) {
+		const char *nl = strchr(s, '\n');
+
+		if (strncmp(s, prefix, strlen(prefix)) != 0)
+			return -1;
+		s = nl ? nl + 1 : s + strlen(s);
+	}
+	return n;
+}
+
+/*
  * A temporary file holding N bytes of DATA, in $TMPDIR (tests/unit/run.sh
  * gives each run a directory of its own) or /tmp; returns its malloc'd path.
  */

@@ -7,9 +7,12 @@ or prints what differs and exits 1.
       TOP (readprofile --top N) against the classic report CLASSIC (same
       options, -v in CLASSIC_V for the addresses) sorted here: ticks down,
       then address, then map order, *unknown* after the functions of as
-      many ticks; a header row first; share = ticks * 100 / (total +
-      *unknown*), and the total row states that whole: the classic total
-      line with its ticks (and a gmon.out's seconds) those of the whole.
+      many ticks; a header row first; each row's columns in the classic
+      order (address with -v, ticks, load, seconds and calls of a
+      gmon.out), then share = ticks * 100 / (total + *unknown*), then the
+      name, last; the total row states that whole: its ticks (and a
+      gmon.out's seconds), and their load over the text of the classic
+      total's load.
   check.py topb N CLASSIC_B TOP
       the same for -b: blocks of the classic -b report, sorted.
   check.py json JSON CLASSIC_V [CLASSIC_S|CLASSIC_B] [top N]
@@ -102,44 +105,80 @@ def pct(ticks, total):
 
 
 def top_header(flags, gmon_calls=None):
-    """--top's header row: the columns of the rows below."""
+    """--top's header row: the columns of the rows below, the name last."""
     if "v" not in flags:
-        return b"%6s %-40s %8s %7s" % (b"ticks", b"function", b"load",
-                                        b"share")
-    if gmon_calls is None:
-        return b"%-16s %-40s %6s %8s %7s" % (b"address", b"function",
-                                              b"ticks", b"load", b"share")
-    return b"%-16s %-40s %6s %8s %10s%s %7s" % (
-        b"address", b"function", b"ticks", b"load", b"seconds",
-        b"    calls" if gmon_calls else b"", b"share")
+        return b"%6s %8s %7s %s" % (b"ticks", b"load", b"share", b"function")
+    secs = b"" if gmon_calls is None else \
+        b"%11s%s" % (b"seconds", b"    calls" if gmon_calls else b"")
+    return b"%-16s %6s %8s%s %7s %s" % (b"address", b"ticks", b"load", secs,
+                                        b"share", b"function")
 
 
-def unknown_row(u, flags, share, tsec=None, ttick=None, calls=False):
+def share(ticks, everything):
+    return b"%6.2f%%" % pct(ticks, everything)
+
+
+def func_row(v, flags, sh):
+    """A function's --top row from its classic -v line V: ticks, load,
+    (seconds, calls), share SH, then the name."""
+    addr, name, ticks, load, _, _, sec, calls = v
+    row = b"%016x " % addr if "v" in flags else b""
+    row += b"%6d %8s" % (ticks, load)
+    if "v" in flags and sec is not None:
+        row += b" %10s" % sec
+        if calls is not None:
+            row += b" %8d" % calls
+    return row + b" %7s %s" % (sh, name)
+
+
+def unknown_row(u, flags, sh, tsec=None, ttick=None, calls=False):
     """The *unknown* row of --top; a gmon.out's -v row has its seconds."""
-    if "v" not in flags:
-        row = b"%6d %-40s %8s" % (u, b"*unknown*", b"")
-    else:
-        row = b"%16s %-40s %6d %8s" % (b"", b"*unknown*", u, b"")
-        if tsec is not None:
-            rate = round(ttick / float(tsec)) if ttick else 1
-            sec = u / rate
-            row += b" %10s" % (b"%.*f" % (len(tsec.split(b".")[1]), sec))
-            if calls:
-                row += b" " * 9
-    return row + b" %6.2f%%" % share
+    row = b"%16s " % b"" if "v" in flags else b""
+    row += b"%6d %8s" % (u, b"")
+    if "v" in flags and tsec is not None:
+        rate = round(ttick / float(tsec)) if ttick else 1
+        row += b" %10s" % (b"%.*f" % (len(tsec.split(b".")[1]), u / rate))
+        if calls:
+            row += b" " * 9
+    return row + b" %7s *unknown*" % sh
 
 
-def whole_row(total_line, everything):
-    """The classic total line with its ticks replaced by EVERYTHING (the
-    ticks of every function, *unknown* and no symbol); a gmon.out's -v
-    seconds scaled alike, exactly, at their decimals."""
+def total_load(total_line, everything, got):
+    """The load of --top's total row, from the last line of GOT: that of
+    EVERYTHING ticks over the text the classic TOTAL_LINE's load is over
+    (its ticks / its load, known to the rounding of 4 decimals)."""
+    m = re.search(rb" (\d+\.\d{4})(?: +\d+\.\d+)?(?: +\d+)? +total$",
+                  got[-1] if got else b"")
+    if m is None:
+        fail("no total row: %r" % (got[-1:],))
+    load = float(m.group(1))
+    c = re.match(rb"^ *(\d+) total +(\d+\.\d{4})$", total_line) or \
+        re.match(rb"^0{16} total +(\d+) +(\d+\.\d{4})", total_line)
+    ticks, cload = int(c.group(1)), float(c.group(2))
+    if ticks > 0 and cload > 0:
+        # span = ticks / cload, each load rounded by up to 0.00005
+        lo = everything / (ticks / max(cload - 0.00005, 1e-12))
+        hi = everything / (ticks / (cload + 0.00005))
+        if not lo - 0.00005 <= load <= hi + 0.00005:
+            fail("total row load %s: %d ticks over the classic total's text"
+                 " (%d ticks, load %s) is %.4f to %.4f" % (
+                     m.group(1).decode(), everything, ticks,
+                     c.group(2).decode(), lo, hi))
+    elif everything == 0 and load != 0:
+        fail("total row load %s for no tick" % m.group(1).decode())
+    return m.group(1)
+
+
+def whole_row(total_line, everything, load):
+    """--top's total row: EVERYTHING (the ticks of every function, *unknown*
+    and no symbol), LOAD, a gmon.out's -v seconds scaled alike, exactly, at
+    their decimals, a blank share, then "total"."""
     m = re.match(rb"^( *)(\d+)( total +\d+\.\d{4})$", total_line)
     if m:
-        return b"%6d" % everything + m.group(3)
+        return b"%6d %8s %7s total" % (everything, load, b"")
     m = VLINE.match(total_line)
-    head = total_line[:58]
     old = int(m.group(3))
-    row = head + b"%6d %8s" % (everything, m.group(4))
+    row = b"%016x %6d %8s" % (0, everything, load)
     if m.group(5) is not None:
         d = len(m.group(5).split(b".")[1])
         # seconds = ticks / rate, exact at these decimals: the rate is
@@ -153,7 +192,7 @@ def whole_row(total_line, everything):
         row += b" %10s" % v
     if m.group(6) is not None:
         row += b" %8d" % int(m.group(6))
-    return row
+    return row + b" %7s total" % b""
 
 
 def cmd_top(n, classic, classic_v, top, flags=""):
@@ -175,19 +214,16 @@ def cmd_top(n, classic, classic_v, top, flags=""):
     want = [top_header(flags, gmon_calls)]
     for _, _, _, _, p, v in rows[:n]:
         if p is None:
-            want.append(unknown_row(unknown, flags, pct(unknown, everything),
+            want.append(unknown_row(unknown, flags, share(unknown, everything),
                                     tsec, ttick, gmon_calls))
             continue
-        if "v" in flags:
-            line = v[5]
-        else:
-            line = p[0]
-        want.append(line + (b" %6.2f%%" % pct(v[2], everything)))
+        want.append(func_row(v, flags, share(v[2], everything)))
         if "s" in flags:
             want.extend(p[2] if "v" not in flags else v[4])
-    want.append(whole_row(lines(classic_v if "v" in flags else classic)[-1],
-                          everything))
     got = lines(top)
+    last = lines(classic_v if "v" in flags else classic)[-1]
+    want.append(whole_row(last, everything, total_load(last, everything,
+                                                       got)))
     if got != want:
         for i, (a, b) in enumerate(zip(want, got)):
             if a != b:
@@ -225,8 +261,8 @@ def cmd_topb(n, classic_b, top):
     want = []
     for _, _, _, b in ranked[:n]:
         if b is None:
-            want.append(b"%6d *unknown* %6.2f%%" % (unknown,
-                                                     pct(unknown, everything)))
+            want.append(b"%6d %7s *unknown*" % (unknown,
+                                                 share(unknown, everything)))
             continue
         name, bins = b[0], b[1]
         t = sum(c for _, c in bins)
@@ -235,8 +271,9 @@ def cmd_topb(n, classic_b, top):
         want.append(name + b":")
         want.extend(b"\t%x\t%d" % (a, c) for a, c in bins)
         want.append(b"  total\t\t\t\t%d %6.2f%%" % (t, pct(t, everything)))
-    want.append(whole_row(grand, everything))
     got = lines(top)
+    want.append(whole_row(grand, everything, total_load(grand, everything,
+                                                        got)))
     if got != want:
         for i, (a, b) in enumerate(zip(want, got)):
             if a != b:

@@ -12,35 +12,17 @@
 #
 # Needs python3 (skipped without it); jq, when present, parses too.
 set -u
-PYTHON=${PYTHON:-python3}	# tests/check.sh gives the interpreter itself
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
+SUITE=views
+. "$TOP/tests/lib.sh"
 : "${RP:?set RP to the readprofile binary to test}"
-RP_WRAP=${RP_WRAP:-}
 CHECK="$PYTHON $TOP/tests/views/check.py"
 # Bounds on the waits below (polls of 50 ms), times TIME_SCALE (slower
 # builds: sanitizers, valgrind, emulators).
-TS=${TIME_SCALE:-1}
 POLLS=$((400 * TS))
 
-if ! command -v "$PYTHON" >/dev/null 2>&1; then
-	echo "views: skipped: needs python3"
-	exit 0
-fi
-TMP=$(mktemp -d) || exit 1
-trap 'rm -rf "$TMP"' EXIT
-trap 'exit 1' HUP INT TERM
-
-pass=0
-fail=0
-ok() {
-	pass=$((pass + 1))
-}
-no() {
-	fail=$((fail + 1))
-	echo "FAIL: $1"
-	[ -s "$TMP/why" ] && head -n 12 "$TMP/why" | sed 's/^/    | /'
-	return 0
-}
+have "$PYTHON" || suite_skipped "needs python3"
+WHY=$TMP/why
 # rp OUT ARGS...: readprofile ARGS > OUT; fails the test on an exit but 0.
 rp() {
 	_o=$1
@@ -55,7 +37,7 @@ rp() {
 judge() {
 	_n=$1
 	shift
-	if $CHECK "$@" >"$TMP/why" 2>&1; then ok; else no "$_n"; fi
+	if $CHECK "$@" >"$TMP/why" 2>&1; then ok; else bad "$_n"; fi
 }
 jq_parses() {
 	command -v jq >/dev/null 2>&1 || return 0
@@ -79,25 +61,25 @@ echo "== --top against the classic report sorted here"
 for mode in "" "--exact" "--baseline $R/half" "-a"; do
 	P="-p $R/profile -m $R/map $mode"
 	rp "$TMP/c" $P && rp "$TMP/cv" $P -v ||
-	    { no "classic ${mode:-default}"; continue; }
+	    { bad "classic ${mode:-default}"; continue; }
 	# N of 1, some, and more than there are functions
 	rp "$TMP/t" $P --top 7 && judge "--top 7 $mode" \
-	    top 7 "$TMP/c" "$TMP/cv" "$TMP/t" || no "--top 7 $mode"
+	    top 7 "$TMP/c" "$TMP/cv" "$TMP/t" || bad "--top 7 $mode"
 	for n in 1 1000000; do
 		rp "$TMP/t" $P --top $n -v && judge "--top $n -v $mode" \
-		    top $n "$TMP/c" "$TMP/cv" "$TMP/t" v || no "--top $n -v $mode"
+		    top $n "$TMP/c" "$TMP/cv" "$TMP/t" v || bad "--top $n -v $mode"
 	done
 	# -s and -b list every bucket: with -a, millions of lines
 	[ "$mode" = -a ] && continue
 	rp "$TMP/cs" $P -s && rp "$TMP/csv" $P -s -v ||
-	    { no "classic -s ${mode:-default}"; continue; }
+	    { bad "classic -s ${mode:-default}"; continue; }
 	rp "$TMP/t" $P --top 5 -s && judge "--top 5 -s $mode" \
-	    top 5 "$TMP/cs" "$TMP/cv" "$TMP/t" s || no "--top 5 -s $mode"
+	    top 5 "$TMP/cs" "$TMP/cv" "$TMP/t" s || bad "--top 5 -s $mode"
 	rp "$TMP/t" $P --top 5 -s -v && judge "--top 5 -s -v $mode" \
-	    top 5 "$TMP/cs" "$TMP/csv" "$TMP/t" sv || no "--top 5 -s -v $mode"
+	    top 5 "$TMP/cs" "$TMP/csv" "$TMP/t" sv || bad "--top 5 -s -v $mode"
 	rp "$TMP/cb" $P -b && rp "$TMP/t" $P --top 6 -b &&
 	    judge "--top 6 -b $mode" topb 6 "$TMP/cb" "$TMP/t" ||
-	    no "--top 6 -b $mode"
+	    bad "--top 6 -b $mode"
 done
 
 echo "== --top: *unknown* ranked with the functions, shares adding up"
@@ -105,39 +87,39 @@ U=$TOP/fixtures/cases/init-end
 for n in 1 2 3; do
 	P="-p $U/profile -m $U/map"
 	rp "$TMP/c" $P -s && rp "$TMP/cv" $P -v && rp "$TMP/cb" $P -b ||
-	    { no "classic init-end"; continue; }
+	    { bad "classic init-end"; continue; }
 	rp "$TMP/t" $P --top $n -s && judge "init-end --top $n -s" \
-	    top $n "$TMP/c" "$TMP/cv" "$TMP/t" s || no "init-end --top $n"
+	    top $n "$TMP/c" "$TMP/cv" "$TMP/t" s || bad "init-end --top $n"
 	rp "$TMP/t" $P --top $n -v && judge "init-end --top $n -v" \
-	    top $n "$TMP/c" "$TMP/cv" "$TMP/t" v || no "init-end --top $n -v"
+	    top $n "$TMP/c" "$TMP/cv" "$TMP/t" v || bad "init-end --top $n -v"
 	rp "$TMP/t" $P --top $n -b && judge "init-end --top $n -b" \
-	    topb $n "$TMP/cb" "$TMP/t" || no "init-end --top $n -b"
+	    topb $n "$TMP/cb" "$TMP/t" || bad "init-end --top $n -b"
 done
 # the shares of every row of --top N for N beyond the functions: 100%
-# (each rounded to 0.01)
+# (each rounded to 0.01; the column before the name)
 rp "$TMP/t" -p "$U/profile" -m "$U/map" --top 99 &&
-    awk 'NR > 1 && /%$/ { s += $NF; n++ }
+    awk 'NR > 1 && $(NF - 1) ~ /%$/ { s += $(NF - 1); n++ }
 	END { exit !(n == 4 && s > 99.95 && s < 100.05) }' "$TMP/t" &&
-    ok || no "init-end --top 99: shares add up"
+    ok || bad "init-end --top 99: shares add up"
 
 echo "== --json against the text report"
 for mode in "" "--exact" "--baseline $R/half" "-a"; do
 	P="-p $R/profile -m $R/map $mode"
-	rp "$TMP/cv" $P -v || { no "classic ${mode:-default}"; continue; }
+	rp "$TMP/cv" $P -v || { bad "classic ${mode:-default}"; continue; }
 	rp "$TMP/j" $P -J && jq_parses "$TMP/j" &&
-	    judge "--json $mode" json "$TMP/j" "$TMP/cv" || no "--json $mode"
+	    judge "--json $mode" json "$TMP/j" "$TMP/cv" || bad "--json $mode"
 	[ "$mode" = -a ] && continue
 	rp "$TMP/csv" $P -s -v && rp "$TMP/cb.b" $P -b ||
-	    { no "classic -s, -b ${mode:-default}"; continue; }
+	    { bad "classic -s, -b ${mode:-default}"; continue; }
 	rp "$TMP/j" $P --json -s && jq_parses "$TMP/j" &&
 	    judge "--json -s $mode" json "$TMP/j" "$TMP/cv" "$TMP/csv" ||
-	    no "--json -s $mode"
+	    bad "--json -s $mode"
 	rp "$TMP/j" $P --json -b && jq_parses "$TMP/j" &&
 	    judge "--json -b $mode" json "$TMP/j" "$TMP/cv" "$TMP/cb.b" ||
-	    no "--json -b $mode"
+	    bad "--json -b $mode"
 	rp "$TMP/j" $P --json --top 9 -s && jq_parses "$TMP/j" &&
 	    judge "--json --top 9 -s $mode" json "$TMP/j" "$TMP/cv" \
-	    "$TMP/csv" top 9 || no "--json --top 9 -s $mode"
+	    "$TMP/csv" top 9 || bad "--json --top 9 -s $mode"
 done
 
 echo "== gmon.out: --top and --json"
@@ -147,8 +129,8 @@ GM=$TOP/fixtures/gmon
 for a in "" -m32 -s390x; do
 	g=$GM/hot$a.gmon
 	"$PYTHON" "$TOP/tests/views/halve.py" "$g" "$TMP/half.gmon" \
-	    >"$TMP/why" 2>&1 || { no "halve hot$a.gmon"; continue; }
-	rp "$TMP/iv" -i -v -p "$g" || no "hot$a: -i -v"
+	    >"$TMP/why" 2>&1 || { bad "halve hot$a.gmon"; continue; }
+	rp "$TMP/iv" -i -v -p "$g" || bad "hot$a: -i -v"
 	for map in "$GM/hot$a.map" "$GM/hot$a"; do
 	for mode in "" "--exact" "--baseline $TMP/half.gmon" "-a"; do
 		# every mode on x86-64's nm map; else two (the ELF map reads
@@ -160,37 +142,39 @@ for a in "" -m32 -s390x; do
 		L="hot$a -m ${map##*/}${mode:+ ${mode%% *}}"
 		rp "$TMP/c" $P && rp "$TMP/cv" $P -v && rp "$TMP/cs" $P -s &&
 		    rp "$TMP/csv" $P -s -v && rp "$TMP/cb.b" $P -b ||
-		    { no "$L: classic"; continue; }
+		    { bad "$L: classic"; continue; }
 		rp "$TMP/t" $P --top 2 && judge "$L: --top 2" \
-		    top 2 "$TMP/c" "$TMP/cv" "$TMP/t" || no "$L: --top 2"
+		    top 2 "$TMP/c" "$TMP/cv" "$TMP/t" || bad "$L: --top 2"
 		rp "$TMP/t" $P --top 1000 -v && judge "$L: --top 1000 -v" \
-		    top 1000 "$TMP/c" "$TMP/cv" "$TMP/t" v || no "$L: --top -v"
+		    top 1000 "$TMP/c" "$TMP/cv" "$TMP/t" v || bad "$L: --top -v"
 		rp "$TMP/t" $P --top 2 -s && judge "$L: --top 2 -s" \
-		    top 2 "$TMP/cs" "$TMP/cv" "$TMP/t" s || no "$L: --top -s"
+		    top 2 "$TMP/cs" "$TMP/cv" "$TMP/t" s || bad "$L: --top -s"
 		rp "$TMP/t" $P --top 2 -s -v && judge "$L: --top 2 -s -v" \
-		    top 2 "$TMP/cs" "$TMP/csv" "$TMP/t" sv || no "$L: --top -s -v"
+		    top 2 "$TMP/cs" "$TMP/csv" "$TMP/t" sv || bad "$L: --top -s -v"
 		rp "$TMP/t" $P --top 2 -b && judge "$L: --top 2 -b" \
-		    topb 2 "$TMP/cb.b" "$TMP/t" || no "$L: --top -b"
+		    topb 2 "$TMP/cb.b" "$TMP/t" || bad "$L: --top -b"
 		# -b -v lists every symbol's total: its total line counts the
-		# calls of all, as -v -a's does; --top or not
+		# calls of all, as -v -a's does; --top or not (its total
+		# row's calls before the name)
 		rp "$TMP/cbv" $P -b -v && rp "$TMP/cva" $P -v -a &&
 		    rp "$TMP/t" $P --top 9 -b -v &&
-		    [ "$(tail -n 1 "$TMP/t")" = "$(tail -n 1 "$TMP/cbv")" ] &&
+		    [ "$(tail -n 1 "$TMP/t" | awk '{ print $(NF - 1) }')" = \
+		    "$(tail -n 1 "$TMP/cbv" | awk '{ print $NF }')" ] &&
 		    [ "$(tail -n 1 "$TMP/cbv")" = "$(tail -n 1 "$TMP/cva")" ] &&
-		    ok || no "$L: -b -v total line, with --top and without"
+		    ok || bad "$L: -b -v total line, with --top and without"
 		rp "$TMP/j" $P -J && jq_parses "$TMP/j" &&
 		    judge "$L: --json" json "$TMP/j" "$TMP/cv" &&
 		    judge "$L: --json inputs" gmoninfo "$TMP/j" "$TMP/iv" ||
-		    no "$L: --json"
+		    bad "$L: --json"
 		rp "$TMP/j" $P -J -s && jq_parses "$TMP/j" &&
 		    judge "$L: --json -s" json "$TMP/j" "$TMP/cv" "$TMP/csv" ||
-		    no "$L: --json -s"
+		    bad "$L: --json -s"
 		rp "$TMP/j" $P -J -b && jq_parses "$TMP/j" &&
 		    judge "$L: --json -b" json "$TMP/j" "$TMP/cv" "$TMP/cb.b" ||
-		    no "$L: --json -b"
+		    bad "$L: --json -b"
 		rp "$TMP/j" $P -J --top 2 -s && jq_parses "$TMP/j" &&
 		    judge "$L: --json --top 2 -s" json "$TMP/j" "$TMP/cv" \
-		    "$TMP/csv" top 2 || no "$L: --json --top 2 -s"
+		    "$TMP/csv" top 2 || bad "$L: --json --top 2 -s"
 	done
 	done
 done
@@ -222,7 +206,7 @@ golden() {
 		fi
 	else
 		echo "readprofile $args -J failed" >"$TMP/why"
-		no "golden $3 -J"
+		bad "golden $3 -J"
 		rm -f "$G/$3.json" "$G/$3.v"
 	fi
 }
@@ -238,7 +222,7 @@ done
 for a in "$TOP"/fixtures/arch/*/; do
 	[ -d "$a/golden" ] || continue
 	a=${a%/}
-	unpack_capture "$a" "$TMP/arch" || { no "unpack ${a##*/}"; continue; }
+	unpack_capture "$a" "$TMP/arch" || { bad "unpack ${a##*/}"; continue; }
 	for d in "$a"/golden/*/; do
 		d=${d%/}
 		golden "$d" "$TMP/arch" "${a##*/}-${d##*/}"
@@ -247,24 +231,24 @@ for a in "$TOP"/fixtures/arch/*/; do
 	P="-p $TMP/arch/profile -m $TMP/arch/kallsyms"
 	rp "$TMP/c" $P && rp "$TMP/cv" $P -v && rp "$TMP/t" $P --top 10 &&
 	    judge "--top 10, ${a##*/} capture" top 10 "$TMP/c" "$TMP/cv" \
-	    "$TMP/t" || no "--top 10, ${a##*/} capture"
+	    "$TMP/t" || bad "--top 10, ${a##*/} capture"
 	rm -rf "$TMP/arch"
 done
 if command -v jq >/dev/null 2>&1 && ! jq -e . "$G"/*.json >/dev/null 2>"$TMP/why"
 then
-	no "golden cases: jq cannot parse them all"
+	bad "golden cases: jq cannot parse them all"
 fi
 $CHECK golden "$G" >"$TMP/golden.out" 2>&1
 _grc=$?
 while read -r _v _n; do
 	case $_v in
 	ok) ok ;;
-	*) echo "$_v $_n" >"$TMP/why"; no "golden ${_n%%:*}: --json" ;;
+	*) echo "$_v $_n" >"$TMP/why"; bad "golden ${_n%%:*}: --json" ;;
 	esac
 done <"$TMP/golden.out"
 if [ $_grc != 0 ] && ! grep -qv '^ok ' "$TMP/golden.out"; then
 	: >"$TMP/why"
-	no "golden cases: check.py exit status $_grc"
+	bad "golden cases: check.py exit status $_grc"
 fi
 
 echo "== hostile symbol names"
@@ -292,17 +276,17 @@ PY
 P="-p $H/profile -m $H/map"
 rp "$TMP/cv" $P -v && rp "$TMP/csv" $P -v -s && rp "$TMP/j" $P -J -s &&
     jq_parses "$TMP/j" && judge "hostile names: --json -s == text" json \
-    "$TMP/j" "$TMP/cv" "$TMP/csv" || no "hostile names: --json -s"
+    "$TMP/j" "$TMP/cv" "$TMP/csv" || bad "hostile names: --json -s"
 judge "hostile names decode to the map's bytes" names "$TMP/j" "$H/map"
 rp "$TMP/j" $P -J -a --top 3 && jq_parses "$TMP/j" &&
     judge "hostile names: --json -a --top 3" names "$TMP/j" "$H/map" ||
-    no "hostile names: --json -a --top 3"
+    bad "hostile names: --json -a --top 3"
 rp "$TMP/c" $P && rp "$TMP/t" $P --top 4 && judge "hostile names: --top 4" \
-    top 4 "$TMP/c" "$TMP/cv" "$TMP/t" || no "hostile names: --top 4"
+    top 4 "$TMP/c" "$TMP/cv" "$TMP/t" || bad "hostile names: --top 4"
 # -b -a: a function with a bin to list, and only those
 rp "$TMP/cb.b" $P -b -a && rp "$TMP/j" $P -J -b -a &&
     judge "hostile names: --json -b -a" json "$TMP/j" "$TMP/cv" "$TMP/cb.b" ||
-    no "hostile names: --json -b -a"
+    bad "hostile names: --json -b -a"
 
 echo "== option errors"
 # err NAME MESSAGE ARGS...: exit 1, empty stdout, stderr the message.
@@ -316,7 +300,7 @@ err() {
 	then ok
 	else
 		{ echo "exit $_rc; stderr:"; cat "$TMP/e.err"; } >"$TMP/why"
-		no "$_n"
+		bad "$_n"
 	fi
 }
 P="-p $R/profile -m $R/map"
@@ -366,7 +350,7 @@ rp "$W/j1" $P -p "$W/v0" --baseline "$W/v0" -v &&
 rp "$W/j2" $P -p "$W/v1" --baseline "$W/v0" -v &&
 rp "$W/j3" $P -p "$W/v2" --baseline "$W/v1" -v &&
 rp "$W/j4.reset" $P -p "$W/v3" -v &&
-rp "$W/j5" $P -p "$W/v4" --baseline "$W/v3" -v || no "expected reports"
+rp "$W/j5" $P -p "$W/v4" --baseline "$W/v3" -v || bad "expected reports"
 
 # watch OUT ARGS...: readprofile --interval 1 --iterations 5 ARGS on $W/cur,
 # moving version k in place once report k is out.  Sets RC.
@@ -396,12 +380,12 @@ if [ $RC = 0 ] && grep -q "counters went down" "$W/err"; then
 	    "$W/out" 5 "$W/e1" "$W/e2" "$W/e3" "$W/e4.reset" "$W/e5"
 else
 	cat "$W/err" >"$TMP/why"
-	no "--interval: exit $RC"
+	bad "--interval: exit $RC"
 fi
 watch "$W/out" -J
 [ $RC = 0 ] && judge "--interval -J: one document per interval" watch \
     "$W/out" 5 "$W/j1" "$W/j2" "$W/j3" "$W/j4.reset" "$W/j5" json ||
-    no "--interval -J: exit $RC"
+    bad "--interval -J: exit $RC"
 
 # The live profile under the test root, --exact (the kernel release read
 # for each report): 1,000 reports, each with its total, and no path of
@@ -412,11 +396,11 @@ echo 6.12.0 >"$TMP/root/proc/sys/kernel/osrelease"
 READPROFILE_TEST_ROOT=$TMP/root $RP_WRAP "$RP" -m "$W/map" --exact --top 1 \
     --interval 0.001 --iterations 1000 >"$W/out" 2>"$W/err"
 RC=$?
-if [ $RC = 0 ] && [ "$(grep -c ' total ' "$W/out")" = 1000 ] &&
+if [ $RC = 0 ] && [ "$(grep -c ' total$' "$W/out")" = 1000 ] &&
     ! grep -q 'No such file' "$W/err"; then
 	ok
 else
-	no "--interval --exact on the test root's live profile: exit $RC, $(grep -c ' total ' "$W/out") reports, $(head -c 200 "$W/err")"
+	bad "--interval --exact on the test root's live profile: exit $RC, $(grep -c ' total$' "$W/out") reports, $(head -c 200 "$W/err")"
 fi
 
 # A profile rewritten in place, caught empty at a read: the read waits
@@ -475,13 +459,13 @@ _seen=0
 [ -n "$_c0" ] && [ -n "$_c" ] && [ "$_c" -ge $((_c0 + 5)) ] && _seen=1
 if [ $_seen = 0 ]; then
 	echo "context switches ${_c0:-?}, then ${_c:-?}" >"$TMP/why"
-	no "--interval: readprofile not seen waiting for the profile"
+	bad "--interval: readprofile not seen waiting for the profile"
 elif [ $RC = 0 ]; then
 	judge "--interval: a profile caught half-written is waited for" watch \
 	    "$W/out" 2 "$W/e1" "$W/e2"
 else
 	cat "$W/err" >"$TMP/why"
-	no "--interval: a profile caught half-written: exit $RC"
+	bad "--interval: a profile caught half-written: exit $RC"
 fi
 
 # SIGTERM and SIGINT: the report under way is finished, exit 0.
@@ -506,7 +490,7 @@ for sig in TERM INT; do
 	then ok
 	else
 		{ echo "exit $RC, last line:"; tail -n 1 "$W/out"; } >"$TMP/why"
-		no "--interval stopped by SIG$sig"
+		bad "--interval stopped by SIG$sig"
 	fi
 done
 
@@ -514,7 +498,7 @@ done
 # in a pipe (above) the reports follow one another, no escape in them.
 printf '\033' >"$TMP/esc"
 if grep -qF "$(cat "$TMP/esc")" "$W/out"; then
-	no "--interval in a pipe: an escape sequence"
+	bad "--interval in a pipe: an escape sequence"
 else
 	ok
 fi
@@ -543,13 +527,13 @@ screens = out.split(b"\033[H\033[2J")
 if screens[0] != b"" or len(screens) != 4:
     sys.exit("want 3 screens each after home+clear: %r" % out[:300])
 for s in screens[1:]:
-    if not s.startswith(b"--- ") or b" total " not in s:
+    if not s.startswith(b"--- ") or b" total\r\n" not in s:
         sys.exit("a screen: %r" % s[:200])
 PY
 case $? in
 0) ok ;;
 77) cat "$TMP/why" ;;
-*) no "--interval on a terminal: each screen in place" ;;
+*) bad "--interval on a terminal: each screen in place" ;;
 esac
 
 echo "== one total: --top, --folded and --json against the counters' sum"
@@ -569,12 +553,12 @@ for M in map cut; do
 	    t=$(tail -n 1 "$TMP/t.top" | awk '{ print $1 }') &&
 	    [ "$t" = "$SUM" ] ||
 	    { echo "--top total $t, counters $SUM" >>"$TMP/why"; false; } &&
-	    ok || no "one total: --top, $M"
+	    ok || bad "one total: --top, $M"
 	rp "$TMP/t.folded" $P --folded &&
 	    f=$(awk '{ s += $NF } END { printf "%.0f", s }' "$TMP/t.folded") &&
 	    [ "$f" = "$SUM" ] ||
 	    { echo "--folded sum $f, counters $SUM" >>"$TMP/why"; false; } &&
-	    ok || no "one total: --folded, $M"
+	    ok || bad "one total: --folded, $M"
 	rp "$TMP/t.json" $P --json &&
 	    "$PYTHON" - "$TMP/t.json" "$SUM" >"$TMP/why" 2>&1 <<'PY' &&
 import json, sys
@@ -584,7 +568,7 @@ if s != int(sys.argv[2]) or d["total"] != s:
     sys.exit("--json in_functions+unknown+no_symbol %d, total %d, counters %s"
              % (s, d["total"], sys.argv[2]))
 PY
-	    ok || no "one total: --json, $M"
+	    ok || bad "one total: --json, $M"
 done
 # the cut map: the warning, after the report, with its count
 "$RP" -p "$R/profile" -m "$R/cut" >"$TMP/cut.out" 2>"$TMP/cut.err"
@@ -597,23 +581,23 @@ if [ $rc = 0 ] && [ "$w" = "$((SUM - t - u)) $SUM" ] && [ "$((SUM - t - u))" -gt
     [ "$(wc -l <"$TMP/cut.err")" = 1 ]; then ok; else
 	{ echo "rc $rc, total $t, unknown $u, counters $SUM; stderr:"
 	    cat "$TMP/cut.err"; } >"$TMP/why"
-	no "a truncated map: the ticks past its last symbol are warned about"
+	bad "a truncated map: the ticks past its last symbol are warned about"
 fi
 "$RP" -p "$R/profile" -m "$R/map" >/dev/null 2>"$TMP/map.err"
 if [ -s "$TMP/map.err" ]; then
 	cp "$TMP/map.err" "$TMP/why"
-	no "the whole map: no warning"
+	bad "the whole map: no warning"
 else ok; fi
 ORACLE=${ORACLE:-/usr/sbin/readprofile}
 if [ -x "$ORACLE" ] && "$ORACLE" -V 2>/dev/null | grep -q util-linux; then
 	"$ORACLE" -p "$R/profile" -m "$R/cut" >"$TMP/cut.want" 2>/dev/null
 	if cmp -s "$TMP/cut.want" "$TMP/cut.out"; then ok; else
 		diff "$TMP/cut.want" "$TMP/cut.out" >"$TMP/why"
-		no "a truncated map: the classic stdout is util-linux's"
+		bad "a truncated map: the classic stdout is util-linux's"
 	fi
 elif [ "${READPROFILE_CHECK_NO_SKIP:-}" = 1 ]; then
 	echo "util-linux readprofile not found" >"$TMP/why"
-	no "a truncated map against util-linux"
+	bad "a truncated map against util-linux"
 else
 	echo "SKIP: a truncated map against util-linux: not installed"
 fi

@@ -45,8 +45,8 @@ send() { # send NAME FILE: gzip + base64 between markers
 	echo "@@RP END $1"
 }
 
-# run TAG ARGS...: ours with ARGS; sends TAG.out, TAG.err and TAG.rc
-run() {
+# capture TAG ARGS...: ours with ARGS; sends TAG.out, TAG.err and TAG.rc
+capture() {
 	tag=$1; shift
 	"$OURS" "$@" >"$W/$tag.out" 2>"$W/$tag.err"
 	echo $? >"$W/$tag.rc"
@@ -56,7 +56,7 @@ run() {
 }
 
 echo "@@RP NOTE kernel $(uname -r) ($(uname -m)), cmdline: $(cat /proc/cmdline)"
-[ -x "$OURS" ] && run live-i -i
+[ -x "$OURS" ] && capture live-i -i
 
 workload
 cp /proc/profile "$S/profile"
@@ -70,15 +70,15 @@ if [ -x "$OURS" ]; then
 		a=$m
 		[ "$m" = default ] && a=
 		t=${m#--}; t=${t#-}
-		run "snap-$t" -p "$S/profile" -m "$S/kallsyms" $a
+		capture "snap-$t" -p "$S/profile" -m "$S/kallsyms" $a
 	done
-	run live-report -m /proc/kallsyms
+	capture live-report -m /proc/kallsyms
 	cp /proc/profile "$S/profile2"
 	send profile2 "$S/profile2"
 	workload
-	run r-before -m /proc/kallsyms
-	run r -r
-	run r-after -m /proc/kallsyms
+	capture r-before -m /proc/kallsyms
+	capture r -r
+	capture r-after -m /proc/kallsyms
 fi
 
 echo "@@RP DONE"

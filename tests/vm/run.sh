@@ -7,6 +7,10 @@
 #          sends a snapshot of /proc/profile and /proc/kallsyms out over the
 #          console, and this script compares the reports on the host. The
 #          s390x guest also runs a readprofile cross-built for s390x.
+#   current  today's Debian kernels, amd64 (trixie's 6.12, sid's 7.x, from
+#          Debian's archive through a private apt sources list), each booted
+#          twice without profile=: --enable, then --enable=schedule
+#          (tests/vm/current.sh).
 # This script installs what it needs, builds the initramfs images, boots,
 # and collects the results from the serial consoles.
 #
@@ -14,7 +18,9 @@
 #   RP=PATH          test this binary instead of building a static one
 #   RP_S390X=PATH    the s390x binary for the s390x guest, instead of building
 #                    one with s390x-linux-gnu-gcc
-#   VM_ARCHS=LIST    architectures to boot (default "amd64 i386 arm64 s390x")
+#   VM_ARCHS=LIST    architectures to boot (default "amd64 i386 arm64 s390x
+#                    current"; current: today's kernels, amd64)
+#   VM_CURRENT=LIST  the Debian suites of "current" (default "trixie sid")
 #   VM_JOBS=N        guests running at once (default 2)
 #   VM_TIMEOUT=S     seconds allowed per boot (default 600)
 #   VM_KEEP=1        always save the amd64 boots' snapshots (the other
@@ -24,30 +30,31 @@
 
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+TOP=$ROOT
+SUITE=check-vm
+. "$TOP/tests/lib.sh"
 CACHE=$ROOT/build/vm-cache
 OUT=$ROOT/build/vm-out
 TIMEOUT=${VM_TIMEOUT:-600}
 KEEP=${VM_KEEP:-0}
-ARCHS=${VM_ARCHS:-amd64 i386 arm64 s390x}
+ARCHS=${VM_ARCHS:-amd64 i386 arm64 s390x current}
+CURRENT=${VM_CURRENT:-trixie sid}
 JOBS=${VM_JOBS:-2}
 UL=/usr/sbin/readprofile
 
 die() {
 	echo "check-vm: $*" >&2
-	echo "0 passed, 1 failed"
-	exit 1
+	bad "$*"
+	summary
 }
 has() { # has ARCH: ARCH is in $ARCHS
 	case " $ARCHS " in *" $1 "*) return 0 ;; esac
 	return 1
 }
 for a in $ARCHS; do
-	case $a in amd64 | i386 | arm64 | s390x) ;; *) die "VM_ARCHS: unknown architecture $a" ;; esac
+	case $a in amd64 | i386 | arm64 | s390x | current) ;; *) die "VM_ARCHS: unknown architecture $a" ;; esac
 done
 
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/rp-vm.XXXXXX") || die "cannot make a temporary directory"
-trap 'rm -rf "$TMP"' EXIT
-trap 'exit 1' HUP INT TERM
 start=$(date +%s)
 
 # --- tools ---------------------------------------------------------------------
@@ -58,7 +65,7 @@ apt_install() { # apt_install PACKAGE...
 		>"$TMP/apt.log" 2>&1 || { tail -n 20 "$TMP/apt.log" >&2; die "apt-get install $* failed"; }
 }
 need=
-if has amd64 || has i386; then
+if has amd64 || has i386 || has current; then
 	command -v qemu-system-x86_64 >/dev/null 2>&1 &&
 		command -v qemu-system-i386 >/dev/null 2>&1 || need="$need qemu-system-x86"
 fi
@@ -75,7 +82,7 @@ command -v cpio >/dev/null 2>&1 || need="$need cpio"
 # foreign architectures, for apt-get download of their kernels and busybox
 added=
 for a in $ARCHS; do
-	[ "$a" = "$(dpkg --print-architecture)" ] && continue
+	[ "$a" = "$(dpkg --print-architecture)" ] || [ "$a" = current ] && continue
 	dpkg --print-foreign-architectures | grep -qx "$a" && continue
 	dpkg --add-architecture "$a" || die "dpkg --add-architecture $a failed"
 	added=1
@@ -102,6 +109,7 @@ fetch() { # fetch PACKAGE ARCH: path of its .deb in the cache, downloading it if
 }
 updated=
 for a in $ARCHS; do
+	[ "$a" = current ] && continue	# below
 	kpkg=$(kernel_pkg "$a")
 	if [ -z "$kpkg" ] && [ -z "$updated" ]; then
 		apt-get update -q >"$TMP/apt.log" 2>&1
@@ -142,6 +150,61 @@ for a in $ARCHS; do
 		>"$TMP/$a.kpkg"
 done
 
+# --- today's kernels: Debian's suites, through a private apt setup ---------
+# current_fetch SUITE: the suite's amd64 kernel (what linux-image-amd64
+# depends on; sid splits it into linux-binary-R, the image, and
+# linux-base-R, the config) into $TMP/current-SUITE.{kernel,config,kpkg},
+# and where its package installs the config into .cfgpath.  The host's own
+# sources and lists are never used nor changed.
+current_fetch() {
+	_s=$1
+	_a=$CACHE/apt-$_s
+	mkdir -p "$_a/lists/partial" "$_a/cache/archives/partial" || return 1
+	echo "deb http://deb.debian.org/debian $_s main" >"$_a/sources.list"
+	set -- -o Dir::Etc::sourcelist="$_a/sources.list" -o Dir::Etc::sourceparts=- \
+		-o Dir::State::Lists="$_a/lists" -o Dir::Cache="$_a/cache" \
+		-o APT::Architectures=amd64 -o APT::Sandbox::User=root
+	apt-get "$@" -q update >"$TMP/apt-$_s.log" 2>&1 ||
+		echo "check-vm: apt-get update of $_s failed; using what is cached"
+	_img=$(apt-cache "$@" depends linux-image-amd64 2>/dev/null |
+		sed -n 's/^ *Depends: \(linux-image-[0-9][^ ]*-amd64\)$/\1/p' | head -n 1)
+	[ -n "$_img" ] || { echo "check-vm: no linux-image-amd64 in $_s" >&2; return 1; }
+	_pkgs=$(apt-cache "$@" depends "$_img" 2>/dev/null |
+		sed -n 's/^ *Depends: \(linux-\(binary\|base\)-[0-9][^ ]*\)$/\1/p')
+	[ -n "$_pkgs" ] || _pkgs=$_img
+	_x=$CACHE/$_img.tree
+	for _p in $_pkgs; do
+		_d=$(ls "$CACHE/${_p}"_*_amd64.deb 2>/dev/null | tail -n 1)
+		if [ -z "$_d" ]; then
+			(cd "$CACHE" && apt-get "$@" -q download "$_p") >"$TMP/download.log" 2>&1 ||
+				{ cat "$TMP/download.log" >&2; return 1; }
+			_d=$(ls "$CACHE/${_p}"_*_amd64.deb 2>/dev/null | tail -n 1)
+		fi
+		[ -n "$_d" ] || return 1
+		[ -f "$_x.$_p.done" ] && continue
+		mkdir -p "$_x"
+		# only the image, the config and System.map: not the modules
+		dpkg-deb --fsys-tarfile "$_d" | tar -x -C "$_x" --wildcards \
+			'./boot/*' './usr/lib/modules/*/vmlinuz' './usr/lib/modules/*/config' \
+			'./usr/lib/modules/*/System.map' 2>/dev/null
+		echo "$_p $(dpkg-deb -f "$_d" Version)" >"$_x.$_p.done"
+	done
+	_k=$(ls "$_x"/boot/vmlinuz-* "$_x"/usr/lib/modules/*/vmlinuz 2>/dev/null | head -n 1)
+	_c=$(ls "$_x"/boot/config-* "$_x"/usr/lib/modules/*/config 2>/dev/null | head -n 1)
+	[ -n "$_k" ] && [ -n "$_c" ] || { echo "check-vm: no vmlinuz or config in $_pkgs" >&2; return 1; }
+	echo "$_k" >"$TMP/current-$_s.kernel"
+	echo "$_c" >"$TMP/current-$_s.config"
+	echo "${_c#"$_x"}" >"$TMP/current-$_s.cfgpath"
+	cat "$_x".*.done | tr '\n' ' ' | sed 's/ $//' >"$TMP/current-$_s.kpkg"
+}
+if has current; then
+	bdeb=$(fetch busybox-static amd64) || die "cannot download busybox-static:amd64"
+	echo "$bdeb" >"$TMP/amd64.busybox"
+	for s in $CURRENT; do
+		current_fetch "$s" || die "cannot fetch the kernel of Debian $s"
+	done
+fi
+
 # --- the binaries under test ---------------------------------------------------
 build() { # build WHAT MAKE-ARGS...: make, or report the failure and stop
 	what=$1
@@ -149,9 +212,8 @@ build() { # build WHAT MAKE-ARGS...: make, or report the failure and stop
 	echo "check-vm: building $what"
 	if ! make -C "$ROOT" --no-print-directory "$@" >"$TMP/build.log" 2>&1; then
 		tail -n 40 "$TMP/build.log" >&2
-		echo "FAIL: build $what (make $*)"
-		echo "0 passed, 1 failed"
-		exit 1
+		bad "build $what (make $*)"
+		summary
 	fi
 }
 # and the independent model of --exact (tests/differential/model.c), run on the host
@@ -182,15 +244,19 @@ fi
 initramfs() { # initramfs ARCH: $TMP/ARCH.initrd.gz
 	R=$TMP/root-$1
 	mkdir -p "$R/bin" "$R/dev" "$R/etc"
-	dpkg-deb --fsys-tarfile "$(cat "$TMP/$1.busybox")" | tar -x -O ./bin/busybox >"$R/bin/busybox" ||
-		die "cannot unpack $(cat "$TMP/$1.busybox")"
+	_bb=$TMP/$1.busybox
+	[ -f "$_bb" ] || _bb=$TMP/amd64.busybox	# today's kernels: the host's
+	dpkg-deb --fsys-tarfile "$(cat "$_bb")" | tar -x -O ./bin/busybox >"$R/bin/busybox" ||
+		die "cannot unpack $(cat "$_bb")"
 	chmod 755 "$R/bin/busybox"
-	if [ "$1" = amd64 ]; then
+	if [ "$1" = amd64 ] || [ "${1%%-*}" = current ]; then
 		mkdir -p "$R/ours" "$R/ul"
 		cp "$OURS" "$R/ours/readprofile"
 		cp "$UL" "$R/ul/readprofile"
 		cp "$ROOT/tests/vm/init.sh" "$R/init"
 		cp "$ROOT/tests/vm/newcomer.sh" "$R/newcomer.sh"
+		cp "$ROOT/tests/vm/current.sh" "$R/current.sh"
+		[ -f "$TMP/$1.config" ] && cp "$(cat "$TMP/$1.config")" "$R/kconfig"
 		chmod 755 "$R/ours/readprofile" "$R/ul/readprofile"
 		# shared libraries and the dynamic loader of the dynamic binaries
 		for f in "$UL" "$OURS"; do
@@ -213,7 +279,13 @@ initramfs() { # initramfs ARCH: $TMP/ARCH.initrd.gz
 		die "cannot build the initramfs for $1"
 }
 for a in $ARCHS; do
-	initramfs "$a"
+	if [ "$a" = current ]; then
+		for s in $CURRENT; do
+			initramfs "current-$s"
+		done
+	else
+		initramfs "$a"
+	fi
 done
 
 # --- boot, VM_JOBS at a time ---------------------------------------------------
@@ -223,15 +295,18 @@ running=
 trap 'for f in "$TMP"/*.pid; do [ -f "$f" ] && kill "$(cat "$f")" 2>/dev/null; done; exit 1' HUP INT TERM
 boot() { # boot LABEL ARCH SHIFT: profile=SHIFT; none or schedule: no profile=
 	set -- "$1" "$2" "$3" "$(cat "$TMP/$2.kernel")"
+	cfg=
+	[ -f "$TMP/$2.cfgpath" ] && cfg=$(cat "$TMP/$2.cfgpath")
 	case $3 in
 	none) prof= mode=none st=4 ;;
 	schedule) prof= mode=schedule st=1 ;;
+	current | current-schedule) prof= mode=$3 st=4 ;;
 	*) prof="profile=$3 " mode= st=$((1 << $3)) ;;
 	esac
 	bid=
 	[ -s "$4.buildid" ] && bid=$(cat "$4.buildid")
 	case $2 in
-	amd64) q="qemu-system-x86_64 -accel tcg -cpu max" c=ttyS0 ;;
+	amd64 | current-*) q="qemu-system-x86_64 -accel tcg -cpu max" c=ttyS0 ;;
 	i386) q="qemu-system-i386 -accel tcg -cpu max" c=ttyS0 ;;
 	arm64) q="qemu-system-aarch64 -M virt -cpu max" c=ttyAMA0 ;;
 	s390x) q="qemu-system-s390x -M s390-ccw-virtio" c=ttysclp0 ;;
@@ -242,7 +317,7 @@ boot() { # boot LABEL ARCH SHIFT: profile=SHIFT; none or schedule: no profile=
 		s=$(date +%s)
 		timeout "$TIMEOUT" $q -m 1024 -nographic -monitor none -nic none -no-reboot \
 			-kernel "$4" -initrd "$TMP/$2.initrd.gz" \
-			-append "console=$c ${prof}panic=-1 RP_STEP=$st RP_KEEP=$KEEP RP_MODE=$mode RP_BUILDID=$bid" \
+			-append "console=$c ${prof}panic=-1 RP_STEP=$st RP_KEEP=$KEEP RP_MODE=$mode RP_BUILDID=$bid RP_CONFIG=$cfg" \
 			-serial "file:$TMP/$1.log" </dev/null >"$TMP/$1.qemu" 2>&1 &
 		echo $! >"$TMP/$1.pid"
 		wait $!
@@ -274,6 +349,14 @@ for a in $ARCHS; do
 			boot "amd64-$s" amd64 "$s"
 			labels="$labels amd64-$s"
 		done
+	elif [ "$a" = current ]; then
+		for s in $CURRENT; do
+			for m in current current-schedule; do
+				throttle
+				boot "$m-$s" "current-$s" "$m"
+				labels="$labels $m-$s"
+			done
+		done
 	else
 		throttle
 		boot "$a" "$a" 2
@@ -286,21 +369,19 @@ done
 running=
 
 # --- results -----------------------------------------------------------------------
-passed=0
-failed=0
-pass() {
-	passed=$((passed + 1))
+# vm_ok WHAT, vm_bad WHAT: a check of guest $label (tests/lib.sh counts)
+vm_ok() {
+	ok
 	echo "PASS $label: $*"
 }
-fail() {
-	failed=$((failed + 1))
-	echo "FAIL $label: $*"
+vm_bad() {
+	bad "$label: $*"
 }
 note() { sed "s/^/     $label: /"; }
 check() { # check NAME CONDITION...
 	_n=$1
 	shift
-	if "$@"; then pass "$_n"; else fail "$_n"; fi
+	if "$@"; then vm_ok "$_n"; else vm_bad "$_n"; fi
 }
 # total FILE: ticks on the `total` line of a default-format report
 total() { awk '$2 == "total" { print $1 }' "$1"; }
@@ -315,10 +396,10 @@ host_run() {
 # same NAME TAG-A TAG-B: stdout and exit status of two runs are equal
 same() {
 	if cmp -s "$H/$2.out" "$H/$3.out" && cmp -s "$H/$2.rc" "$H/$3.rc"; then
-		pass "$1"
+		vm_ok "$1"
 		return
 	fi
-	fail "$1"
+	vm_bad "$1"
 	{
 		echo "exit status: $(cat "$H/$2.rc") and $(cat "$H/$3.rc")"
 		sed 's/^/stderr: /' "$H/$3.err" | head -n 5
@@ -333,10 +414,10 @@ cross_checks() {
 	mkdir -p "$H"
 	step=4 # profile=2
 	if [ ! -s "$G/profile" ] || [ ! -s "$G/kallsyms" ]; then
-		fail "the guest sent its snapshot of /proc/profile and /proc/kallsyms"
+		vm_bad "the guest sent its snapshot of /proc/profile and /proc/kallsyms"
 		return
 	fi
-	pass "the guest sent its snapshot of /proc/profile and /proc/kallsyms"
+	vm_ok "the guest sent its snapshot of /proc/profile and /proc/kallsyms"
 	p=$G/profile
 	w0=$(od -An -tx1 -N4 "$p" | tr -d ' \n')
 	if [ "$1" = s390x ]; then
@@ -392,7 +473,7 @@ cross_checks() {
 # guest_checks: the results of the readprofile built for s390x, run in the guest
 guest_checks() {
 	if [ ! -f "$G/live-i.rc" ]; then
-		fail "s390x readprofile ran in the guest"
+		vm_bad "s390x readprofile ran in the guest"
 		return
 	fi
 	check "s390x readprofile in the guest: -i on the live /proc/profile prints Sampling_step: $step" \
@@ -423,9 +504,9 @@ guest_checks() {
 		grep -v '^readprofile: Assuming reversed byte order' "$H/ours$m.err" |
 			sed "s|$G/|/tmp/snap/|g" >"$H/ours$m.be.err"
 		if cmp -s "$H/ours$m.be.err" "$H/guest$m.err"; then
-			pass "s390x readprofile in the guest: $m on the snapshot: stderr as ours on this host, less the byte-order note"
+			vm_ok "s390x readprofile in the guest: $m on the snapshot: stderr as ours on this host, less the byte-order note"
 		else
-			fail "s390x readprofile in the guest: $m on the snapshot: stderr as ours on this host, less the byte-order note"
+			vm_bad "s390x readprofile in the guest: $m on the snapshot: stderr as ours on this host, less the byte-order note"
 			diff "$H/ours$m.be.err" "$H/guest$m.err" | head -n 6 | note
 		fi
 	done
@@ -442,9 +523,9 @@ guest_checks() {
 		if [ "$(cat "$G/live-report.rc")" = 0 ] && [ -n "$tl" ] && [ -n "$ta" ] &&
 			[ "$tl" -gt 0 ] && [ "$tl" -le "$ta" ] && [ $((tl * 10)) -ge $((ta * 9)) ] &&
 			[ -z "$bad" ]; then
-			pass "s390x readprofile in the guest: -m /proc/kallsyms on the live file: the host's report of a snapshot right after, less the ticks between (every symbol <=, total within 10%)"
+			vm_ok "s390x readprofile in the guest: -m /proc/kallsyms on the live file: the host's report of a snapshot right after, less the ticks between (every symbol <=, total within 10%)"
 		else
-			fail "s390x readprofile in the guest: -m /proc/kallsyms on the live file: the host's report of a snapshot right after, less the ticks between (every symbol <=, total within 10%)"
+			vm_bad "s390x readprofile in the guest: -m /proc/kallsyms on the live file: the host's report of a snapshot right after, less the ticks between (every symbol <=, total within 10%)"
 			{
 				echo "exit status $(cat "$G/live-report.rc")"
 				sed 's/^/stderr: /' "$G/live-report.err" | head -n 5
@@ -452,18 +533,40 @@ guest_checks() {
 			} | note
 		fi
 	else
-		fail "the guest sent a second snapshot (profile2)"
+		vm_bad "the guest sent a second snapshot (profile2)"
 	fi
 	tb=$(total "$G/r-before.out")
 	ta=$(total "$G/r-after.out")
 	echo "-r: total ${tb:-?} before, ${ta:-?} after" | note
 	if [ "$(cat "$G/r.rc")" = 0 ] && [ ! -s "$G/r.err" ] && [ "${tb:-0}" -ge 100 ] &&
 		[ -n "$ta" ] && [ $((ta * 10)) -lt "$tb" ]; then
-		pass "s390x readprofile in the guest: -r resets the live counters"
+		vm_ok "s390x readprofile in the guest: -r resets the live counters"
 	else
-		fail "s390x readprofile in the guest: -r resets the live counters"
+		vm_bad "s390x readprofile in the guest: -r resets the live counters"
 		sed 's/^/-r stderr: /' "$G/r.err" | head -n 3 | note
 	fi
+}
+
+# current_checks LABEL: the sample types of the --pprof the guest sent
+# (cpu.pprof after --enable, sched.pprof after --enable=schedule)
+current_checks() {
+	case $1 in
+	current-schedule-*) f=sched want="schedule/calls" ;;
+	*) f=cpu want="samples/count cpu/nanoseconds" ;;
+	esac
+	if ! command -v protoc >/dev/null 2>&1; then
+		echo "SKIP $label: the sample types of --pprof: no protoc here"
+		return
+	fi
+	got=$(gzip -dc "$G/$f.pprof" 2>/dev/null |
+		protoc -I"$ROOT/tests/pprof" --decode=perftools.profiles.Profile profile.proto 2>/dev/null |
+		awk '/^string_table:/ { s = substr($0, 15); gsub(/^"|"$/, "", s); st[n++] = s }
+		    /^sample_type {/ { t = 1; ty = 0; u = 0 }
+		    t && /^  type:/ { ty = $2 } t && /^  unit:/ { u = $2 }
+		    t && /^}/ { l[m++] = ty " " u; t = 0 }
+		    END { for (i = 0; i < m; i++) { split(l[i], a, " ")
+			printf "%s%s/%s", i ? " " : "", st[a[1]], st[a[2]] } }')
+	check "--pprof's sample types are $want (got: ${got:-none})" test "$got" = "$want"
 }
 
 for label in $labels; do
@@ -473,14 +576,18 @@ for label in $labels; do
 	rm -rf "$G"
 	mkdir -p "$G"
 	tr -d '\r' <"$log" >"$G/console.log"
-	case $label in amd64-*) a=amd64 ;; *) a=$label ;; esac
+	case $label in
+	amd64-*) a=amd64 ;;
+	current-schedule-*) a=current-${label#current-schedule-} ;;
+	*) a=$label ;;
+	esac
 	echo "$(cat "$TMP/$a.kpkg"): $(cat "$TMP/$label.cmd")" | note
 	# results and notes
 	sed -n 's/^@@RP //p' "$G/console.log" >"$TMP/$label.res"
 	while IFS= read -r line; do
 		case $line in
-		PASS\ *) pass "${line#PASS }" ;;
-		FAIL\ *) fail "${line#FAIL }" ;;
+		PASS\ *) vm_ok "${line#PASS }" ;;
+		FAIL\ *) vm_bad "${line#FAIL }" ;;
 		NOTE\ *) echo "${line#NOTE }" | note ;;
 		esac
 	done <"$TMP/$label.res"
@@ -495,20 +602,24 @@ for label in $labels; do
 		} >"$G/$f"
 	done
 	if grep -q '^@@RP DONE$' "$G/console.log"; then
-		pass "guest finished in $(cat "$TMP/$label.time")s"
+		vm_ok "guest finished in $(cat "$TMP/$label.time")s"
 		k=$(cat "$TMP/amd64.kernel" 2>/dev/null)
 		case $label in
 		amd64-none | amd64-schedule)
 			if [ -s "$k.notes" ] && cmp -s "$k.notes" "$G/notes"; then
-				pass "the guest's /sys/kernel/notes is the .notes of the kernel image (build-id $(cat "$k.buildid"))"
+				vm_ok "the guest's /sys/kernel/notes is the .notes of the kernel image (build-id $(cat "$k.buildid"))"
 			else
-				fail "the guest's /sys/kernel/notes is the .notes of the kernel image (build-id $(cat "$k.buildid" 2>/dev/null))"
+				vm_bad "the guest's /sys/kernel/notes is the .notes of the kernel image (build-id $(cat "$k.buildid" 2>/dev/null))"
 			fi
 			;;
 		esac
-		[ "$a" = amd64 ] || cross_checks "$a"
+		case $a in
+		amd64) ;;
+		current-*) current_checks "$label" ;;
+		*) cross_checks "$a" ;;
+		esac
 	else
-		fail "guest finished (qemu exit status $(cat "$TMP/$label.rc" 2>/dev/null), 124 = timeout after ${TIMEOUT}s)"
+		vm_bad "guest finished (qemu exit status $(cat "$TMP/$label.rc" 2>/dev/null), 124 = timeout after ${TIMEOUT}s)"
 		echo "---- last 40 lines of the guest console ($label) ----"
 		tail -n 40 "$G/console.log"
 		sed 's/^/qemu: /' "$TMP/$label.qemu" | tail -n 5
@@ -516,5 +627,4 @@ for label in $labels; do
 	fi
 done
 echo "check-vm: took $(($(date +%s) - start))s; console logs and snapshots in $OUT"
-echo "$passed passed, $failed failed"
-[ "$failed" = 0 ]
+summary

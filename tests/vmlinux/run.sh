@@ -18,15 +18,14 @@
 # Downloads are cached in build/vmlinux-cache/.
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+TOP=$ROOT
+SUITE=check-vmlinux
+. "$TOP/tests/lib.sh"
 RP=${RP:-$ROOT/readprofile}
 ARCH=${VMLINUX_ARCH:-s390x}
 CACHE=$ROOT/build/vmlinux-cache
-export LC_ALL=C
-die() { echo "check-vmlinux: $*" >&2; echo "0 passed, 1 failed"; exit 1; }
+die() { echo "check-vmlinux: $*" >&2; bad "$*"; summary; }
 [ -x "$RP" ] || die "$RP: not found (run make first)"
-TMP=$(mktemp -d) || die "cannot make a temporary directory"
-trap 'rm -rf "$TMP"' EXIT
-trap 'exit 1' HUP INT TERM
 
 # --- the package ---------------------------------------------------------------
 if [ -n "${VMLINUX_DIR:-}" ]; then
@@ -79,14 +78,12 @@ awk '{ for (i = 1; i <= NF; i++) printf "%d ", i == 1 ? $i : int($i / 3); print 
 sh "$ROOT/tests/golden/mkprof.sh" "$TMP/base.words" "$TMP/base" || die "mkprof failed"
 
 # --- the symbols: System.map line for line ---------------------------------------
-pass=0 fail=0
 if [ -n "${SYMDUMP:-}" ]; then
 	if "$SYMDUMP" "$vmlinux" > "$TMP/syms" && cmp -s "$TMP/syms" "$sysmap"; then
-		pass=$((pass + 1))
+		ok
 		echo "ok   the symbols of vmlinux are System.map, line for line"
 	else
-		fail=$((fail + 1))
-		echo "FAIL the symbols of vmlinux differ from System.map:"
+		bad "the symbols of vmlinux differ from System.map:"
 		diff "$sysmap" "$TMP/syms" | head -n 10
 	fi
 fi
@@ -103,11 +100,10 @@ for opt in '' -v -a -b -s '-a -v' '-b -a' '-s -v' --exact '--exact -v' \
 	sed 's/\bmap\b/elf/g' "$TMP/e2" > "$TMP/e2e"
 	if cmp -s "$TMP/o1" "$TMP/o2e" && cmp -s "$TMP/e1" "$TMP/e2e" &&
 	    cmp -s "$TMP/r1" "$TMP/r2" && [ -s "$TMP/o1" ]; then
-		pass=$((pass + 1))
+		ok
 		echo "ok   '$opt' ($(wc -l < "$TMP/o1" | tr -d ' ') lines, exit $(cat "$TMP/r1"))"
 	else
-		fail=$((fail + 1))
-		echo "FAIL '$opt': -m vmlinux and -m System.map differ"
+		bad "'$opt': -m vmlinux and -m System.map differ"
 		diff "$TMP/o2e" "$TMP/o1" | head -n 10
 		diff "$TMP/e2e" "$TMP/e1" | head -n 4
 	fi
@@ -124,5 +120,4 @@ if command -v time >/dev/null 2>&1 || [ -x /usr/bin/time ]; then
 	t "$nm" -n "$vmlinux"
 	echo "time: -m vmlinux: $(sed -n 1p "$TMP/time"); -m System.map: $(sed -n 2p "$TMP/time"); $nm -n vmlinux: $(sed -n 3p "$TMP/time")"
 fi
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+summary
