@@ -87,11 +87,14 @@ profiling_parse(const char *arg, unsigned *shift, char *canon, size_t n)
 static _Noreturn void
 already_on(int mode)
 {
+	char unknown[256];
+
+	snprintf(unknown, sizeof unknown, "something this %s does not know",
+	    prog_name());
 	fatalx("profiling is already on (%s reads %d: counting %s): the "
 	    "kernel starts it once per boot, so its mode cannot change until "
 	    "the next boot; %s reads it as it is", SYS_PROFILING, mode,
-	    profiling_counts(mode, xasprintf("something this %s does not know",
-	    prog_name())), prog_name());
+	    profiling_counts(mode, unknown), prog_name());
 }
 
 void
