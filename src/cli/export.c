@@ -232,6 +232,8 @@ export_sink(struct export_stream *x)
 	rate_of(x);
 	if (x->r->o->pprof == NULL)
 		return view_folded_sink(&x->fs, x->r);
+	/* no NAMED: the call arcs' walk names functions too, so its names
+	 * are asked one at a time (core/batch.h) */
 	return (struct report_sink){ pprof_sink_begin, pprof_sink_func,
-	    pprof_sink_end, x };
+	    pprof_sink_end, x, NULL };
 }

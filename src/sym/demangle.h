@@ -4,8 +4,8 @@
  * time (dlopen) and run in a child process that the system holds to each
  * name's limits (address space, CPU time; the parent bounds its wall
  * time).  Names asked ahead go to it, and come back, a batch at a time:
- * one exchange, not one per name.  Where it cannot be had (no libstdc++, a static or musl build)
- * names stay mangled and one notice says so.
+ * one exchange, not one per name.  Where it cannot be had (no libstdc++,
+ * a static or musl build) names stay mangled and one notice says so.
  */
 #ifndef RP_DEMANGLE_H
 #define RP_DEMANGLE_H
