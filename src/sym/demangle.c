@@ -256,6 +256,7 @@ demangle_or_same(void *ctx, const char *name, size_t len, size_t *outlen)
 {
 	struct demangler *dm = ctx;
 	const char *a;
+	size_t at;
 
 	*outlen = len;
 	if (len < 3 || memcmp(name, "_Z", 2) != 0 ||
@@ -265,11 +266,16 @@ demangle_or_same(void *ctx, const char *name, size_t len, size_t *outlen)
 		dm->left++;	/* too long to be sent */
 		return name;
 	}
-	if (dm->used - dm->next <= len || dm->out[dm->next + len] != '\0' ||
-	    memcmp(dm->out + dm->next, name, len) != 0) {
-		demangle_ahead(dm, NULL, 0);	/* not asked ahead */
+	for (at = dm->next; at < dm->used && (strlen(dm->out + at) != len ||
+	    memcmp(dm->out + at, name, len) != 0); at += strlen(dm->out + at) + 1)
+		;
+	if (at == dm->used) {	/* not asked ahead: on its own */
+		demangle_ahead(dm, NULL, 0);
 		demangle_ahead(dm, name, len);
+		at = 0;
 	}
+	while (dm->next < at)	/* asked ahead, not for: dropped */
+		answer(dm);
 	a = answer(dm);
 	dm->left += a != NULL && a[0] == '+';
 	if (a == NULL || a[0] != '=')
