@@ -85,9 +85,9 @@ map_kind(char type)
 	}
 }
 
-/* The fields of the line at P (E: its end or later); NULL when short. */
+/* The fields of the line at P, which a \n or a NUL ends; NULL when short. */
 static const char *
-parse_fields(const char *p, const char *e, struct sym *s)
+parse_fields(const char *p, struct sym *s)
 {
 	const char *type, *name;
 	char *end;
@@ -105,8 +105,7 @@ parse_fields(const char *p, const char *e, struct sym *s)
 	if (p == type)
 		return NULL;
 	name = skip_space(p);
-	for (p = name; p < e && !FIELD_END(p); p++)
-		;
+	p = name + strcspn(name, " \n");	/* a space, the \n or a NUL */
 	if (p == name)
 		return NULL;
 	s->kind = map_kind(*type);
@@ -121,7 +120,8 @@ parse_fields(const char *p, const char *e, struct sym *s)
 int
 map_parse_line(const char *p, const char *e, struct sym *s)
 {
-	return parse_fields(p, e, s) ? 0 : -1;
+	(void)e;	/* *E, \n or NUL, ends the line */
+	return parse_fields(p, s) ? 0 : -1;
 }
 
 /* Line LINENO is too long; a second line says so when M's data is
@@ -198,7 +198,7 @@ map_next(struct map *m, struct sym *s)
 		end = m->buf + m->lines - 1;		/* the last newline */
 		m->lineno++;
 		s->lineno = m->lineno;
-		p = parse_fields(line, end, s);
+		p = parse_fields(line, s);
 		nl = p != NULL ? p : line;
 		nl = memchr(nl, '\n', (size_t)(end - nl) + 1);
 		if ((size_t)(nl - line) > MAP_MAX_LINE)

@@ -70,22 +70,41 @@ put_load(char *p, double load)
 	return p;
 }
 
-/* "%6llu %-40.*s %8.4f" and END.  -a writes tens of thousands of lines,
- * most with no tick, and the dense report 151,591 with a load: printf
- * would take twice the whole report's time (bench/run.sh, real-a), and a
- * tenth of the dense one's, so it is written by hand. */
+/* NAME, N bytes, at P in LINE, a buffer of LINE_ROOM bytes; when it is long,
+ * LINE up to P and NAME are written out first, and P starts LINE again
+ * (what follows a name, a load or a counter's figures, takes less than
+ * 128 bytes).
+ * Returns where the line goes on. */
+#define LINE_ROOM 256
+static char *
+put_name(struct out *o, char *line, char *p, const char *name, size_t n)
+{
+	if (n > LINE_ROOM - 128) {
+		out_str(o, line, (size_t)(p - line));
+		out_str(o, name, n);
+		return line;
+	}
+	memcpy(p, name, n);
+	return p + n;
+}
+
+/* "%6llu %-40.*s %8.4f" and END, the line in one write when its name is
+ * not long.  -a writes tens of thousands of lines, most with no tick, and
+ * the dense report 151,591 with a load: printf would take twice the whole
+ * report's time (bench/run.sh, real-a), and a tenth of the dense one's,
+ * so it is written by hand. */
 static void
 out_plain(struct out *o, const struct line *l)
 {
-	static const char blanks[] = "                                        ";
-	char b[64], *p = put_u64(b, l->ticks, 6);
+	char b[LINE_ROOM], *p = put_u64(b, l->ticks, 6);
 
 	*p++ = ' ';
-	out_str(o, b, (size_t)(p - b));
-	out_str(o, l->name, l->nlen);
-	if (l->nlen < 40)
-		out_str(o, blanks, 40 - l->nlen);
-	p = put_load(b, l->load);
+	p = put_name(o, b, p, l->name, l->nlen);
+	if (l->nlen < 40) {
+		memset(p, ' ', 40 - l->nlen);
+		p += 40 - l->nlen;
+	}
+	p = put_load(p, l->load);
 	out_str(o, b, (size_t)(p - b));
 	out_str(o, l->end, strlen(l->end));
 }
@@ -206,19 +225,12 @@ static void
 out_counter(struct out *o, const struct line *l, uint64_t addr,
     uint32_t count)
 {
-	char line[256], *p = line;
+	char line[LINE_ROOM], *p = line;
 
 	*p++ = '\t';
 	p = put_althex(p, addr);
 	*p++ = '\t';
-	if (l->nlen > sizeof line - 64) {
-		out_str(o, line, (size_t)(p - line));
-		out_str(o, l->name, l->nlen);
-		p = line;
-	} else {
-		memcpy(p, l->name, l->nlen);
-		p += l->nlen;
-	}
+	p = put_name(o, line, p, l->name, l->nlen);
 	*p++ = '+';
 	p = put_althex(p, addr - l->addr);
 	*p++ = '\t';

@@ -15,33 +15,33 @@ send notes "/sys/kernel/notes"
 if [ "$RP_MODE" = schedule ]; then
 	check "$SYS reads 0 after a boot without profile=" test "$(cat $SYS)" = 0
 	if echo schedule >$SYS; then
-		pass "echo schedule > $SYS: accepted"
+		verdict PASS "echo schedule > $SYS: accepted"
 	else
-		fail "echo schedule > $SYS: accepted"
+		verdict FAIL "echo schedule > $SYS: accepted"
 	fi
 	check "$SYS then reads 2 (schedule)" test "$(cat $SYS)" = 2
 	workload
-	run sched-iv "$OURS" -i -v
+	capture sched-iv "$OURS" -i -v
 	if [ "$(rc sched-iv)" = 0 ] && grep -qx 'Counting: schedule() calls' "$W/sched-iv.out" &&
 		grep -qx 'Sampling_step: 1' "$W/sched-iv.out"; then
-		pass "ours: -i -v says the counters count schedule() calls (step 1: schedule without ,N)"
+		verdict PASS "ours: -i -v says the counters count schedule() calls (step 1: schedule without ,N)"
 	else
-		fail "ours: -i -v says the counters count schedule() calls (step 1: schedule without ,N)"
+		verdict FAIL "ours: -i -v says the counters count schedule() calls (step 1: schedule without ,N)"
 	fi
 	note <"$W/sched-iv.out"
-	run sched-json "$OURS" --json -m /proc/kallsyms
+	capture sched-json "$OURS" --json -m /proc/kallsyms
 	check "ours: --json says \"counting\":\"schedule() calls\"" \
 		grep -q '"counting":"schedule() calls"' "$W/sched-json.out"
-	run sched-top "$OURS" --top 5 -m /proc/kallsyms
+	capture sched-top "$OURS" --top 5 -m /proc/kallsyms
 	check "ours: --top's first line says Counting: schedule() calls" \
 		test "$(head -n 1 "$W/sched-top.out")" = "Counting: schedule() calls"
 	head -n 6 "$W/sched-top.out" | note
-	run sched-enable "$OURS" --enable
+	capture sched-enable "$OURS" --enable
 	if [ "$(rc sched-enable)" = 1 ] &&
 		grep -q "profiling is already on ($SYS reads 2: counting schedule() calls)" "$W/sched-enable.err"; then
-		pass "ours: --enable on a kernel profiling schedule(): already on, in which mode"
+		verdict PASS "ours: --enable on a kernel profiling schedule(): already on, in which mode"
 	else
-		fail "ours: --enable on a kernel profiling schedule(): already on, in which mode"
+		verdict FAIL "ours: --enable on a kernel profiling schedule(): already on, in which mode"
 		show sched-enable
 	fi
 	return 0
@@ -50,16 +50,16 @@ fi
 # --- the hint -------------------------------------------------------------
 check "no /proc/profile after a boot without profile=" test ! -e /proc/profile
 check "$SYS reads 0" test "$(cat $SYS)" = 0
-run hint "$OURS" -i
+capture hint "$OURS" -i
 if [ "$(rc hint)" = 1 ] && [ ! -s "$W/hint.out" ] &&
 	grep -q '^readprofile: /proc/profile: No such file or directory$' "$W/hint.err" &&
 	! awk 'length($0) > 80 { bad = 1 } END { exit !bad }' "$W/hint.err" &&
 	sed 's/^readprofile:       / /' "$W/hint.err" | tr -d '\n' |
 	    grep -q "readprofile: hint: profiling is off ($SYS reads 0); start it now, as root, with readprofile --enable (or: echo 2 > $SYS): no reboot is needed" &&
 	! grep -q reboot\) "$W/hint.err" && ! grep -q GRUB "$W/hint.err"; then
-	pass "ours: -i without /proc/profile: the hint says how to start profiling now, not to reboot"
+	verdict PASS "ours: -i without /proc/profile: the hint says how to start profiling now, not to reboot"
 else
-	fail "ours: -i without /proc/profile: the hint says how to start profiling now, not to reboot"
+	verdict FAIL "ours: -i without /proc/profile: the hint says how to start profiling now, not to reboot"
 fi
 note <"$W/hint.err"
 
@@ -72,37 +72,37 @@ su -s /bin/sh nobody -c "/ours/suid/readprofile --enable" >"$W/suid.out" 2>"$W/s
 echo $? >"$W/suid.rc"
 if [ "$(rc suid)" = 1 ] && grep -q '^readprofile: --enable is refused by a set-user-ID install' "$W/suid.err" &&
 	[ "$(cat $SYS)" = 0 ]; then
-	pass "ours: --enable as uid 65534 through a set-user-ID root copy: refused, $SYS untouched"
+	verdict PASS "ours: --enable as uid 65534 through a set-user-ID root copy: refused, $SYS untouched"
 else
-	fail "ours: --enable as uid 65534 through a set-user-ID root copy: refused, $SYS untouched"
+	verdict FAIL "ours: --enable as uid 65534 through a set-user-ID root copy: refused, $SYS untouched"
 	show suid
 fi
 su -s /bin/sh nobody -c "$OURS --enable" >"$W/user.out" 2>"$W/user.err"
 echo $? >"$W/user.rc"
 if [ "$(rc user)" = 1 ] && grep -q '^readprofile: --enable needs root' "$W/user.err" &&
 	[ "$(cat $SYS)" = 0 ]; then
-	pass "ours: --enable as uid 65534: refused (needs root)"
+	verdict PASS "ours: --enable as uid 65534: refused (needs root)"
 else
-	fail "ours: --enable as uid 65534: refused (needs root)"
+	verdict FAIL "ours: --enable as uid 65534: refused (needs root)"
 	show user
 fi
 
 # --- --enable as root -------------------------------------------------------
-run en-root "$OURS" --enable
+capture en-root "$OURS" --enable
 mem=$(($(stat -c %s /proc/profile 2>/dev/null || echo 4) - 4))
 printf 'Started: 2\nCounting: CPU ticks\nSampling_step: 4\nKernel_memory: %s bytes, until the next boot\n' \
 	"$mem" >"$W/en-root.expect"
 if [ "$(rc en-root)" = 0 ] && [ ! -s "$W/en-root.err" ] && cmp -s "$W/en-root.expect" "$W/en-root.out" &&
 	[ "$(cat $SYS)" = 1 ] && [ "$mem" -gt 0 ]; then
-	pass "ours: --enable as root: profiling started, mode, step and memory reported ($SYS reads 1)"
+	verdict PASS "ours: --enable as root: profiling started, mode, step and memory reported ($SYS reads 1)"
 else
-	fail "ours: --enable as root: profiling started, mode, step and memory reported ($SYS reads 1)"
+	verdict FAIL "ours: --enable as root: profiling started, mode, step and memory reported ($SYS reads 1)"
 	show en-root
 fi
 note <"$W/en-root.out"
 for b in ours ul; do
 	bin=$OURS; [ "$b" = ul ] && bin=$UL
-	run "en-i-$b" "$bin" -i
+	capture "en-i-$b" "$bin" -i
 	check "$b: -i right after --enable prints Sampling_step: 4" \
 		test "$(rc en-i-$b):$(cat $W/en-i-$b.out)" = "0:Sampling_step: 4"
 done
@@ -114,37 +114,37 @@ cp /proc/kallsyms "$S/kallsyms"
 for m in default -a -v; do
 	a=$m
 	[ "$m" = default ] && a=
-	run "en-ul$m" "$UL" -p "$S/profile" -m "$S/kallsyms" $a
-	run "en-ours$m" "$OURS" -p "$S/profile" -m "$S/kallsyms" $a
+	capture "en-ul$m" "$UL" -p "$S/profile" -m "$S/kallsyms" $a
+	capture "en-ours$m" "$OURS" -p "$S/profile" -m "$S/kallsyms" $a
 	t=$(total en-uldefault)	# the ticks column of the default format
 	if [ "${t:-0}" -gt 0 ] && cmp -s "$W/en-ul$m.out" "$W/en-ours$m.out" &&
 		[ "$(rc en-ul$m)" = "$(rc en-ours$m)" ]; then
-		pass "after --enable, snapshot $m: util-linux's report (total $t)"
+		verdict PASS "after --enable, snapshot $m: util-linux's report (total $t)"
 	else
-		fail "after --enable, snapshot $m: util-linux's report (total ${t:-?})"
+		verdict FAIL "after --enable, snapshot $m: util-linux's report (total ${t:-?})"
 		diff "$W/en-ul$m.out" "$W/en-ours$m.out" | head -n 10 | note
 	fi
 done
 
 # --- EEXIST: the kernel takes the switch once per boot --------------------------
 if echo schedule >$SYS 2>"$W/eexist.sh"; then
-	fail "echo schedule > $SYS after --enable: refused by the kernel (EEXIST)"
+	verdict FAIL "echo schedule > $SYS after --enable: refused by the kernel (EEXIST)"
 else
-	pass "echo schedule > $SYS after --enable: refused by the kernel (EEXIST)"
+	verdict PASS "echo schedule > $SYS after --enable: refused by the kernel (EEXIST)"
 	note <"$W/eexist.sh"
 fi
-run again "$OURS" --enable=schedule,2
+capture again "$OURS" --enable=schedule,2
 if [ "$(rc again)" = 1 ] && [ ! -s "$W/again.out" ] &&
 	grep -q "^readprofile: profiling is already on ($SYS reads 1: counting CPU ticks): the kernel starts it once per boot, so its mode cannot change until the next boot" "$W/again.err" &&
 	[ "$(cat $SYS)" = 1 ]; then
-	pass "ours: --enable=schedule,2 once profiling is on: already on, counting CPU ticks, not until the next boot"
+	verdict PASS "ours: --enable=schedule,2 once profiling is on: already on, counting CPU ticks, not until the next boot"
 else
-	fail "ours: --enable=schedule,2 once profiling is on: already on, counting CPU ticks, not until the next boot"
+	verdict FAIL "ours: --enable=schedule,2 once profiling is on: already on, counting CPU ticks, not until the next boot"
 	show again
 fi
 
 # --- -i -v: what the counters count, the last counter, the build-id -------------
-run en-iv "$OURS" -i -v -m /proc/kallsyms
+capture en-iv "$OURS" -i -v -m /proc/kallsyms
 note <"$W/en-iv.out"
 check "ours: -i -v says Counting: CPU ticks" grep -qx 'Counting: CPU ticks' "$W/en-iv.out"
 check "ours: -i -v says the last counter also holds ticks outside the text (6.1)" \
