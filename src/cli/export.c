@@ -180,6 +180,17 @@ pprof_sink_func(void *ctx, const struct func_rec *f)
 	pprof_calls(&x->e, f);	/* any function's, listed or not */
 }
 
+/* Whether F's name may be asked: a function listed with ticks, or one
+ * the call arcs' walk may name (asked ahead, then dropped if not). */
+static int
+pprof_sink_named(void *ctx, const struct func_rec *f)
+{
+	const struct export_stream *x = ctx;
+
+	return (f->ticks && report_shown(x->r->o, f)) ||
+	    (x->r->arcs != NULL && f->len > 0);
+}
+
 /* The Mapping, the ticks of no function and the comments, known now. */
 static void
 pprof_sink_end(void *ctx, const struct report_result *res)
@@ -233,5 +244,5 @@ export_sink(struct export_stream *x)
 	if (x->r->o->pprof == NULL)
 		return view_folded_sink(&x->fs, x->r);
 	return (struct report_sink){ pprof_sink_begin, pprof_sink_func,
-	    pprof_sink_end, x };
+	    pprof_sink_end, x, pprof_sink_named };
 }

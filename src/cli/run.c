@@ -12,6 +12,7 @@
 #include "cli/profiling.h"
 #include "cli/run.h"
 #include "sym/demangle.h"
+#include "core/batch.h"
 #include "core/collect.h"
 #include "views/classic.h"
 #include "hist/step.h"
@@ -76,6 +77,7 @@ run_report(struct run *r, struct symsrc *m, const struct counters *c,
 	/* a program's names demangled; a kernel's as they are */
 	r->rename = r->hist && !o->no_demangle ? demangle_or_same : NULL;
 	r->rename_ctx = &dm;
+	r->ahead = r->rename ? demangle_ahead : NULL;
 	if (o->pprof != NULL || o->folded)
 		sink = export_sink(&x);
 	else if (o->json && !o->top)	/* streamed */
@@ -85,7 +87,7 @@ run_report(struct run *r, struct symsrc *m, const struct counters *c,
 		r->collect = &k;
 	}
 	if (sink.func != NULL)
-		report_run(m, c, r, &sink, res);
+		batch_report(m, c, r, &sink, res);
 	else
 		classic_run(m, c, r, res);
 	if (r->walked)
@@ -102,6 +104,7 @@ run_report(struct run *r, struct symsrc *m, const struct counters *c,
 	r->collect = NULL;
 	r->rename = NULL;
 	r->rename_ctx = NULL;
+	r->ahead = NULL;
 	demangler_free(&dm);
 }
 

@@ -56,12 +56,14 @@ struct report_result {
 
 /* Where closed functions go: BEGIN (or NULL) once the origin and ALL are
  * known, FUNC for each (its name valid during the call; report_shown says
- * if a view lists it), END with the totals. */
+ * if a view lists it), END with the totals.  NAMED (or NULL): whether FUNC
+ * will ask the run's rename hook for F's name (core/batch.h). */
 struct report_sink {
 	void (*begin)(void *ctx, const struct report_result *res);
 	void (*func)(void *ctx, const struct func_rec *f);
 	void (*end)(void *ctx, const struct report_result *res);
 	void *ctx;
+	int (*named)(void *ctx, const struct func_rec *f);
 };
 
 /* The ticks of *unknown* no function holds: the views' *unknown*. */

@@ -73,6 +73,9 @@ struct run {
 	const char *(*rename)(void *ctx, const char *name, size_t len,
 	    size_t *outlen);
 	void *rename_ctx;
+	/* NULL, or told the names the rename hook will be asked next, in
+	 * order (NULL: a new batch), to make them at once (core/batch.h) */
+	void (*ahead)(void *ctx, const char *name, size_t len);
 	int last_is_text;	/* exact: the last counter is a text bucket */
 };
 

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/batch.h"
 #include "views/classic.h"
 
 typedef unsigned long long ull;
@@ -263,6 +264,13 @@ out_counters(const struct classic *cl, const struct func_rec *f,
 	}
 }
 
+/* Whether F's line shows its name as the rename hook makes it. */
+static int
+renamed(const struct options *o, const struct func_rec *f)
+{
+	return f->ticks || o->all || o->verbose;
+}
+
 void
 classic_out(const struct classic *k, const struct func_rec *f,
     const char *share)
@@ -275,7 +283,7 @@ classic_out(const struct classic *k, const struct func_rec *f,
 	    .verbose = opt->verbose, .h = res->h, .calls = f->calls,
 	    .end = "\n", .share = share };
 
-	if (r->rename && (f->ticks || opt->all || opt->verbose))
+	if (r->rename && renamed(opt, f))
 		l.name = r->rename(r->rename_ctx, f->name, f->namelen,
 		    &l.nlen);
 	if (opt->bins) {
@@ -304,6 +312,17 @@ classic_func(void *ctx, const struct func_rec *f)
 	}
 }
 
+/* Whether classic_func asks for F's name renamed. */
+static int
+classic_named(void *ctx, const struct func_rec *f)
+{
+	const struct classic *k = ctx;
+	const struct options *o = k->r->o;
+
+	return k->r->collect == NULL && (o->bins || report_shown(o, f)) &&
+	    renamed(o, f);
+}
+
 /* util-linux's last two lines (collected: later), then the note. */
 static void
 classic_end(void *ctx, const struct report_result *res)
@@ -322,7 +341,8 @@ classic_run(struct symsrc *m, const struct counters *c,
     const struct run *r, struct report_result *res)
 {
 	struct classic cl = { r, c, res };	/* RES filled as it goes */
-	struct report_sink s = { NULL, classic_func, classic_end, &cl };
+	struct report_sink s = { NULL, classic_func, classic_end, &cl,
+	    classic_named };
 
-	report_run(m, c, r, &s, res);
+	batch_report(m, c, r, &s, res);
 }

@@ -213,6 +213,15 @@ folded_name(struct out *o, const char *name, size_t n)
 	out_str(o, name + from, n - from);
 }
 
+/* Whether F has a line, its name renamed. */
+static int
+folded_named(void *ctx, const struct func_rec *f)
+{
+	const struct folded_stream *fs = ctx;
+
+	return f->ticks != 0 && report_shown(fs->r->o, f);
+}
+
 static void
 folded_func(void *ctx, const struct func_rec *f)
 {
@@ -220,7 +229,7 @@ folded_func(void *ctx, const struct func_rec *f)
 	const char *name = f->name;
 	size_t n = f->namelen;
 
-	if (f->ticks == 0 || !report_shown(fs->r->o, f))
+	if (!folded_named(fs, f))
 		return;
 	if (fs->r->rename)
 		name = fs->r->rename(fs->r->rename_ctx, f->name, n, &n);
@@ -246,7 +255,8 @@ struct report_sink
 view_folded_sink(struct folded_stream *fs, const struct run *r)
 {
 	fs->r = r;
-	return (struct report_sink){ NULL, folded_func, folded_end, fs };
+	return (struct report_sink){ NULL, folded_func, folded_end, fs,
+	    folded_named };
 }
 
 static void
@@ -395,6 +405,15 @@ json_begin(void *ctx, const struct report_result *res)
 	put(o, ",\"functions\":[");
 }
 
+/* Whether F is listed, its name renamed. */
+static int
+json_named(void *ctx, const struct func_rec *f)
+{
+	const struct json_stream *j = ctx;
+
+	return report_shown(j->r->o, f);
+}
+
 static void
 json_func(void *ctx, const struct func_rec *f)
 {
@@ -406,7 +425,7 @@ json_func(void *ctx, const struct func_rec *f)
 	const char *name = f->name;
 	size_t nlen = f->namelen;
 
-	if (!report_shown(r->o, f))
+	if (!json_named(j, f))
 		return;
 	if (j->n++)
 		put(o, ",");
@@ -452,7 +471,8 @@ view_json_sink(struct json_stream *j, const struct run *r,
     const struct counters *c)
 {
 	*j = (struct json_stream){ r, c, NULL, 0 };
-	return (struct report_sink){ json_begin, json_func, json_end, j };
+	return (struct report_sink){ json_begin, json_func, json_end, j,
+	    json_named };
 }
 
 void

@@ -292,6 +292,59 @@ answer_in_pieces(void **state)
 	demangler_free(&dm);
 }
 
+/*
+ * Names asked ahead, a batch in one exchange: a crafted name among them
+ * ends the child with answers to the names before it not yet sent; each
+ * stays right: the crafted ones mangled and counted, the rest demangled,
+ * a name not asked ahead too; those asked ahead and not asked for are
+ * not counted.  Then a batch whose answers (some 4 MB)
+ * are far past what the socket holds: each demangled, none lost.
+ */
+static void
+batch_with_crafted_names(void **state)
+{
+	const char *names[] = { "_ZN2ns6Widget4spinEl", "_ZN1AC2ERKS_",
+	    review, "main", "_Z3fooPFviE", review, "_ZN1AC2ERKS_" };
+	const size_t n = sizeof names / sizeof names[0];
+	static char big[1000][160];
+	char *want = NULL;
+
+	(void)state;
+	if (!have_demangler())
+		skip();
+	demangle_ahead(&dm, NULL, 0);
+	for (size_t i = 0; i < n; i++)
+		demangle_ahead(&dm, names[i], strlen(names[i]));
+	demangled_is(names[0], "ns::Widget::spin(long)");
+	demangled_is(names[1], "A::A(A const&)");
+	stays(names[2]);
+	stays(names[3]);
+	demangled_is("_Z1fIiEDTppfp_ET_", "decltype ({parm#1}++) f<int>(int)");
+	demangled_is(names[4], "foo(void (*)(int))");
+	stays(names[5]);
+	demangled_is(names[6], "A::A(A const&)");
+	assert_int_equal(dm.left, 2);
+	demangle_ahead(&dm, NULL, 0);
+	for (size_t i = 0; i < 1000; i++) {
+		doubling(big[i], sizeof big[i], 8);
+		demangle_ahead(&dm, big[i], strlen(big[i]));
+	}
+	want = direct(big[0]);
+	for (size_t i = 0; i < 1000; i++)
+		demangled_is(big[i], want);
+	free(want);
+	assert_int_equal(dm.left, 2);
+	/* asked ahead, not asked for (--pprof asks ahead more than it
+	 * shows): dropped, a crafted one not counted */
+	demangle_ahead(&dm, NULL, 0);
+	demangle_ahead(&dm, review, strlen(review));
+	demangle_ahead(&dm, names[0], strlen(names[0]));
+	demangle_ahead(&dm, names[4], strlen(names[4]));
+	demangled_is(names[4], "foo(void (*)(int))");
+	assert_int_equal(dm.left, 2);
+	demangler_free(&dm);
+}
+
 int
 main(void)
 {
@@ -303,6 +356,7 @@ main(void)
 		cmocka_unit_test(child_killed_or_stopped),
 		cmocka_unit_test(interrupted_reads_and_sends),
 		cmocka_unit_test(answer_in_pieces),
+		cmocka_unit_test(batch_with_crafted_names),
 	};
 
 	return cmocka_run_group_tests_name("demangle", tests, NULL, NULL);
