@@ -277,8 +277,16 @@ whole() {
 	fi
 }
 (cd "$K72" && exec $RP_WRAP "$RP" -p profile -m kallsyms) >"$TMP/w.out" 2>"$TMP/w.err"
+rc=$?
+# a big-endian host reads this little-endian capture reversed, and says
+# so as util-linux does: that line alone
+if [ "$ORDER" = big ]; then
+	grep -v '^readprofile: Assuming reversed byte order\. Use -n to force native byte order\.$' \
+	    "$TMP/w.err" >"$TMP/w.err2"
+	mv "$TMP/w.err2" "$TMP/w.err"
+fi
 whole "exit 0, no message (util-linux: kallsyms(64538): wrong map line)" \
-	test $? = 0 -a ! -s "$TMP/w.err"
+	test $rc = 0 -a ! -s "$TMP/w.err"
 SUM=$(od -An -tu4 -v "$K72/profile" |
 	awk '{ for (i = 1; i <= NF; i++) if (n++) s += $i } END { printf "%.0f", s }')
 T=$(awk '$2 == "total" { print $1 }' "$TMP/w.out")
