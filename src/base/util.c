@@ -146,11 +146,13 @@ xasprintf(const char *fmt, ...)
 void
 fatalx_hint(const char *fmt, ...)
 {
+	char text[8192];	/* on the stack: nothing to free at exit */
 	va_list ap;
 
 	va_start(ap, fmt);
-	say_wrapped("hint: ", "      ", xvasprintf(fmt, ap), 1);
+	vsnprintf(text, sizeof text, fmt, ap);
 	va_end(ap);
+	say_wrapped("hint: ", "      ", text, 1);
 	exit(1);	/* say_wrapped has exited */
 }
 

@@ -56,6 +56,7 @@ static uint64_t
 need_stext(struct symsrc *m, struct sym *s)
 {
 	int found = symsrc_find_stext(m, s);
+	char hint[320];
 
 	if (found && s->addr == 0) {	/* no origin, hidden or not */
 		if (symsrc_next(m, s) && s->addr == 0) {
@@ -66,7 +67,7 @@ need_stext(struct symsrc *m, struct sym *s)
 	}
 	if (!found)
 		sniff_map_fatal(m->name, m->map.kind, "can't find \"_stext\" "
-		    "in %s%s", m->name, symsrc_hint(m));
+		    "in %s%s", m->name, symsrc_hint(m, hint, sizeof hint));
 	return s->addr;
 }
 

@@ -1,4 +1,6 @@
 /* symsrc.c - open a symbol source by its content. */
+#include <stdio.h>
+
 #include "sym/elfsym.h"
 #include "sym/notes.h"
 #include "sym/symsrc.h"
@@ -59,12 +61,13 @@ symsrc_find_stext(struct symsrc *s, struct sym *sym)
 }
 
 const char *
-symsrc_hint(const struct symsrc *s)
+symsrc_hint(const struct symsrc *s, char *buf, size_t n)
 {
+	buf[0] = '\0';
 	if (s->map.crlf)
-		return xasprintf("\n%s: (its lines end in CR LF: convert it "
+		snprintf(buf, n, "\n%s: (its lines end in CR LF: convert it "
 		    "with dos2unix or sed 's/\\r$//')", prog_name());
-	return "";
+	return buf;
 }
 
 const struct build_id *

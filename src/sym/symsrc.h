@@ -37,9 +37,9 @@ int symsrc_find_stext(struct symsrc *s, struct sym *sym);
 	"kernel.kptr_restrict); run as root, or allow them with: sysctl " \
 	"kernel.kptr_restrict=0 kernel.perf_event_paranoid=1"
 
-/* A hint for the "no _stext" error ("" when none), e.g. CR LF endings;
- * for a message before exit: a hint is not freed. */
-const char *symsrc_hint(const struct symsrc *s);
+/* A hint for the "no _stext" error, e.g. CR LF endings, written into
+ * BUF of N bytes ("" when none); returns BUF. */
+const char *symsrc_hint(const struct symsrc *s, char *buf, size_t n);
 
 /* An ELF file's GNU build-id; n 0 when none (always, for a text map). */
 struct build_id;
