@@ -36,9 +36,12 @@ fatal_hook_set(void (*fn)(void *), void *ctx)
 	hook_ctx = ctx;
 }
 
+/* "NAME: MSG" below what the report has written so far, so that the two
+ * keep their order in one file (>log 2>&1). */
 static void
 vmsg(const char *fmt, va_list ap, int errnum)
 {
+	fflush(stdout);
 	fprintf(stderr, "%s: ", progname);
 	vfprintf(stderr, fmt, ap);
 	if (errnum)
@@ -51,7 +54,6 @@ vmsg(const char *fmt, va_list ap, int errnum)
 static _Noreturn void
 vfatal(const char *fmt, va_list ap, int errnum)
 {
-	fflush(stdout);
 	vmsg(fmt, ap, errnum);
 	if (hook)
 		hook(hook_ctx);
@@ -94,8 +96,7 @@ say_wrapped(const char *head, const char *indent, const char *text,
 {
 	const char *lead = head;
 
-	if (fatal_)
-		fflush(stdout);
+	fflush(stdout);	/* below the report so far, as vmsg */
 	while (*text == ' ')
 		text++;
 	while (*text != '\0') {

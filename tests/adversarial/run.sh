@@ -631,6 +631,17 @@ if [ -n "${GMONTOOL:-}" ]; then
 			bad="$bad not one warning counting 6 names;"
 	fi
 	verdict "crafted C++ names: mangled, counted once, the rest demangled, under 2 GB and 10 s"
+	# stdout and stderr in one file (>log 2>&1): the report, then the
+	# message about it, the lines of both there and in that order
+	# (without a demangler, the notice comes first, before any line)
+	"$RP" -a -p "$W/cxx.gmon" -m "$W/cxx.map" > "$TMP/both" 2>&1
+	if grep -q 'notice: C++ names are shown mangled' "$TMP/err"; then
+		cat "$TMP/err" "$TMP/out"
+	else
+		cat "$TMP/out" "$TMP/err"
+	fi | cmp -s - "$TMP/both" ||
+		bad="$bad one file: not the report, then its message;"
+	verdict "crafted C++ names, >log 2>&1: the report, then the warning below it"
 	# the review's name alone, in each view that demangles
 	printf '0000000000001000 T %s\n' "$review" > "$W/review.map"
 	for a in "" -J --folded --top=5; do
