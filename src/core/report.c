@@ -97,8 +97,11 @@ out_of_range(struct walk *r, const struct sym *at)
 	struct sym s = *at;
 	uint64_t n = a->nwords - 1, step = a->step, end = a->origin + n * step;
 	int etext = sym_is_etext(&s), short_profile;
-	char detail[512], where[64] = "";
+	char detail[512], where[64] = "", name[257];
 
+	/* its name while it is there: a map's lines go as it is read on */
+	snprintf(name, sizeof name, "%.*s", (int)(at->namelen > 256 ? 256 :
+	    at->namelen), at->name);
 	while (!etext && symsrc_next(r->m, &s))
 		etext = sym_is_etext(&s);
 	short_profile = etext && s.addr > end;
@@ -110,10 +113,9 @@ out_of_range(struct walk *r, const struct sym *at)
 		if (r->m->elf == NULL)
 			snprintf(where, sizeof where, "(%llu)",
 			    (unsigned long long)at->lineno);
-		snprintf(detail, sizeof detail, "%s%s: %.*s at 0x%llx lies "
+		snprintf(detail, sizeof detail, "%s%s: %s at 0x%llx lies "
 		    "beyond the end of the profile's text (0x%llx)%s",
-		    r->m->name, where, (int)(at->namelen > 256 ? 256 :
-		    at->namelen), at->name, (unsigned long long)at->addr,
+		    r->m->name, where, name, (unsigned long long)at->addr,
 		    (unsigned long long)end, at->addr == UINT64_MAX ?
 		    "; an address of more than 16 hex digits reads as the "
 		    "largest one" : "");

@@ -88,7 +88,7 @@ put_name(struct out *o, char *line, char *p, const char *name, size_t n)
 	return p + n;
 }
 
-/* "%6llu %-40.*s %8.4f" and END, the line in one write when its name is
+/* "%6llu %-40.*s %8.4f\n", the line in one write when its name is
  * not long.  -a writes tens of thousands of lines, most with no tick, and
  * the dense report 151,591 with a load: printf would take twice the whole
  * report's time (bench/run.sh, real-a), and a tenth of the dense one's,
@@ -105,8 +105,8 @@ out_plain(struct out *o, const struct line *l)
 		p += 40 - l->nlen;
 	}
 	p = put_load(p, l->load);
+	*p++ = '\n';
 	out_str(o, b, (size_t)(p - b));
-	out_str(o, l->end, strlen(l->end));
 }
 
 /* A histogram's seconds (and calls) of L, -v. */
@@ -151,7 +151,7 @@ out_line(struct out *o, const struct line *l)
 	out_printf(o, "%016llx %-40.*s %6llu %8.4f", (ull)l->addr,
 	    (int)l->nlen, l->name, (ull)l->ticks, l->load);
 	out_seconds(o, l);
-	out_str(o, l->end, strlen(l->end));
+	out_str(o, "\n", 1);
 }
 
 void
@@ -160,7 +160,7 @@ out_total(struct out *o, const struct report_result *res, uint64_t total,
 {
 	struct line l = { .ticks = total, .name = "total", .nlen = 5,
 	    .load = res->load, .verbose = verbose, .h = res->h,
-	    .calls = res->calls, .end = "\n" };
+	    .calls = res->calls };
 
 	out_line(o, &l);
 }
@@ -170,7 +170,7 @@ out_top_total(struct out *o, const struct report_result *res, int verbose)
 {
 	struct line l = { .ticks = res->all, .name = "total", .nlen = 5,
 	    .load = attrib_load(res->all, res->span), .verbose = verbose,
-	    .h = res->h, .calls = res->calls, .end = "\n", .share = "" };
+	    .h = res->h, .calls = res->calls, .share = "" };
 
 	out_line(o, &l);
 }
@@ -281,7 +281,7 @@ classic_out(const struct classic *k, const struct func_rec *f,
 	struct line l = { .addr = f->addr, .ticks = f->ticks, .name = f->name,
 	    .nlen = f->namelen, .load = attrib_load(f->ticks, f->len),
 	    .verbose = opt->verbose, .h = res->h, .calls = f->calls,
-	    .end = "\n", .share = share };
+	    .share = share };
 
 	if (r->rename && renamed(opt, f))
 		l.name = r->rename(r->rename_ctx, f->name, f->namelen,

@@ -31,7 +31,6 @@ struct line {
 	int verbose;
 	const struct report_hist *h;	/* a histogram's, or NULL */
 	uint64_t calls;		/* with H's calls: the calls */
-	const char *end;	/* "\n" */
 	/* --top's row instead: ticks, load, (seconds, calls), this share
 	 * column ("%6.2f%%"), then the name, last; "": a blank share */
 	const char *share;

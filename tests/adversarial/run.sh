@@ -535,6 +535,22 @@ printf '%s\n' "readprofile: profile address out of range. Wrong map file?" \
 [ -s "$TMP/out" ] && echo "readprofile: the report above is incomplete" >> "$TMP/want"
 cmp -s "$TMP/want" "$TMP/err" || bad="$bad not the message;"
 verdict "a 17-hex-digit symbol: the detail names it"
+# The same symbol with more than the map reader's buffer of data lines
+# between it and _etext: the detail still names it, though its line is
+# long gone from that buffer when _etext is found.
+{
+	sed -n '/ T _stext$/,/ T tail_fn$/p' "$W/rich.map"
+	echo "1ffffffff81000010 T seventeen"
+	awk 'BEGIN { for (i = 0; i < 20000; i++)
+		printf "ffffffff81000010 d filler_%06d_of_the_data_section\n", i }'
+	grep ' T _etext$' "$W/rich.map"
+} > "$W/hex17far.map"
+$RP_WRAP "$RP" -p "$W/rich" -m "$W/hex17far.map" > "$TMP/out" 2>"$TMP/err"
+rc=$?
+[ $rc = 1 ] || bad="$bad exit $rc;"
+sed "s|$W/hex17.map|$W/hex17far.map|" "$TMP/want" > "$TMP/want.far"
+cmp -s "$TMP/want.far" "$TMP/err" || bad="$bad not the message: $(sed -n 2p "$TMP/err");"
+verdict "a 17-hex-digit symbol far before _etext: the detail names it"
 
 # --- a gmon.out whose map has no symbol in its range ----------------------------
 # As the man page says: the ticks go to the last text symbol before the

@@ -18,7 +18,7 @@ out_sym(struct out *o, uint64_t ticks, const char *name, size_t nlen,
     double load)
 {
 	struct line l = { .ticks = ticks, .name = name, .nlen = nlen,
-	    .load = load, .end = "\n" };
+	    .load = load };
 
 	out_line(o, &l);
 }
@@ -42,7 +42,7 @@ out_sym_seconds(struct out *o, uint64_t addr, const char *name, size_t nlen,
 	    NULL };
 	struct line l = { .addr = addr, .ticks = ticks, .name = name,
 	    .nlen = nlen, .load = load, .verbose = 1, .h = &h,
-	    .calls = calls ? *calls : 0, .end = "\n" };
+	    .calls = calls ? *calls : 0 };
 
 	out_line(o, &l);
 }
