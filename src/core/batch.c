@@ -8,8 +8,8 @@
 struct batch {
 	const struct report_sink *to;
 	const struct run *r;
-	struct func_rec f[BATCH_FUNCS];	/* N held */
-	size_t off[BATCH_FUNCS];	/* where each one's name is in NAMES */
+	struct func_rec *f;	/* N held, of BATCH_FUNCS */
+	size_t *off;		/* where each one's name is in NAMES */
 	size_t n;
 	char *names;		/* theirs, each with a NUL: USED of CAP */
 	size_t used, cap;
@@ -85,6 +85,10 @@ batch_report(struct symsrc *m, const struct counters *c,
 		report_run(m, c, r, sink, res);
 		return;
 	}
+	b.f = xmalloc(BATCH_FUNCS * sizeof *b.f);
+	b.off = xmalloc(BATCH_FUNCS * sizeof *b.off);
 	report_run(m, c, r, &s, res);
+	free(b.f);
+	free(b.off);
 	free(b.names);
 }

@@ -1,7 +1,7 @@
 /*
  * batch.h - the report's functions handed to its sink a batch at a time,
- * so that the names the sink shows are demangled in one exchange with the
- * demangler's child, not one each (bench/cxx.sh: -a of a C++ program).
+ * so that the names the sink shows are demangled by one child of the
+ * demangler, not one exchange each (bench/cxx.sh: -a of a C++ program).
  * The functions are held, names copied, up to BATCH_FUNCS of them or
  * BATCH_BYTES of names; then R's ahead hook is told, in order, each name
  * the sink says it will rename (its NAMED), and the functions go to the
@@ -13,8 +13,8 @@
 
 #include "core/report.h"
 
-#define BATCH_FUNCS 256
-#define BATCH_BYTES 65536
+#define BATCH_FUNCS 4096
+#define BATCH_BYTES (1 << 20)
 
 /* report_run of C against M into SINK, batched when R has an ahead hook
  * and SINK a NAMED; else as it is. */
