@@ -19,9 +19,8 @@
 #define WALL_S 5	/* time of one answer, the child stopped or not */
 #define UNBOUND 125	/* the child's exit status: no limits could be set */
 
-/* The child, forked with the names in its memory: for each from AT on,
- * "=" and its demangled form, "+" past a limit or "-" for no name, sent
- * as stdio's buffer fills, or each as it is made when DM is careful. */
+/* The child, forked with the names: for each from AT on, "=" and its form
+ * demangled, "+" past a limit or "-" for none; each sent if DM careful. */
 static _Noreturn void
 serve(struct demangler *dm, size_t at)
 {
@@ -35,10 +34,12 @@ serve(struct demangler *dm, size_t at)
 
 	sigemptyset(&none);	/* SIGPROF, at CPU_MS, ends it */
 	signal(SIGPROF, SIG_DFL);
-	if (f == NULL || o == NULL || fscanf(f, "%llu", &pages) != 1)
+	if (f == NULL || o == NULL || fscanf(f, "%llu", &pages) != 1 ||
+	    getrlimit(RLIMIT_AS, &as) < 0)
 		_exit(UNBOUND);
-	as.rlim_cur = as.rlim_max = (rlim_t)pages *
-	    (rlim_t)sysconf(_SC_PAGESIZE) + ((rlim_t)MEM_MIB << 20);
+	pages = pages * (unsigned long long)sysconf(_SC_PAGESIZE) +
+	    (MEM_MIB << 20);	/* bytes, within the hard limit: */
+	as.rlim_cur = pages < as.rlim_max ? (rlim_t)pages : as.rlim_max;
 	if (setrlimit(RLIMIT_AS, &as) < 0 || sigprocmask(SIG_SETMASK, &none,
 	    NULL) < 0 || setrlimit(RLIMIT_CORE, &(struct rlimit){ 0, 0 }) < 0)
 		_exit(UNBOUND);
@@ -56,8 +57,7 @@ serve(struct demangler *dm, size_t at)
 	_exit(fflush(o) == EOF);	/* nothing of the report's done twice */
 }
 
-/* Whether a child answers the names from NEXT on, started if need be.
- * The library by soname, never by path (set-user-ID: rights given up). */
+/* Whether a child answers from NEXT on; the library by soname, not path. */
 static int
 ready(struct demangler *dm)
 {

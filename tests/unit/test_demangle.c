@@ -7,6 +7,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/time.h>
 #include <time.h>
@@ -380,6 +381,41 @@ batch_with_crafted_names(void **state)
 	demangler_free(&dm);
 }
 
+/* Under an address-space limit nearer than the child's own (this
+ * process's size and 32 MiB): the child keeps to the hard limit it has,
+ * and names are still demangled.  In a fork: a hard limit stays. */
+static void
+hard_limit_nearer_than_the_childs(void **state)
+{
+	unsigned long long pages = 0;
+	FILE *f = fopen("/proc/self/statm", "r");
+	struct rlimit l;
+	const char *got;
+	size_t len;
+	pid_t pid;
+	int st = 0;
+
+	(void)state;
+	if (!have_demangler())
+		skip();
+	assert_non_null(f);
+	assert_int_equal(fscanf(f, "%llu", &pages), 1);
+	fclose(f);
+	l.rlim_cur = l.rlim_max = (rlim_t)(pages *
+	    (unsigned long long)sysconf(_SC_PAGESIZE)) + (16 << 20);
+	if ((pid = fork()) == 0) {
+		if (setrlimit(RLIMIT_AS, &l) < 0)
+			_exit(2);
+		got = demangle_or_same(&dm, "_ZN1AC2ERKS_", 12, &len);
+		_exit(len == 14 && memcmp(got, "A::A(A const&)", 14) == 0 &&
+		    dm.left == 0 && !dm.broken ? 0 : 1);
+	}
+	assert_true(pid > 0);
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_true(WIFEXITED(st));
+	assert_int_equal(WEXITSTATUS(st), 0);
+}
+
 int
 main(void)
 {
@@ -392,6 +428,7 @@ main(void)
 		cmocka_unit_test(interrupted_reads_and_sends),
 		cmocka_unit_test(answer_in_pieces),
 		cmocka_unit_test(batch_with_crafted_names),
+		cmocka_unit_test(hard_limit_nearer_than_the_childs),
 	};
 
 	return cmocka_run_group_tests_name("demangle", tests, NULL, NULL);
