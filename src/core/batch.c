@@ -15,22 +15,28 @@ struct batch {
 	size_t used, cap;
 };
 
+void
+batch_ahead(const struct run *r, const struct func_rec *f, size_t n,
+    const struct report_sink *to)
+{
+	if (r->ahead == NULL)
+		return;
+	r->ahead(r->rename_ctx, NULL, 0);
+	for (size_t i = 0; i < n; i++)
+		if (to == NULL || to->named(to->ctx, &f[i]))
+			r->ahead(r->rename_ctx, f[i].name, f[i].namelen);
+}
+
 /* The names the sink will rename asked ahead, then each function handed
  * on, its name where the batch holds it. */
 static void
 flush(struct batch *b)
 {
-	const struct report_sink *to = b->to;
-
 	for (size_t i = 0; i < b->n; i++)
 		b->f[i].name = b->names + b->off[i];
-	b->r->ahead(b->r->rename_ctx, NULL, 0);
+	batch_ahead(b->r, b->f, b->n, b->to);
 	for (size_t i = 0; i < b->n; i++)
-		if (to->named(to->ctx, &b->f[i]))
-			b->r->ahead(b->r->rename_ctx, b->f[i].name,
-			    b->f[i].namelen);
-	for (size_t i = 0; i < b->n; i++)
-		to->func(to->ctx, &b->f[i]);
+		b->to->func(b->to->ctx, &b->f[i]);
 	b->n = b->used = 0;
 }
 

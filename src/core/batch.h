@@ -22,4 +22,9 @@ void batch_report(struct symsrc *m, const struct counters *c,
     const struct run *r, const struct report_sink *sink,
     struct report_result *res);
 
+/* R's ahead hook (if any) told of a new batch, then of the names of
+ * F[0..N) that TO will rename (its NAMED), or of all with TO NULL. */
+void batch_ahead(const struct run *r, const struct func_rec *f, size_t n,
+    const struct report_sink *to);
+
 #endif

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "base/util.h"
+#include "core/batch.h"
 #include "views/classic.h"
 #include "hist/profile.h"
 #include "views/view.h"
@@ -61,20 +62,6 @@ top_header(const struct run *r, const struct report_result *res,
 	    "    seconds    calls" : "    seconds", "share", "function");
 }
 
-/* The names of the functions kept, up to N of them, asked ahead of the
- * rename hook: demangled as one batch, not one by one. */
-static void
-ask_ahead(const struct run *r, size_t n)
-{
-	const struct collect *k = r->collect;
-
-	if (r->ahead == NULL)
-		return;
-	r->ahead(r->rename_ctx, NULL, 0);
-	for (size_t i = 0; i < k->n && i < n; i++)
-		r->ahead(r->rename_ctx, k->v[i].name, k->v[i].namelen);
-}
-
 void
 view_top(const struct run *r, const struct report_result *res,
     const struct counters *c)
@@ -100,7 +87,8 @@ view_top(const struct run *r, const struct report_result *res,
 	if (counted != NULL)
 		out_printf(o, "Counting: %s\n", counted->what);
 	top_header(r, res, counted ? counted->column : "ticks");
-	ask_ahead(r, k->limit);
+	/* the names shown, demangled as one batch, not one by one */
+	batch_ahead(r, k->v, k->n < k->limit ? k->n : k->limit, NULL);
 	for (size_t i = 0;; i++) {
 		while (j < 2 && (nf[j].n == 0 || i == k->n ||
 		    nf[j].n > k->v[i].ticks)) {
@@ -499,7 +487,7 @@ view_json(const struct run *r, const struct report_result *res,
 
 	view_json_sink(&j, r, c);
 	json_begin(&j, res);
-	ask_ahead(r, k->n);
+	batch_ahead(r, k->v, k->n, NULL);
 	for (size_t i = 0; i < k->n; i++)	/* each shown, as collected */
 		json_func(&j, &k->v[i]);
 	json_end(&j, res);

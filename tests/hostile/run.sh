@@ -177,13 +177,18 @@ ok_note() {
 	okwarn "$_a" "$_b" "readprofile: $_c" "$@"
 }
 
+# exits_1 ARGS...: run ARGS (sane), noting an exit status other than 1
+exits_1() {
+	run "$@"
+	sane
+	[ "$rc" -eq 1 ] || bad="$bad exit $rc, expected 1;"
+}
+
 # err NAME MESSAGE ARGS...: exit 1 and stderr holds MESSAGE
 err() {
 	_n=$1 _m=$2
 	shift 2
-	run "$@"
-	sane
-	[ "$rc" -eq 1 ] || bad="$bad exit $rc, expected 1;"
+	exits_1 "$@"
 	grep -F -q -e "$_m" "$TMP/err" || bad="$bad message lacks '$_m';"
 	verdict "$_n"
 }
@@ -192,9 +197,7 @@ err() {
 err_is() {
 	_n=$1 _m=$2
 	shift 2
-	run "$@"
-	sane
-	[ "$rc" -eq 1 ] || bad="$bad exit $rc, expected 1;"
+	exits_1 "$@"
 	[ "$(cat "$TMP/err")" = "$_m" ] || bad="$bad stderr is not '$_m';"
 	verdict "$_n"
 }

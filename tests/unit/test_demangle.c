@@ -237,6 +237,16 @@ stops(int fd)
 	raise(SIGSTOP);
 }
 
+/* Two names of a batch demangled, though their child is a stand-in that
+ * runs HOW. */
+static void
+demangled_despite(void (*how)(int fd))
+{
+	stand_in("_ZN1AC2ERKS_", "_Z3fooPFviE", how);
+	demangled_is("_ZN1AC2ERKS_", "A::A(A const&)");
+	demangled_is("_Z3fooPFviE", "foo(void (*)(int))");
+}
+
 /* A batch's child ends (killed, stopped) with no answer sent: a careful
  * child answers its names, each demangled.  A careful child that ends on
  * a name (CPU_MS spent): that name stays mangled (counted); the next is
@@ -250,14 +260,10 @@ child_killed_or_stopped(void **state)
 	if (!have_demangler())
 		skip();
 	demangled_is("_ZN2ns6Widget4spinEl", "ns::Widget::spin(long)");
-	stand_in("_ZN1AC2ERKS_", "_Z3fooPFviE", dies);
-	demangled_is("_ZN1AC2ERKS_", "A::A(A const&)");
-	demangled_is("_Z3fooPFviE", "foo(void (*)(int))");
-	stand_in("_ZN1AC2ERKS_", "_Z3fooPFviE", stops);
+	demangled_despite(dies);
 	t0 = now();
-	demangled_is("_ZN1AC2ERKS_", "A::A(A const&)");
+	demangled_despite(stops);
 	assert_true(now() - t0 < 12);	/* 5 s, and a little */
-	demangled_is("_Z3fooPFviE", "foo(void (*)(int))");
 	assert_int_equal(dm.left, 0);
 	stand_in(busy, "_Z3fooPFviE", dies);
 	stays(busy);
@@ -321,9 +327,7 @@ answer_in_pieces(void **state)
 	if (!have_demangler())
 		skip();
 	demangled_is("_ZN2ns6Widget4spinEl", "ns::Widget::spin(long)");
-	stand_in("_ZN1AC2ERKS_", "_Z3fooPFviE", in_pieces);
-	demangled_is("_ZN1AC2ERKS_", "A::A(A const&)");
-	demangled_is("_Z3fooPFviE", "foo(void (*)(int))");
+	demangled_despite(in_pieces);
 	assert_int_equal(dm.left, 0);
 	demangler_free(&dm);
 }
